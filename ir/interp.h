@@ -1,0 +1,124 @@
+/*
+ * interp.h - the concrete interpreter: the oracle.
+ *
+ * interp_run executes a trace on concrete inputs, exactly as documented in
+ * docs/semantics.md, and records the value of every op.  Every counterexample
+ * the verifier reports is replayed here before it is believed.
+ *
+ * Values: integers are canonical W-bit patterns (sem.h); references are
+ * 64-bit addresses, 0 being NULL.  Fresh objects (new, new_with_vtable) get
+ * addresses distinct from every input reference, every ConstPtr and each
+ * other; they are also numbered by allocation order (their "identity").
+ *
+ * The heap: an object is known by its address and has a type (a class name,
+ * possibly none) and fields named by descr.  Input objects start with the
+ * field values listed in the environment and 0 elsewhere; fresh objects
+ * start all zero.  A call to escape_n / escape_i / an opaque op is an
+ * observable event: its arguments are recorded, it returns the next value
+ * of env->call_ret (0 when exhausted), and the environment may list field
+ * writes that the k-th call performs (its effect on the world).
+ *
+ * Ownership: an interp_result owns its arrays; interp_result_free releases
+ * them.  The environment is borrowed.
+ */
+#ifndef JP_IR_INTERP_H
+#define JP_IR_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* A field value of the initial heap, or a write made by a call. */
+typedef struct interp_cell {
+	uint32_t call;     /* for writes: index of the call making it (0-based) */
+	uint64_t addr;     /* the object */
+	const char *field; /* descr name */
+	uint64_t value;
+} interp_cell;
+
+/* The class of an input object. */
+typedef struct interp_type {
+	uint64_t addr;
+	const char *cls;
+} interp_type;
+
+/* The address of a ConstPtr(name). Unlisted names get a fixed address
+ * derived from the name. */
+typedef struct interp_ptr {
+	const char *name;
+	uint64_t addr;
+} interp_ptr;
+
+typedef struct interp_env {
+	const uint64_t *args; /* one per input: canonical int, or address */
+	uint32_t nargs;
+	const interp_cell *init; /* initial field values of input objects */
+	uint32_t ninit;
+	const interp_type *types;
+	uint32_t ntypes;
+	const interp_ptr *ptrs;
+	uint32_t nptrs;
+	const uint64_t *call_ret; /* result of the k-th call */
+	uint32_t ncall_ret;
+	const interp_cell *call_writes; /* field writes done by calls */
+	uint32_t ncall_writes;
+} interp_env;
+
+typedef enum interp_outcome {
+	INTERP_FINISH,     /* reached finish(...) */
+	INTERP_JUMP,       /* reached jump(...) */
+	INTERP_GUARD_FAIL, /* a guard failed; stop_op is that guard */
+} interp_outcome;
+
+/* One call event. */
+typedef struct interp_call {
+	uint32_t op;       /* op index */
+	uint32_t nargs;
+	uint64_t *args;
+	uint64_t ret;
+} interp_call;
+
+/* One object of the final heap. */
+typedef struct interp_obj {
+	uint64_t addr;
+	int32_t fresh;     /* allocation number, or -1 for an input object */
+	uint32_t alloc_op; /* op index of the allocation (fresh objects) */
+	const char *cls;   /* type name or NULL */
+	uint32_t nfields, capfields;
+	const char **fields; /* descr names */
+	uint64_t *values;
+} interp_obj;
+
+typedef struct interp_result {
+	interp_outcome outcome;
+	uint32_t stop_op;  /* index of the jump/finish or of the failing guard */
+	uint32_t nvals;
+	uint64_t *vals;    /* value of every vid (constants included) */
+	bool *known;       /* whether vals[v] was computed before the stop */
+	bool *ovf;         /* per op: overflow flag of *_ovf ops */
+	uint32_t nout;
+	uint64_t *out;     /* outputs, or the failing guard's fail-args */
+	uint32_t ncalls;
+	interp_call *calls;
+	uint32_t nobjs;
+	interp_obj *objs;  /* every object touched, inputs and fresh */
+} interp_result;
+
+/* Runs T in ENV.  Errors: JP_EINPUT when ENV has the wrong number of
+ * arguments, JP_ENOMEM.  A guard failing is not an error. */
+jp_status interp_run(const ir_trace *t, const interp_env *env,
+		     interp_result *res, jp_err *err);
+
+void interp_result_free(interp_result *res);
+
+/* The object at ADDR in RES's final heap, or NULL. */
+const interp_obj *interp_find_obj(const interp_result *res, uint64_t addr);
+
+/* The value of FIELD in object O (0 when never written). */
+uint64_t interp_obj_field(const interp_obj *o, const char *field);
+
+/* The address given to ConstPtr(NAME) when ENV does not list it. */
+uint64_t interp_default_ptr_addr(const char *name);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * opt.h - the trace optimizer: one forward pass, a chain of optimizations.
+ *
+ * opt_run reads an input trace and builds a new, optimized trace.  It
+ * never changes its input.  Like PyPy's optimizeopt, it walks the ops once;
+ * each op of the input gets a "forwarded" link (union-find) to the value
+ * that replaces it, and each enabled optimization has a hook per op kind.
+ *
+ * Guard provenance: every guard of the output carries, as an explicit
+ * descr= label, the label of the input guard it stands for.  A guard may
+ * change kind (guard_value(x, 0) -> guard_false(x)) or disappear; it is
+ * never duplicated and never moved before another guard.  The verifier
+ * aligns the two traces by these labels.
+ *
+ * Known bugs (bugs.def) can be switched on to inject realistic
+ * miscompilations; they are all off by default.
+ *
+ * Ownership: *OUT is a new trace the caller frees with ir_trace_free.
+ */
+#ifndef JP_PASSES_OPT_H
+#define JP_PASSES_OPT_H
+
+#include <stdint.h>
+
+#include "ir/trace.h"
+
+/* The optimizations, in the order their hooks run on each op.  A pass is
+ * selected by name with --passes. */
+typedef enum opt_pass {
+#define PASS(id, name, desc) OPT_PASS_##id,
+#include "passes.def"
+#undef PASS
+	OPT_PASS_COUNT
+} opt_pass;
+
+/* The injectable bugs. */
+typedef enum opt_bug {
+#define BUG(id, name, desc) OPT_BUG_##id,
+#include "bugs.def"
+#undef BUG
+	OPT_BUG_COUNT
+} opt_bug;
+
+typedef struct opt_config {
+	uint64_t passes; /* bit (1 << opt_pass) set = enabled */
+	uint64_t bugs;   /* bit (1 << opt_bug) set = injected */
+} opt_config;
+
+typedef struct opt_stats {
+	uint32_t ops_in, ops_out;       /* non-marker ops, end op excluded */
+	uint32_t guards_in, guards_out;
+	uint32_t removed[OPT_PASS_COUNT]; /* input ops removed, by pass */
+} opt_stats;
+
+/* All passes enabled, no bugs. */
+opt_config opt_default_config(void);
+
+/* Parses "fold,cse,bounds" into a pass mask; "all" selects every pass.
+ * On error names the unknown pass and lists the valid ones. */
+jp_status opt_parse_passes(const char *list, uint64_t *mask, jp_err *err);
+/* Parses "neg-minint,pow2-div" into a bug mask ("none" = 0). */
+jp_status opt_parse_bugs(const char *list, uint64_t *mask, jp_err *err);
+
+const char *opt_pass_name(opt_pass p);
+const char *opt_pass_desc(opt_pass p);
+const char *opt_bug_name(opt_bug b);
+const char *opt_bug_desc(opt_bug b);
+
+/* Optimizes IN.  STATS may be NULL.  Errors: JP_ENOMEM, JP_EUNSUPPORTED
+ * (an op no pass knows how to copy), JP_EINTERNAL. */
+jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
+		  opt_stats *stats, jp_err *err);
+
+#endif

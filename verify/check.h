@@ -1,0 +1,109 @@
+/*
+ * check.h - proving that an optimized trace behaves like the original.
+ *
+ * ver_check decides, for every input (and, for heap traces, every initial
+ * heap and every behaviour of the escaping calls), whether OPT behaves
+ * exactly like ORIG.  The obligations of aligned mode, trace mode and the
+ * counterexample format are described in docs/verifier.md.
+ *
+ * Soundness rules this module keeps:
+ *  - VER_PROVED only when every obligation was proved (by identical terms,
+ *    or by the solver answering unsat).  A timeout or resource limit gives
+ *    VER_UNKNOWN, never VER_PROVED.
+ *  - VER_REFUTED only with a counterexample that was replayed on the
+ *    concrete interpreter (ir/interp.h) and really makes the traces
+ *    diverge.  A model that does not replay is JP_EINTERNAL.
+ *
+ * Ownership: a ver_ctx holds one reference-counted Z3 context and is
+ * recycled internally so memory stays flat over millions of checks; make
+ * one per process or worker thread, never share one between threads.  A
+ * ver_result owns its strings and arrays; ver_result_free releases them.
+ */
+#ifndef JP_VERIFY_CHECK_H
+#define JP_VERIFY_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/strbuf.h"
+#include "ir/trace.h"
+
+typedef enum ver_mode {
+	VER_MODE_AUTO,    /* aligned by labels; inferred or trace mode when
+			     OPT has no labels (see docs/verifier.md) */
+	VER_MODE_ALIGNED, /* guard by guard, paired by label */
+	VER_MODE_TRACE,   /* whole-trace equivalence, no alignment */
+} ver_mode;
+
+typedef enum ver_verdict {
+	VER_PROVED,
+	VER_REFUTED,
+	VER_UNKNOWN,
+} ver_verdict;
+
+typedef struct ver_opts {
+	int width;              /* 0: the traces' own width */
+	ver_mode mode;
+	bool failargs;          /* also compare fail-args at aligned guards */
+	unsigned timeout_ms;    /* per solver query, wall clock; 0 = none */
+	unsigned rlimit;        /* per query, Z3 resource limit; 0 = none */
+	unsigned screen_inputs; /* random/edge inputs run concretely first */
+	uint64_t seed;          /* for the random screening inputs */
+	const char *smt2_dir;   /* write each query there, or NULL */
+	const char *solver_cmd; /* second solver to re-check queries, or NULL */
+	bool self_check;        /* cross-check encoder against interpreter */
+} ver_opts;
+
+/* Defaults: auto mode, 10 s timeout, no rlimit, 32 screening inputs. */
+ver_opts ver_default_opts(void);
+
+/* How an obligation was settled. */
+typedef enum ver_how {
+	VER_BY_IDENTITY, /* both sides are the same term */
+	VER_BY_CONCRETE, /* refuted by concrete screening */
+	VER_BY_SOLVER,   /* Z3 (unsat = proved, sat = refuted) */
+	VER_BY_NONE,     /* unknown */
+} ver_how;
+
+typedef struct ver_obligation {
+	char *what;        /* "guard g3 (equivalent)", "output 2", ... */
+	ver_verdict status;
+	ver_how how;
+	double ms;
+} ver_obligation;
+
+typedef struct ver_result {
+	ver_verdict verdict;
+	ver_mode mode_used;
+	uint32_t nobl;
+	ver_obligation *obl;
+	int32_t failed;        /* index of the failing/unknown obligation, or -1 */
+	/* Counterexample (VER_REFUTED): input values in canonical form. */
+	uint32_t ninputs;
+	uint64_t *inputs;
+	char *cex_text;        /* the human-readable report: inputs, both traces
+				  with values, first divergence; NULL if none */
+	/* Statistics. */
+	uint32_t by_identity, by_concrete, by_solver, solver_calls;
+	double ms_total, ms_encode, ms_solve, ms_screen;
+} ver_result;
+
+typedef struct ver_ctx ver_ctx;
+
+ver_ctx *ver_ctx_new(jp_err *err);
+void ver_ctx_free(ver_ctx *c);
+
+/* Checks the pair.  Errors (JP_EINPUT: the traces do not fit together,
+ * e.g. different inputs; JP_EUNSUPPORTED; JP_EINTERNAL: encoder bug or
+ * solver disagreement) leave RES with no verdict. */
+jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
+		    const ver_opts *opts, ver_result *res, jp_err *err);
+
+void ver_result_free(ver_result *res);
+
+const char *ver_verdict_name(ver_verdict v);
+
+/* Appends the result as one JSON object. */
+void ver_result_json(const ver_result *res, strbuf *sb);
+
+#endif
