@@ -54,7 +54,8 @@ void *arena_alloc(arena *a, size_t size)
 		size = 16;
 	if (!a->head || a->head->size - a->used < size) {
 		size_t want = size > CHUNK_MIN ? size : CHUNK_MIN;
-		if (a->head && a->head->size * 2 > want && a->head->size < (1u << 24))
+		if (a->head && a->head->size * 2 > want &&
+		    a->head->size < (1u << 24))
 			want = a->head->size * 2;
 		arena_chunk *c = calloc(1, sizeof *c + want);
 		if (!c)

@@ -15,8 +15,8 @@ typedef struct arena_chunk arena_chunk;
 
 typedef struct arena {
 	arena_chunk *head; /* chunk being filled; older chunks follow */
-	size_t used;       /* bytes used in head */
-	size_t total;      /* bytes handed out, for statistics */
+	size_t used;	   /* bytes used in head */
+	size_t total;	   /* bytes handed out, for statistics */
 } arena;
 
 void arena_init(arena *a);

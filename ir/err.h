@@ -13,18 +13,19 @@
 
 typedef enum jp_status {
 	JP_OK = 0,
-	JP_EINPUT,       /* malformed or invalid input (exit code 2) */
-	JP_EUNSUPPORTED, /* valid input that this build cannot handle (exit 2) */
-	JP_ENOMEM,       /* allocation failed */
-	JP_EIO,          /* file system error */
-	JP_EINTERNAL,    /* a bug in jitprove itself */
-	JP_ELIMIT,       /* a resource limit was hit (time, memory, size) */
+	JP_EINPUT,	 /* malformed or invalid input (exit code 2) */
+	JP_EUNSUPPORTED, /* valid input that this build cannot handle (exit 2)
+			  */
+	JP_ENOMEM,	 /* allocation failed */
+	JP_EIO,		 /* file system error */
+	JP_EINTERNAL,	 /* a bug in jitprove itself */
+	JP_ELIMIT,	 /* a resource limit was hit (time, memory, size) */
 } jp_status;
 
 typedef struct jp_err {
 	jp_status status;
 	char file[256]; /* empty when not about an input file */
-	int line, col;  /* 1-based; 0 when unknown */
+	int line, col;	/* 1-based; 0 when unknown */
 	char msg[768];
 } jp_err;
 

@@ -31,8 +31,8 @@
 
 /* A field value of the initial heap, or a write made by a call. */
 typedef struct interp_cell {
-	uint32_t call;     /* for writes: index of the call making it (0-based) */
-	uint64_t addr;     /* the object */
+	uint32_t call; /* for writes: index of the call making it (0-based) */
+	uint64_t addr; /* the object */
 	const char *field; /* descr name */
 	uint64_t value;
 } interp_cell;
@@ -66,14 +66,14 @@ typedef struct interp_env {
 } interp_env;
 
 typedef enum interp_outcome {
-	INTERP_FINISH,     /* reached finish(...) */
-	INTERP_JUMP,       /* reached jump(...) */
+	INTERP_FINISH,	   /* reached finish(...) */
+	INTERP_JUMP,	   /* reached jump(...) */
 	INTERP_GUARD_FAIL, /* a guard failed; stop_op is that guard */
 } interp_outcome;
 
 /* One call event. */
 typedef struct interp_call {
-	uint32_t op;       /* op index */
+	uint32_t op; /* op index */
 	uint32_t nargs;
 	uint64_t *args;
 	uint64_t ret;
@@ -82,7 +82,7 @@ typedef struct interp_call {
 /* One object of the final heap. */
 typedef struct interp_obj {
 	uint64_t addr;
-	int32_t fresh;     /* allocation number, or -1 for an input object */
+	int32_t fresh;	   /* allocation number, or -1 for an input object */
 	uint32_t alloc_op; /* op index of the allocation (fresh objects) */
 	const char *cls;   /* type name or NULL */
 	uint32_t nfields, capfields;
@@ -92,17 +92,17 @@ typedef struct interp_obj {
 
 typedef struct interp_result {
 	interp_outcome outcome;
-	uint32_t stop_op;  /* index of the jump/finish or of the failing guard */
+	uint32_t stop_op; /* index of the jump/finish or of the failing guard */
 	uint32_t nvals;
-	uint64_t *vals;    /* value of every vid (constants included) */
-	bool *known;       /* whether vals[v] was computed before the stop */
-	bool *ovf;         /* per op: overflow flag of *_ovf ops */
+	uint64_t *vals; /* value of every vid (constants included) */
+	bool *known;	/* whether vals[v] was computed before the stop */
+	bool *ovf;	/* per op: overflow flag of *_ovf ops */
 	uint32_t nout;
-	uint64_t *out;     /* outputs, or the failing guard's fail-args */
+	uint64_t *out; /* outputs, or the failing guard's fail-args */
 	uint32_t ncalls;
 	interp_call *calls;
 	uint32_t nobjs;
-	interp_obj *objs;  /* every object touched, inputs and fresh */
+	interp_obj *objs; /* every object touched, inputs and fresh */
 } interp_result;
 
 /* Runs T in ENV.  Errors: JP_EINPUT when ENV has the wrong number of

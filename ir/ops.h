@@ -11,19 +11,20 @@
 #include <stddef.h>
 
 enum {
-	IRF_PURE = 1u << 0,     /* no side effect, result depends only on args */
-	IRF_COMM = 1u << 1,     /* commutative in its two arguments */
-	IRF_CMP = 1u << 2,      /* result is 0 or 1 */
-	IRF_OVF = 1u << 3,      /* overflow-checked; must be followed by an ovf guard */
-	IRF_GUARD = 1u << 4,    /* may leave the trace */
+	IRF_PURE = 1u << 0, /* no side effect, result depends only on args */
+	IRF_COMM = 1u << 1, /* commutative in its two arguments */
+	IRF_CMP = 1u << 2,  /* result is 0 or 1 */
+	IRF_OVF =
+	    1u << 3, /* overflow-checked; must be followed by an ovf guard */
+	IRF_GUARD = 1u << 4,	/* may leave the trace */
 	IRF_OVFGUARD = 1u << 5, /* tests the overflow flag of the previous op */
-	IRF_HEAP = 1u << 6,     /* reads or writes the heap */
-	IRF_ALLOC = 1u << 7,    /* allocates a fresh object */
-	IRF_DESCR = 1u << 8,    /* needs descr= (a field or type name) */
-	IRF_OBS = 1u << 9,      /* an effect the outside world can observe */
-	IRF_CALL = 1u << 10,    /* an opaque call */
-	IRF_MARK = 1u << 11,    /* marker without effect on values */
-	IRF_END = 1u << 12,     /* jump or finish: ends the trace */
+	IRF_HEAP = 1u << 6,	/* reads or writes the heap */
+	IRF_ALLOC = 1u << 7,	/* allocates a fresh object */
+	IRF_DESCR = 1u << 8,	/* needs descr= (a field or type name) */
+	IRF_OBS = 1u << 9,	/* an effect the outside world can observe */
+	IRF_CALL = 1u << 10,	/* an opaque call */
+	IRF_MARK = 1u << 11,	/* marker without effect on values */
+	IRF_END = 1u << 12,	/* jump or finish: ends the trace */
 };
 
 typedef enum ir_opcode {
@@ -35,8 +36,8 @@ typedef enum ir_opcode {
 
 typedef struct ir_opinfo {
 	const char *name;
-	int nargs;        /* -1 = variadic */
-	char result;      /* 'i', 'r' or 'v' */
+	int nargs;	  /* -1 = variadic */
+	char result;	  /* 'i', 'r' or 'v' */
 	const char *args; /* kind letters, see ops.def */
 	unsigned flags;
 } ir_opinfo;

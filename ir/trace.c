@@ -189,8 +189,9 @@ static bool rehash_consts(ir_trace *t)
 		const ir_value *x = &t->vals[v];
 		if (x->tag < IR_VAL_CONST_INT)
 			continue;
-		uint32_t i = (hash_u64(x->cval) ^ x->tag * 31u ^
-			      x->name * 7919u) & (cap - 1);
+		uint32_t i =
+		    (hash_u64(x->cval) ^ x->tag * 31u ^ x->name * 7919u) &
+		    (cap - 1);
 		while (h[i] != UINT32_MAX)
 			i = (i + 1) & (cap - 1);
 		h[i] = v;
@@ -201,14 +202,14 @@ static bool rehash_consts(ir_trace *t)
 	return true;
 }
 
-static ir_vid intern_const(ir_trace *t, ir_valtag tag, char kind,
-			   uint32_t name, uint64_t cval)
+static ir_vid intern_const(ir_trace *t, ir_valtag tag, char kind, uint32_t name,
+			   uint64_t cval)
 {
 	if ((t->nconsts + 1) * 2 > t->consthashcap && !rehash_consts(t))
 		return IR_NOVAL;
 	uint32_t mask = t->consthashcap - 1;
-	uint32_t i = (hash_u64(cval) ^ (uint32_t)tag * 31u ^ name * 7919u) &
-		     mask;
+	uint32_t i =
+	    (hash_u64(cval) ^ (uint32_t)tag * 31u ^ name * 7919u) & mask;
 	while (t->consthash[i] != UINT32_MAX) {
 		ir_vid v = t->consthash[i];
 		if (const_same(&t->vals[v], tag, name, cval))
@@ -244,8 +245,8 @@ ir_vid ir_const_class(ir_trace *t, const char *name)
 {
 	uint32_t nm = ir_cstr(t, name);
 	return nm == UINT32_MAX
-		       ? IR_NOVAL
-		       : intern_const(t, IR_VAL_CONST_CLASS, 'c', nm, 0);
+		   ? IR_NOVAL
+		   : intern_const(t, IR_VAL_CONST_CLASS, 'c', nm, 0);
 }
 
 uint32_t ir_emit_kind(ir_trace *t, ir_opcode opc, char kind, uint32_t nargs,
@@ -342,8 +343,8 @@ ir_trace *ir_trace_clone(const ir_trace *t)
 	}
 	c->vals = malloc((size_t)(t->nvals ? t->nvals : 1) * sizeof *c->vals);
 	c->ops = malloc((size_t)(t->nops ? t->nops : 1) * sizeof *c->ops);
-	c->inputs = malloc((size_t)(t->ninputs ? t->ninputs : 1) *
-			   sizeof *c->inputs);
+	c->inputs =
+	    malloc((size_t)(t->ninputs ? t->ninputs : 1) * sizeof *c->inputs);
 	if (!c->vals || !c->ops || !c->inputs)
 		goto fail;
 	memcpy(c->vals, t->vals, (size_t)t->nvals * sizeof *c->vals);
@@ -359,8 +360,8 @@ ir_trace *ir_trace_clone(const ir_trace *t)
 	for (uint32_t i = 0; i < t->nops; i++) {
 		ir_op op = t->ops[i];
 		op.args = arena_grow(&c->A, NULL, 0, op.nargs, sizeof *op.args);
-		op.failargs = arena_grow(&c->A, NULL, 0, op.nfail,
-					 sizeof *op.failargs);
+		op.failargs =
+		    arena_grow(&c->A, NULL, 0, op.nfail, sizeof *op.failargs);
 		if ((op.nargs && !op.args) || (op.nfail && !op.failargs))
 			goto fail;
 		if (op.nargs)

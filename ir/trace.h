@@ -33,8 +33,8 @@ typedef uint32_t ir_vid;
 #define IR_NOVAL UINT32_MAX
 
 typedef enum ir_valtag {
-	IR_VAL_INPUT,       /* input variable; def = input index */
-	IR_VAL_OP,          /* result of ops[def] */
+	IR_VAL_INPUT,	    /* input variable; def = input index */
+	IR_VAL_OP,	    /* result of ops[def] */
 	IR_VAL_CONST_INT,   /* integer constant; cval in canonical form */
 	IR_VAL_CONST_NULL,  /* the null reference */
 	IR_VAL_CONST_PTR,   /* ConstPtr(name): a fixed non-null object */
@@ -44,7 +44,8 @@ typedef enum ir_valtag {
 typedef struct ir_value {
 	uint8_t tag;   /* ir_valtag */
 	char kind;     /* 'i' int, 'r' ref, 'c' class */
-	uint32_t name; /* string id: variable name, or the ConstPtr/ConstClass name */
+	uint32_t name; /* string id: variable name, or the ConstPtr/ConstClass
+			  name */
 	uint32_t def;  /* input index or op index, see ir_valtag */
 	uint64_t cval; /* value of an integer constant */
 } ir_value;
@@ -52,42 +53,47 @@ typedef struct ir_value {
 /* Op flags set by the parser, kept for faithful printing. */
 enum {
 	IR_OPF_IMPLICIT_LABEL = 1u << 0, /* guard label assigned by position */
-	IR_OPF_HAS_FAILARGS = 1u << 1,   /* a fail-args list was written (maybe []) */
+	IR_OPF_HAS_FAILARGS =
+	    1u << 1, /* a fail-args list was written (maybe []) */
+	IR_OPF_TOY_PRINT = 1u
+			   << 2, /* toy spelling: print(...) not escape(...) */
 };
 
 typedef struct ir_op {
-	uint16_t opc;      /* ir_opcode */
-	char kind;         /* result kind: 'i', 'r' or 'v' */
-	uint8_t flags;     /* IR_OPF_* */
+	uint16_t opc;  /* ir_opcode */
+	char kind;     /* result kind: 'i', 'r' or 'v' */
+	uint8_t flags; /* IR_OPF_* */
 	uint32_t nargs;
 	ir_vid *args;
-	ir_vid result;     /* IR_NOVAL when the op has no result */
-	uint32_t descr;    /* string id: field or type (heap ops), label (guards) */
+	ir_vid result; /* IR_NOVAL when the op has no result */
+	uint32_t
+	    descr; /* string id: field or type (heap ops), label (guards) */
 	uint32_t nfail;
-	ir_vid *failargs;  /* may contain IR_NOVAL (None) */
-	uint32_t opname;   /* string id: own name of an opaque op; raw argument
-	                      text of debug_merge_point; else 0 */
-	int line, col;     /* where the op was read; 0 when built */
+	ir_vid *failargs; /* may contain IR_NOVAL (None) */
+	uint32_t opname;  /* string id: own name of an opaque op; raw argument
+			     text of debug_merge_point; the result name a
+			     toy-spelled store/escape was written with; else 0 */
+	int line, col;	  /* where the op was read; 0 when built */
 } ir_op;
 
 typedef struct ir_trace {
-	int width;          /* W: 8, 16, 32 or 64 */
-	bool toy;           /* read from the toy spelling (getarg/alloc/...) */
+	int width; /* W: 8, 16, 32 or 64 */
+	bool toy;  /* read from the toy spelling (getarg/alloc/...) */
 	uint32_t ninputs;
-	ir_vid *inputs;     /* vids of the input variables, in order */
+	ir_vid *inputs; /* vids of the input variables, in order */
 	uint32_t nops, capops;
 	ir_op *ops;
 	uint32_t nvals, capvals;
 	ir_value *vals;
 	uint32_t nstrs, capstrs;
-	const char **strs;  /* string id -> text; id 0 is "" */
-	uint8_t *strused;   /* string id -> already names a variable */
-	uint32_t *strhash;  /* open-addressing index over strs */
+	const char **strs; /* string id -> text; id 0 is "" */
+	uint8_t *strused;  /* string id -> already names a variable */
+	uint32_t *strhash; /* open-addressing index over strs */
 	uint32_t strhashcap;
 	uint32_t *consthash; /* open-addressing index over constant vids */
 	uint32_t consthashcap, nconsts;
-	uint32_t next_name;  /* counter for generated names */
-	arena A;             /* owns args, fail-args and string texts */
+	uint32_t next_name; /* counter for generated names */
+	arena A;	    /* owns args, fail-args and string texts */
 } ir_trace;
 
 /* Creates an empty trace of width W (8, 16, 32 or 64); NULL when out of

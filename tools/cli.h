@@ -46,7 +46,8 @@ typedef struct cli_spec {
 	const char *summary; /* one paragraph shown by --help */
 	const cli_opt *opts;
 	int nopts;
-	int minpos, maxpos; /* positional argument count bounds; maxpos -1 = any */
+	int minpos,
+	    maxpos; /* positional argument count bounds; maxpos -1 = any */
 } cli_spec;
 
 /* Parses ARGV[1..] (both "--name value" and "--name=value").  Positional

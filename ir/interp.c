@@ -1,0 +1,412 @@
+#include "interp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sem.h"
+
+/* Fresh objects are placed from this address upwards, skipping any address
+ * an input or a ConstPtr already uses, so a fresh object never compares
+ * equal to another reference. */
+#define FRESH_BASE UINT64_C(0x7f0000000000)
+
+typedef struct heap {
+	interp_obj *objs;
+	uint32_t n, cap;
+} heap;
+
+typedef struct run {
+	const ir_trace *t;
+	const interp_env *env;
+	interp_result *res;
+	heap h;
+	uint32_t nfresh;
+	uint32_t ncalls, capcalls;
+	jp_err *err;
+} run;
+
+uint64_t interp_default_ptr_addr(const char *name)
+{
+	uint64_t h = UINT64_C(1469598103934665603);
+	for (; *name; name++) {
+		h ^= (unsigned char)*name;
+		h *= UINT64_C(1099511628211);
+	}
+	/* Keep it non-null, aligned and away from the fresh region. */
+	return ((h & UINT64_C(0x0000000fffffff0)) | UINT64_C(0x10000000000));
+}
+
+static uint64_t ptr_addr(const interp_env *env, const char *name)
+{
+	for (uint32_t i = 0; i < env->nptrs; i++)
+		if (!strcmp(env->ptrs[i].name, name))
+			return env->ptrs[i].addr;
+	return interp_default_ptr_addr(name);
+}
+
+const interp_obj *interp_find_obj(const interp_result *res, uint64_t addr)
+{
+	for (uint32_t i = 0; i < res->nobjs; i++)
+		if (res->objs[i].addr == addr)
+			return &res->objs[i];
+	return NULL;
+}
+
+uint64_t interp_obj_field(const interp_obj *o, const char *field)
+{
+	for (uint32_t i = 0; i < o->nfields; i++)
+		if (!strcmp(o->fields[i], field))
+			return o->values[i];
+	return 0;
+}
+
+static interp_obj *find(heap *h, uint64_t addr)
+{
+	for (uint32_t i = 0; i < h->n; i++)
+		if (h->objs[i].addr == addr)
+			return &h->objs[i];
+	return NULL;
+}
+
+static const char *input_class(const interp_env *env, uint64_t addr)
+{
+	for (uint32_t i = 0; i < env->ntypes; i++)
+		if (env->types[i].addr == addr)
+			return env->types[i].cls;
+	return NULL;
+}
+
+/* The object at ADDR, created on first touch (input objects start with
+ * the environment's initial fields). */
+static interp_obj *touch(run *r, uint64_t addr)
+{
+	interp_obj *o = find(&r->h, addr);
+	if (o)
+		return o;
+	if (r->h.n == r->h.cap) {
+		uint32_t cap = r->h.cap ? r->h.cap * 2 : 8;
+		interp_obj *n = realloc(r->h.objs, cap * sizeof *n);
+		if (!n)
+			return NULL;
+		r->h.objs = n;
+		r->h.cap = cap;
+	}
+	o = &r->h.objs[r->h.n++];
+	memset(o, 0, sizeof *o);
+	o->addr = addr;
+	o->fresh = -1;
+	o->alloc_op = UINT32_MAX;
+	o->cls = input_class(r->env, addr);
+	return o;
+}
+
+static bool set_field(interp_obj *o, const char *field, uint64_t v)
+{
+	for (uint32_t i = 0; i < o->nfields; i++)
+		if (!strcmp(o->fields[i], field)) {
+			o->values[i] = v;
+			return true;
+		}
+	if (o->nfields == o->capfields) {
+		uint32_t cap = o->capfields ? o->capfields * 2 : 4;
+		const char **f = realloc(o->fields, cap * sizeof *f);
+		if (!f)
+			return false;
+		o->fields = f;
+		uint64_t *vals = realloc(o->values, cap * sizeof *vals);
+		if (!vals)
+			return false;
+		o->values = vals;
+		o->capfields = cap;
+	}
+	o->fields[o->nfields] = field;
+	o->values[o->nfields++] = v;
+	return true;
+}
+
+static bool has_field(const interp_obj *o, const char *field)
+{
+	for (uint32_t i = 0; i < o->nfields; i++)
+		if (!strcmp(o->fields[i], field))
+			return true;
+	return false;
+}
+
+/* Reading a field of an input object that nobody wrote yet gives its
+ * initial value from the environment (0 when unlisted). */
+static uint64_t get_field(run *r, interp_obj *o, const char *field)
+{
+	if (has_field(o, field) || o->fresh >= 0)
+		return interp_obj_field(o, field);
+	for (uint32_t i = 0; i < r->env->ninit; i++) {
+		const interp_cell *c = &r->env->init[i];
+		if (c->addr == o->addr && !strcmp(c->field, field))
+			return c->value;
+	}
+	return 0;
+}
+
+static bool addr_taken(run *r, uint64_t a)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < t->ninputs; i++)
+		if (t->vals[t->inputs[i]].kind == 'r' && r->env->args[i] == a)
+			return true;
+	for (ir_vid v = 0; v < t->nvals; v++)
+		if (t->vals[v].tag == IR_VAL_CONST_PTR && r->res->vals[v] == a)
+			return true;
+	return find(&r->h, a) != NULL;
+}
+
+static jp_status do_alloc(run *r, uint32_t opi, uint64_t *out)
+{
+	uint64_t a = FRESH_BASE + 16 * (uint64_t)r->nfresh;
+	while (addr_taken(r, a))
+		a += 16;
+	interp_obj *o = touch(r, a);
+	if (!o)
+		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	o->fresh = (int32_t)r->nfresh++;
+	o->alloc_op = opi;
+	const ir_op *op = &r->t->ops[opi];
+	o->cls = op->descr ? r->t->strs[op->descr] : NULL;
+	*out = a;
+	return JP_OK;
+}
+
+static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
+			 uint64_t *out)
+{
+	const ir_op *op = &r->t->ops[opi];
+	interp_result *res = r->res;
+	if (res->ncalls == r->capcalls) {
+		uint32_t cap = r->capcalls ? r->capcalls * 2 : 4;
+		interp_call *c = realloc(res->calls, cap * sizeof *c);
+		if (!c)
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+		res->calls = c;
+		r->capcalls = cap;
+	}
+	uint32_t k = res->ncalls;
+	interp_call *c = &res->calls[res->ncalls++];
+	c->op = opi;
+	c->nargs = op->nargs;
+	c->args = malloc((op->nargs + 1) * sizeof *c->args);
+	if (!c->args)
+		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	if (op->nargs)
+		memcpy(c->args, args, op->nargs * sizeof *args);
+	c->ret = k < r->env->ncall_ret ? r->env->call_ret[k] : 0;
+	if (op->kind == 'i')
+		c->ret = sem_mask(r->t->width, c->ret);
+	for (uint32_t i = 0; i < r->env->ncall_writes; i++) {
+		const interp_cell *w = &r->env->call_writes[i];
+		if (w->call != k)
+			continue;
+		interp_obj *o = touch(r, w->addr);
+		if (!o || !set_field(o, w->field, w->value))
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	}
+	*out = c->ret;
+	return JP_OK;
+}
+
+static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
+			 bool *pass)
+{
+	const ir_trace *t = r->t;
+	const ir_op *op = &t->ops[opi];
+	const char *descr = t->strs[op->descr];
+	interp_obj *o;
+	switch (op->opc) {
+	case IR_NEW:
+	case IR_NEW_WITH_VTABLE: return do_alloc(r, opi, out);
+	case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R:
+		/* Reading through NULL reads 0: traces guard nullness before
+		 * loads, and a total definition keeps the oracle simple. */
+		if (a[0] == 0) {
+			*out = 0;
+			return JP_OK;
+		}
+		if (!(o = touch(r, a[0])))
+			break;
+		*out = get_field(r, o, descr);
+		if (op->kind == 'i')
+			*out = sem_mask(t->width, *out);
+		return JP_OK;
+	case IR_SETFIELD_GC:
+		if (a[0] == 0)
+			return JP_OK; /* a store through NULL is lost */
+		if (!(o = touch(r, a[0])))
+			break;
+		/* Materialize the initial value of the other fields is not
+		 * needed: untouched fields still read from env->init. */
+		if (!set_field(o, descr, a[1]))
+			break;
+		return JP_OK;
+	case IR_GUARD_CLASS:
+		if (a[0] == 0) {
+			*pass = false;
+			return JP_OK;
+		}
+		if (!(o = touch(r, a[0])))
+			break;
+		*pass = o->cls &&
+			!strcmp(o->cls, t->strs[t->vals[op->args[1]].name]);
+		return JP_OK;
+	case IR_ESCAPE_N:
+	case IR_ESCAPE_I:
+	case IR_OPAQUE: return do_call(r, opi, a, out);
+	default: break;
+	}
+	return jp_fail(r->err, JP_ENOMEM, "out of memory");
+}
+
+static void init_consts(run *r)
+{
+	const ir_trace *t = r->t;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		const ir_value *x = &t->vals[v];
+		switch ((ir_valtag)x->tag) {
+		case IR_VAL_CONST_INT:
+			r->res->vals[v] = x->cval;
+			r->res->known[v] = true;
+			break;
+		case IR_VAL_CONST_NULL:
+		case IR_VAL_CONST_CLASS:
+			r->res->vals[v] = 0;
+			r->res->known[v] = true;
+			break;
+		case IR_VAL_CONST_PTR:
+			r->res->vals[v] = ptr_addr(r->env, t->strs[x->name]);
+			r->res->known[v] = true;
+			break;
+		default: break;
+		}
+	}
+}
+
+static jp_status set_outputs(run *r, const ir_vid *v, uint32_t n)
+{
+	interp_result *res = r->res;
+	res->out = malloc((n + 1) * sizeof *res->out);
+	if (!res->out)
+		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	res->nout = n;
+	for (uint32_t i = 0; i < n; i++)
+		res->out[i] = v[i] == IR_NOVAL ? 0 : res->vals[v[i]];
+	return JP_OK;
+}
+
+static jp_status exec(run *r)
+{
+	const ir_trace *t = r->t;
+	interp_result *res = r->res;
+	uint64_t argbuf[8];
+	uint64_t *a = argbuf;
+	uint32_t acap = 8;
+	jp_status e = JP_OK;
+	bool prev_ovf = false;
+	for (uint32_t i = 0; i < t->nops && !e; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs > acap) {
+			if (a != argbuf)
+				free(a);
+			acap = op->nargs;
+			a = malloc(acap * sizeof *a);
+			if (!a)
+				return jp_fail(r->err, JP_ENOMEM,
+					       "out of memory");
+		}
+		for (uint32_t k = 0; k < op->nargs; k++)
+			a[k] = res->vals[op->args[k]];
+		uint64_t v = 0;
+		bool pass = true, ovf = false;
+		ir_opcode opc = (ir_opcode)op->opc;
+		if (sem_evaluable(opc)) {
+			v = sem_eval(opc, t->width, a, &ovf);
+			res->ovf[i] = ovf;
+		} else if (ir_op_has(opc, IRF_END)) {
+			res->outcome =
+			    opc == IR_JUMP ? INTERP_JUMP : INTERP_FINISH;
+			res->stop_op = i;
+			e = set_outputs(r, op->args, op->nargs);
+			break;
+		} else if (ir_op_has(opc, IRF_MARK)) {
+			continue;
+		} else if (opc == IR_GUARD_CLASS || ir_op_has(opc, IRF_HEAP)) {
+			e = do_heap(r, i, a, &v, &pass);
+		} else if (ir_op_has(opc, IRF_GUARD)) {
+			pass = sem_guard_passes(opc, a, prev_ovf);
+		}
+		if (e)
+			break;
+		if (op->result != IR_NOVAL) {
+			res->vals[op->result] = v;
+			res->known[op->result] = true;
+		}
+		prev_ovf = ovf;
+		if (!pass) {
+			res->outcome = INTERP_GUARD_FAIL;
+			res->stop_op = i;
+			e = set_outputs(r, op->failargs, op->nfail);
+			break;
+		}
+	}
+	if (a != argbuf)
+		free(a);
+	return e;
+}
+
+jp_status interp_run(const ir_trace *t, const interp_env *env,
+		     interp_result *res, jp_err *err)
+{
+	memset(res, 0, sizeof *res);
+	if (env->nargs != t->ninputs)
+		return jp_fail(err, JP_EINPUT,
+			       "expected %u input values, found %u", t->ninputs,
+			       env->nargs);
+	res->nvals = t->nvals;
+	res->vals = calloc(t->nvals + 1, sizeof *res->vals);
+	res->known = calloc(t->nvals + 1, sizeof *res->known);
+	res->ovf = calloc(t->nops + 1, sizeof *res->ovf);
+	if (!res->vals || !res->known || !res->ovf) {
+		interp_result_free(res);
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	run r = {.t = t, .env = env, .res = res, .err = err};
+	for (uint32_t i = 0; i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		bool ref = t->vals[v].kind == 'r';
+		res->vals[v] =
+		    ref ? env->args[i] : sem_mask(t->width, env->args[i]);
+		res->known[v] = true;
+	}
+	init_consts(&r);
+	jp_status e = exec(&r);
+	res->objs = r.h.objs;
+	res->nobjs = r.h.n;
+	if (e) {
+		interp_result_free(res);
+		return e;
+	}
+	return JP_OK;
+}
+
+void interp_result_free(interp_result *res)
+{
+	free(res->vals);
+	free(res->known);
+	free(res->ovf);
+	free(res->out);
+	for (uint32_t i = 0; i < res->ncalls; i++)
+		free(res->calls[i].args);
+	free(res->calls);
+	for (uint32_t i = 0; i < res->nobjs; i++) {
+		free(res->objs[i].fields);
+		free(res->objs[i].values);
+	}
+	free(res->objs);
+	memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,142 @@
+#include "print.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "sem.h"
+
+void ir_print_int(int width, uint64_t v, strbuf *sb)
+{
+	sb_printf(sb, "%" PRId64, sem_signed(width, v));
+}
+
+void ir_print_arg(const ir_trace *t, ir_vid v, strbuf *sb)
+{
+	if (v == IR_NOVAL) {
+		sb_puts(sb, "None");
+		return;
+	}
+	const ir_value *x = &t->vals[v];
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_INPUT:
+	case IR_VAL_OP: sb_puts(sb, t->strs[x->name]); break;
+	case IR_VAL_CONST_INT: ir_print_int(t->width, x->cval, sb); break;
+	case IR_VAL_CONST_NULL: sb_puts(sb, "NULL"); break;
+	case IR_VAL_CONST_PTR:
+		sb_printf(sb, "ConstPtr(%s)", t->strs[x->name]);
+		break;
+	case IR_VAL_CONST_CLASS:
+		sb_printf(sb, "ConstClass(%s)", t->strs[x->name]);
+		break;
+	}
+}
+
+static void print_list(const ir_trace *t, const ir_vid *v, uint32_t n,
+		       strbuf *sb)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		ir_print_arg(t, v[i], sb);
+	}
+}
+
+static bool is_decimal(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* The toy spelling of op OP, or NULL when it has none. */
+static const char *toy_name(const ir_trace *t, const ir_op *op)
+{
+	switch (op->opc) {
+	case IR_NEW: return op->descr == 0 ? "alloc" : NULL;
+	case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R:
+		return is_decimal(t->strs[op->descr]) ? "load" : NULL;
+	case IR_SETFIELD_GC:
+		return is_decimal(t->strs[op->descr]) ? "store" : NULL;
+	case IR_ESCAPE_N:
+		if (op->nargs != 1)
+			return NULL;
+		return op->flags & IR_OPF_TOY_PRINT ? "print" : "escape";
+	default: return NULL;
+	}
+}
+
+static void print_toy_op(const ir_trace *t, const ir_op *op, const char *nm,
+			 strbuf *sb)
+{
+	sb_printf(sb, "%s(", nm);
+	if (op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R) {
+		ir_print_arg(t, op->args[0], sb);
+		sb_printf(sb, ", %s", t->strs[op->descr]);
+	} else if (op->opc == IR_SETFIELD_GC) {
+		ir_print_arg(t, op->args[0], sb);
+		sb_printf(sb, ", %s, ", t->strs[op->descr]);
+		ir_print_arg(t, op->args[1], sb);
+	} else {
+		print_list(t, op->args, op->nargs, sb);
+	}
+	sb_putc(sb, ')');
+}
+
+void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
+{
+	const ir_op *op = &t->ops[opi];
+	const char *toy = t->toy ? toy_name(t, op) : NULL;
+	if (op->result != IR_NOVAL)
+		sb_printf(sb, "%s = ", ir_valname(t, op->result));
+	else if (toy && op->opname)
+		sb_printf(sb, "%s = ", t->strs[op->opname]);
+	if (toy) {
+		print_toy_op(t, op, toy, sb);
+		return;
+	}
+	sb_printf(sb, "%s(", ir_op_name(t, op));
+	if (op->opc == IR_DEBUG_MERGE_POINT) {
+		sb_puts(sb, t->strs[op->opname]);
+	} else {
+		print_list(t, op->args, op->nargs, sb);
+		bool label = ir_op_has(op->opc, IRF_GUARD);
+		bool show = op->descr &&
+			    !(label && (op->flags & IR_OPF_IMPLICIT_LABEL));
+		if (show)
+			sb_printf(sb, "%sdescr=%s", op->nargs ? ", " : "",
+				  t->strs[op->descr]);
+	}
+	sb_putc(sb, ')');
+	if (op->flags & IR_OPF_HAS_FAILARGS) {
+		sb_puts(sb, " [");
+		print_list(t, op->failargs, op->nfail, sb);
+		sb_putc(sb, ']');
+	}
+}
+
+void ir_print(const ir_trace *t, strbuf *sb)
+{
+	if (t->toy) {
+		for (uint32_t i = 0; i < t->ninputs; i++)
+			sb_printf(sb, "%s = getarg(%u)\n",
+				  ir_valname(t, t->inputs[i]), i);
+	} else {
+		sb_putc(sb, '[');
+		print_list(t, t->inputs, t->ninputs, sb);
+		sb_puts(sb, "]\n");
+	}
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		/* The toy spelling has no end op; the parser adds an empty
+		 * finish, which we leave out again. */
+		if (t->toy && op->opc == IR_FINISH && op->nargs == 0 &&
+		    i + 1 == t->nops)
+			continue;
+		ir_print_op(t, i, sb);
+		sb_putc(sb, '\n');
+	}
+}
