@@ -49,6 +49,10 @@ void arena_reset(arena *a)
 
 void *arena_alloc(arena *a, size_t size)
 {
+	/* Refuse sizes that would wrap when rounded up or when the chunk
+	 * header is added: they could otherwise come back as a tiny block. */
+	if (size > SIZE_MAX / 2)
+		return NULL;
 	size = (size + 15) & ~(size_t)15;
 	if (size == 0)
 		size = 16;
