@@ -307,7 +307,10 @@ static jp_status parse_descr(parser *ps, syn_stmt *st)
 				break;
 		}
 		if (depth != 0)
-			return fail_at(ps, ps->p, "'>' closing the descr");
+			return jp_fail_at(ps->err, JP_EINPUT, ps->file,
+					  ps->line, colof(ps, b),
+					  "expected '>' closing the descr that "
+					  "starts here, found end of line");
 	} else {
 		const char *s;
 		uint32_t len;
@@ -1112,8 +1115,8 @@ jp_status ir_parse(const char *text, size_t len, const ir_parse_opts *opts,
 		e = b.t ? build(&b) : jp_fail(err, JP_ENOMEM, "out of memory");
 	}
 	if (!e && b.t->nops == 0)
-		e = jp_fail_at(err, JP_EINPUT, ps.file, ps.line ? ps.line : 1,
-			       1, "expected a trace, found no operations");
+		e = jp_fail_at(err, JP_EINPUT, ps.file, 1, 1,
+			       "expected a trace, found no operations");
 	if (!e)
 		e = ir_validate(b.t, ps.file, err);
 	free(b.names.slots);

@@ -1,0 +1,229 @@
+/* Parser, printer and validator: round trips, accepted forms, errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "ir/validate.h"
+
+static ir_trace *parse_w(const char *text, int width, bool opaque, jp_err *e)
+{
+	ir_parse_opts o = {.width = width, .opaque = opaque, .file = "t"};
+	ir_trace *t = NULL;
+	ir_parse(text, strlen(text), &o, &t, e);
+	return t;
+}
+
+static char *print_trace(const ir_trace *t)
+{
+	strbuf sb;
+	sb_init(&sb);
+	ir_print(t, &sb);
+	return sb_detach(&sb);
+}
+
+/* Parses TEXT, prints it and checks the print equals WANT (or TEXT when
+ * WANT is NULL) and that reparsing the print gives the same print. */
+static void roundtrip(const char *text, const char *want, bool opaque)
+{
+	jp_err e;
+	ir_trace *t = parse_w(text, 64, opaque, &e);
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "  parse error: %s\n", e.msg);
+		return;
+	}
+	char *p1 = print_trace(t);
+	CHECK_STREQ(p1, want ? want : text);
+	ir_trace *t2 = parse_w(p1, 64, opaque, &e);
+	CHECK(t2 != NULL);
+	if (t2) {
+		char *p2 = print_trace(t2);
+		CHECK_STREQ(p2, p1);
+		free(p2);
+		ir_trace_free(t2);
+	}
+	free(p1);
+	ir_trace_free(t);
+}
+
+static void expect_error_n(const char *text, size_t len, int width, int line,
+			   int col, const char *substr)
+{
+	jp_err e;
+	jp_err_clear(&e);
+	ir_parse_opts o = {.width = width, .file = "t"};
+	ir_trace *t = NULL;
+	ir_parse(text, len, &o, &t, &e);
+	CHECK(t == NULL);
+	CHECK(e.status == JP_EINPUT);
+	CHECK(e.line == line);
+	CHECK(e.col == col);
+	CHECK(strstr(e.msg, substr) != NULL);
+	if (e.line != line || e.col != col || !strstr(e.msg, substr))
+		fprintf(stderr, "  got %d:%d %s\n", e.line, e.col, e.msg);
+	ir_trace_free(t);
+}
+
+static void expect_error(const char *text, int line, int col,
+			 const char *substr)
+{
+	expect_error_n(text, strlen(text), 64, line, col, substr);
+}
+
+static void test_roundtrips(void)
+{
+	roundtrip("[i0, i1]\n"
+		  "i2 = int_add(i0, 10)\n"
+		  "i3 = int_lt(i2, -15)\n"
+		  "guard_true(i3, descr=g0) [i0, None, 7]\n"
+		  "i4 = int_add_ovf(i0, i1)\n"
+		  "guard_no_overflow(descr=<Guard0x7f>) []\n"
+		  "finish(i2, i4)\n",
+		  NULL, false);
+	/* implicit labels are not printed, comments and offsets dropped */
+	roundtrip("# a comment\n[i0]\n+12: i1 = int_is_true(i0) # why\n"
+		  "guard_true(i1)\n--end of the loop--\njump(i0)\n",
+		  "[i0]\ni1 = int_is_true(i0)\nguard_true(i1)\njump(i0)\n",
+		  false);
+	/* constants in all spellings */
+	roundtrip("[p0]\ni1 = int_add(ConstInt(0x10), -0x1)\n"
+		  "i2 = ptr_eq(p0, NULL)\ni3 = ptr_ne(p0, ConstPtr(ptr0))\n"
+		  "guard_class(p0, ConstClass(node_vtable), descr=c1)\n"
+		  "finish(i1, i2, i3)\n",
+		  "[p0]\ni1 = int_add(16, -1)\ni2 = ptr_eq(p0, NULL)\n"
+		  "i3 = ptr_ne(p0, ConstPtr(ptr0))\n"
+		  "guard_class(p0, ConstClass(node_vtable), descr=c1)\n"
+		  "finish(i1, i2, i3)\n",
+		  false);
+	/* heap ops */
+	roundtrip("[p0, i1]\np2 = new_with_vtable(descr=Box)\n"
+		  "setfield_gc(p2, i1, descr=value)\n"
+		  "i3 = getfield_gc_i(p2, descr=value)\n"
+		  "p4 = getfield_gc_r(p0, descr=next)\nescape_n(p2, i3)\n"
+		  "i5 = escape_i(p4)\np6 = new()\nguard_nonnull(p4)\n"
+		  "guard_isnull(p6)\njump(p0, i5)\n",
+		  NULL, false);
+	/* markers and opaque calls from real logs */
+	roundtrip("[p0, i1]\nlabel(p0, i1, descr=TargetToken(1))\n"
+		  "debug_merge_point(0, 0, '<code object f. file 'x.py'. "
+		  "line 2> #9 LOAD_FAST')\n"
+		  "i2 = call_i(ConstClass(f), i1, descr=<Calli 8 i>)\n"
+		  "guard_not_invalidated(descr=<Guard0x1>) [p0]\n"
+		  "jump(p0, i2, descr=TargetToken(1))\n",
+		  NULL, true);
+	/* the toy spelling */
+	roundtrip("var0 = getarg(0)\nobj0 = alloc()\n"
+		  "sto0 = store(obj0, 0, var0)\nvar1 = load(obj0, 0)\n"
+		  "print(var1)\nescape(obj0)\n",
+		  NULL, false);
+	/* all int limits at width 64 */
+	roundtrip("[i0]\ni1 = int_and(i0, -9223372036854775808)\n"
+		  "i2 = int_or(i1, 9223372036854775807)\nfinish(i2)\n",
+		  NULL, false);
+}
+
+static void test_toy_kinds(void)
+{
+	jp_err e;
+	ir_trace *t = parse_w("var0 = getarg(0)\nvar1 = getarg(1)\n"
+			      "obj0 = alloc()\nstore(obj0, 0, var0)\n"
+			      "var2 = load(var1, 3)\nvar3 = load(var2, 0)\n"
+			      "print(var3)\n",
+			      64, false, &e);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(t->toy);
+	CHECK(t->ninputs == 2);
+	CHECK(t->vals[t->inputs[0]].kind == 'i');
+	CHECK(t->vals[t->inputs[1]].kind == 'r');
+	/* var2 is used as an object, so its load reads a reference */
+	CHECK(t->ops[2].opc == IR_GETFIELD_GC_R);
+	CHECK(t->ops[3].opc == IR_GETFIELD_GC_I);
+	CHECK(t->ops[t->nops - 1].opc == IR_FINISH);
+	ir_trace_free(t);
+}
+
+static void test_labels_and_width(void)
+{
+	jp_err e;
+	ir_trace *t = parse_w("[i0]\nguard_true(i0)\nguard_false(i0, descr=x)\n"
+			      "guard_value(i0, 255)\nfinish()\n",
+			      8, false, &e);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK_STREQ(ir_guard_label(t, 0), "g0");
+	CHECK(t->ops[0].flags & IR_OPF_IMPLICIT_LABEL);
+	CHECK_STREQ(ir_guard_label(t, 1), "x");
+	CHECK_STREQ(ir_guard_label(t, 2), "g2");
+	/* 255 at width 8 is -1 */
+	CHECK_EQ_U64(t->vals[t->ops[2].args[1]].cval, 0xff);
+	CHECK(ir_count_guards(t) == 3);
+	ir_trace_free(t);
+	const char *big = "[i0]\ni1 = int_add(i0, 256)\nfinish(i1)\n";
+	expect_error_n(big, strlen(big), 8, 2, 18, "fits in 8 bits");
+	t = parse_w("[i0]\ni1 = int_add(i0, -128)\nfinish(i1)\n", 8, false, &e);
+	CHECK(t != NULL);
+	ir_trace_free(t);
+}
+
+static void test_errors(void)
+{
+	expect_error("[i0]\ni1 = int_add(i0, i9)\nfinish(i1)\n", 2, 18,
+		     "'i9' is used before it is defined");
+	expect_error("[i0]\ni1 = int_sub(i0)\nfinish(i1)\n", 2, 1,
+		     "takes 2 arguments, found 1");
+	expect_error("[i0]\ni1 = bogus_op(i0)\nfinish(i1)\n", 2, 6,
+		     "unknown operation 'bogus_op'");
+	expect_error("[i0]\nfinish(i0)\nfinish(i0)\n", 3, 1,
+		     "expected nothing after");
+	expect_error("[i0]\ni1 = int_mul_ovf(i0, 3)\nfinish(i1)\n", 2, 1,
+		     "must be followed right away");
+	expect_error("[i0]\ni1 = int_add(i0, 1) junk\nfinish(i1)\n", 2, 21,
+		     "expected end of line");
+	/* A NUL byte inside the text is an error at its position. */
+	const char nul[] = "[i0]\ni1 = int_add(i0, 1)\0\nfinish(i1)\n";
+	expect_error_n(nul, sizeof nul - 1, 64, 2, 20, "found '\\x00");
+}
+
+/* A trace built through the API is checked by ir_validate. */
+static void test_validate_built(void)
+{
+	ir_trace *t = ir_trace_new(32);
+	ir_vid x = ir_add_input(t, 'i', "x");
+	ir_vid args[2] = {x, ir_const_int(t, 5)};
+	uint32_t a = ir_emit(t, IR_INT_ADD_OVF, 2, args, 0, NULL);
+	(void)a;
+	jp_err e;
+	CHECK(ir_validate(t, NULL, &e) == JP_EINPUT); /* no ovf guard, no end */
+	uint32_t g =
+	    ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"), NULL);
+	(void)g;
+	ir_vid out = t->ops[0].result;
+	ir_emit(t, IR_FINISH, 1, &out, 0, NULL);
+	CHECK(ir_validate(t, NULL, &e) == JP_OK);
+	CHECK_STREQ(ir_valname(t, out), "i0");
+	ir_trace *c = ir_trace_clone(t);
+	CHECK(c != NULL);
+	if (c) {
+		char *p1 = print_trace(t), *p2 = print_trace(c);
+		CHECK_STREQ(p1, p2);
+		free(p1);
+		free(p2);
+		ir_trace_free(c);
+	}
+	ir_trace_free(t);
+}
+
+int main(void)
+{
+	test_roundtrips();
+	test_toy_kinds();
+	test_labels_and_width();
+	test_errors();
+	test_validate_built();
+	return check_summary("test_parse");
+}
