@@ -1,0 +1,1058 @@
+#include "gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/print.h"
+#include "ir/sem.h"
+#include "ir/validate.h"
+#include "rng.h"
+
+/* The generator's actions.  A_* emit one op or one op and its guard; S_*
+ * are snippets, the multi-op shapes that integer optimizations reason
+ * about (see the comment of each snippet function). */
+typedef enum gen_action {
+	A_BINOP,
+	A_UNOP,
+	A_CMP,
+	A_GUARD_CMP,
+	A_OVF,
+	A_GUARD_VALUE,
+	A_RANGE,
+	A_KNOWNBITS,
+	A_GUARD_BOOL,
+	S_ADDCMP,
+	S_NEG,
+	S_MULEQ,
+	S_LSHIFT,
+	S_OVFCSE,
+	S_POW2DIV,
+	S_FGEZ,
+	S_AND,
+	A_COUNT
+} gen_action;
+
+/* Relative weights of the actions, per profile.  The snippets keep a
+ * share in every profile except "arithmetic" so that any campaign can reach
+ * every shape; "all" is the default and the broadest. */
+static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
+    /*           bin un cmp gcmp ovf gval rng kb gb  add neg mul shl ocse p2 fgz
+       and */
+    [GEN_PROFILE_ALL] = {30, 8, 4, 8, 6, 3, 8, 4, 3, 4, 4, 3, 4, 3, 3, 3, 4},
+    [GEN_PROFILE_ARITH] = {60, 15, 6, 3, 3, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1},
+    [GEN_PROFILE_BOUNDS] = {18, 5, 3, 10, 2, 3, 16, 8, 3, 6, 6, 4, 6, 1, 3, 4,
+			    6},
+    [GEN_PROFILE_OVERFLOW] = {20, 5, 3, 5, 25, 2, 5, 2, 2, 3, 3, 5, 2, 8, 1, 1,
+			      1},
+};
+
+static const char *const profile_names[GEN_PROFILE_COUNT] = {
+    [GEN_PROFILE_ALL] = "all",
+    [GEN_PROFILE_ARITH] = "arithmetic",
+    [GEN_PROFILE_BOUNDS] = "bounds-heavy",
+    [GEN_PROFILE_OVERFLOW] = "overflow-heavy",
+};
+
+static const char *const profile_descs[GEN_PROFILE_COUNT] = {
+    [GEN_PROFILE_ALL] = "every op kind, guard kind and snippet (default)",
+    [GEN_PROFILE_ARITH] = "long arithmetic chains with few guards",
+    [GEN_PROFILE_BOUNDS] =
+	"range and known-bits guards around add, neg, shift, and",
+    [GEN_PROFILE_OVERFLOW] = "*_ovf ops with their guards, ovf snippets",
+};
+
+struct gen_ctx {
+	rng r;
+	ir_trace *t;
+	int w;
+	bool oom;      /* an allocation failed; the trace is discarded */
+	bool internal; /* a guard would fail on the example: a generator bug */
+	uint64_t *ex;  /* example value per vid */
+	uint8_t *uses; /* per vid: how often used as an argument (saturates) */
+	uint8_t *must_out; /* per vid: must appear in the outputs */
+	uint32_t capvals;
+	ir_vid *pool; /* int inputs and int op results, in order of creation */
+	uint32_t npool, cappool;
+	uint64_t *inputs;
+	uint32_t capinputs;
+	ir_vid *outs;
+	uint32_t capouts;
+	uint32_t nguards;
+	uint32_t nemitted; /* ops emitted so far, guards included */
+	bool last_ovf;	   /* overflow flag of the last *_ovf op */
+};
+
+gen_opts gen_default_opts(void)
+{
+	gen_opts o;
+	o.width = 64;
+	o.min_len = 10;
+	o.max_len = 50;
+	o.min_inputs = 1;
+	o.max_inputs = 4;
+	o.profile = GEN_PROFILE_ALL;
+	return o;
+}
+
+jp_status gen_check_opts(const gen_opts *o, jp_err *err)
+{
+	if (o->width != 8 && o->width != 16 && o->width != 32 && o->width != 64)
+		return jp_fail(err, JP_EINPUT,
+			       "expected width 8, 16, 32 or 64, found %d",
+			       o->width);
+	if (o->min_len < 1 || o->min_len > o->max_len || o->max_len > 10000)
+		return jp_fail(err, JP_EINPUT,
+			       "expected a length range within 1..10000, found "
+			       "%u-%u",
+			       o->min_len, o->max_len);
+	if (o->min_inputs < 1 || o->min_inputs > o->max_inputs ||
+	    o->max_inputs > 64)
+		return jp_fail(err, JP_EINPUT,
+			       "expected an input count range within 1..64, "
+			       "found %u-%u",
+			       o->min_inputs, o->max_inputs);
+	if ((unsigned)o->profile >= GEN_PROFILE_COUNT)
+		return jp_fail(err, JP_EINPUT, "invalid profile %d",
+			       (int)o->profile);
+	return JP_OK;
+}
+
+const char *gen_profile_name(gen_profile p)
+{
+	return (unsigned)p < GEN_PROFILE_COUNT ? profile_names[p] : "?";
+}
+
+const char *gen_profile_desc(gen_profile p)
+{
+	return (unsigned)p < GEN_PROFILE_COUNT ? profile_descs[p] : "?";
+}
+
+jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err)
+{
+	/* Full names and their first words. */
+	static const struct {
+		const char *name;
+		gen_profile p;
+	} names[] = {
+	    {"all", GEN_PROFILE_ALL},
+	    {"arithmetic", GEN_PROFILE_ARITH},
+	    {"arith", GEN_PROFILE_ARITH},
+	    {"bounds-heavy", GEN_PROFILE_BOUNDS},
+	    {"bounds", GEN_PROFILE_BOUNDS},
+	    {"overflow-heavy", GEN_PROFILE_OVERFLOW},
+	    {"overflow", GEN_PROFILE_OVERFLOW},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (!strcmp(name, names[i].name)) {
+			*p = names[i].p;
+			return JP_OK;
+		}
+	}
+	return jp_fail(
+	    err, JP_EINPUT,
+	    "unknown profile '%s'; expected one of: all, arithmetic, "
+	    "bounds-heavy, overflow-heavy",
+	    name);
+}
+
+static bool parse_u32(const char *s, size_t len, uint32_t *out)
+{
+	if (len == 0 || len > 9)
+		return false;
+	uint32_t v = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (uint32_t)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+jp_status gen_parse_range(const char *s, uint32_t *lo, uint32_t *hi,
+			  jp_err *err)
+{
+	const char *dash = strchr(s, '-');
+	bool ok;
+	if (dash)
+		ok = parse_u32(s, (size_t)(dash - s), lo) &&
+		     parse_u32(dash + 1, strlen(dash + 1), hi) && *lo <= *hi;
+	else {
+		ok = parse_u32(s, strlen(s), lo);
+		*hi = *lo;
+	}
+	if (!ok)
+		return jp_fail(err, JP_EINPUT,
+			       "expected N or LO-HI (LO <= HI), found '%s'", s);
+	return JP_OK;
+}
+
+gen_ctx *gen_ctx_new(void)
+{
+	return calloc(1, sizeof(gen_ctx));
+}
+
+void gen_ctx_free(gen_ctx *g)
+{
+	if (!g)
+		return;
+	free(g->ex);
+	free(g->uses);
+	free(g->must_out);
+	free(g->pool);
+	free(g->inputs);
+	free(g->outs);
+	free(g);
+}
+
+/* ---- bookkeeping -------------------------------------------------------
+ * The per-vid arrays grow with the trace's value table.  After an
+ * allocation failure every helper returns a harmless vid (the first input)
+ * and g->oom makes gen_trace discard the trace, which keeps the action code
+ * free of error plumbing. */
+
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, (size_t)n * size);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+static bool track_vals(gen_ctx *g)
+{
+	uint32_t need = g->t->nvals;
+	if (need <= g->capvals)
+		return true;
+	uint32_t cap = g->capvals, cap2 = g->capvals, cap3 = g->capvals;
+	if (!grow((void **)&g->ex, &cap, need, sizeof *g->ex) ||
+	    !grow((void **)&g->uses, &cap2, need, sizeof *g->uses) ||
+	    !grow((void **)&g->must_out, &cap3, need, sizeof *g->must_out))
+		return false;
+	memset(g->uses + g->capvals, 0, cap2 - g->capvals);
+	memset(g->must_out + g->capvals, 0, cap3 - g->capvals);
+	g->capvals = cap;
+	return true;
+}
+
+static ir_vid fallback(gen_ctx *g)
+{
+	g->oom = true;
+	return g->t->inputs[0];
+}
+
+static ir_vid cst(gen_ctx *g, uint64_t v)
+{
+	if (g->oom)
+		return g->t->inputs[0];
+	ir_vid c = ir_const_int(g->t, v);
+	if (c == IR_NOVAL || !track_vals(g))
+		return fallback(g);
+	g->ex[c] = sem_mask(g->w, v);
+	return c;
+}
+
+static void use(gen_ctx *g, ir_vid v)
+{
+	if (g->uses[v] < 255)
+		g->uses[v]++;
+}
+
+static void pool_add(gen_ctx *g, ir_vid v)
+{
+	if (!grow((void **)&g->pool, &g->cappool, g->npool + 1,
+		  sizeof *g->pool)) {
+		g->oom = true;
+		return;
+	}
+	g->pool[g->npool++] = v;
+}
+
+/* Emits a pure or overflow-checked op on ARGS, computing its example value
+ * with sem_eval (the one definition of op semantics). */
+static ir_vid emit(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
+{
+	if (g->oom)
+		return g->t->inputs[0];
+	int n = ir_opinfo_of(opc)->nargs;
+	ir_vid args[2] = {a, b};
+	uint64_t ev[2] = {g->ex[a], n > 1 ? g->ex[b] : 0};
+	bool ovf = false;
+	uint64_t r = sem_eval(opc, g->w, ev, &ovf);
+	uint32_t opi = ir_emit(g->t, opc, (uint32_t)n, args, 0, NULL);
+	if (opi == UINT32_MAX || !track_vals(g))
+		return fallback(g);
+	ir_vid res = g->t->ops[opi].result;
+	g->ex[res] = r;
+	for (int i = 0; i < n; i++)
+		use(g, args[i]);
+	pool_add(g, res);
+	if (ir_op_has(opc, IRF_OVF))
+		g->last_ovf = ovf;
+	g->nemitted++;
+	return res;
+}
+
+/* Emits a guard with the label the parser would give it.  The guard must
+ * pass on the example values; if it would not, the generator has a bug. */
+static void guard(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
+{
+	if (g->oom)
+		return;
+	int n = ir_opinfo_of(opc)->nargs;
+	ir_vid args[2] = {a, b};
+	uint64_t ev[2] = {n > 0 ? g->ex[a] : 0, n > 1 ? g->ex[b] : 0};
+	if (!sem_guard_passes(opc, ev, g->last_ovf))
+		g->internal = true;
+	char lbl[24];
+	snprintf(lbl, sizeof lbl, "g%u", g->nguards);
+	uint32_t descr = ir_cstr(g->t, lbl);
+	if (descr == UINT32_MAX) {
+		g->oom = true;
+		return;
+	}
+	uint32_t opi = ir_emit(g->t, opc, (uint32_t)n, args, descr, NULL);
+	if (opi == UINT32_MAX) {
+		g->oom = true;
+		return;
+	}
+	g->t->ops[opi].flags |= IR_OPF_IMPLICIT_LABEL;
+	for (int i = 0; i < n; i++)
+		use(g, args[i]);
+	g->nguards++;
+	g->nemitted++;
+}
+
+/* guard_true or guard_false on V, whichever passes on the example. */
+static void guard_bool(gen_ctx *g, ir_vid v)
+{
+	guard(g, g->ex[v] ? IR_GUARD_TRUE : IR_GUARD_FALSE, v, 0);
+}
+
+static void guard_ovf(gen_ctx *g)
+{
+	guard(g, g->last_ovf ? IR_GUARD_OVERFLOW : IR_GUARD_NO_OVERFLOW, 0, 0);
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static uint64_t pow2(gen_ctx *g, int k)
+{
+	return sem_mask(g->w, UINT64_C(1) << k);
+}
+
+static uint64_t sgn(gen_ctx *g, int64_t v)
+{
+	return sem_from_signed(g->w, v);
+}
+
+/* A byte pattern repeated over the width: 0x5555..., 0x0f0f..., ... */
+static uint64_t repeated(gen_ctx *g)
+{
+	static const uint8_t bytes[] = {0x55, 0xaa, 0x0f, 0xf0, 0x33,
+					0xcc, 0xff, 0x80, 0x01, 0x7f};
+	uint64_t b = bytes[rng_below(&g->r, sizeof bytes)];
+	if (rng_chance(&g->r, 1, 4)) /* 16-bit patterns 0xff00..., 0x00ff... */
+		return sem_mask(g->w, rng_chance(&g->r, 1, 2)
+					  ? UINT64_C(0xff00ff00ff00ff00)
+					  : UINT64_C(0x00ff00ff00ff00ff));
+	return sem_mask(g->w, b * UINT64_C(0x0101010101010101));
+}
+
+/* A value where bugs live: 0, +-1, MININT, MAXINT and neighbours, +-2^k,
+ * 2^k +- 1, low and high masks, repeated bit patterns, small numbers. */
+static uint64_t edge_value(gen_ctx *g)
+{
+	rng *r = &g->r;
+	int w = g->w;
+	int k = (int)rng_below(r, (uint64_t)w);
+	switch (rng_below(r, 12)) {
+	case 0: return sgn(g, rng_range(r, -2, 2));
+	case 1: return rng_chance(r, 1, 2) ? sem_minint(w) : sem_maxint(w);
+	case 2:
+		return sem_mask(w,
+				sem_minint(w) + (uint64_t)rng_range(r, -2, 2));
+	case 3: return pow2(g, k);
+	case 4: return sem_mask(w, 0 - pow2(g, k));
+	case 5: return sem_mask(w, pow2(g, k) + (uint64_t)rng_range(r, -1, 1));
+	case 6:
+		return rng_chance(r, 1, 2) ? sem_mask(w, pow2(g, k) - 1)
+					   : sem_mask(w, ~(pow2(g, k) - 1));
+	case 7: return repeated(g);
+	case 8:
+	case 9: return sgn(g, rng_range(r, -16, 16));
+	case 10: return sgn(g, rng_range(r, -1000, 1000));
+	default: {
+		/* Random bits of a random magnitude, either sign. */
+		uint64_t x = rng_next(r) & (pow2(g, k) * 2 - 1);
+		return sem_mask(w, rng_chance(r, 1, 2) ? x : 0 - x);
+	}
+	}
+}
+
+/* An example input: edge values, small numbers and random magnitudes. */
+static uint64_t input_value(gen_ctx *g)
+{
+	switch (rng_below(&g->r, 10)) {
+	case 0:
+	case 1:
+	case 2:
+	case 3: return edge_value(g);
+	case 4:
+	case 5:
+	case 6: return sgn(g, rng_range(&g->r, -100, 100));
+	default: {
+		int k = (int)rng_below(&g->r, (uint64_t)g->w);
+		uint64_t x = rng_next(&g->r) & (pow2(g, k) * 2 - 1);
+		return sem_mask(g->w, rng_chance(&g->r, 1, 2) ? x : 0 - x);
+	}
+	}
+}
+
+/* A non-constant operand: half the time one of the last four values, so
+ * values flow through long chains; otherwise any value. */
+static ir_vid pick_any(gen_ctx *g)
+{
+	uint32_t n = g->npool;
+	if (n > 1 && rng_chance(&g->r, 1, 2)) {
+		uint32_t back = n < 4 ? n : 4;
+		return g->pool[n - 1 - rng_below(&g->r, back)];
+	}
+	return g->pool[rng_below(&g->r, n)];
+}
+
+static bool is_bool(gen_ctx *g, ir_vid v)
+{
+	uint32_t def = ir_defop(g->t, v);
+	return def != UINT32_MAX && ir_op_has(g->t->ops[def].opc, IRF_CMP);
+}
+
+/* Comparison results (0 or 1) are frequent but dull operands: usually
+ * draw again when one comes up. */
+static ir_vid pick_val(gen_ctx *g)
+{
+	ir_vid v = pick_any(g);
+	for (int i = 0; i < 2 && is_bool(g, v) && rng_chance(&g->r, 3, 4); i++)
+		v = pick_any(g);
+	return v;
+}
+
+/* Another operand: a constant with probability PCT percent. */
+static ir_vid pick_operand(gen_ctx *g, uint32_t pct)
+{
+	if (rng_chance(&g->r, pct, 100))
+		return cst(g, edge_value(g));
+	return pick_val(g);
+}
+
+/* A shift count: mostly constants in [0, W) with W-1, W and W+1 favoured,
+ * sometimes a value masked into range (known bits), rarely any value. */
+static ir_vid shift_count(gen_ctx *g)
+{
+	rng *r = &g->r;
+	int w = g->w;
+	uint32_t c = (uint32_t)rng_below(r, 100);
+	if (c < 45)
+		return cst(g, rng_below(r, (uint64_t)w));
+	if (c < 55)
+		return cst(g, (uint64_t)w - 1);
+	if (c < 62)
+		return cst(g, (uint64_t)w + (uint64_t)rng_below(r, 2));
+	if (c < 70)
+		return cst(g, 1 + rng_below(r, 4));
+	if (c < 92)
+		return emit(g, IR_INT_AND, pick_val(g),
+			    cst(g, (uint64_t)w - 1));
+	return pick_val(g);
+}
+
+/* A constant near CENTER (within +-2), or an edge value. */
+static uint64_t near(gen_ctx *g, uint64_t center)
+{
+	if (rng_chance(&g->r, 3, 10))
+		return edge_value(g);
+	return sem_mask(g->w, center + (uint64_t)rng_range(&g->r, -2, 2));
+}
+
+/* ---- single actions ------------------------------------------------------ */
+
+static const ir_opcode binops[] = {
+    IR_INT_ADD,	    IR_INT_ADD,	      IR_INT_ADD,     IR_INT_SUB,
+    IR_INT_SUB,	    IR_INT_SUB,	      IR_INT_MUL,     IR_INT_MUL,
+    IR_INT_AND,	    IR_INT_AND,	      IR_INT_OR,      IR_INT_OR,
+    IR_INT_XOR,	    IR_INT_XOR,	      IR_INT_LSHIFT,  IR_INT_LSHIFT,
+    IR_INT_RSHIFT,  IR_INT_RSHIFT,    IR_UINT_RSHIFT, IR_UINT_RSHIFT,
+    IR_INT_SIGNEXT, IR_UINT_MUL_HIGH, IR_INT_PY_DIV,  IR_INT_PY_MOD,
+};
+
+static const ir_opcode unops[] = {
+    IR_INT_NEG,	    IR_INT_NEG,		  IR_INT_NEG,		IR_INT_INVERT,
+    IR_INT_INVERT,  IR_INT_FORCE_GE_ZERO, IR_INT_FORCE_GE_ZERO, IR_SAME_AS_I,
+    IR_INT_IS_TRUE, IR_INT_IS_ZERO,
+};
+
+static const ir_opcode cmpops[] = {
+    IR_INT_EQ,	IR_INT_NE,  IR_INT_LT,	IR_INT_LE,  IR_INT_GT,
+    IR_INT_GE,	IR_INT_LT,  IR_INT_LE,	IR_INT_GT,  IR_INT_GE,
+    IR_UINT_LT, IR_UINT_LE, IR_UINT_GT, IR_UINT_GE,
+};
+
+/* Range comparisons only (for range guards). */
+static const ir_opcode rangeops[] = {
+    IR_INT_LT, IR_INT_LE, IR_INT_GT,  IR_INT_GE,  IR_INT_LT,  IR_INT_LE,
+    IR_INT_GT, IR_INT_GE, IR_UINT_LT, IR_UINT_LE, IR_UINT_GT, IR_UINT_GE,
+};
+
+#define PICK(arr) (arr[rng_below(&g->r, sizeof arr / sizeof arr[0])])
+
+static ir_vid divisor(gen_ctx *g)
+{
+	ir_vid d = pick_operand(g, 40);
+	/* A division by zero is defined (sem.h) but a real trace has
+	 * guarded it away: repair most of them. */
+	if (g->ex[d] == 0 && rng_chance(&g->r, 7, 8)) {
+		uint64_t v;
+		do
+			v = edge_value(g);
+		while (v == 0);
+		d = cst(g, v);
+	}
+	return d;
+}
+
+static void act_binop(gen_ctx *g)
+{
+	ir_opcode opc = PICK(binops);
+	ir_vid a = pick_operand(g, 4), b;
+	switch (opc) {
+	case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT:
+	case IR_UINT_RSHIFT: b = shift_count(g); break;
+	case IR_INT_SIGNEXT: {
+		static const uint64_t n[] = {1, 2, 4, 1, 2, 4, 8, 0};
+		b = cst(g, n[rng_below(&g->r, 8)]);
+		break;
+	}
+	case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: b = divisor(g); break;
+	default: b = pick_operand(g, 25); break;
+	}
+	if (ir_is_const(g->t, a) && ir_is_const(g->t, b))
+		a = pick_val(g);
+	if (ir_op_has(opc, IRF_COMM) && rng_chance(&g->r, 1, 4)) {
+		ir_vid x = a;
+		a = b;
+		b = x;
+	}
+	emit(g, opc, a, b);
+}
+
+static void act_unop(gen_ctx *g)
+{
+	emit(g, PICK(unops), pick_val(g), 0);
+}
+
+static ir_vid make_cmp(gen_ctx *g)
+{
+	ir_vid a = pick_val(g);
+	ir_vid b =
+	    rng_chance(&g->r, 1, 2) ? cst(g, near(g, g->ex[a])) : pick_val(g);
+	if (rng_chance(&g->r, 1, 5)) {
+		ir_vid x = a;
+		a = b;
+		b = x;
+	}
+	return emit(g, PICK(cmpops), a, b);
+}
+
+static void act_cmp(gen_ctx *g)
+{
+	make_cmp(g);
+}
+
+static void act_guard_cmp(gen_ctx *g)
+{
+	guard_bool(g, make_cmp(g));
+}
+
+/* An overflow-checked op and its guard.  Most example overflows are
+ * repaired (a real trace mostly stays on the no-overflow path), the rest
+ * get guard_overflow. */
+static void act_ovf(gen_ctx *g)
+{
+	static const ir_opcode ops[] = {IR_INT_ADD_OVF, IR_INT_SUB_OVF,
+					IR_INT_MUL_OVF};
+	ir_opcode opc = PICK(ops);
+	ir_vid a = pick_val(g), b = pick_operand(g, 30);
+	uint64_t ev[2] = {g->ex[a], g->ex[b]};
+	bool ovf;
+	sem_eval(opc, g->w, ev, &ovf);
+	if (ovf && rng_chance(&g->r, 2, 3))
+		b = cst(g, sgn(g, rng_range(&g->r, -4, 4)));
+	if (ir_op_has(opc, IRF_COMM) && rng_chance(&g->r, 1, 4)) {
+		ir_vid x = a;
+		a = b;
+		b = x;
+	}
+	emit(g, opc, a, b);
+	guard_ovf(g);
+}
+
+static void act_guard_value(gen_ctx *g)
+{
+	ir_vid v = pick_val(g);
+	guard(g, IR_GUARD_VALUE, v, cst(g, g->ex[v]));
+}
+
+/* A range check of V against a constant near CENTER (or an edge value),
+ * guarded on the side the example satisfies. */
+static void range_guard(gen_ctx *g, ir_vid v, uint64_t center)
+{
+	ir_vid k = cst(g, near(g, center));
+	ir_opcode opc = PICK(rangeops);
+	ir_vid c =
+	    rng_chance(&g->r, 1, 5) ? emit(g, opc, k, v) : emit(g, opc, v, k);
+	guard_bool(g, c);
+}
+
+/* A signed range check only (what the bounds snippets need). */
+static void signed_guard(gen_ctx *g, ir_vid v, uint64_t k)
+{
+	static const ir_opcode ops[] = {IR_INT_LT, IR_INT_LE, IR_INT_GT,
+					IR_INT_GE};
+	guard_bool(g, emit(g, PICK(ops), v, cst(g, k)));
+}
+
+static void act_range(gen_ctx *g)
+{
+	ir_vid v = pick_val(g);
+	range_guard(g, v, g->ex[v]);
+}
+
+static uint64_t mask_value(gen_ctx *g)
+{
+	int k = 1 + (int)rng_below(&g->r, (uint64_t)g->w - 1);
+	switch (rng_below(&g->r, 6)) {
+	case 0: return pow2(g, k) - 1;			  /* low bits */
+	case 1: return sem_mask(g->w, ~(pow2(g, k) - 1)); /* high bits */
+	case 2: return 1;
+	case 3: return pow2(g, k);
+	case 4: return repeated(g);
+	default: return edge_value(g);
+	}
+}
+
+/* Known bits: guard_value(int_and(v, mask), example & mask). */
+static void act_knownbits(gen_ctx *g)
+{
+	ir_vid v = pick_val(g);
+	ir_vid a = emit(g, IR_INT_AND, v, cst(g, mask_value(g)));
+	if (rng_chance(&g->r, 3, 4))
+		guard(g, IR_GUARD_VALUE, a, cst(g, g->ex[a]));
+	else
+		guard_bool(g, emit(g, IR_INT_EQ, a, cst(g, g->ex[a])));
+}
+
+/* guard_true/guard_false on an earlier comparison, or on a value. */
+static void act_guard_bool(gen_ctx *g)
+{
+	for (uint32_t i = g->npool; i-- > 0 && g->npool - i <= 8;) {
+		ir_vid v = g->pool[i];
+		uint32_t def = ir_defop(g->t, v);
+		if (def != UINT32_MAX &&
+		    ir_op_has(g->t->ops[def].opc, IRF_CMP) &&
+		    rng_chance(&g->r, 2, 3)) {
+			guard_bool(g, v);
+			return;
+		}
+	}
+	ir_vid v = pick_val(g);
+	if (rng_chance(&g->r, 1, 2))
+		v = emit(g,
+			 rng_chance(&g->r, 1, 2) ? IR_INT_IS_TRUE
+						 : IR_INT_IS_ZERO,
+			 v, 0);
+	guard_bool(g, v);
+}
+
+/* ---- snippets ------------------------------------------------------------ */
+
+/* y = x + c (or c + x, x - c); a range guard on y; a range guard on x
+ * whose bound is derived from the first (k - c): the shape from which a
+ * bounds pass concludes facts about x, right or wrong under wraparound. */
+static void snip_addcmp(gen_ctx *g)
+{
+	ir_vid x = pick_val(g);
+	uint64_t c = edge_value(g);
+	if (c == 0)
+		c = 1;
+	ir_vid cv = cst(g, c);
+	uint32_t form = (uint32_t)rng_below(&g->r, 3);
+	ir_vid y = form == 0   ? emit(g, IR_INT_ADD, x, cv)
+		   : form == 1 ? emit(g, IR_INT_ADD, cv, x)
+			       : emit(g, IR_INT_SUB, x, cv);
+	uint64_t k = near(g, g->ex[y]);
+	signed_guard(g, y, k);
+	uint64_t m = form == 2 ? k + c : k - c;
+	signed_guard(g, x,
+		     sem_mask(g->w, m + (uint64_t)rng_range(&g->r, -1, 2)));
+	g->must_out[x] = 1;
+}
+
+/* A range guard on x, then y = -x (int_neg or 0 - x) and a range guard on
+ * y near the negated bound: the MININT corner of negation. */
+static void snip_neg(gen_ctx *g)
+{
+	ir_vid x = pick_val(g);
+	uint64_t k = rng_chance(&g->r, 1, 3) ? 0 : near(g, g->ex[x]);
+	signed_guard(g, x, k);
+	ir_vid y = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_NEG, x, 0)
+					   : emit(g, IR_INT_SUB, cst(g, 0), x);
+	uint64_t k2 = sem_mask(g->w, 0 - k + (uint64_t)rng_range(&g->r, -1, 1));
+	signed_guard(g, y, rng_chance(&g->r, 1, 4) ? near(g, g->ex[y]) : k2);
+	g->must_out[y] = 1;
+}
+
+/* int_mul(x, c) == c guarded true, then x is used: from this a careless
+ * optimizer concludes x == 1.  c is chosen so the example satisfies it:
+ * any c when x is 1, else a multiple of 2^(W - tz(x - 1)). */
+static void snip_muleq(gen_ctx *g)
+{
+	/* Prefer an x whose example admits a nonzero c. */
+	ir_vid x = pick_val(g);
+	for (int i = 0; i < 4 && !(g->ex[x] & 1); i++)
+		x = pick_val(g);
+	uint64_t e = g->ex[x], c;
+	if (e == 1) {
+		c = edge_value(g);
+	} else {
+		uint64_t d = sem_mask(g->w, e - 1);
+		int tz = 0;
+		while (tz < g->w && !((d >> tz) & 1))
+			tz++;
+		uint64_t odd = (rng_next(&g->r) | 1) &
+			       (rng_chance(&g->r, 1, 2) ? 1 : 0xff);
+		c = tz == 0 ? 0 : sem_mask(g->w, odd << (g->w - tz));
+	}
+	ir_vid cv = cst(g, c);
+	ir_vid y = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_MUL, x, cv)
+					   : emit(g, IR_INT_MUL, cv, x);
+	if (rng_chance(&g->r, 1, 3))
+		guard(g, IR_GUARD_VALUE, y, cv);
+	else
+		guard_bool(
+		    g, emit(g, rng_chance(&g->r, 3, 4) ? IR_INT_EQ : IR_INT_NE,
+			    y, cv));
+	if (rng_chance(&g->r, 1, 2))
+		range_guard(g, x, g->ex[x]);
+	g->must_out[x] = 1;
+}
+
+/* y = x << n with a small constant n, a range guard on y, then a range
+ * guard on x with the bound shifted back (k >> n): the backward reasoning
+ * through a shift that loses the bits shifted out.  Sometimes the PyPy
+ * shape instead: int_lshift(2^j, n) with n range-guarded. */
+static void snip_lshift(gen_ctx *g)
+{
+	int w = g->w;
+	if (rng_chance(&g->r, 1, 4)) {
+		ir_vid n = pick_val(g);
+		guard_bool(g,
+			   emit(g, IR_UINT_LT, n,
+				cst(g, g->ex[n] < (uint64_t)w ? (uint64_t)w
+							      : g->ex[n] + 1)));
+		ir_vid y = emit(
+		    g, IR_INT_LSHIFT,
+		    cst(g, pow2(g, (int)rng_below(&g->r, (uint64_t)w))), n);
+		guard(g, IR_GUARD_VALUE, y, cst(g, g->ex[y]));
+		g->must_out[n] = 1;
+		return;
+	}
+	ir_vid x = pick_val(g);
+	uint64_t n = rng_chance(&g->r, 1, 5)
+			 ? (uint64_t)w - 1 - rng_below(&g->r, 3)
+			 : 1 + rng_below(&g->r, 8);
+	ir_vid y = emit(g, IR_INT_LSHIFT, x, cst(g, n));
+	uint64_t k = near(g, g->ex[y]);
+	signed_guard(g, y, k);
+	uint64_t m = sem_from_signed(w, sem_signed(w, k) >> n);
+	signed_guard(g, x, sem_mask(w, m + (uint64_t)rng_range(&g->r, -1, 1)));
+	g->must_out[x] = 1;
+}
+
+/* int_sub_ovf(int_add(a, b), b) and its guard: CSE/simplification may turn
+ * it into a, forgetting that the add may have wrapped. */
+static void snip_ovfcse(gen_ctx *g)
+{
+	ir_vid a = pick_val(g), b = pick_operand(g, 15);
+	ir_vid s = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_ADD, a, b)
+					   : emit(g, IR_INT_ADD, b, a);
+	ir_vid r = emit(g, IR_INT_SUB_OVF, s, b);
+	guard_ovf(g);
+	g->must_out[r] = 1;
+}
+
+/* x // (1 << y) (or %) with y a constant near W-1 or a value masked into
+ * [0, W): strength reduction to a shift must exclude y = W-1. */
+static void snip_pow2div(gen_ctx *g)
+{
+	int w = g->w;
+	ir_vid y;
+	uint32_t c = (uint32_t)rng_below(&g->r, 10);
+	if (c < 3)
+		y = cst(g, (uint64_t)w - 1);
+	else if (c < 5)
+		y = cst(g, rng_below(&g->r, (uint64_t)w));
+	else
+		y = emit(g, IR_INT_AND, pick_val(g), cst(g, (uint64_t)w - 1));
+	ir_vid p = emit(g, IR_INT_LSHIFT, cst(g, 1), y);
+	ir_vid x = pick_val(g);
+	ir_vid q = emit(
+	    g, rng_chance(&g->r, 4, 5) ? IR_INT_PY_DIV : IR_INT_PY_MOD, x, p);
+	g->must_out[q] = 1;
+}
+
+/* int_force_ge_zero of a value known to be odd, then a guard on the
+ * result's sign or zeroness. */
+static void snip_fgez(gen_ctx *g)
+{
+	ir_vid v = pick_val(g), odd;
+	if ((g->ex[v] & 1) && rng_chance(&g->r, 1, 2)) {
+		guard(g, IR_GUARD_VALUE, emit(g, IR_INT_AND, v, cst(g, 1)),
+		      cst(g, 1));
+		odd = v;
+	} else {
+		odd = emit(g, IR_INT_OR, v, cst(g, 1));
+	}
+	ir_vid r = emit(g, IR_INT_FORCE_GE_ZERO, odd, 0);
+	switch (rng_below(&g->r, 4)) {
+	case 0: guard_bool(g, emit(g, IR_INT_IS_ZERO, r, 0)); break;
+	case 1: guard_bool(g, emit(g, IR_INT_IS_TRUE, r, 0)); break;
+	case 2: guard_bool(g, emit(g, IR_INT_GT, r, cst(g, 0))); break;
+	default: guard_bool(g, emit(g, IR_INT_GE, r, cst(g, 1))); break;
+	}
+	g->must_out[r] = 1;
+}
+
+/* y = x & mask, then a range or known-bits guard on y (or on a second
+ * mask of it): range and known bits of an and must agree. */
+static void snip_and(gen_ctx *g)
+{
+	ir_vid x = pick_val(g);
+	uint64_t m = mask_value(g);
+	ir_vid y = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_AND, x, cst(g, m))
+					   : emit(g, IR_INT_AND, cst(g, m), x);
+	switch (rng_below(&g->r, 4)) {
+	case 0:
+		range_guard(g, y, rng_chance(&g->r, 1, 2) ? m : g->ex[y]);
+		break;
+	case 1: signed_guard(g, y, near(g, m)); break;
+	case 2: {
+		ir_vid z = emit(g, IR_INT_AND, y, cst(g, mask_value(g)));
+		guard(g, IR_GUARD_VALUE, z, cst(g, g->ex[z]));
+		break;
+	}
+	default: guard_bool(g, emit(g, IR_INT_IS_ZERO, y, 0)); break;
+	}
+	g->must_out[y] = 1;
+}
+
+typedef void (*action_fn)(gen_ctx *);
+
+static const action_fn actions[A_COUNT] = {
+    [A_BINOP] = act_binop,
+    [A_UNOP] = act_unop,
+    [A_CMP] = act_cmp,
+    [A_GUARD_CMP] = act_guard_cmp,
+    [A_OVF] = act_ovf,
+    [A_GUARD_VALUE] = act_guard_value,
+    [A_RANGE] = act_range,
+    [A_KNOWNBITS] = act_knownbits,
+    [A_GUARD_BOOL] = act_guard_bool,
+    [S_ADDCMP] = snip_addcmp,
+    [S_NEG] = snip_neg,
+    [S_MULEQ] = snip_muleq,
+    [S_LSHIFT] = snip_lshift,
+    [S_OVFCSE] = snip_ovfcse,
+    [S_POW2DIV] = snip_pow2div,
+    [S_FGEZ] = snip_fgez,
+    [S_AND] = snip_and,
+};
+
+/* ---- the trace ----------------------------------------------------------- */
+
+/* The outputs: every op result nothing uses (it would otherwise be dead),
+ * every value a snippet marked, and a few random others; at most 40. */
+static void finish(gen_ctx *g)
+{
+	enum { MAXOUT = 40 };
+	uint32_t n = 0;
+	if (!grow((void **)&g->outs, &g->capouts, MAXOUT, sizeof *g->outs)) {
+		g->oom = true;
+		return;
+	}
+	/* Latest values first, so a cap drops early leaves, not late ones. */
+	for (uint32_t i = g->npool; i-- > 0 && n < MAXOUT;) {
+		ir_vid v = g->pool[i];
+		if (g->t->vals[v].tag != IR_VAL_OP)
+			continue;
+		if (g->uses[v] == 0 || g->must_out[v] ||
+		    rng_chance(&g->r, 1, 8))
+			g->outs[n++] = v;
+	}
+	if (n == 0) /* a trace of guards only: output the last value */
+		g->outs[n++] = g->pool[g->npool - 1];
+	/* Back to definition order, which reads naturally. */
+	for (uint32_t i = 0; i < n / 2; i++) {
+		ir_vid x = g->outs[i];
+		g->outs[i] = g->outs[n - 1 - i];
+		g->outs[n - 1 - i] = x;
+	}
+	ir_opcode end = rng_chance(&g->r, 1, 6) ? IR_JUMP : IR_FINISH;
+	if (ir_emit(g->t, end, n, g->outs, 0, NULL) == UINT32_MAX)
+		g->oom = true;
+}
+
+static void reset(gen_ctx *g, uint64_t seed, int width)
+{
+	rng_seed(&g->r, seed);
+	g->w = width;
+	g->oom = g->internal = false;
+	g->npool = 0;
+	g->nguards = 0;
+	g->nemitted = 0;
+	g->last_ovf = false;
+	if (g->capvals) {
+		memset(g->uses, 0, g->capvals);
+		memset(g->must_out, 0, g->capvals);
+	}
+}
+
+static bool add_inputs(gen_ctx *g, const gen_opts *o)
+{
+	uint32_t n = (uint32_t)rng_range(&g->r, o->min_inputs, o->max_inputs);
+	if (!grow((void **)&g->inputs, &g->capinputs, n, sizeof *g->inputs))
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		ir_vid v = ir_add_input(g->t, 'i', NULL);
+		if (v == IR_NOVAL || !track_vals(g))
+			return false;
+		g->inputs[i] = g->ex[v] = input_value(g);
+		pool_add(g, v);
+	}
+	return !g->oom;
+}
+
+jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
+		    ir_trace **out, gen_example *ex, jp_err *err)
+{
+	*out = NULL;
+	jp_status e = gen_check_opts(o, err);
+	if (e)
+		return e;
+	reset(g, seed, o->width);
+	g->t = ir_trace_new(o->width);
+	if (!g->t || !add_inputs(g, o)) {
+		ir_trace_free(g->t);
+		g->t = NULL;
+		return jp_fail(err, JP_ENOMEM,
+			       "out of memory generating a trace");
+	}
+	uint32_t target = (uint32_t)rng_range(&g->r, o->min_len, o->max_len);
+	const uint32_t *wts = profile_weights[o->profile];
+	while (g->nemitted < target && !g->oom) {
+		int a = rng_pick_weighted(&g->r, wts, A_COUNT);
+		/* Near the end, prefer single ops so the length stays close
+		 * to the target. */
+		if (target - g->nemitted < 3 && a > A_GUARD_BOOL)
+			a = A_BINOP;
+		actions[a](g);
+	}
+	finish(g);
+	ir_trace *t = g->t;
+	g->t = NULL;
+	if (g->oom) {
+		ir_trace_free(t);
+		return jp_fail(err, JP_ENOMEM,
+			       "out of memory generating a trace");
+	}
+	if (g->internal) {
+		ir_trace_free(t);
+		return jp_fail(err, JP_EINTERNAL,
+			       "generator bug: a guard fails on the example "
+			       "values (seed %llu)",
+			       (unsigned long long)seed);
+	}
+	if ((e = ir_validate(t, NULL, err))) {
+		ir_trace_free(t);
+		return jp_fail(err, JP_EINTERNAL,
+			       "generator bug: invalid trace (seed %llu): %s",
+			       (unsigned long long)seed, err ? err->msg : "");
+	}
+	if (ex) {
+		ex->ninputs = t->ninputs;
+		ex->inputs = g->inputs;
+		ex->nvals = t->nvals;
+		ex->vals = g->ex;
+	}
+	*out = t;
+	return JP_OK;
+}
+
+/* ---- annotated printing -------------------------------------------------- */
+
+void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb)
+{
+	sb_puts(sb, "# args: ");
+	for (uint32_t i = 0; i < ex->ninputs; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		ir_print_int(t->width, ex->inputs[i], sb);
+	}
+	sb_putc(sb, '\n');
+	/* Print the trace canonically, then append the example value to each
+	 * line that is an op with a result.  The printer writes one op per
+	 * line, so the k-th op line is found by matching ir_print_op. */
+	strbuf all, line;
+	sb_init(&all);
+	sb_init(&line);
+	ir_print(t, &all);
+	const char *p = all.buf;
+	uint32_t opi = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		sb_add(sb, p, len);
+		if (opi < t->nops) {
+			sb_reset(&line);
+			ir_print_op(t, opi, &line);
+			const char *q = p;
+			while (q < p + len && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(p + len - q) >= line.len &&
+			    !memcmp(q, line.buf, line.len)) {
+				ir_vid r = t->ops[opi].result;
+				if (r != IR_NOVAL && r < ex->nvals &&
+				    t->vals[r].kind == 'i') {
+					sb_puts(sb, "  # = ");
+					ir_print_int(t->width, ex->vals[r], sb);
+				}
+				opi++;
+			}
+		}
+		sb_putc(sb, '\n');
+		p = nl ? nl + 1 : p + len;
+	}
+	if (all.oom || line.oom)
+		sb->oom = true;
+	sb_release(&all);
+	sb_release(&line);
+}

@@ -1,0 +1,102 @@
+/*
+ * gen.h - the random trace generator.
+ *
+ * gen_trace builds one integer trace from a 64-bit seed.  The same seed and
+ * options give the same trace on every machine (the generator only uses the
+ * fuzzer's own PRNG, fuzz/rng.h, and sem_eval for values).
+ *
+ * The trick that makes the traces useful (PyPy's random trace generator):
+ * every input gets a concrete example value, and every op is executed on
+ * the example values as it is emitted, so the generator always knows every
+ * value.  Guards are then chosen to pass on the example values, which makes
+ * the whole trace reachable: at least one input runs it to its end.  When an
+ * op would hit an uninteresting case on the example path (a division by
+ * zero, an overflow the profile does not want), the generator repairs the
+ * operand instead of discarding the trace.
+ *
+ * Constants and input values are biased to the edges where optimizer bugs
+ * live (0, +-1, MININT, MAXINT, powers of two and their neighbours, repeated
+ * bit patterns, shift counts just in and out of range).  Besides single
+ * random ops, the generator emits short "snippets": the shapes the integer
+ * optimizations reason about (a comparison guard on int_add(x, c) followed
+ * by a guard on x, int_lshift(1, y) as a divisor, masks, negation with range
+ * guards, ...), with random operands and constants.  Each profile weighs
+ * the actions differently; see gen_profile_desc.
+ *
+ * The trace ends with finish(...) (sometimes jump(...)) of every value that
+ * nothing else uses, so no computed value is dead: values that reach neither
+ * a guard nor an output would never be checked.
+ *
+ * Guards get the labels the parser would give them (g0, g1, ... in order,
+ * marked implicit) and no fail-args.
+ *
+ * Ownership: a gen_ctx holds reusable scratch memory; the example arrays it
+ * hands out stay valid until the next gen_trace call on it or
+ * gen_ctx_free.  The returned trace belongs to the caller.
+ */
+#ifndef JP_FUZZ_GEN_H
+#define JP_FUZZ_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/err.h"
+#include "ir/strbuf.h"
+#include "ir/trace.h"
+
+typedef enum gen_profile {
+	GEN_PROFILE_ALL,      /* every action; the default */
+	GEN_PROFILE_ARITH,    /* long arithmetic chains, few guards */
+	GEN_PROFILE_BOUNDS,   /* range and known-bits guards, bound snippets */
+	GEN_PROFILE_OVERFLOW, /* *_ovf ops, their guards, ovf snippets */
+	GEN_PROFILE_COUNT
+} gen_profile;
+
+typedef struct gen_opts {
+	int width;			 /* 8, 16, 32 or 64 */
+	uint32_t min_len, max_len;	 /* ops per trace, drawn uniformly
+					    (guards count, the end op does not) */
+	uint32_t min_inputs, max_inputs; /* drawn uniformly, >= 1 */
+	gen_profile profile;
+} gen_opts;
+
+/* Width 64, length 10..50, 1..4 inputs, profile "all". */
+gen_opts gen_default_opts(void);
+
+/* Checks O: width, 1 <= min_len <= max_len <= 10000, inputs 1..64. */
+jp_status gen_check_opts(const gen_opts *o, jp_err *err);
+
+const char *gen_profile_name(gen_profile p);
+const char *gen_profile_desc(gen_profile p);
+/* Parses a profile name; the error lists the valid names. */
+jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err);
+/* Parses "N" (exactly N) or "LO-HI" (uniform in [LO, HI]). */
+jp_status gen_parse_range(const char *s, uint32_t *lo, uint32_t *hi,
+			  jp_err *err);
+
+/* Example values of the last generated trace: the input values, and the
+ * value of every int vid (constants included; ref vids hold 0). */
+typedef struct gen_example {
+	uint32_t ninputs;
+	const uint64_t *inputs;
+	uint32_t nvals;
+	const uint64_t *vals;
+} gen_example;
+
+typedef struct gen_ctx gen_ctx;
+
+gen_ctx *gen_ctx_new(void);
+void gen_ctx_free(gen_ctx *g);
+
+/* Generates the trace of SEED into *OUT (caller frees).  EX (may be NULL)
+ * receives the example values.  Errors: JP_EINPUT for bad options,
+ * JP_ENOMEM. */
+jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
+		    ir_trace **out, gen_example *ex, jp_err *err);
+
+/* Appends T with its example values as comments: a "# args: ..." line with
+ * the example inputs before the trace, and "  # = value" after every op
+ * that has a result. */
+void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb);
+
+#endif
