@@ -146,9 +146,35 @@ static uint64_t get_field(run *r, interp_obj *o, const char *field)
 	return 0;
 }
 
+/* Whether the environment mentions A anywhere: as an object of the initial
+ * heap, a reference stored in it, a typed object, a call result or a call's
+ * write.  Such an address may name an object that exists before the trace
+ * runs (reachable through the heap, not only through the inputs), so a
+ * fresh object must not get it.  Integers that happen to equal A only cost
+ * a skipped address. */
+static bool env_mentions(const interp_env *env, uint64_t a)
+{
+	for (uint32_t i = 0; i < env->ninit; i++)
+		if (env->init[i].addr == a || env->init[i].value == a)
+			return true;
+	for (uint32_t i = 0; i < env->ntypes; i++)
+		if (env->types[i].addr == a)
+			return true;
+	for (uint32_t i = 0; i < env->ncall_ret; i++)
+		if (env->call_ret[i] == a)
+			return true;
+	for (uint32_t i = 0; i < env->ncall_writes; i++)
+		if (env->call_writes[i].addr == a ||
+		    env->call_writes[i].value == a)
+			return true;
+	return false;
+}
+
 static bool addr_taken(run *r, uint64_t a)
 {
 	const ir_trace *t = r->t;
+	if (env_mentions(r->env, a))
+		return true;
 	for (uint32_t i = 0; i < t->ninputs; i++)
 		if (t->vals[t->inputs[i]].kind == 'r' && r->env->args[i] == a)
 			return true;
