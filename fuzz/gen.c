@@ -921,9 +921,9 @@ static void finish(gen_ctx *g)
 		g->oom = true;
 }
 
-static void reset(gen_ctx *g, uint64_t seed, int width)
+static void reset(gen_ctx *g, const rng *r, int width)
 {
-	rng_seed(&g->r, seed);
+	g->r = *r;
 	g->w = width;
 	g->oom = g->internal = false;
 	g->npool = 0;
@@ -951,14 +951,18 @@ static bool add_inputs(gen_ctx *g, const gen_opts *o)
 	return !g->oom;
 }
 
-jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
-		    ir_trace **out, gen_example *ex, jp_err *err)
+/* Generates a trace drawing every choice from *R, which is left advanced
+ * past them.  ORIGIN ("seed 42") names the stream in generator-bug
+ * messages. */
+static jp_status generate(gen_ctx *g, rng *r, const char *origin,
+			  const gen_opts *o, ir_trace **out, gen_example *ex,
+			  jp_err *err)
 {
 	*out = NULL;
 	jp_status e = gen_check_opts(o, err);
 	if (e)
 		return e;
-	reset(g, seed, o->width);
+	reset(g, r, o->width);
 	g->t = ir_trace_new(o->width);
 	if (!g->t || !add_inputs(g, o)) {
 		ir_trace_free(g->t);
@@ -977,6 +981,7 @@ jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
 		actions[a](g);
 	}
 	finish(g);
+	*r = g->r;
 	ir_trace *t = g->t;
 	g->t = NULL;
 	if (g->oom) {
@@ -988,14 +993,14 @@ jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
 		ir_trace_free(t);
 		return jp_fail(err, JP_EINTERNAL,
 			       "generator bug: a guard fails on the example "
-			       "values (seed %llu)",
-			       (unsigned long long)seed);
+			       "values (%s)",
+			       origin);
 	}
 	if ((e = ir_validate(t, NULL, err))) {
 		ir_trace_free(t);
 		return jp_fail(err, JP_EINTERNAL,
-			       "generator bug: invalid trace (seed %llu): %s",
-			       (unsigned long long)seed, err ? err->msg : "");
+			       "generator bug: invalid trace (%s): %s", origin,
+			       err ? err->msg : "");
 	}
 	if (ex) {
 		ex->ninputs = t->ninputs;
@@ -1005,6 +1010,23 @@ jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
 	}
 	*out = t;
 	return JP_OK;
+}
+
+jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
+		    ir_trace **out, gen_example *ex, jp_err *err)
+{
+	rng r;
+	char origin[40];
+	rng_seed(&r, seed);
+	snprintf(origin, sizeof origin, "seed %llu", (unsigned long long)seed);
+	return generate(g, &r, origin, o, out, ex, err);
+}
+
+jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
+			gen_example *ex, jp_err *err)
+{
+	return generate(g, r, r->bytes ? "byte-driven" : "rng stream", o, out,
+			ex, err);
 }
 
 /* ---- annotated printing -------------------------------------------------- */

@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fuzz/rng.h"
 #include "ir/err.h"
 #include "ir/strbuf.h"
 #include "ir/trace.h"
@@ -93,6 +94,13 @@ void gen_ctx_free(gen_ctx *g);
  * JP_ENOMEM. */
 jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
 		    ir_trace **out, gen_example *ex, jp_err *err);
+
+/* As gen_trace, drawing every choice from *R instead of a seed's stream,
+ * and leaving *R advanced past them (so a caller can draw more, e.g. a
+ * second trace).  With a byte-driven R (rng_from_bytes) this is how the
+ * libFuzzer targets turn any byte string into a valid trace. */
+jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
+			gen_example *ex, jp_err *err);
 
 /* Appends T with its example values as comments: a "# args: ..." line with
  * the example inputs before the trace, and "  # = value" after every op

@@ -16,6 +16,44 @@ void rng_seed(rng *r, uint64_t seed)
 		x += UINT64_C(0x9e3779b97f4a7c15);
 		r->s[i] = rng_mix64(x);
 	}
+	r->bytes = NULL;
+	r->nbytes = r->pos = 0;
+}
+
+/* The seed of the tail of every byte-driven stream.  It is a constant, not
+ * a hash of the bytes, so that changing one byte leaves the choices after
+ * the buffer unchanged (the point of byte-driven mode). */
+#define RNG_BYTES_TAIL_SEED UINT64_C(0x6a697470726f7665) /* "jitprove" */
+
+void rng_from_bytes(rng *r, const uint8_t *data, size_t size)
+{
+	rng_seed(r, RNG_BYTES_TAIL_SEED);
+	r->bytes = size ? data : NULL;
+	r->nbytes = size;
+}
+
+size_t rng_bytes_left(const rng *r)
+{
+	return r->bytes ? r->nbytes - r->pos : 0;
+}
+
+/* Reads up to K bytes (little-endian) from a byte-driven R; the missing
+ * high bytes are zero when the buffer ends in the middle. */
+static uint64_t take_bytes(rng *r, int k)
+{
+	uint64_t x = 0;
+	for (int i = 0; i < k && r->pos < r->nbytes; i++)
+		x |= (uint64_t)r->bytes[r->pos++] << (8 * i);
+	return x;
+}
+
+/* Bytes needed to draw among N values (N >= 2). */
+static int bytes_for(uint64_t n)
+{
+	int k = 1;
+	for (uint64_t m = (n - 1) >> 8; m; m >>= 8)
+		k++;
+	return k;
 }
 
 uint64_t rng_derive(uint64_t seed, uint64_t stream, uint64_t index)
@@ -30,6 +68,8 @@ static uint64_t rotl(uint64_t x, int k)
 
 uint64_t rng_next(rng *r)
 {
+	if (r->bytes && r->pos < r->nbytes)
+		return take_bytes(r, 8);
 	uint64_t *s = r->s;
 	uint64_t result = rotl(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
@@ -46,6 +86,8 @@ uint64_t rng_below(rng *r, uint64_t n)
 {
 	if (n == 0)
 		return 0;
+	if (r->bytes && r->pos < r->nbytes)
+		return n == 1 ? 0 : take_bytes(r, bytes_for(n)) % n;
 	/* Reject the top partial block so every residue is equally likely. */
 	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
 	for (;;) {

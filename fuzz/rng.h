@@ -14,10 +14,25 @@
 #define JP_FUZZ_RNG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+/* An rng is either seeded (rng_seed: every draw comes from xoshiro256**) or
+ * byte-driven (rng_from_bytes: draws come from a caller's byte buffer first,
+ * then from xoshiro256** seeded with a fixed constant once the bytes run
+ * out).  The byte-driven mode exists for coverage-guided fuzzers (libFuzzer,
+ * AFL++): a draw among N values (rng_below, rng_range, rng_chance,
+ * rng_pick_weighted) consumes as many bytes as N needs -- one byte when
+ * N <= 256, the common case -- and rng_next consumes eight, so a mutation of
+ * one byte changes one choice, and inserting or erasing a byte inserts or
+ * erases one small choice.  Draws are then value % N: slightly biased, which
+ * does not matter to a fuzzer and keeps every byte meaningful.  A
+ * seeded rng never looks at BYTES, so seeds keep producing exactly the
+ * sequences they always did. */
 typedef struct rng {
 	uint64_t s[4];
+	const uint8_t *bytes; /* byte-driven mode: borrowed; NULL when seeded */
+	size_t nbytes, pos;   /* buffer length, bytes consumed so far */
 } rng;
 
 /* The splitmix64 finaliser: a bijective 64-bit mix. */
@@ -25,6 +40,14 @@ uint64_t rng_mix64(uint64_t x);
 
 /* Seeds R from SEED; any seed (including 0) gives a good state. */
 void rng_seed(rng *r, uint64_t seed);
+
+/* Makes R byte-driven: draws read DATA[0..SIZE) in order (see above), then
+ * continue deterministically.  DATA is borrowed and must outlive every draw
+ * from R (and from copies of R).  DATA may be NULL when SIZE is 0. */
+void rng_from_bytes(rng *r, const uint8_t *data, size_t size);
+
+/* Bytes of a byte-driven R not consumed yet (0 for a seeded rng). */
+size_t rng_bytes_left(const rng *r);
 
 /* The seed of trace INDEX of stream STREAM in a campaign seeded with SEED. */
 uint64_t rng_derive(uint64_t seed, uint64_t stream, uint64_t index);
