@@ -28,11 +28,19 @@
 #include "ir/strbuf.h"
 #include "ir/trace.h"
 
+/* Bumped whenever a change to the encoding or the obligations could change
+ * a verdict; the proof cache (fuzz/cache.h) keys on it, so old entries
+ * are not reused after such a change. */
+#define VER_ENCODER_VERSION 1
+
 typedef enum ver_mode {
-	VER_MODE_AUTO,    /* aligned by labels; inferred or trace mode when
-			     OPT has no labels (see docs/verifier.md) */
-	VER_MODE_ALIGNED, /* guard by guard, paired by label */
-	VER_MODE_TRACE,   /* whole-trace equivalence, no alignment */
+	VER_MODE_AUTO,	   /* aligned by labels; inferred or trace mode when
+			      OPT has no labels (see docs/verifier.md) */
+	VER_MODE_ALIGNED,  /* guard by guard, paired by label */
+	VER_MODE_TRACE,	   /* whole-trace equivalence, no alignment */
+	VER_MODE_INFERRED, /* only as ver_result.mode_used: aligned with a
+			      guard pairing inferred in order (AUTO mode,
+			      OPT without labels) */
 } ver_mode;
 
 typedef enum ver_verdict {
@@ -42,34 +50,42 @@ typedef enum ver_verdict {
 } ver_verdict;
 
 typedef struct ver_opts {
-	int width;              /* 0: the traces' own width */
+	int width; /* 0: the traces' own width */
 	ver_mode mode;
-	bool failargs;          /* also compare fail-args at aligned guards */
-	unsigned timeout_ms;    /* per solver query, wall clock; 0 = none */
-	unsigned rlimit;        /* per query, Z3 resource limit; 0 = none */
+	bool failargs;		/* also compare fail-args at aligned guards */
+	unsigned timeout_ms;	/* per solver query, wall clock; 0 = none */
+	unsigned rlimit;	/* per query, Z3 resource limit; 0 = none */
 	unsigned screen_inputs; /* random/edge inputs run concretely first */
-	uint64_t seed;          /* for the random screening inputs */
-	const char *smt2_dir;   /* write each query there, or NULL */
+	uint64_t seed;		/* for the random screening inputs */
+	const char *smt2_dir;	/* write each query there, or NULL */
 	const char *solver_cmd; /* second solver to re-check queries, or NULL */
-	bool self_check;        /* cross-check encoder against interpreter */
+	bool self_check;	/* cross-check encoder against interpreter */
+	/* Example inputs (e.g. from '# args:' comments), screened first:
+	 * NEXAMPLES vectors of ninputs canonical values each, flattened. */
+	const uint64_t *examples;
+	uint32_t nexamples;
+	bool simplify; /* simplify counterexamples (default true) */
 } ver_opts;
 
-/* Defaults: auto mode, 10 s timeout, no rlimit, 32 screening inputs. */
+/* Defaults: auto mode, 10 s timeout, no rlimit, 32 screening inputs,
+ * counterexamples simplified, no self-check. */
 ver_opts ver_default_opts(void);
 
 /* How an obligation was settled. */
 typedef enum ver_how {
 	VER_BY_IDENTITY, /* both sides are the same term */
 	VER_BY_CONCRETE, /* refuted by concrete screening */
-	VER_BY_SOLVER,   /* Z3 (unsat = proved, sat = refuted) */
-	VER_BY_NONE,     /* unknown */
+	VER_BY_SOLVER,	 /* Z3 (unsat = proved, sat = refuted) */
+	VER_BY_NONE,	 /* unknown */
 } ver_how;
 
 typedef struct ver_obligation {
-	char *what;        /* "guard g3 (equivalent)", "output 2", ... */
+	char *what; /* "guard g3 (equivalent)", "output 2", ... */
 	ver_verdict status;
 	ver_how how;
 	double ms;
+	bool checked; /* false: not examined, the verdict was already
+			 known (status is then VER_UNKNOWN) */
 } ver_obligation;
 
 typedef struct ver_result {
@@ -77,14 +93,19 @@ typedef struct ver_result {
 	ver_mode mode_used;
 	uint32_t nobl;
 	ver_obligation *obl;
-	int32_t failed;        /* index of the failing/unknown obligation, or -1 */
+	int32_t failed; /* index of the failing/unknown obligation, or -1 */
 	/* Counterexample (VER_REFUTED): input values in canonical form. */
 	uint32_t ninputs;
 	uint64_t *inputs;
-	char *cex_text;        /* the human-readable report: inputs, both traces
-				  with values, first divergence; NULL if none */
+	char *cex_text;	    /* the human-readable report: inputs, both traces
+			       with values, first divergence; NULL if none */
+	char **input_names; /* ninputs names (of ORIG), for reports */
+	int width;
+	char *reason; /* VER_UNKNOWN: why the solver gave up */
 	/* Statistics. */
 	uint32_t by_identity, by_concrete, by_solver, solver_calls;
+	uint32_t second_checked;      /* queries re-checked by solver_cmd */
+	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 
@@ -102,6 +123,8 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 void ver_result_free(ver_result *res);
 
 const char *ver_verdict_name(ver_verdict v);
+const char *ver_mode_name(ver_mode m);
+const char *ver_how_name(ver_how h);
 
 /* Appends the result as one JSON object. */
 void ver_result_json(const ver_result *res, strbuf *sb);

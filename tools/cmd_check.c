@@ -1,0 +1,259 @@
+/* jitprove check: prove that an optimized trace behaves like the original,
+ * or print a replayed counterexample. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ir/parse.h"
+#include "ir/strbuf.h"
+#include "verify/check.h"
+
+/* Appends the vectors of LIST ("1,2;3,4": vectors separated by ';', spaces
+ * ignored) to *VALS.  Returns false on a malformed list. */
+static bool add_vectors(const char *list, int width, uint32_t ninputs,
+			uint64_t **vals, uint32_t *nvec)
+{
+	char *copy = malloc(strlen(list) + 1);
+	if (!copy)
+		return false;
+	size_t k = 0;
+	for (const char *s = list; *s; s++)
+		if (*s != ' ' && *s != '\t')
+			copy[k++] = *s;
+	copy[k] = 0;
+	bool ok = true;
+	char *save = copy;
+	while (ok && save) {
+		char *semi = strchr(save, ';');
+		if (semi)
+			*semi = 0;
+		uint64_t *v = realloc(*vals, ((size_t)*nvec + 1) *
+						 (ninputs + 1) * sizeof *v);
+		if (!v) {
+			ok = false;
+			break;
+		}
+		*vals = v;
+		int n = 0;
+		ok =
+		    cli_parse_int_list(save, width, v + (size_t)*nvec * ninputs,
+				       (int)ninputs + 1, &n) &&
+		    (uint32_t)n == ninputs;
+		if (ok)
+			(*nvec)++;
+		save = semi ? semi + 1 : NULL;
+	}
+	free(copy);
+	return ok;
+}
+
+static jp_status parse_one(const char *path, int width, bool opaque,
+			   ir_trace **t, char *args, size_t argsize,
+			   jp_err *err)
+{
+	char *text;
+	size_t len;
+	jp_status st = ir_read_file(path, &text, &len, err);
+	if (st)
+		return st;
+	ir_parse_opts po = {.width = width, .opaque = opaque, .file = path};
+	st = ir_parse(text, len, &po, t, err);
+	if (!st && !ir_args_comment(text, len, args, argsize))
+		args[0] = 0;
+	free(text);
+	return st;
+}
+
+static void print_json_error(const jp_err *e)
+{
+	char buf[1200];
+	jp_err_format(e, buf, sizeof buf);
+	strbuf sb;
+	sb_init(&sb);
+	sb_puts(&sb, "{\"verdict\":\"error\",\"error\":");
+	sb_json_str(&sb, buf);
+	sb_puts(&sb, "}\n");
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+}
+
+static void print_human(const ver_result *r, bool verbose)
+{
+	if (r->verdict == VER_REFUTED && r->cex_text)
+		fputs(r->cex_text, stdout);
+	if (verbose)
+		for (uint32_t i = 0; i < r->nobl; i++) {
+			const ver_obligation *b = &r->obl[i];
+			printf("  [%s%s] %s (%.2f ms)\n",
+			       b->checked ? ver_verdict_name(b->status)
+					  : "skipped",
+			       b->checked ? "" : "", b->what, b->ms);
+			if (b->checked)
+				printf("      settled by %s\n",
+				       ver_how_name(b->how));
+		}
+	switch (r->verdict) {
+	case VER_PROVED:
+		printf("proved (%s mode): %u obligations, %u by identity, "
+		       "%u by the solver; %.2f ms\n",
+		       ver_mode_name(r->mode_used), r->nobl, r->by_identity,
+		       r->by_solver, r->ms_total);
+		break;
+	case VER_REFUTED:
+		printf("counterexample (%s mode, found by %s), replayed on "
+		       "the interpreter; %.2f ms\n",
+		       ver_mode_name(r->mode_used),
+		       ver_how_name(r->obl[r->failed].how), r->ms_total);
+		break;
+	case VER_UNKNOWN:
+		printf("unknown (%s mode): could not decide '%s': %s\n",
+		       ver_mode_name(r->mode_used),
+		       r->failed >= 0 ? r->obl[r->failed].what : "?",
+		       r->reason ? r->reason : "solver gave up");
+		break;
+	}
+}
+
+int cmd_check(int argc, char **argv)
+{
+	int width = 64;
+	bool opaque = false, failargs = false, json = false;
+	bool self_check = false, no_simplify = false, verbose = false;
+	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
+	long timeout = 10000, rlimit = 0, screen = 32;
+	uint64_t seed = 1;
+	const cli_opt opts[] = {
+	    {"mode", CLI_STRING, &mode,
+	     "M  auto (default), aligned (guards paired by label) or trace"},
+	    {"failargs", CLI_FLAG, &failargs,
+	     "also prove equal fail-args at every paired guard"},
+	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    {"timeout-ms", CLI_INT, &timeout,
+	     "N  per solver query, wall clock (default 10000; 0 = none)"},
+	    {"rlimit", CLI_INT, &rlimit,
+	     "N  per solver query, Z3 resource limit (default none)"},
+	    {"smt2", CLI_STRING, &smt2,
+	     "DIR  write every solver query there as an SMT-LIB 2 file"},
+	    {"solver-cmd", CLI_STRING, &solver,
+	     "CMD  re-check every query with CMD FILE (e.g. \"cvc5 --lang "
+	     "smt2\")"},
+	    {"json", CLI_FLAG, &json, "print one JSON object"},
+	    {"args", CLI_STRING, &args,
+	     "LIST  example inputs screened first, '1,2;3,4' (added to "
+	     "'# args:' comments)"},
+	    {"screen", CLI_INT, &screen,
+	     "N  random and edge inputs run concretely (default 32)"},
+	    {"seed", CLI_UINT64, &seed, "N  seed of the screening inputs"},
+	    {"self-check", CLI_FLAG, &self_check,
+	     "cross-check the encoder against the interpreter"},
+	    {"no-simplify", CLI_FLAG, &no_simplify,
+	     "report counterexamples as found, unsimplified"},
+	    {"verbose", CLI_FLAG, &verbose, "list every obligation"},
+	    {"opaque", CLI_FLAG, &opaque,
+	     "read unknown operations as opaque calls"},
+	};
+	const cli_spec spec = {
+	    "jitprove check ORIG OPT [options]",
+	    "Proves that the optimized trace OPT behaves exactly like ORIG "
+	    "for every\n"
+	    "input, or prints a counterexample replayed on the interpreter.  "
+	    "Exit 0\n"
+	    "proved, 1 counterexample, 2 input error or unsupported op, 3 "
+	    "unknown\n"
+	    "(timeout or resource limit).  docs/verifier.md describes the "
+	    "obligations.",
+	    opts,
+	    (int)(sizeof opts / sizeof opts[0]),
+	    2,
+	    2};
+	const char *pos[2];
+	int npos;
+	int rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc >= 0)
+		return rc;
+	ver_opts vo = ver_default_opts();
+	if (!strcmp(mode, "auto"))
+		vo.mode = VER_MODE_AUTO;
+	else if (!strcmp(mode, "aligned"))
+		vo.mode = VER_MODE_ALIGNED;
+	else if (!strcmp(mode, "trace"))
+		vo.mode = VER_MODE_TRACE;
+	else
+		return cli_usage_error(&spec,
+				       "--mode expects auto, aligned or trace, "
+				       "found '%s'",
+				       mode);
+	if (timeout < 0 || rlimit < 0 || screen < 0 || timeout > 0x7fffffffL ||
+	    rlimit > 0x7fffffffL || screen > 100000)
+		return cli_usage_error(&spec, "limits must be non-negative");
+	vo.width = width;
+	vo.failargs = failargs;
+	vo.timeout_ms = (unsigned)timeout;
+	vo.rlimit = (unsigned)rlimit;
+	vo.screen_inputs = (unsigned)screen;
+	vo.seed = seed;
+	vo.smt2_dir = smt2;
+	vo.solver_cmd = solver;
+	vo.self_check = self_check;
+	vo.simplify = !no_simplify;
+
+	jp_err err;
+	ir_trace *o = NULL, *p = NULL;
+	char oargs[1024], pargs[1024];
+	jp_status st =
+	    parse_one(pos[0], width, opaque, &o, oargs, sizeof oargs, &err);
+	if (!st)
+		st = parse_one(pos[1], width, opaque, &p, pargs, sizeof pargs,
+			       &err);
+	uint64_t *ex = NULL;
+	uint32_t nex = 0;
+	if (!st) {
+		const char *lists[3] = {
+		    oargs, strcmp(oargs, pargs) ? pargs : "", args ? args : ""};
+		for (int i = 0; i < 3 && !st; i++)
+			if (lists[i][0] && !add_vectors(lists[i], width,
+							o->ninputs, &ex, &nex))
+				st = jp_fail(&err, JP_EINPUT,
+					     "example inputs '%s': expected "
+					     "vectors of %u integers",
+					     lists[i], o->ninputs);
+	}
+	vo.examples = ex;
+	vo.nexamples = nex;
+	ver_ctx *c = NULL;
+	ver_result res;
+	memset(&res, 0, sizeof res);
+	if (!st) {
+		c = ver_ctx_new(&err);
+		if (!c)
+			st = err.status ? err.status : JP_EINTERNAL;
+	}
+	if (!st)
+		st = ver_check(c, o, p, &vo, &res, &err);
+	if (st) {
+		if (json)
+			print_json_error(&err);
+		rc = cli_error(&err);
+	} else {
+		if (json) {
+			strbuf sb;
+			sb_init(&sb);
+			ver_result_json(&res, &sb);
+			sb_putc(&sb, '\n');
+			fputs(sb.buf, stdout);
+			sb_release(&sb);
+		} else {
+			print_human(&res, verbose);
+		}
+		rc = res.verdict == VER_PROVED	  ? EXIT_PROVED
+		     : res.verdict == VER_REFUTED ? EXIT_FOUND
+						  : EXIT_UNKNOWN;
+	}
+	ver_result_free(&res);
+	ver_ctx_free(c);
+	free(ex);
+	ir_trace_free(o);
+	ir_trace_free(p);
+	return rc;
+}

@@ -1,0 +1,1401 @@
+/*
+ * check.c - the obligations of a trace pair, settled by term identity,
+ * concrete screening and Z3.
+ *
+ * The order of work for one pair:
+ *   1. input checks (widths, inputs, supported ops);
+ *   2. the obligations of the mode (oblig.c);
+ *   3. screening: both traces run on the example inputs and a few dozen edge
+ *      and random inputs; a divergence is a confirmed counterexample;
+ *   4. encoding both traces as terms over shared input variables;
+ *   5. per obligation: identity of terms, else one incremental solver query
+ *      (push; assert the negated goal; check; pop) on top of the
+ *      assumptions asserted so far;
+ *   6. a model is replayed on the interpreter before it is believed, then
+ *      simplified and reported (cex.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ir/sem.h"
+#include "ir/validate.h"
+#include "verify/cex.h"
+#include "verify/encode.h"
+#include "verify/oblig.h"
+#include "verify/z3ctx.h"
+
+struct ver_ctx {
+	zc_ctx zc;
+	uint64_t pairs; /* checks made, names the --smt2 files */
+};
+
+ver_ctx *ver_ctx_new(jp_err *err)
+{
+	ver_ctx *c = calloc(1, sizeof *c);
+	if (!c) {
+		jp_fail(err, JP_ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (zc_init(&c->zc, err)) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void ver_ctx_free(ver_ctx *c)
+{
+	if (!c)
+		return;
+	zc_fini(&c->zc);
+	free(c);
+}
+
+ver_opts ver_default_opts(void)
+{
+	ver_opts o;
+	memset(&o, 0, sizeof o);
+	o.mode = VER_MODE_AUTO;
+	o.timeout_ms = 10000;
+	o.screen_inputs = 32;
+	o.seed = 1;
+	o.simplify = true;
+	return o;
+}
+
+const char *ver_verdict_name(ver_verdict v)
+{
+	switch (v) {
+	case VER_PROVED: return "proved";
+	case VER_REFUTED: return "counterexample";
+	case VER_UNKNOWN: return "unknown";
+	}
+	return "?";
+}
+
+const char *ver_mode_name(ver_mode m)
+{
+	switch (m) {
+	case VER_MODE_AUTO: return "auto";
+	case VER_MODE_ALIGNED: return "aligned";
+	case VER_MODE_TRACE: return "trace";
+	case VER_MODE_INFERRED: return "inferred";
+	}
+	return "?";
+}
+
+const char *ver_how_name(ver_how h)
+{
+	switch (h) {
+	case VER_BY_IDENTITY: return "identity";
+	case VER_BY_CONCRETE: return "concrete";
+	case VER_BY_SOLVER: return "solver";
+	case VER_BY_NONE: return "none";
+	}
+	return "?";
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- per-pair state ---------------------------------------------------- */
+
+typedef struct pst {
+	ver_ctx *c;
+	Z3_context z;
+	const ir_trace *o, *p;
+	const ver_opts *opts;
+	ver_result *res;
+	zc_scope S;
+	Z3_ast *vars;
+	enc_trace eo, ep;
+	bool encoded;
+	/* The incremental solver and what it has been told. */
+	Z3_solver s;
+	uint32_t o_done, p_done; /* guards before these op indices asserted */
+	Z3_ast *hyp;		 /* the asserted guard conditions */
+	uint32_t nhyp, caphyp;
+	unsigned *hypids; /* open-addressing set of asserted term ids */
+	uint32_t hypcap;
+	bool hyp_false; /* some assumption is the constant false */
+	/* The mode being checked. */
+	ver_mode mode;
+	obl_list L;
+	unsigned qno;
+	/* Screening inputs kept for the self-check. */
+	uint64_t *screen;
+	uint32_t nscreen;
+} pst;
+
+static void free_obligations(ver_result *r)
+{
+	for (uint32_t i = 0; i < r->nobl; i++)
+		free(r->obl[i].what);
+	free(r->obl);
+	r->obl = NULL;
+	r->nobl = 0;
+}
+
+void ver_result_free(ver_result *r)
+{
+	free_obligations(r);
+	free(r->inputs);
+	free(r->cex_text);
+	if (r->input_names)
+		for (uint32_t i = 0; i < r->ninputs; i++)
+			free(r->input_names[i]);
+	free(r->input_names);
+	free(r->reason);
+	memset(r, 0, sizeof *r);
+	r->failed = -1;
+}
+
+static char *dup_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* ---- input checks ------------------------------------------------------ */
+
+static jp_status check_pair(const ir_trace *o, const ir_trace *p,
+			    const ver_opts *opts, jp_err *err)
+{
+	if (o->width != p->width)
+		return jp_fail(err, JP_EINPUT,
+			       "the traces have different widths (%d and %d)",
+			       o->width, p->width);
+	if (opts->width && opts->width != o->width)
+		return jp_fail(err, JP_EINPUT,
+			       "asked to prove at width %d, but the traces "
+			       "were read at width %d (parse them at that "
+			       "width)",
+			       opts->width, o->width);
+	if (o->ninputs != p->ninputs)
+		return jp_fail(err, JP_EINPUT,
+			       "the traces have different inputs: %u and %u "
+			       "input variables",
+			       o->ninputs, p->ninputs);
+	for (uint32_t i = 0; i < o->ninputs; i++)
+		if (ir_val(o, o->inputs[i])->kind !=
+		    ir_val(p, p->inputs[i])->kind)
+			return jp_fail(
+			    err, JP_EINPUT,
+			    "input %u is %s in the original but %s "
+			    "in the optimized trace",
+			    i,
+			    ir_val(o, o->inputs[i])->kind == 'r' ? "a ref"
+								 : "an int",
+			    ir_val(p, p->inputs[i])->kind == 'r' ? "a ref"
+								 : "an int");
+	jp_status st = ir_validate(o, "original", err);
+	if (!st)
+		st = ir_validate(p, "optimized", err);
+	if (!st)
+		st = enc_supported(o, "original", err);
+	if (!st)
+		st = enc_supported(p, "optimized", err);
+	return st;
+}
+
+/* ---- result bookkeeping ------------------------------------------------ */
+
+static jp_status init_obligations(pst *ps, jp_err *err)
+{
+	ver_result *r = ps->res;
+	free_obligations(r);
+	r->by_identity = r->by_concrete = r->by_solver = 0;
+	r->failed = -1;
+	r->obl = calloc(ps->L.n + 1, sizeof *r->obl);
+	if (!r->obl)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	r->nobl = ps->L.n;
+	for (uint32_t i = 0; i < ps->L.n; i++) {
+		strbuf sb;
+		sb_init(&sb);
+		obl_describe(&ps->L.v[i], ps->o, ps->p, &sb);
+		r->obl[i].what = sb_detach(&sb);
+		r->obl[i].status = VER_UNKNOWN;
+		r->obl[i].how = VER_BY_NONE;
+		if (!r->obl[i].what)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	return JP_OK;
+}
+
+static void settle(pst *ps, uint32_t i, ver_verdict v, ver_how how, double ms)
+{
+	ver_obligation *b = &ps->res->obl[i];
+	b->status = v;
+	b->how = how;
+	b->ms = ms;
+	b->checked = true;
+	if (v == VER_UNKNOWN)
+		return;
+	if (how == VER_BY_IDENTITY)
+		ps->res->by_identity++;
+	else if (how == VER_BY_CONCRETE)
+		ps->res->by_concrete++;
+	else if (how == VER_BY_SOLVER)
+		ps->res->by_solver++;
+}
+
+/* ---- encoding ---------------------------------------------------------- */
+
+static jp_status encode(pst *ps, jp_err *err)
+{
+	if (ps->encoded)
+		return JP_OK;
+	double t0 = now_ms();
+	ps->vars = calloc(ps->o->ninputs + 1, sizeof *ps->vars);
+	if (!ps->vars)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	jp_status st = enc_inputs(&ps->S, ps->o, ps->vars, err);
+	if (!st)
+		st = enc_trace_build(&ps->S, ps->o, ps->vars, &ps->eo, err);
+	if (!st) {
+		st = enc_trace_build(&ps->S, ps->p, ps->vars, &ps->ep, err);
+		if (st)
+			enc_trace_free(&ps->eo);
+	}
+	ps->encoded = st == JP_OK;
+	ps->res->ms_encode += now_ms() - t0;
+	return st;
+}
+
+/* ---- the solver -------------------------------------------------------- */
+
+static jp_status make_solver(pst *ps, jp_err *err)
+{
+	if (ps->s)
+		return JP_OK;
+	Z3_context z = ps->z;
+	ps->s = Z3_mk_simple_solver(z);
+	if (!ps->s)
+		return zc_check_error(err, "creating a solver");
+	Z3_solver_inc_ref(z, ps->s);
+	Z3_params p = Z3_mk_params(z);
+	Z3_params_inc_ref(z, p);
+	if (ps->opts->timeout_ms)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+				   ps->opts->timeout_ms);
+	if (ps->opts->rlimit)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
+				   ps->opts->rlimit);
+	Z3_solver_set_params(z, ps->s, p);
+	Z3_params_dec_ref(z, p);
+	return zc_check_error(err, "configuring the solver");
+}
+
+static bool hyp_has(const pst *ps, unsigned id)
+{
+	if (!ps->hypcap)
+		return false;
+	uint32_t m = ps->hypcap - 1, k = (id * 2654435761u) & m;
+	while (ps->hypids[k] != UINT32_MAX) {
+		if (ps->hypids[k] == id)
+			return true;
+		k = (k + 1) & m;
+	}
+	return false;
+}
+
+static bool hyp_insert(pst *ps, unsigned id)
+{
+	if ((ps->nhyp + 1) * 2 > ps->hypcap) {
+		uint32_t ncap = ps->hypcap ? ps->hypcap * 2 : 64;
+		unsigned *n = malloc((size_t)ncap * sizeof *n);
+		if (!n)
+			return false;
+		memset(n, 0xff, (size_t)ncap * sizeof *n);
+		for (uint32_t i = 0; i < ps->nhyp; i++) {
+			unsigned h = Z3_get_ast_id(ps->z, ps->hyp[i]);
+			uint32_t k = (h * 2654435761u) & (ncap - 1);
+			while (n[k] != UINT32_MAX)
+				k = (k + 1) & (ncap - 1);
+			n[k] = h;
+		}
+		free(ps->hypids);
+		ps->hypids = n;
+		ps->hypcap = ncap;
+	}
+	uint32_t m = ps->hypcap - 1, k = (id * 2654435761u) & m;
+	while (ps->hypids[k] != UINT32_MAX) {
+		if (ps->hypids[k] == id)
+			return true;
+		k = (k + 1) & m;
+	}
+	ps->hypids[k] = id;
+	return true;
+}
+
+static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
+{
+	if (zc_is_true(ps->z, t))
+		return JP_OK;
+	if (zc_is_false(ps->z, t))
+		ps->hyp_false = true;
+	unsigned id = Z3_get_ast_id(ps->z, t);
+	if (hyp_has(ps, id))
+		return JP_OK;
+	if (ps->nhyp == ps->caphyp) {
+		uint32_t ncap = ps->caphyp ? ps->caphyp * 2 : 64;
+		Z3_ast *h = realloc(ps->hyp, (size_t)ncap * sizeof *h);
+		if (!h)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		ps->hyp = h;
+		ps->caphyp = ncap;
+	}
+	if (!hyp_insert(ps, id))
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	ps->hyp[ps->nhyp++] = t;
+	Z3_solver_assert(ps->z, ps->s, t);
+	return zc_check_error(err, "asserting a guard condition");
+}
+
+static void reset_hyps(pst *ps)
+{
+	Z3_solver_reset(ps->z, ps->s);
+	ps->nhyp = 0;
+	if (ps->hypids)
+		memset(ps->hypids, 0xff,
+		       (size_t)ps->hypcap * sizeof *ps->hypids);
+	ps->hyp_false = false;
+	ps->o_done = ps->p_done = 0;
+}
+
+/* Makes the solver's assumptions "every ORIG guard before O_UPTO and every
+ * OPT guard before P_UPTO passed".  Aligned mode only ever extends them;
+ * trace mode needs one reset. */
+static jp_status assume(pst *ps, uint32_t o_upto, uint32_t p_upto, jp_err *err)
+{
+	jp_status st = make_solver(ps, err);
+	if (st)
+		return st;
+	if (o_upto < ps->o_done || p_upto < ps->p_done)
+		reset_hyps(ps);
+	for (; ps->o_done < o_upto; ps->o_done++)
+		if (ps->eo.pass[ps->o_done] &&
+		    (st = add_hyp(ps, ps->eo.pass[ps->o_done], err)))
+			return st;
+	for (; ps->p_done < p_upto; ps->p_done++)
+		if (ps->ep.pass[ps->p_done] &&
+		    (st = add_hyp(ps, ps->ep.pass[ps->p_done], err)))
+			return st;
+	return JP_OK;
+}
+
+/* Whether T certainly holds under the current assumptions without asking
+ * the solver: it is true, or it is one of the assumptions. */
+static bool known_true(const pst *ps, Z3_ast t)
+{
+	return ps->hyp_false || zc_is_true(ps->z, t) ||
+	       hyp_has(ps, Z3_get_ast_id(ps->z, t));
+}
+
+static Z3_ast mk_not(pst *ps, Z3_ast a)
+{
+	return zc_keep(&ps->S, Z3_mk_not(ps->z, a));
+}
+
+static Z3_ast mk_and(pst *ps, uint32_t n, const Z3_ast *a)
+{
+	return zc_keep(&ps->S, Z3_mk_and(ps->z, n, a));
+}
+
+static bool failargs_shape_equal(const pst *ps, const ir_op *a, const ir_op *b)
+{
+	if (a->nfail != b->nfail)
+		return false;
+	for (uint32_t j = 0; j < a->nfail; j++) {
+		ir_vid va = a->failargs[j], vb = b->failargs[j];
+		if ((va == IR_NOVAL) != (vb == IR_NOVAL))
+			return false;
+		if (va != IR_NOVAL && (ir_val(ps->o, va)->kind == 'r') !=
+					  (ir_val(ps->p, vb)->kind == 'r'))
+			return false;
+	}
+	return true;
+}
+
+/* "Some fail-arg differs" for guards A (ORIG) and B (OPT) of equal shape;
+ * NULL when every pair is the same term. */
+static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
+{
+	Z3_ast *d = malloc(((size_t)a->nfail + 1) * sizeof *d);
+	if (!d) {
+		ps->S.failed = true;
+		return NULL;
+	}
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < a->nfail; j++) {
+		if (a->failargs[j] == IR_NOVAL)
+			continue;
+		Z3_ast x = ps->eo.val[a->failargs[j]];
+		Z3_ast y = ps->ep.val[b->failargs[j]];
+		if (x != y)
+			d[n++] =
+			    mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(ps->z, x, y)));
+	}
+	Z3_ast r = n ? zc_keep(&ps->S, Z3_mk_or(ps->z, n, d)) : NULL;
+	free(d);
+	return r;
+}
+
+/* The negated goal of B (satisfiable iff B fails somewhere under its
+ * assumptions), or NULL with *IDENT set when the goal holds by identity. */
+static Z3_ast goal_neg(pst *ps, const obl *b, bool *ident)
+{
+	*ident = false;
+	Z3_context z = ps->z;
+	Z3_ast a = b->og != OBL_NONE ? ps->eo.pass[b->og] : NULL;
+	Z3_ast c = b->pg != OBL_NONE ? ps->ep.pass[b->pg] : NULL;
+	if (ps->hyp_false) {
+		*ident = true;
+		return NULL;
+	}
+	switch (b->kind) {
+	case OBL_SAME:
+		if (a == c || (known_true(ps, a) && known_true(ps, c))) {
+			*ident = true;
+			return NULL;
+		}
+		return zc_keep(&ps->S, Z3_mk_xor(z, a, c));
+	case OBL_REMOVED:
+	case OBL_T_ORIG:
+		if (known_true(ps, a)) {
+			*ident = true;
+			return NULL;
+		}
+		return mk_not(ps, a);
+	case OBL_NEW:
+	case OBL_T_OPT:
+		if (known_true(ps, c)) {
+			*ident = true;
+			return NULL;
+		}
+		return mk_not(ps, c);
+	case OBL_FAILARGS: {
+		if (known_true(ps, a) || known_true(ps, c)) {
+			*ident = true; /* the guard never fails here */
+			return NULL;
+		}
+		const ir_op *ga = &ps->o->ops[b->og], *gb = &ps->p->ops[b->pg];
+		Z3_ast parts[3] = {mk_not(ps, a), mk_not(ps, c), NULL};
+		if (!failargs_shape_equal(ps, ga, gb))
+			return mk_and(ps, 2, parts);
+		parts[2] = failargs_differ(ps, ga, gb);
+		if (!parts[2]) {
+			*ident = !ps->S.failed;
+			return NULL;
+		}
+		return mk_and(ps, 3, parts);
+	}
+	case OBL_OUTPUT: {
+		const ir_op *eo = &ps->o->ops[ps->o->nops - 1];
+		const ir_op *ep = &ps->p->ops[ps->p->nops - 1];
+		Z3_ast x = ps->eo.val[eo->args[b->j]];
+		Z3_ast y = ps->ep.val[ep->args[b->j]];
+		if (x == y) {
+			*ident = true;
+			return NULL;
+		}
+		return mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(z, x, y)));
+	}
+	case OBL_END: return zc_true(&ps->S);
+	}
+	return NULL;
+}
+
+/* Writes QUERY (the assumptions plus NEG) as a standalone SMT-LIB 2 file.
+ * PATH receives the file name. */
+static jp_status write_smt2(pst *ps, Z3_ast neg, char *path, size_t size,
+			    jp_err *err)
+{
+	const char *dir = ps->opts->smt2_dir;
+	if (dir) {
+		snprintf(path, size, "%s/pair%llu-q%u.smt2", dir,
+			 (unsigned long long)ps->c->pairs, ps->qno);
+	} else {
+		snprintf(path, size, "/tmp/jitprove-XXXXXX");
+		int fd = mkstemp(path);
+		if (fd < 0)
+			return jp_fail(err, JP_EIO,
+				       "cannot create a temporary file");
+		close(fd);
+	}
+	const char *text = Z3_benchmark_to_smtlib_string(
+	    ps->z, "jitprove verifier query", "QF_BV", "unknown", "", ps->nhyp,
+	    ps->hyp, neg);
+	if (!text)
+		return zc_check_error(err, "printing a query");
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return jp_fail(err, JP_EIO, "cannot write %s", path);
+	fputs(";; inputs are x0, x1, ... in the order of the trace's inputs\n",
+	      f);
+	fputs(text, f);
+	fputs("\n", f);
+	if (fclose(f))
+		return jp_fail(err, JP_EIO, "cannot write %s", path);
+	return JP_OK;
+}
+
+/* Runs the second solver on PATH: 1 sat, 0 unsat, -1 anything else. */
+static int second_solver(const char *cmd, const char *path)
+{
+	size_t n = strlen(cmd) + strlen(path) + 16;
+	char *line = malloc(n);
+	if (!line)
+		return -1;
+	snprintf(line, n, "%s '%s' 2>&1", cmd, path);
+	FILE *f = popen(line, "r");
+	free(line);
+	if (!f)
+		return -1;
+	char buf[256] = "";
+	int ans = -1;
+	while (fgets(buf, sizeof buf, f)) {
+		if (!strncmp(buf, "unsat", 5)) {
+			ans = 0;
+			break;
+		}
+		if (!strncmp(buf, "sat", 3)) {
+			ans = 1;
+			break;
+		}
+	}
+	pclose(f);
+	return ans;
+}
+
+static jp_status recheck(pst *ps, Z3_ast neg, Z3_lbool ans, jp_err *err)
+{
+	char path[4096];
+	jp_status st = write_smt2(ps, neg, path, sizeof path, err);
+	if (st || !ps->opts->solver_cmd || ans == Z3_L_UNDEF) {
+		if (!st && !ps->opts->smt2_dir)
+			remove(path);
+		return st;
+	}
+	int other = second_solver(ps->opts->solver_cmd, path);
+	ps->res->second_checked++;
+	if (other < 0)
+		ps->res->second_inconclusive++;
+	else if (other != (ans == Z3_L_TRUE))
+		st = jp_fail(err, JP_EINTERNAL,
+			     "solver disagreement on %s: Z3 says %s, '%s' says "
+			     "%s",
+			     ps->opts->smt2_dir ? path : "a query",
+			     ans == Z3_L_TRUE ? "sat" : "unsat",
+			     ps->opts->solver_cmd, other ? "sat" : "unsat");
+	if (!ps->opts->smt2_dir)
+		remove(path);
+	return st;
+}
+
+static jp_status model_inputs(pst *ps, uint64_t *x, jp_err *err)
+{
+	Z3_model m = Z3_solver_get_model(ps->z, ps->s);
+	if (!m)
+		return zc_check_error(err, "reading a model");
+	Z3_model_inc_ref(ps->z, m);
+	jp_status st = JP_OK;
+	for (uint32_t i = 0; i < ps->o->ninputs && !st; i++) {
+		Z3_ast v = NULL;
+		if (!Z3_model_eval(ps->z, m, ps->vars[i], true, &v) || !v) {
+			st = zc_check_error(err, "evaluating a model");
+			if (!st)
+				st = jp_fail(err, JP_EINTERNAL,
+					     "the model has no value for input "
+					     "%u",
+					     i);
+			break;
+		}
+		Z3_inc_ref(ps->z, v);
+		if (!zc_numeral(ps->z, v, &x[i]))
+			st = jp_fail(err, JP_EINTERNAL,
+				     "the model's value for input %u is not a "
+				     "number",
+				     i);
+		Z3_dec_ref(ps->z, v);
+	}
+	Z3_model_dec_ref(ps->z, m);
+	return st;
+}
+
+/* One solver query: is NEG satisfiable under the current assumptions?  On
+ * sat, X (when not NULL) receives the inputs. */
+static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
+		       jp_err *err)
+{
+	Z3_context z = ps->z;
+	ps->qno++;
+	ps->res->solver_calls++;
+	Z3_solver_push(z, ps->s);
+	Z3_solver_assert(z, ps->s, neg);
+	double t0 = now_ms();
+	*ans = Z3_solver_check(z, ps->s);
+	ps->res->ms_solve += now_ms() - t0;
+	jp_status st = zc_check_error(err, "solver check");
+	if (!st && *ans == Z3_L_TRUE && x)
+		st = model_inputs(ps, x, err);
+	if (!st && *ans == Z3_L_UNDEF) {
+		const char *why = Z3_solver_get_reason_unknown(z, ps->s);
+		free(ps->res->reason);
+		ps->res->reason = dup_str(why ? why : "unknown");
+	}
+	Z3_solver_pop(z, ps->s, 1);
+	if (!st)
+		st = zc_check_error(err, "solver pop");
+	if (!st && (ps->opts->smt2_dir || ps->opts->solver_cmd))
+		st = recheck(ps, neg, *ans, err);
+	return st;
+}
+
+/* ---- concrete screening ------------------------------------------------ */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Interesting values for integer inputs: edges, and every constant of
+ * both traces with its neighbours (bounds bugs live right there). */
+typedef struct pool {
+	uint64_t v[96];
+	uint32_t n;
+} pool;
+
+static void pool_add(pool *p, int w, uint64_t v)
+{
+	v = sem_mask(w, v);
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->v[i] == v)
+			return;
+	if (p->n < sizeof p->v / sizeof p->v[0])
+		p->v[p->n++] = v;
+}
+
+static void pool_consts(pool *p, const ir_trace *t)
+{
+	int w = t->width;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		const ir_value *x = ir_val(t, v);
+		if (x->tag != IR_VAL_CONST_INT)
+			continue;
+		pool_add(p, w, x->cval);
+		pool_add(p, w, x->cval + 1);
+		pool_add(p, w, x->cval - 1);
+		pool_add(p, w, 0 - x->cval);
+	}
+}
+
+static void make_pool(pool *p, const ir_trace *o, const ir_trace *q)
+{
+	int w = o->width;
+	p->n = 0;
+	const uint64_t edges[] = {0,
+				  1,
+				  sem_allones(w),
+				  2,
+				  sem_minint(w),
+				  sem_maxint(w),
+				  sem_minint(w) + 1,
+				  sem_maxint(w) - 1,
+				  (uint64_t)w - 1,
+				  (uint64_t)w};
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		pool_add(p, w, edges[i]);
+	pool_consts(p, o);
+	pool_consts(p, q);
+}
+
+static uint64_t random_int(uint64_t *rng, int w, const pool *p)
+{
+	uint64_t r = rng_next(rng);
+	switch (r & 3) {
+	case 0:
+	case 1: return p->v[(r >> 8) % p->n];
+	case 2: /* small magnitude, either sign */
+		return sem_mask(w, (r & 4) ? 0 - ((r >> 8) & 0xff)
+					   : ((r >> 8) & 0xff));
+	default: return sem_mask(w, rng_next(rng));
+	}
+}
+
+/* The screening inputs: the examples, five uniform vectors (all 0, 1, -1,
+ * MININT, MAXINT), then random mixes of pool and random values. */
+static jp_status make_screen(pst *ps, jp_err *err)
+{
+	const ir_trace *o = ps->o;
+	uint32_t n = o->ninputs, w = (uint32_t)o->width;
+	uint32_t extra = ps->opts->screen_inputs;
+	uint32_t total = ps->opts->nexamples + extra;
+	ps->screen = calloc((size_t)total * n + 1, sizeof *ps->screen);
+	if (!ps->screen)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	uint64_t *x = ps->screen;
+	for (uint32_t e = 0; e < ps->opts->nexamples; e++, x += n)
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t v = ps->opts->examples[(size_t)e * n + i];
+			bool ref = ir_val(o, o->inputs[i])->kind == 'r';
+			x[i] = ref ? v : sem_mask((int)w, v);
+		}
+	pool p;
+	make_pool(&p, o, ps->p);
+	const uint64_t uni[] = {0, 1, sem_allones((int)w), sem_minint((int)w),
+				sem_maxint((int)w)};
+	uint64_t rng = ps->opts->seed ^ UINT64_C(0x6a09e667f3bcc909);
+	for (uint32_t e = 0; e < extra; e++, x += n)
+		for (uint32_t i = 0; i < n; i++) {
+			bool ref = ir_val(o, o->inputs[i])->kind == 'r';
+			if (ref)
+				x[i] = (rng_next(&rng) % 4) * 0x10;
+			else if (e < 5)
+				x[i] = uni[e];
+			else
+				x[i] = random_int(&rng, (int)w, &p);
+		}
+	ps->nscreen = total;
+	return JP_OK;
+}
+
+static cex_env make_cex_env(pst *ps);
+
+/* Runs every screening input; *K >= 0 and X filled when one diverges. */
+static jp_status screen(pst *ps, int32_t *k, uint64_t *x, jp_err *err)
+{
+	double t0 = now_ms();
+	*k = -1;
+	cex_env ce = make_cex_env(ps);
+	uint32_t n = ps->o->ninputs;
+	jp_status st = JP_OK;
+	for (uint32_t e = 0; e < ps->nscreen && !st; e++) {
+		const uint64_t *v = ps->screen + (size_t)e * n;
+		st = cex_classify(&ce, v, k, err);
+		if (!st && *k >= 0) {
+			memcpy(x, v, n * sizeof *x);
+			break;
+		}
+	}
+	ps->res->ms_screen += now_ms() - t0;
+	return st;
+}
+
+/* ---- self-check: the encoding agrees with the interpreter -------------- */
+
+static jp_status eval_at(pst *ps, Z3_model m, Z3_ast t, uint64_t *v,
+			 jp_err *err)
+{
+	Z3_ast r = NULL;
+	if (!Z3_model_eval(ps->z, m, t, true, &r) || !r)
+		return zc_check_error(err, "self-check evaluation")
+			   ? JP_EINTERNAL
+			   : jp_fail(err, JP_EINTERNAL,
+				     "self-check: cannot evaluate a term");
+	Z3_inc_ref(ps->z, r);
+	bool ok;
+	if (Z3_get_sort_kind(ps->z, Z3_get_sort(ps->z, r)) == Z3_BOOL_SORT) {
+		Z3_lbool b = Z3_get_bool_value(ps->z, r);
+		ok = b != Z3_L_UNDEF;
+		*v = b == Z3_L_TRUE;
+	} else {
+		ok = zc_numeral(ps->z, r, v);
+	}
+	Z3_dec_ref(ps->z, r);
+	if (!ok)
+		return jp_fail(err, JP_EINTERNAL,
+			       "self-check: a term does not evaluate to a "
+			       "constant");
+	return JP_OK;
+}
+
+static jp_status self_check_trace(pst *ps, Z3_model m, const enc_trace *e,
+				  const interp_result *r, const char *which,
+				  jp_err *err)
+{
+	const ir_trace *t = e->t;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		if (!r->known[v] || !e->val[v])
+			continue;
+		uint64_t got;
+		jp_status st = eval_at(ps, m, e->val[v], &got, err);
+		if (st)
+			return st;
+		if (got != r->vals[v])
+			return jp_fail(
+			    err, JP_EINTERNAL,
+			    "self-check: the encoding of %s value '%s' gives "
+			    "0x%llx, the interpreter 0x%llx",
+			    which, ir_valname(t, v), (unsigned long long)got,
+			    (unsigned long long)r->vals[v]);
+	}
+	for (uint32_t i = 0; i < t->nops && i <= r->stop_op; i++) {
+		Z3_ast term = e->pass[i] ? e->pass[i] : e->ovf[i];
+		if (!term)
+			continue;
+		bool want = e->pass[i] ? !(r->outcome == INTERP_GUARD_FAIL &&
+					   r->stop_op == i)
+				       : r->ovf[i];
+		uint64_t got;
+		jp_status st = eval_at(ps, m, term, &got, err);
+		if (st)
+			return st;
+		if ((got != 0) != want)
+			return jp_fail(err, JP_EINTERNAL,
+				       "self-check: the encoding of %s op %u "
+				       "(%s) disagrees with the interpreter",
+				       which, i, ir_op_name(t, &t->ops[i]));
+	}
+	return JP_OK;
+}
+
+static jp_status self_check_at(pst *ps, const uint64_t *x, jp_err *err)
+{
+	Z3_context z = ps->z;
+	Z3_model m = Z3_mk_model(z);
+	if (!m)
+		return zc_check_error(err, "self-check model");
+	Z3_model_inc_ref(z, m);
+	for (uint32_t i = 0; i < ps->o->ninputs; i++) {
+		Z3_ast var = ps->vars[i];
+		Z3_func_decl d = Z3_get_app_decl(z, Z3_to_app(z, var));
+		unsigned w = Z3_get_bv_sort_size(z, Z3_get_sort(z, var));
+		Z3_add_const_interp(z, m, d, zc_bv(&ps->S, w, x[i]));
+	}
+	interp_result ro, rp;
+	jp_status st = cex_run(ps->o, x, &ro, err);
+	if (!st) {
+		st = cex_run(ps->p, x, &rp, err);
+		if (!st) {
+			st = self_check_trace(ps, m, &ps->eo, &ro, "original",
+					      err);
+			if (!st)
+				st = self_check_trace(ps, m, &ps->ep, &rp,
+						      "optimized", err);
+			interp_result_free(&rp);
+		}
+		interp_result_free(&ro);
+	}
+	Z3_model_dec_ref(z, m);
+	return st;
+}
+
+/* ---- counterexamples --------------------------------------------------- */
+
+/* The solver side of cex_simplify: obligation K fails with inputs before I
+ * pinned and input I within [-BOUND, BOUND]. */
+static int requery(void *ud, int32_t k, const uint64_t *vals, uint32_t i,
+		   uint64_t bound, uint64_t *out, jp_err *err)
+{
+	pst *ps = ud;
+	if (encode(ps, err))
+		return -1;
+	const obl *b = &ps->L.v[k];
+	if (assume(ps, b->o_upto, b->p_upto, err))
+		return -1;
+	bool ident;
+	Z3_ast neg = goal_neg(ps, b, &ident);
+	if (ident)
+		return 0;
+	Z3_context z = ps->z;
+	Z3_ast *c = malloc(((size_t)i + 3) * sizeof *c);
+	if (!c) {
+		jp_fail(err, JP_ENOMEM, "out of memory");
+		return -1;
+	}
+	uint32_t n = 0;
+	c[n++] = neg;
+	for (uint32_t j = 0; j <= i; j++) {
+		Z3_ast v = ps->vars[j];
+		unsigned w = Z3_get_bv_sort_size(z, Z3_get_sort(z, v));
+		if (j < i || bound == 0) {
+			c[n++] = zc_keep(
+			    &ps->S,
+			    Z3_mk_eq(z, v,
+				     zc_bv(&ps->S, w, j < i ? vals[j] : 0)));
+			continue;
+		}
+		Z3_ast lo = zc_bv(&ps->S, w, sem_mask((int)w, 0 - bound));
+		Z3_ast hi = zc_bv(&ps->S, w, bound);
+		Z3_ast r[2] = {zc_keep(&ps->S, Z3_mk_bvsge(z, v, lo)),
+			       zc_keep(&ps->S, Z3_mk_bvsle(z, v, hi))};
+		c[n++] = mk_and(ps, 2, r);
+	}
+	Z3_ast q = mk_and(ps, n, c);
+	free(c);
+	if (ps->S.failed) {
+		jp_fail(err, JP_EINTERNAL, "building a re-query: %s",
+			zc_error_text());
+		return -1;
+	}
+	Z3_lbool ans;
+	if (query(ps, q, &ans, out, err))
+		return -1;
+	return ans == Z3_L_TRUE ? 1 : 0;
+}
+
+static cex_env make_cex_env(pst *ps)
+{
+	cex_env ce;
+	memset(&ce, 0, sizeof ce);
+	ce.orig = ps->o;
+	ce.opt = ps->p;
+	ce.obls = &ps->L;
+	ce.mode = ps->mode;
+	ce.failargs = ps->opts->failargs;
+	ce.requery = requery;
+	ce.ud = ps;
+	ce.max_requeries = 12;
+	return ce;
+}
+
+/* X is a confirmed counterexample failing obligation K: simplify it,
+ * re-check the encoding on it, and fill the result. */
+static jp_status finish_cex(pst *ps, uint64_t *x, int32_t k, ver_how how,
+			    double t0, jp_err *err)
+{
+	cex_env ce = make_cex_env(ps);
+	jp_status st = JP_OK;
+	if (ps->opts->simplify)
+		st = cex_simplify(&ce, x, &k, err);
+	if (!st && ps->opts->self_check && ps->encoded)
+		st = self_check_at(ps, x, err);
+	if (st)
+		return st;
+	ver_result *r = ps->res;
+	if (r->obl[k].checked && r->obl[k].status == VER_PROVED)
+		return jp_fail(err, JP_EINTERNAL,
+			       "obligation '%s' was proved but fails on a "
+			       "concrete input",
+			       r->obl[k].what);
+	if (r->obl[k].checked && r->obl[k].status == VER_UNKNOWN)
+		how = VER_BY_CONCRETE; /* the solver gave up on it */
+	settle(ps, (uint32_t)k, VER_REFUTED, how, now_ms() - t0);
+	r->failed = k;
+	r->verdict = VER_REFUTED;
+	memcpy(r->inputs, x, ps->o->ninputs * sizeof *x);
+	strbuf sb;
+	sb_init(&sb);
+	st = cex_report(&ce, x, k, &sb, err);
+	r->cex_text = sb_detach(&sb);
+	if (!st && !r->cex_text)
+		st = jp_fail(err, JP_ENOMEM, "out of memory");
+	return st;
+}
+
+/* ---- one mode ---------------------------------------------------------- */
+
+typedef struct run_flags {
+	bool screen;	 /* run the concrete screening first */
+	bool proof_only; /* stop at the first obligation not proved */
+} run_flags;
+
+/* Checks every obligation of the current mode.  With proof_only, *PROVED
+ * says whether all were proved and nothing else is concluded. */
+static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
+			  bool *proved, jp_err *err)
+{
+	obl_list_free(&ps->L);
+	jp_status st = obl_build(ps->o, ps->p, ps->mode, match,
+				 ps->opts->failargs, &ps->L, err);
+	if (!st)
+		st = init_obligations(ps, err);
+	if (st)
+		return st;
+	ps->res->mode_used = ps->mode;
+	*proved = false;
+	uint32_t n = ps->o->ninputs;
+	uint64_t *x = calloc(n + 1, sizeof *x);
+	if (!x)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	double t0 = now_ms();
+	int32_t k = -1;
+	if (fl.screen)
+		st = screen(ps, &k, x, err);
+	if (!st && k >= 0) {
+		st = finish_cex(ps, x, k, VER_BY_CONCRETE, t0, err);
+		free(x);
+		return st;
+	}
+	if (!st)
+		st = encode(ps, err);
+	if (!st && ps->opts->self_check)
+		for (uint32_t e = 0; e < ps->nscreen && e < 8 && !st; e++)
+			st = self_check_at(ps, ps->screen + (size_t)e * n, err);
+	bool all = true;
+	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
+		const obl *b = &ps->L.v[i];
+		double t1 = now_ms();
+		st = assume(ps, b->o_upto, b->p_upto, err);
+		if (st)
+			break;
+		bool ident;
+		Z3_ast neg = goal_neg(ps, b, &ident);
+		if (ps->S.failed) {
+			st = jp_fail(err, JP_EINTERNAL, "building a goal: %s",
+				     zc_error_text());
+			break;
+		}
+		if (ident) {
+			settle(ps, i, VER_PROVED, VER_BY_IDENTITY,
+			       now_ms() - t1);
+			continue;
+		}
+		Z3_lbool ans;
+		st = query(ps, neg, &ans, x, err);
+		if (st)
+			break;
+		if (ans == Z3_L_FALSE) {
+			settle(ps, i, VER_PROVED, VER_BY_SOLVER, now_ms() - t1);
+			continue;
+		}
+		all = false;
+		if (ans == Z3_L_UNDEF) {
+			settle(ps, i, VER_UNKNOWN, VER_BY_NONE, now_ms() - t1);
+			if (ps->res->failed < 0)
+				ps->res->failed = (int32_t)i;
+			if (fl.proof_only)
+				break;
+			continue;
+		}
+		if (fl.proof_only)
+			break;
+		/* A model: believe it only if the interpreter agrees. */
+		cex_env ce = make_cex_env(ps);
+		st = cex_classify(&ce, x, &k, err);
+		if (st)
+			break;
+		/* The first obligation failing on X can be earlier than I
+		 * only if that one was not proved (finish_cex checks), and
+		 * must not be later: then the solver and the interpreter
+		 * disagree about obligation I. */
+		if (k < 0 || (uint32_t)k > i) {
+			st =
+			    jp_fail(err, JP_EINTERNAL,
+				    "the solver's counterexample for '%s' does "
+				    "not replay on the interpreter (an "
+				    "encoder bug)",
+				    ps->res->obl[i].what);
+			break;
+		}
+		st = finish_cex(ps, x, k, VER_BY_SOLVER, t1, err);
+		free(x);
+		return st;
+	}
+	free(x);
+	if (st)
+		return st;
+	if (all) {
+		ps->res->verdict = VER_PROVED;
+		ps->res->failed = -1;
+		*proved = true;
+	} else {
+		ps->res->verdict = VER_UNKNOWN;
+	}
+	return JP_OK;
+}
+
+/* ---- inferred pairing -------------------------------------------------- */
+
+static bool same_kind(ir_opcode a, ir_opcode b)
+{
+	return a == b;
+}
+
+/* Pairs each guard of OPT with a later-than-the-last-paired guard of ORIG:
+ * the first with the very same condition term, else the first of the same
+ * kind; unpaired guards count as new. */
+static void infer_match(pst *ps, uint32_t *match)
+{
+	uint32_t cur = 0;
+	for (uint32_t h = 0; h < ps->p->nops; h++) {
+		match[h] = OBL_NONE;
+		if (!ir_op_has(ps->p->ops[h].opc, IRF_GUARD))
+			continue;
+		uint32_t by_term = OBL_NONE, by_kind = OBL_NONE;
+		for (uint32_t g = cur; g < ps->o->nops; g++) {
+			if (!ir_op_has(ps->o->ops[g].opc, IRF_GUARD))
+				continue;
+			if (ps->eo.pass[g] == ps->ep.pass[h]) {
+				by_term = g;
+				break;
+			}
+			if (by_kind == OBL_NONE &&
+			    same_kind((ir_opcode)ps->o->ops[g].opc,
+				      (ir_opcode)ps->p->ops[h].opc))
+				by_kind = g;
+		}
+		uint32_t g = by_term != OBL_NONE ? by_term : by_kind;
+		if (g != OBL_NONE) {
+			match[h] = g;
+			cur = g + 1;
+		}
+	}
+}
+
+/* ---- the entry point --------------------------------------------------- */
+
+static jp_status init_result(pst *ps, jp_err *err)
+{
+	ver_result *r = ps->res;
+	const ir_trace *o = ps->o;
+	r->failed = -1;
+	r->verdict = VER_UNKNOWN;
+	r->width = o->width;
+	r->ninputs = o->ninputs;
+	r->inputs = calloc(o->ninputs + 1, sizeof *r->inputs);
+	r->input_names = calloc(o->ninputs + 1, sizeof *r->input_names);
+	if (!r->inputs || !r->input_names)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < o->ninputs; i++) {
+		r->input_names[i] = dup_str(ir_valname(o, o->inputs[i]));
+		if (!r->input_names[i])
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	return JP_OK;
+}
+
+static jp_status check_modes(pst *ps, jp_err *err)
+{
+	const ver_opts *opts = ps->opts;
+	uint32_t *match = calloc(ps->p->nops + 1, sizeof *match);
+	if (!match)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	bool proved;
+	jp_status st = JP_OK;
+	bool infer = opts->mode == VER_MODE_AUTO &&
+		     ir_count_guards(ps->p) > 0 && obl_all_implicit(ps->p);
+	if (opts->mode == VER_MODE_TRACE) {
+		ps->mode = VER_MODE_TRACE;
+		st = run_mode(ps, NULL, (run_flags){true, false}, &proved, err);
+	} else if (!infer) {
+		ps->mode = VER_MODE_ALIGNED;
+		st = obl_match_labels(ps->o, ps->p, match, err);
+		if (!st)
+			st = run_mode(ps, match, (run_flags){true, false},
+				      &proved, err);
+	} else {
+		/* Without labels, a divergence in whole-trace behaviour is
+		 * real whatever the pairing; look for one first. */
+		ps->mode = VER_MODE_TRACE;
+		{
+			int32_t k = -1;
+			uint64_t *x = calloc(ps->o->ninputs + 1, sizeof *x);
+			obl_list_free(&ps->L);
+			st = x ? obl_build(ps->o, ps->p, VER_MODE_TRACE, NULL,
+					   false, &ps->L, err)
+			       : jp_fail(err, JP_ENOMEM, "out of memory");
+			if (!st)
+				st = init_obligations(ps, err);
+			if (!st)
+				st = screen(ps, &k, x, err);
+			if (!st && k >= 0) {
+				ps->res->mode_used = VER_MODE_TRACE;
+				st = finish_cex(ps, x, k, VER_BY_CONCRETE,
+						now_ms(), err);
+				free(x);
+				free(match);
+				return st;
+			}
+			free(x);
+		}
+		if (!st)
+			st = encode(ps, err);
+		if (!st) {
+			infer_match(ps, match);
+			ps->mode = VER_MODE_INFERRED;
+			st = run_mode(ps, match, (run_flags){false, true},
+				      &proved, err);
+		}
+		if (!st && !proved) {
+			ps->mode = VER_MODE_TRACE;
+			ps->res->failed = -1;
+			free(ps->res->reason);
+			ps->res->reason = NULL;
+			st = run_mode(ps, NULL, (run_flags){false, false},
+				      &proved, err);
+		}
+	}
+	free(match);
+	return st;
+}
+
+/* A trace checked against itself must be proved, and without the solver:
+ * every obligation's two sides are the same term. */
+static jp_status self_check_identity(ver_ctx *c, const ir_trace *t,
+				     const ver_opts *opts, jp_err *err)
+{
+	ver_opts o = *opts;
+	o.self_check = false;
+	o.screen_inputs = 4;
+	o.mode = VER_MODE_ALIGNED;
+	o.smt2_dir = NULL;
+	o.solver_cmd = NULL;
+	ver_result r;
+	memset(&r, 0, sizeof r);
+	jp_status st = ver_check(c, t, t, &o, &r, err);
+	if (!st && (r.verdict != VER_PROVED || r.solver_calls != 0))
+		st = jp_fail(err, JP_EINTERNAL,
+			     "self-check: a trace checked against itself is "
+			     "%s with %u solver calls",
+			     ver_verdict_name(r.verdict), r.solver_calls);
+	ver_result_free(&r);
+	return st;
+}
+
+static void pst_free(pst *ps)
+{
+	if (ps->s)
+		Z3_solver_dec_ref(ps->z, ps->s);
+	if (ps->encoded) {
+		enc_trace_free(&ps->eo);
+		enc_trace_free(&ps->ep);
+	}
+	zc_scope_release(&ps->S);
+	free(ps->vars);
+	free(ps->hyp);
+	free(ps->hypids);
+	free(ps->screen);
+	obl_list_free(&ps->L);
+}
+
+jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
+		    const ver_opts *opts, ver_result *res, jp_err *err)
+{
+	double t0 = now_ms();
+	memset(res, 0, sizeof *res);
+	res->failed = -1;
+	jp_status st = check_pair(orig, opt, opts, err);
+	if (!st && opts->nexamples && !opts->examples)
+		st = jp_fail(err, JP_EINPUT, "nexamples without examples");
+	if (!st && opts->self_check) {
+		st = self_check_identity(c, orig, opts, err);
+		if (!st)
+			st = self_check_identity(c, opt, opts, err);
+	}
+	if (st)
+		return st;
+	st = zc_begin_check(&c->zc, err);
+	if (st)
+		return st;
+	c->pairs++;
+	pst ps;
+	memset(&ps, 0, sizeof ps);
+	ps.c = c;
+	ps.z = c->zc.z;
+	ps.o = orig;
+	ps.p = opt;
+	ps.opts = opts;
+	ps.res = res;
+	zc_scope_init(&ps.S, ps.z);
+	st = init_result(&ps, err);
+	if (!st)
+		st = make_screen(&ps, err);
+	if (!st)
+		st = check_modes(&ps, err);
+	pst_free(&ps);
+	res->ms_total = now_ms() - t0;
+	if (!st && zc_failed())
+		st = zc_check_error(err, "Z3");
+	if (st) {
+		ver_result_free(res);
+		return st;
+	}
+	return JP_OK;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static const char *status_name(const ver_obligation *b)
+{
+	if (!b->checked)
+		return "skipped";
+	switch (b->status) {
+	case VER_PROVED: return "proved";
+	case VER_REFUTED: return "refuted";
+	case VER_UNKNOWN: return "unknown";
+	}
+	return "?";
+}
+
+void ver_result_json(const ver_result *r, strbuf *sb)
+{
+	sb_puts(sb, "{\"verdict\":");
+	sb_json_str(sb, ver_verdict_name(r->verdict));
+	sb_puts(sb, ",\"mode\":");
+	sb_json_str(sb, ver_mode_name(r->mode_used));
+	sb_printf(sb, ",\"width\":%d,\"obligations\":[", r->width);
+	for (uint32_t i = 0; i < r->nobl; i++) {
+		const ver_obligation *b = &r->obl[i];
+		sb_puts(sb, i ? ",{\"what\":" : "{\"what\":");
+		sb_json_str(sb, b->what);
+		sb_puts(sb, ",\"status\":");
+		sb_json_str(sb, status_name(b));
+		sb_puts(sb, ",\"how\":");
+		sb_json_str(sb, ver_how_name(b->how));
+		sb_printf(sb, ",\"ms\":%.3f}", b->ms);
+	}
+	sb_puts(sb, "],\"failed\":");
+	if (r->failed >= 0)
+		sb_printf(sb, "%d", (int)r->failed);
+	else
+		sb_puts(sb, "null");
+	sb_puts(sb, ",\"reason\":");
+	if (r->verdict == VER_UNKNOWN && r->reason)
+		sb_json_str(sb, r->reason);
+	else
+		sb_puts(sb, "null");
+	sb_puts(sb, ",\"counterexample\":");
+	if (r->verdict == VER_REFUTED && r->failed >= 0) {
+		sb_puts(sb, "{\"obligation\":");
+		sb_json_str(sb, r->obl[r->failed].what);
+		sb_puts(sb, ",\"inputs\":[");
+		for (uint32_t i = 0; i < r->ninputs; i++) {
+			char hex[32];
+			snprintf(hex, sizeof hex, "0x%llx",
+				 (unsigned long long)r->inputs[i]);
+			sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
+			sb_json_str(sb,
+				    r->input_names ? r->input_names[i] : "");
+			sb_puts(sb, ",\"hex\":");
+			sb_json_str(sb, hex);
+			sb_printf(
+			    sb, ",\"signed\":\"%lld\"}",
+			    (long long)sem_signed(r->width, r->inputs[i]));
+		}
+		sb_puts(sb, "],\"report\":");
+		sb_json_str(sb, r->cex_text ? r->cex_text : "");
+		sb_putc(sb, '}');
+	} else {
+		sb_puts(sb, "null");
+	}
+	sb_printf(sb,
+		  ",\"stats\":{\"obligations\":%u,\"by_identity\":%u,"
+		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
+		  "\"second_solver_checks\":%u,"
+		  "\"second_solver_inconclusive\":%u,"
+		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
+		  "\"ms_screen\":%.3f}}",
+		  r->nobl, r->by_identity, r->by_concrete, r->by_solver,
+		  r->solver_calls, r->second_checked, r->second_inconclusive,
+		  r->ms_total, r->ms_encode, r->ms_solve, r->ms_screen);
+}

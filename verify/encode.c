@@ -1,0 +1,489 @@
+#include "encode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/sem.h"
+
+/* ---- support check ---------------------------------------------------- */
+
+static bool value_supported(const ir_trace *t, ir_vid v)
+{
+	if (v == IR_NOVAL)
+		return true;
+	uint8_t tag = ir_val(t, v)->tag;
+	return tag != IR_VAL_CONST_PTR && tag != IR_VAL_CONST_CLASS;
+}
+
+jp_status enc_supported(const ir_trace *t, const char *file, jp_err *err)
+{
+	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
+		return jp_fail(err, JP_EINPUT, "unsupported width %d",
+			       t->width);
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_MARK))
+			continue;
+		if (ir_op_has(op->opc, IRF_HEAP))
+			return jp_fail_at(
+			    err, JP_EUNSUPPORTED, file, op->line, op->col,
+			    "'%s' touches the heap; the verifier does not "
+			    "model the heap yet (traces with new, getfield, "
+			    "setfield, escape, guard_class or opaque calls "
+			    "cannot be checked)",
+			    ir_op_name(t, op));
+		for (uint32_t a = 0; a < op->nargs; a++)
+			if (!value_supported(t, op->args[a]))
+				return jp_fail_at(
+				    err, JP_EUNSUPPORTED, file, op->line,
+				    op->col,
+				    "'%s' uses a ConstPtr/ConstClass "
+				    "constant; the verifier does not model "
+				    "heap objects yet",
+				    ir_op_name(t, op));
+		for (uint32_t a = 0; a < op->nfail; a++)
+			if (!value_supported(t, op->failargs[a]))
+				return jp_fail_at(
+				    err, JP_EUNSUPPORTED, file, op->line,
+				    op->col,
+				    "a fail-arg of '%s' is a ConstPtr/"
+				    "ConstClass constant; the verifier does "
+				    "not model heap objects yet",
+				    ir_op_name(t, op));
+	}
+	return JP_OK;
+}
+
+/* A failed scope means either a Z3 error (recorded by the handler) or an
+ * allocation failure while recording a term. */
+static jp_status scope_failure(jp_err *err, const char *what)
+{
+	if (zc_failed())
+		return zc_check_error(err, what);
+	return jp_fail(err, JP_ENOMEM, "%s: out of memory", what);
+}
+
+/* ---- inputs ----------------------------------------------------------- */
+
+static unsigned kind_width(int w, char kind)
+{
+	return kind == 'r' ? 64u : (unsigned)w;
+}
+
+jp_status enc_inputs(zc_scope *s, const ir_trace *t, Z3_ast *vars, jp_err *err)
+{
+	for (uint32_t i = 0; i < t->ninputs; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "x%u", i);
+		char kind = ir_val(t, t->inputs[i])->kind;
+		Z3_sort srt = zc_bv_sort(s->z, kind_width(t->width, kind));
+		Z3_symbol sym = Z3_mk_string_symbol(s->z, name);
+		vars[i] = zc_keep(s, Z3_mk_const(s->z, sym, srt));
+	}
+	if (s->failed)
+		return scope_failure(err, "making input variables");
+	return JP_OK;
+}
+
+/* ---- single ops ------------------------------------------------------- */
+
+static Z3_ast K(zc_scope *s, Z3_ast a)
+{
+	return zc_keep(s, a);
+}
+
+static Z3_ast bool_to_bv(zc_scope *s, int w, Z3_ast c)
+{
+	return K(s, Z3_mk_ite(s->z, c, zc_bv(s, (unsigned)w, 1),
+			      zc_bv(s, (unsigned)w, 0)));
+}
+
+static Z3_ast sign_bit(zc_scope *s, int w, Z3_ast x)
+{
+	return K(s, Z3_mk_extract(s->z, (unsigned)w - 1, (unsigned)w - 1, x));
+}
+
+static Z3_ast is_neg(zc_scope *s, int w, Z3_ast x)
+{
+	return K(s, Z3_mk_bvslt(s->z, x, zc_bv(s, (unsigned)w, 0)));
+}
+
+/* Sign-extends the low BITS bits of X to W bits. */
+static Z3_ast sext_low(zc_scope *s, int w, Z3_ast x, int bits)
+{
+	Z3_ast low = K(s, Z3_mk_extract(s->z, (unsigned)bits - 1, 0, x));
+	return K(s, Z3_mk_sign_ext(s->z, (unsigned)(w - bits), low));
+}
+
+/* int_signext(x, n): n = 0 gives 0, 1 <= n < W/8 sign-extends the low n
+ * bytes, and any larger n (read as unsigned) leaves x unchanged. */
+static Z3_ast enc_signext(zc_scope *s, int w, Z3_ast x, Z3_ast n)
+{
+	uint64_t k;
+	if (zc_numeral(s->z, n, &k)) {
+		if (k == 0)
+			return zc_bv(s, (unsigned)w, 0);
+		if (k >= (uint64_t)(w / 8))
+			return x;
+		return sext_low(s, w, x, (int)k * 8);
+	}
+	Z3_ast r = x;
+	for (int bytes = w / 8 - 1; bytes >= 1; bytes--) {
+		Z3_ast is =
+		    K(s, Z3_mk_eq(s->z, n,
+				  zc_bv(s, (unsigned)w, (uint64_t)bytes)));
+		r = K(s, Z3_mk_ite(s->z, is, sext_low(s, w, x, bytes * 8), r));
+	}
+	Z3_ast zero = K(s, Z3_mk_eq(s->z, n, zc_bv(s, (unsigned)w, 0)));
+	return K(s, Z3_mk_ite(s->z, zero, zc_bv(s, (unsigned)w, 0), r));
+}
+
+/* The high W bits of the unsigned 2W-bit product. */
+static Z3_ast enc_umulh(zc_scope *s, int w, Z3_ast x, Z3_ast y)
+{
+	Z3_ast xx = K(s, Z3_mk_zero_ext(s->z, (unsigned)w, x));
+	Z3_ast yy = K(s, Z3_mk_zero_ext(s->z, (unsigned)w, y));
+	Z3_ast p = K(s, Z3_mk_bvmul(s->z, xx, yy));
+	return K(s, Z3_mk_extract(s->z, 2 * (unsigned)w - 1, (unsigned)w, p));
+}
+
+/* Floor division: truncating bvsdiv, minus one when the remainder is
+ * non-zero and its sign differs from the divisor's.  Division by zero gives
+ * 0 (bvsdiv would give -1 or 1); MININT / -1 wraps to MININT, which is what
+ * bvsdiv does already. */
+static Z3_ast enc_py_div(zc_scope *s, int w, Z3_ast x, Z3_ast y)
+{
+	unsigned uw = (unsigned)w;
+	Z3_ast q = K(s, Z3_mk_bvsdiv(s->z, x, y));
+	Z3_ast r = K(s, Z3_mk_bvsrem(s->z, x, y));
+	Z3_ast r_nz =
+	    K(s, Z3_mk_not(s->z, K(s, Z3_mk_eq(s->z, r, zc_bv(s, uw, 0)))));
+	Z3_ast differ = K(s, Z3_mk_xor(s->z, is_neg(s, w, r), is_neg(s, w, y)));
+	Z3_ast adj_args[2] = {r_nz, differ};
+	Z3_ast adj = K(s, Z3_mk_and(s->z, 2, adj_args));
+	Z3_ast fq =
+	    K(s, Z3_mk_ite(s->z, adj,
+			   K(s, Z3_mk_bvsub(s->z, q, zc_bv(s, uw, 1))), q));
+	Z3_ast y0 = K(s, Z3_mk_eq(s->z, y, zc_bv(s, uw, 0)));
+	return K(s, Z3_mk_ite(s->z, y0, zc_bv(s, uw, 0), fq));
+}
+
+/* SMT-LIB's bvsmod is exactly floor modulo: the result takes the sign of
+ * the divisor, bvsmod(x, 0) = x, and MININT mod -1 = 0. */
+static Z3_ast enc_py_mod(zc_scope *s, Z3_ast x, Z3_ast y)
+{
+	return K(s, Z3_mk_bvsmod(s->z, x, y));
+}
+
+/* Overflow of x + y / x - y from the signs alone: an addition overflows
+ * when both operands have the same sign and the wrapped result has the
+ * other; a subtraction when the operands' signs differ and the result's
+ * sign differs from x's.  enc_ovf_reference proves these in the tests. */
+static Z3_ast ovf_add(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
+{
+	Z3_ast sx = sign_bit(s, w, x), sy = sign_bit(s, w, y);
+	Z3_ast sr = sign_bit(s, w, r);
+	Z3_ast c[2] = {K(s, Z3_mk_eq(s->z, sx, sy)),
+		       K(s, Z3_mk_not(s->z, K(s, Z3_mk_eq(s->z, sr, sx))))};
+	return K(s, Z3_mk_and(s->z, 2, c));
+}
+
+static Z3_ast ovf_sub(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
+{
+	Z3_ast sx = sign_bit(s, w, x), sy = sign_bit(s, w, y);
+	Z3_ast sr = sign_bit(s, w, r);
+	Z3_ast c[2] = {K(s, Z3_mk_not(s->z, K(s, Z3_mk_eq(s->z, sx, sy)))),
+		       K(s, Z3_mk_not(s->z, K(s, Z3_mk_eq(s->z, sr, sx))))};
+	return K(s, Z3_mk_and(s->z, 2, c));
+}
+
+/* Multiplication has no cheap sign rule: the exact 2W-bit product must
+ * equal the sign extension of the wrapped one.  Z3's bvmul_no_overflow
+ * would be an alternative, but it prints as a Z3-only function in SMT-LIB
+ * files that cvc5 cannot read. */
+static Z3_ast ovf_mul(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
+{
+	unsigned uw = (unsigned)w;
+	Z3_ast xx = K(s, Z3_mk_sign_ext(s->z, uw, x));
+	Z3_ast yy = K(s, Z3_mk_sign_ext(s->z, uw, y));
+	Z3_ast exact = K(s, Z3_mk_bvmul(s->z, xx, yy));
+	Z3_ast rr = K(s, Z3_mk_sign_ext(s->z, uw, r));
+	return K(s, Z3_mk_not(s->z, K(s, Z3_mk_eq(s->z, exact, rr))));
+}
+
+Z3_ast enc_ovf_reference(zc_scope *s, int w, ir_opcode opc, Z3_ast x, Z3_ast y)
+{
+	unsigned uw = (unsigned)w;
+	Z3_context z = s->z;
+	Z3_ast xx = K(s, Z3_mk_sign_ext(z, uw, x));
+	Z3_ast yy = K(s, Z3_mk_sign_ext(z, uw, y));
+	Z3_ast exact, wrapped;
+	switch (opc) {
+	case IR_INT_ADD_OVF:
+		exact = K(s, Z3_mk_bvadd(z, xx, yy));
+		wrapped = K(s, Z3_mk_bvadd(z, x, y));
+		break;
+	case IR_INT_SUB_OVF:
+		exact = K(s, Z3_mk_bvsub(z, xx, yy));
+		wrapped = K(s, Z3_mk_bvsub(z, x, y));
+		break;
+	case IR_INT_MUL_OVF:
+		exact = K(s, Z3_mk_bvmul(z, xx, yy));
+		wrapped = K(s, Z3_mk_bvmul(z, x, y));
+		break;
+	default: s->failed = true; return NULL;
+	}
+	Z3_ast ext = K(s, Z3_mk_sign_ext(z, uw, wrapped));
+	return K(s, Z3_mk_not(z, K(s, Z3_mk_eq(z, exact, ext))));
+}
+
+static Z3_ast enc_cmp(zc_scope *s, ir_opcode opc, const Z3_ast *a)
+{
+	Z3_context z = s->z;
+	switch (opc) {
+	case IR_INT_EQ:
+	case IR_PTR_EQ: return K(s, Z3_mk_eq(z, a[0], a[1]));
+	case IR_INT_NE:
+	case IR_PTR_NE:
+		return K(s, Z3_mk_not(z, K(s, Z3_mk_eq(z, a[0], a[1]))));
+	case IR_INT_LT: return K(s, Z3_mk_bvslt(z, a[0], a[1]));
+	case IR_INT_LE: return K(s, Z3_mk_bvsle(z, a[0], a[1]));
+	case IR_INT_GT: return K(s, Z3_mk_bvsgt(z, a[0], a[1]));
+	case IR_INT_GE: return K(s, Z3_mk_bvsge(z, a[0], a[1]));
+	case IR_UINT_LT: return K(s, Z3_mk_bvult(z, a[0], a[1]));
+	case IR_UINT_LE: return K(s, Z3_mk_bvule(z, a[0], a[1]));
+	case IR_UINT_GT: return K(s, Z3_mk_bvugt(z, a[0], a[1]));
+	case IR_UINT_GE: return K(s, Z3_mk_bvuge(z, a[0], a[1]));
+	default: break;
+	}
+	/* int_is_true / int_is_zero compare with 0 of the argument's sort. */
+	unsigned aw = Z3_get_bv_sort_size(z, Z3_get_sort(z, a[0]));
+	Z3_ast zero = K(s, Z3_mk_eq(z, a[0], zc_bv(s, aw, 0)));
+	if (opc == IR_INT_IS_ZERO)
+		return zero;
+	if (opc == IR_INT_IS_TRUE)
+		return K(s, Z3_mk_not(z, zero));
+	s->failed = true;
+	return NULL;
+}
+
+/* The Boolean behind a comparison op, or NULL for other ops. */
+static Z3_ast enc_cmp_bool(zc_scope *s, ir_opcode opc, const Z3_ast *a)
+{
+	if (!ir_op_has(opc, IRF_CMP))
+		return NULL;
+	return enc_cmp(s, opc, a);
+}
+
+Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf)
+{
+	Z3_context z = s->z;
+	unsigned uw = (unsigned)w;
+	if (ovf)
+		*ovf = NULL;
+	if (ir_op_has(opc, IRF_CMP))
+		return bool_to_bv(s, w, enc_cmp(s, opc, a));
+	Z3_ast r;
+	switch (opc) {
+	case IR_INT_ADD: return K(s, Z3_mk_bvadd(z, a[0], a[1]));
+	case IR_INT_SUB: return K(s, Z3_mk_bvsub(z, a[0], a[1]));
+	case IR_INT_MUL: return K(s, Z3_mk_bvmul(z, a[0], a[1]));
+	case IR_INT_AND: return K(s, Z3_mk_bvand(z, a[0], a[1]));
+	case IR_INT_OR: return K(s, Z3_mk_bvor(z, a[0], a[1]));
+	case IR_INT_XOR: return K(s, Z3_mk_bvxor(z, a[0], a[1]));
+	/* SMT-LIB shifts read the count as unsigned and shift everything
+	 * out for counts >= W, exactly like ir/sem.c. */
+	case IR_INT_LSHIFT: return K(s, Z3_mk_bvshl(z, a[0], a[1]));
+	case IR_INT_RSHIFT: return K(s, Z3_mk_bvashr(z, a[0], a[1]));
+	case IR_UINT_RSHIFT: return K(s, Z3_mk_bvlshr(z, a[0], a[1]));
+	case IR_INT_NEG: return K(s, Z3_mk_bvneg(z, a[0]));
+	case IR_INT_INVERT: return K(s, Z3_mk_bvnot(z, a[0]));
+	case IR_INT_SIGNEXT: return enc_signext(s, w, a[0], a[1]);
+	case IR_UINT_MUL_HIGH: return enc_umulh(s, w, a[0], a[1]);
+	case IR_INT_FORCE_GE_ZERO:
+		return K(
+		    s, Z3_mk_ite(z, is_neg(s, w, a[0]), zc_bv(s, uw, 0), a[0]));
+	case IR_SAME_AS_I: return a[0];
+	case IR_INT_PY_DIV: return enc_py_div(s, w, a[0], a[1]);
+	case IR_INT_PY_MOD: return enc_py_mod(s, a[0], a[1]);
+	case IR_INT_ADD_OVF:
+		r = K(s, Z3_mk_bvadd(z, a[0], a[1]));
+		if (ovf)
+			*ovf = ovf_add(s, w, a[0], a[1], r);
+		return r;
+	case IR_INT_SUB_OVF:
+		r = K(s, Z3_mk_bvsub(z, a[0], a[1]));
+		if (ovf)
+			*ovf = ovf_sub(s, w, a[0], a[1], r);
+		return r;
+	case IR_INT_MUL_OVF:
+		r = K(s, Z3_mk_bvmul(z, a[0], a[1]));
+		if (ovf)
+			*ovf = ovf_mul(s, w, a[0], a[1], r);
+		return r;
+	default: break;
+	}
+	s->failed = true;
+	return NULL;
+}
+
+Z3_ast enc_guard(zc_scope *s, ir_opcode opc, const Z3_ast *a, Z3_ast arg0_bool,
+		 Z3_ast prev_ovf)
+{
+	Z3_context z = s->z;
+	switch (opc) {
+	case IR_GUARD_TRUE:
+	case IR_GUARD_NONNULL:
+		if (arg0_bool)
+			return opc == IR_GUARD_TRUE
+				   ? arg0_bool
+				   : K(s, Z3_mk_not(z, arg0_bool));
+		return K(s, Z3_mk_not(z, enc_cmp(s, IR_INT_IS_ZERO, a)));
+	case IR_GUARD_FALSE:
+	case IR_GUARD_ISNULL:
+		if (arg0_bool)
+			return K(s, Z3_mk_not(z, arg0_bool));
+		return enc_cmp(s, IR_INT_IS_ZERO, a);
+	case IR_GUARD_VALUE: return K(s, Z3_mk_eq(z, a[0], a[1]));
+	case IR_GUARD_NO_OVERFLOW:
+		return prev_ovf ? K(s, Z3_mk_not(z, prev_ovf)) : NULL;
+	case IR_GUARD_OVERFLOW: return prev_ovf;
+	default: break;
+	}
+	s->failed = true;
+	return NULL;
+}
+
+/* ---- whole traces ----------------------------------------------------- */
+
+static Z3_ast const_term(zc_scope *s, const ir_trace *t, ir_vid v)
+{
+	const ir_value *val = ir_val(t, v);
+	switch (val->tag) {
+	case IR_VAL_CONST_INT: return zc_bv(s, (unsigned)t->width, val->cval);
+	case IR_VAL_CONST_NULL: return zc_bv(s, 64, 0);
+	default: return NULL; /* refused by enc_supported */
+	}
+}
+
+/* The op before guard OPI that sets the overflow flag, skipping markers. */
+static uint32_t ovf_source(const ir_trace *t, uint32_t opi)
+{
+	while (opi > 0) {
+		opi--;
+		if (!ir_op_has(t->ops[opi].opc, IRF_MARK))
+			return ir_op_has(t->ops[opi].opc, IRF_OVF) ? opi
+								   : UINT32_MAX;
+	}
+	return UINT32_MAX;
+}
+
+/* Folds an op whose arguments are all numerals, using sem_eval. */
+static bool try_fold(zc_scope *s, const enc_trace *e, const ir_op *op,
+		     Z3_ast *res, Z3_ast *ovf)
+{
+	if (!sem_evaluable((ir_opcode)op->opc) || op->nargs > 2)
+		return false;
+	uint64_t v[2] = {0, 0};
+	for (uint32_t i = 0; i < op->nargs; i++)
+		if (!zc_numeral(s->z, e->val[op->args[i]], &v[i]))
+			return false;
+	bool of = false;
+	uint64_t r = sem_eval((ir_opcode)op->opc, e->w, v, &of);
+	*res = zc_bv(s, kind_width(e->w, op->kind), r);
+	*ovf = ir_op_has(op->opc, IRF_OVF) ? (of ? zc_true(s) : zc_false(s))
+					   : NULL;
+	return true;
+}
+
+static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[opi];
+	ir_opcode opc = (ir_opcode)op->opc;
+	if (ir_op_has(opc, IRF_MARK) || ir_op_has(opc, IRF_END))
+		return JP_OK;
+	Z3_ast a[2] = {NULL, NULL};
+	for (uint32_t i = 0; i < op->nargs && i < 2; i++)
+		a[i] = e->val[op->args[i]];
+	if (ir_op_has(opc, IRF_GUARD)) {
+		Z3_ast prev = NULL;
+		if (ir_op_has(opc, IRF_OVFGUARD)) {
+			uint32_t src = ovf_source(t, opi);
+			if (src == UINT32_MAX)
+				return jp_fail_at(
+				    err, JP_EINPUT, NULL, op->line, op->col,
+				    "'%s' does not follow an overflow-checked "
+				    "op",
+				    ir_op_name(t, op));
+			prev = e->ovf[src];
+		}
+		if (opc == IR_GUARD_VALUE &&
+		    Z3_get_sort(s->z, a[0]) != Z3_get_sort(s->z, a[1]))
+			return jp_fail_at(err, JP_EINPUT, NULL, op->line,
+					  op->col,
+					  "guard_value compares an int with a "
+					  "ref");
+		Z3_ast b0 = op->nargs ? e->bval[op->args[0]] : NULL;
+		e->pass[opi] = enc_guard(s, opc, a, b0, prev);
+		return JP_OK;
+	}
+	Z3_ast r = NULL, of = NULL;
+	if (try_fold(s, e, op, &r, &of)) {
+		e->folded++;
+	} else {
+		r = enc_op(s, e->w, opc, a, &of);
+		e->bval[op->result] = enc_cmp_bool(s, opc, a);
+	}
+	if (op->result != IR_NOVAL)
+		e->val[op->result] = r;
+	e->ovf[opi] = of;
+	if (!r)
+		return jp_fail_at(err, JP_EUNSUPPORTED, NULL, op->line, op->col,
+				  "cannot encode '%s'", ir_op_name(t, op));
+	return JP_OK;
+}
+
+jp_status enc_trace_build(zc_scope *s, const ir_trace *t, const Z3_ast *vars,
+			  enc_trace *e, jp_err *err)
+{
+	memset(e, 0, sizeof *e);
+	e->t = t;
+	e->w = t->width;
+	size_t nv = t->nvals ? t->nvals : 1, no = t->nops ? t->nops : 1;
+	e->val = calloc(nv, sizeof *e->val);
+	e->bval = calloc(nv, sizeof *e->bval);
+	e->ovf = calloc(no, sizeof *e->ovf);
+	e->pass = calloc(no, sizeof *e->pass);
+	if (!e->val || !e->bval || !e->ovf || !e->pass) {
+		enc_trace_free(e);
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	for (uint32_t i = 0; i < t->ninputs; i++)
+		e->val[t->inputs[i]] = vars[i];
+	for (ir_vid v = 0; v < t->nvals; v++)
+		if (ir_is_const(t, v))
+			e->val[v] = const_term(s, t, v);
+	for (uint32_t i = 0; i < t->nops; i++) {
+		jp_status st = encode_op(s, e, i, err);
+		if (st != JP_OK) {
+			enc_trace_free(e);
+			return st;
+		}
+	}
+	if (s->failed || zc_failed()) {
+		enc_trace_free(e);
+		return scope_failure(err, "encoding a trace");
+	}
+	return JP_OK;
+}
+
+void enc_trace_free(enc_trace *e)
+{
+	free(e->val);
+	free(e->bval);
+	free(e->ovf);
+	free(e->pass);
+	memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,81 @@
+/*
+ * encode.h - trace operations as Z3 terms.
+ *
+ * Every value of a trace becomes a functional term over the shared input
+ * variables: no fresh variable and equation per op.  Z3 hash-conses terms,
+ * so a computation that is the same in both traces becomes the very same
+ * term, and an obligation whose two sides are one term is settled without
+ * the solver.
+ *
+ * Sorts: an integer value is a bit-vector of the trace width W; a reference
+ * is a 64-bit bit-vector holding its address (0 = NULL), exactly as the
+ * interpreter represents it.  Guard conditions and overflow flags are Z3
+ * Booleans.  Every encoding follows docs/semantics.md and ir/sem.c; the
+ * tests evaluate each one against the interpreter.
+ *
+ * Heap: ops that touch the heap (new*, getfield*, setfield, escape_*,
+ * opaque, guard_class) and ConstPtr/ConstClass values are refused with
+ * JP_EUNSUPPORTED for now.  References that only flow into ptr_eq/ptr_ne,
+ * guard_nonnull/guard_isnull, guard_value, fail-args and outputs are
+ * handled exactly (they are just addresses).  A heap model would add, per
+ * trace, one array term per field (address -> value), fresh objects as
+ * distinct addresses, and thread the array terms through enc_trace_build
+ * like the values are threaded today.
+ *
+ * Ownership: every term is kept in the caller's zc_scope; the enc_trace
+ * arrays are malloc'd and released by enc_trace_free.
+ */
+#ifndef JP_VERIFY_ENCODE_H
+#define JP_VERIFY_ENCODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/trace.h"
+#include "verify/z3ctx.h"
+
+/* JP_EUNSUPPORTED (with the op's name and line) when T uses something the
+ * encoder cannot model exactly. */
+jp_status enc_supported(const ir_trace *t, const char *file, jp_err *err);
+
+/* Makes one variable per input of T: x0, x1, ... (the index, not the
+ * trace's name, so the symbol table of a long-lived context stays small).
+ * VARS has room for t->ninputs. */
+jp_status enc_inputs(zc_scope *s, const ir_trace *t, Z3_ast *vars, jp_err *err);
+
+typedef struct enc_trace {
+	const ir_trace *t;
+	int w;
+	Z3_ast *val; /* per vid: the value's term; NULL for class constants */
+	Z3_ast
+	    *bval;   /* per vid: the Boolean behind a 0/1 comparison, or NULL */
+	Z3_ast *ovf; /* per op: overflow flag of *_ovf ops, else NULL */
+	Z3_ast *pass;	 /* per op: "the guard passes" for guards, else NULL */
+	uint32_t folded; /* ops whose arguments were all constants */
+} enc_trace;
+
+/* Encodes every op of T over the input variables VARS (from enc_inputs on
+ * a trace with the same inputs).  Ops whose arguments are all constants are
+ * folded with sem_eval, the same function the interpreter uses. */
+jp_status enc_trace_build(zc_scope *s, const ir_trace *t, const Z3_ast *vars,
+			  enc_trace *out, jp_err *err);
+void enc_trace_free(enc_trace *e);
+
+/* The term of op OPC at width W on argument terms A, without folding.  For
+ * overflow-checked ops *OVF receives the overflow flag (may be NULL).
+ * Returns NULL (and marks S failed) for an op it cannot encode. */
+Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf);
+
+/* "The guard passes" for guard OPC on argument terms A, with ARG0_BOOL the
+ * Boolean behind a comparison argument (or NULL), and PREV_OVF the
+ * overflow flag of the op before an overflow guard. */
+Z3_ast enc_guard(zc_scope *s, ir_opcode opc, const Z3_ast *a, Z3_ast arg0_bool,
+		 Z3_ast prev_ovf);
+
+/* Overflow of the exact signed result, by the textbook definition: sign-
+ * extend both operands to 2W bits and compare the exact result with the
+ * sign-extended wrapped one.  Kept separate so a test can prove it equal to
+ * the cheaper formulas enc_op uses. */
+Z3_ast enc_ovf_reference(zc_scope *s, int w, ir_opcode opc, Z3_ast x, Z3_ast y);
+
+#endif

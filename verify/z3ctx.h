@@ -1,0 +1,88 @@
+/*
+ * z3ctx.h - the Z3 context, term scopes and error handling of the verifier.
+ *
+ * A zc_ctx owns one reference-counted Z3 context (Z3_mk_context_rc).  Z3's
+ * default error handler calls exit(1), which a shell would read as
+ * "counterexample", so every context gets a handler that only records the
+ * error; callers learn about it from a NULL result and zc_failed().
+ *
+ * Terms: in a reference-counted context a term that nobody holds a
+ * reference to may be freed and its memory reused by the next term, which
+ * silently gives wrong answers.  Every term the verifier keeps therefore
+ * goes through zc_keep, which takes a reference and records the term in a
+ * zc_scope; zc_scope_release drops all of them at once when a check ends.
+ *
+ * Memory: Z3 keeps caches (simplifier, symbol tables, solver state) that
+ * grow slowly over many checks.  zc_begin_check rebuilds the context every
+ * zc_ctx.recycle_every checks, which keeps memory flat over millions of
+ * checks.  No term or solver may live across zc_begin_check.
+ *
+ * Threads: a zc_ctx belongs to one thread.  The error record is
+ * thread-local, so several workers with their own contexts do not mix up
+ * their errors.
+ */
+#ifndef JP_VERIFY_Z3CTX_H
+#define JP_VERIFY_Z3CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <z3.h>
+
+#include "ir/err.h"
+
+typedef struct zc_ctx {
+	Z3_context z;
+	unsigned checks;	/* checks since the context was (re)built */
+	unsigned recycle_every; /* rebuild after this many checks */
+	unsigned rebuilds;	/* how often it was rebuilt (statistics) */
+} zc_ctx;
+
+/* Builds the context.  Errors: JP_ENOMEM / JP_EINTERNAL when Z3 cannot
+ * create one. */
+jp_status zc_init(zc_ctx *zc, jp_err *err);
+void zc_fini(zc_ctx *zc);
+
+/* Starts a check: rebuilds the context when it is due, and clears the
+ * error record. */
+jp_status zc_begin_check(zc_ctx *zc, jp_err *err);
+
+/* Whether a Z3 call failed since the last zc_clear_error (on this thread),
+ * and a description of the first failure. */
+bool zc_failed(void);
+const char *zc_error_text(void);
+void zc_clear_error(void);
+
+/* Turns a recorded Z3 failure into JP_EINTERNAL with WHAT as context;
+ * JP_OK when nothing failed. */
+jp_status zc_check_error(jp_err *err, const char *what);
+
+/* The set of terms held by one check. */
+typedef struct zc_scope {
+	Z3_context z;
+	Z3_ast *terms;
+	uint32_t n, cap;
+	bool failed; /* a NULL term was kept, or memory ran out */
+} zc_scope;
+
+void zc_scope_init(zc_scope *s, Z3_context z);
+/* Takes a reference to A and records it; returns A.  A NULL A (a failed
+ * Z3 call) marks the scope failed and returns NULL, so a chain of term
+ * constructions can be checked once at its end. */
+Z3_ast zc_keep(zc_scope *s, Z3_ast a);
+/* Drops every reference taken through S; S can be reused afterwards. */
+void zc_scope_release(zc_scope *s);
+
+/* Small term helpers; every result is kept in S. */
+Z3_sort zc_bv_sort(Z3_context z, unsigned w);
+Z3_ast zc_bv(zc_scope *s, unsigned w, uint64_t v);
+Z3_ast zc_true(zc_scope *s);
+Z3_ast zc_false(zc_scope *s);
+
+/* The value of a bit-vector numeral (width <= 64), or false. */
+bool zc_numeral(Z3_context z, Z3_ast a, uint64_t *v);
+/* Whether A is the constant true / false. */
+bool zc_is_true(Z3_context z, Z3_ast a);
+bool zc_is_false(Z3_context z, Z3_ast a);
+
+#endif
