@@ -347,9 +347,14 @@ ir_trace *ir_trace_clone(const ir_trace *t)
 	    malloc((size_t)(t->ninputs ? t->ninputs : 1) * sizeof *c->inputs);
 	if (!c->vals || !c->ops || !c->inputs)
 		goto fail;
-	memcpy(c->vals, t->vals, (size_t)t->nvals * sizeof *c->vals);
+	/* A trace without inputs (or values) has NULL arrays, and memcpy
+	 * from NULL is undefined even for 0 bytes. */
+	if (t->nvals)
+		memcpy(c->vals, t->vals, (size_t)t->nvals * sizeof *c->vals);
 	c->nvals = c->capvals = t->nvals;
-	memcpy(c->inputs, t->inputs, (size_t)t->ninputs * sizeof *c->inputs);
+	if (t->ninputs)
+		memcpy(c->inputs, t->inputs,
+		       (size_t)t->ninputs * sizeof *c->inputs);
 	c->ninputs = t->ninputs;
 	for (ir_vid v = 0; v < t->nvals; v++)
 		if (t->vals[v].tag >= IR_VAL_CONST_INT)
