@@ -157,8 +157,31 @@ static void test_toy(void)
 	ir_trace_free(t);
 }
 
+/* Regression: a fresh object must not take the address of an object
+ * reachable through the initial heap. */
+static void test_fresh_avoids_heap_addresses(void)
+{
+	ir_trace *t = parse("[p0]\np1 = getfield_gc_r(p0, descr=next)\n"
+			    "p2 = new(descr=T)\ni3 = ptr_eq(p1, p2)\n"
+			    "finish(i3)\n",
+			    64);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t a = 0x1000;
+	interp_cell init[] = {{0, 0x1000, "next", UINT64_C(0x7f0000000000)}};
+	interp_env env = {.args = &a, .nargs = 1, .init = init, .ninit = 1};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 1 && r.out[0] == 0);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
+	test_fresh_avoids_heap_addresses();
 	test_wraparound();
 	test_overflow_guards();
 	test_heap();
