@@ -720,6 +720,13 @@ static jp_status resolve_arg(builder *b, const syn_stmt *st, const syn_arg *a,
 				      a->text, a->len);
 		return JP_OK;
 	case A_INT:
+		if (want == 'c' && (a->text[0] == '-' || a->text[0] == '+'))
+			/* A class given as a number is an address; a sign
+			 * would not survive printing as ConstClass(...). */
+			return err_at(b, st->line, a->col,
+				      "expected a class (a name or an "
+				      "address), found '%.*s'",
+				      a->text, a->len);
 		if (want == 'c') {
 			char buf[64];
 			snprintf(buf, sizeof buf, "%.*s", (int)a->len, a->text);
