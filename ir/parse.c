@@ -933,6 +933,14 @@ static jp_status toy_field(builder *b, syn_stmt *st, uint32_t *descr)
 			      "expected a field number as the second argument "
 			      "of '%.*s'",
 			      st->op, st->oplen);
+	/* The field is named by its text, which must print back in the toy
+	 * spelling: plain decimal digits only (not +0, -1 or 0x10). */
+	for (uint32_t i = 0; i < st->args[1].len; i++)
+		if (st->args[1].text[i] < '0' || st->args[1].text[i] > '9')
+			return err_at(b, st->line, st->args[1].col,
+				      "expected a field number (decimal "
+				      "digits), found '%.*s'",
+				      st->args[1].text, st->args[1].len);
 	*descr = ir_str(b->t, st->args[1].text, st->args[1].len);
 	if (*descr == UINT32_MAX)
 		return oom(b);
