@@ -43,11 +43,11 @@ typedef enum opt_bug {
 
 typedef struct opt_config {
 	uint64_t passes; /* bit (1 << opt_pass) set = enabled */
-	uint64_t bugs;   /* bit (1 << opt_bug) set = injected */
+	uint64_t bugs;	 /* bit (1 << opt_bug) set = injected */
 } opt_config;
 
 typedef struct opt_stats {
-	uint32_t ops_in, ops_out;       /* non-marker ops, end op excluded */
+	uint32_t ops_in, ops_out; /* non-marker ops, end op excluded */
 	uint32_t guards_in, guards_out;
 	uint32_t removed[OPT_PASS_COUNT]; /* input ops removed, by pass */
 } opt_stats;

@@ -1,0 +1,178 @@
+/*
+ * opt_internal.h - what the optimizations see of the optimizer framework.
+ *
+ * opt.c walks the input trace once.  Integer ops and integer guards become
+ * an opt_op (a small mutable copy whose arguments are already output
+ * values) and run through the hooks of the enabled passes, in passes.def
+ * order.  A hook inspects or rewrites the op and answers:
+ *
+ *   OPT_NEXT     go on with the next pass;
+ *   OPT_RESTART  the op was rewritten (other opcode or arguments): start
+ *                again from the first pass, so every pass sees the new op;
+ *   OPT_REMOVED  the op is gone: its result now stands for the value set
+ *                with opt_replace (ops with a result must set one), or, for
+ *                a guard, the guard always passes.
+ *
+ * An op that every pass lets through is emitted into the output trace, and
+ * then every pass's `emitted` hook runs on it (to record what it computed:
+ * bounds of its result, a value-numbering entry, facts from a guard).
+ *
+ * Values.  Output values are ir_vids of the output trace.  A union-find
+ * over them ("forwarding") records equalities learned later: after
+ * guard_value(x, 5) passes, x is forwarded to the constant 5, so every
+ * later use of x reads 5.  A representative is always a constant or a
+ * value defined earlier than every value forwarded to it, so forwarding
+ * never breaks SSA.  opt_find gives the representative.
+ *
+ * Overflow-checked ops: a pass that removes an *_ovf op or turns it into a
+ * plain op must say whether it overflows (opt_set_ovf), so that the
+ * framework can drop or keep the overflow guard that follows.
+ *
+ * Errors are sticky: a hook that runs out of memory calls opt_fail and
+ * returns anything; opt_run stops and reports it.
+ */
+#ifndef JP_PASSES_OPT_INTERNAL_H
+#define JP_PASSES_OPT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir/trace.h"
+#include "passes/bounds.h"
+#include "passes/opt.h"
+
+typedef enum opt_verdict {
+	OPT_NEXT,
+	OPT_RESTART,
+	OPT_REMOVED,
+} opt_verdict;
+
+/* The op being optimized. */
+typedef struct opt_op {
+	ir_opcode opc;
+	uint32_t nargs;	 /* 0, 1 or 2 */
+	ir_vid args[2];	 /* output values (representatives) */
+	uint32_t in_op;	 /* the input op it comes from, or UINT32_MAX for an
+			    op a pass created (opt_emit_extra) */
+	ir_vid result;	 /* set by opt_replace or by emission */
+	uint32_t out_op; /* output op index once emitted, else UINT32_MAX */
+	bool fails;	 /* a guard known to fail whenever it is reached */
+} opt_op;
+
+/* Where an overflow-checked op stands while its guard is pending. */
+typedef enum opt_ovf_state {
+	OPT_OVF_NONE,	   /* no *_ovf op pending */
+	OPT_OVF_EMITTED,   /* emitted as an *_ovf op: the guard follows it */
+	OPT_OVF_KNOWN_NO,  /* removed or made plain: never overflows here */
+	OPT_OVF_KNOWN_YES, /* removed or made plain: always overflows here */
+} opt_ovf_state;
+
+typedef struct opt_ctx opt_ctx;
+
+/* The hooks of one pass; NULL hooks are skipped. */
+typedef struct opt_pass_hooks {
+	jp_status (*init)(opt_ctx *c);
+	void (*fini)(opt_ctx *c);
+	opt_verdict (*propagate)(opt_ctx *c, opt_op *op);
+	void (*emitted)(opt_ctx *c, const opt_op *op);
+	/* Runs once after the last op (dce). */
+	jp_status (*finish)(opt_ctx *c);
+} opt_pass_hooks;
+
+extern const opt_pass_hooks opt_fold_hooks, opt_simplify_hooks,
+    opt_bounds_hooks, opt_cse_hooks, opt_dce_hooks;
+
+struct opt_ctx {
+	const ir_trace *in;
+	ir_trace *out;
+	int w;
+	opt_config cfg;
+	opt_stats *stats;
+
+	ir_vid *map; /* input vid -> output vid (IR_NOVAL: undefined) */
+	ir_vid *uf;  /* output vid -> parent in the union-find */
+	uint32_t capuf;
+	uint32_t *origin; /* output op -> input op, or UINT32_MAX */
+	uint8_t *exact;	  /* output op -> 1: an *_ovf op whose
+			     guard_no_overflow passed */
+	uint32_t capops;
+
+	opt_ovf_state ovf; /* of the pending *_ovf op */
+	opt_pass ovf_pass; /* the pass that decided it */
+	uint32_t ovf_out;  /* the emitted *_ovf op (OPT_OVF_EMITTED) */
+
+	bool dead;	    /* a guard that always fails was emitted */
+	opt_pass dead_pass; /* the pass that made it fail */
+	opt_pass cur_pass;  /* whose hook is running */
+
+	void *state[OPT_PASS_COUNT]; /* each pass's own data */
+
+	jp_status status; /* sticky error */
+	jp_err *err;
+};
+
+static inline bool opt_enabled(const opt_ctx *c, opt_pass p)
+{
+	return (c->cfg.passes >> p) & 1;
+}
+
+static inline bool opt_bug_on(const opt_ctx *c, opt_bug b)
+{
+	return (c->cfg.bugs >> b) & 1;
+}
+
+/* Records an error (first one wins). */
+void opt_fail(opt_ctx *c, jp_status s, const char *what);
+
+/* Union-find over output values. */
+ir_vid opt_find(opt_ctx *c, ir_vid v);
+/* Forwards V's class to TO's (a constant or an earlier value). */
+void opt_union(opt_ctx *c, ir_vid v, ir_vid to);
+
+/* Integer constants of the output. */
+bool opt_const(const opt_ctx *c, ir_vid v, uint64_t *val);
+bool opt_is_const_val(const opt_ctx *c, ir_vid v, uint64_t val);
+ir_vid opt_const_int(opt_ctx *c, uint64_t val);
+/* Whether V is an integer (kind 'i') value. */
+bool opt_is_int(const opt_ctx *c, ir_vid v);
+
+/* The output op defining V, or NULL (inputs, constants).  The pointer is
+ * valid until the next emission. */
+const ir_op *opt_def(const opt_ctx *c, ir_vid v);
+/* Index of the output op defining V, or UINT32_MAX. */
+uint32_t opt_def_index(const opt_ctx *c, ir_vid v);
+
+/* Marks OP removed in favour of value V (returns OPT_REMOVED). */
+opt_verdict opt_replace(opt_ctx *c, opt_op *op, ir_vid v);
+opt_verdict opt_replace_const(opt_ctx *c, opt_op *op, uint64_t val);
+/* Rewrites OP in place into OPC(A, B) (B ignored for unary ops) and
+ * returns OPT_RESTART. */
+opt_verdict opt_rewrite(opt_ctx *c, opt_op *op, ir_opcode opc, ir_vid a,
+			ir_vid b);
+
+/* OP, a guard, fails whenever it is reached.  Unless its arguments are
+ * constants already, it becomes guard_true(0) (same label and fail-args);
+ * once it is emitted, everything after it is unreachable and dropped, and
+ * the trace ends there (see emit_end in opt.c).  Returns OPT_NEXT. */
+opt_verdict opt_guard_fails(opt_ctx *c, opt_op *op);
+
+/* Sends a new op OPC(A, B) through every pass and returns the output value
+ * standing for its result. */
+ir_vid opt_emit_extra(opt_ctx *c, ir_opcode opc, ir_vid a, ir_vid b);
+
+/* For the *_ovf op being processed: whether it overflows, decided by the
+ * current pass. */
+void opt_set_ovf(opt_ctx *c, bool overflows);
+
+/* Whether output op OPI is an *_ovf op known not to have overflowed (its
+ * guard_no_overflow was emitted and passed). */
+bool opt_is_exact(const opt_ctx *c, uint32_t opi);
+
+/* For passes that use bounds without being the bounds pass: the abstract
+ * value of V (top when the bounds pass is off). */
+bnd opt_bound(opt_ctx *c, ir_vid v);
+
+/* DCE helper: rebuilds the output keeping only ops with KEEP[i]. */
+jp_status opt_compact(opt_ctx *c, const bool *keep);
+
+#endif

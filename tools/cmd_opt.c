@@ -1,0 +1,87 @@
+/* jitprove opt: run the optimizer on a trace and print the result. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "ir/parse.h"
+#include "ir/print.h"
+#include "passes/opt.h"
+
+static void print_stats(const opt_stats *s)
+{
+	fprintf(stderr, "# ops: %u -> %u, guards: %u -> %u\n", s->ops_in,
+		s->ops_out, s->guards_in, s->guards_out);
+	fprintf(stderr, "# input ops removed by pass:");
+	for (int p = 0; p < OPT_PASS_COUNT; p++)
+		fprintf(stderr, " %s %u", opt_pass_name((opt_pass)p),
+			s->removed[p]);
+	fprintf(stderr, "\n");
+}
+
+int cmd_opt(int argc, char **argv)
+{
+	int width = 0;
+	const char *passes = NULL, *inject = NULL;
+	bool stats = false, opaque = false;
+	const cli_opt opts[] = {
+	    {"passes", CLI_STRING, &passes,
+	     "LIST  comma-separated passes to run (default: all; see below)"},
+	    {"inject", CLI_STRING, &inject,
+	     "BUGS  comma-separated known bugs to switch on (jitprove bugs)"},
+	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    {"stats", CLI_FLAG, &stats,
+	     "print op counts and removals per pass to stderr"},
+	    {"opaque", CLI_FLAG, &opaque,
+	     "read unknown operations as opaque calls"},
+	};
+	const cli_spec spec = {
+	    "jitprove opt TRACE [--passes LIST] [--inject BUG[,BUG]] "
+	    "[--width W] [--stats]",
+	    "Optimizes TRACE and prints the optimized trace, so that\n"
+	    "  jitprove opt t.trace > o.trace && jitprove check t.trace "
+	    "o.trace\n"
+	    "checks the optimizer on it.  Every guard of the output carries,\n"
+	    "as descr=, the label of the input guard it stands for.\n"
+	    "Passes, in the order they run: fold, simplify, bounds, cse, dce\n"
+	    "(docs/optimizer.md).",
+	    opts,
+	    5,
+	    1,
+	    1};
+	const char *pos[1];
+	int npos;
+	int rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc >= 0)
+		return rc;
+	jp_err err;
+	opt_config cfg = opt_default_config();
+	if (passes && opt_parse_passes(passes, &cfg.passes, &err))
+		return cli_usage_error(&spec, "--passes: %s", err.msg);
+	if (inject && opt_parse_bugs(inject, &cfg.bugs, &err))
+		return cli_usage_error(&spec, "--inject: %s", err.msg);
+	ir_parse_opts po = {.width = width, .opaque = opaque, .file = pos[0]};
+	ir_trace *t, *o;
+	if (ir_parse_file(pos[0], &po, &t, &err))
+		return cli_error(&err);
+	opt_stats st;
+	if (opt_run(t, &cfg, &o, &st, &err)) {
+		ir_trace_free(t);
+		return cli_error(&err);
+	}
+	strbuf sb;
+	sb_init(&sb);
+	ir_print(o, &sb);
+	rc = EXIT_PROVED;
+	if (sb.oom) {
+		fprintf(stderr, "jitprove: out of memory\n");
+		rc = EXIT_USAGE;
+	} else {
+		fputs(sb.buf, stdout);
+	}
+	if (stats)
+		print_stats(&st);
+	sb_release(&sb);
+	ir_trace_free(o);
+	ir_trace_free(t);
+	return rc;
+}
