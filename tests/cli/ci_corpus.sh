@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The project's own corpus replayed through jitprove ci: every case under
+# corpus/ states its expectation (or must be proved), so the run must exit 0.
+# Known-bad reproducers (expect: counterexample) must stay refuted; a
+# regression that starts failing, or a case that becomes unknown, fails here.
+set -u
+paths=()
+for d in corpus/regressions corpus/bugs corpus/pairs corpus/examples; do
+  [ -d "$d" ] && paths+=("$d")
+done
+if [ ${#paths[@]} -eq 0 ]; then echo "FAIL: no corpus directories"; exit 1; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$JITPROVE" ci "${paths[@]}" --jobs 2 --json "$tmp/r.json" >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "FAIL: jitprove ci ${paths[*]}: exit $rc, expected 0"; cat "$tmp/out"; exit 1
+fi
+n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["cases"])' "$tmp/r.json")
+if [ "$n" -lt 1 ]; then echo "FAIL: no cases found in ${paths[*]}"; exit 1; fi
+tail -n 1 "$tmp/out"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# jitprove ci --jobs 2 gives the same reports as --jobs 1: the same cases in
+# the same order with the same content; only times (and the command line
+# recorded in the reports) may differ.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+C=tests/ci-cases
+paths=("$C/mixed" "$C/failing" "$C/broken" "$C/bad-expect")
+for d in corpus/pairs corpus/regressions corpus/bugs; do [ -d "$d" ] && paths+=("$d"); done
+fail=0
+for j in 1 2; do
+  mkdir -p "$tmp/j$j"
+  "$JITPROVE" ci "${paths[@]}" --jobs $j --junit "$tmp/j$j/r.xml" --sarif "$tmp/j$j/r.sarif" \
+    --json "$tmp/j$j/r.json" >"$tmp/j$j/out" 2>&1
+  echo $? >"$tmp/j$j/rc"
+done
+if ! cmp -s "$tmp/j1/rc" "$tmp/j2/rc"; then
+  echo "FAIL: exit codes differ: $(cat "$tmp/j1/rc") vs $(cat "$tmp/j2/rc")"; fail=1
+fi
+# Normalized: times and the command line removed.
+for j in 1 2; do
+  sed -E 's/ time="[0-9.]+"//g' "$tmp/j$j/r.xml" >"$tmp/j$j/xml"
+  sed -E 's/; [0-9.]+ s$//' "$tmp/j$j/out" >"$tmp/j$j/text"
+  python3 - "$tmp/j$j" <<'PY'
+import json, sys
+d = sys.argv[1]
+def strip(x):
+    if isinstance(x, dict):
+        return {k: strip(v) for k, v in x.items()
+                if not (k == "ms" or k.startswith("ms_") or k in ("command", "commandLine"))}
+    if isinstance(x, list):
+        return [strip(v) for v in x]
+    return x
+for name in ("r.json", "r.sarif"):
+    doc = strip(json.load(open(f"{d}/{name}")))
+    json.dump(doc, open(f"{d}/{name}.norm", "w"), indent=1, sort_keys=True)
+PY
+done
+for f in xml text r.json.norm r.sarif.norm; do
+  if ! cmp -s "$tmp/j1/$f" "$tmp/j2/$f"; then
+    echo "FAIL: $f differs between --jobs 1 and --jobs 2:"; diff "$tmp/j1/$f" "$tmp/j2/$f" | head -20
+    fail=1
+  fi
+done
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["cases"]))' "$tmp/j1/r.json")
+if [ "$n" -lt 10 ]; then echo "FAIL: only $n cases"; fail=1; fi
+echo "ci_jobs: $n cases, reports $([ $fail -eq 0 ] && echo identical || echo DIFFER)"
+[ "$fail" -eq 0 ]
