@@ -122,7 +122,8 @@ typedef struct pst {
 	enc_trace eo, ep;
 	bool encoded;
 	/* The incremental solver and what it has been told. */
-	Z3_solver s;
+	Z3_solver s;		 /* incremental, short budget */
+	Z3_solver s2;		 /* bit-blasting fallback, made on first use */
 	uint32_t o_done, p_done; /* guards before these op indices asserted */
 	Z3_ast *hyp;		 /* the asserted guard conditions */
 	uint32_t nhyp, caphyp;
@@ -279,6 +280,36 @@ static jp_status encode(pst *ps, jp_err *err)
 
 /* ---- the solver -------------------------------------------------------- */
 
+/* Queries go first to Z3's incremental solver, which is fastest on the
+ * easy queries that make up nearly all of them, with a short time budget;
+ * a query it cannot settle in that budget goes to a fresh bit-blasting
+ * (qfbv tactic) solver with the rest of the time, which is several times
+ * faster on hard queries (64-bit multiplications and divisions). */
+enum { FAST_MS = 100 };
+
+static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
+{
+	Z3_context z = ps->z;
+	Z3_params p = Z3_mk_params(z);
+	Z3_params_inc_ref(z, p);
+	if (timeout_ms)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+				   timeout_ms);
+	if (ps->opts->rlimit)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
+				   ps->opts->rlimit);
+	Z3_solver_set_params(z, s, p);
+	Z3_params_dec_ref(z, p);
+}
+
+/* The budget of the incremental solver, and whether a fallback follows. */
+static unsigned fast_budget(const pst *ps, bool *fallback)
+{
+	unsigned user = ps->opts->timeout_ms;
+	*fallback = user == 0 || user > FAST_MS;
+	return *fallback ? FAST_MS : user;
+}
+
 static jp_status make_solver(pst *ps, jp_err *err)
 {
 	if (ps->s)
@@ -288,17 +319,26 @@ static jp_status make_solver(pst *ps, jp_err *err)
 	if (!ps->s)
 		return zc_check_error(err, "creating a solver");
 	Z3_solver_inc_ref(z, ps->s);
-	Z3_params p = Z3_mk_params(z);
-	Z3_params_inc_ref(z, p);
-	if (ps->opts->timeout_ms)
-		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
-				   ps->opts->timeout_ms);
-	if (ps->opts->rlimit)
-		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
-				   ps->opts->rlimit);
-	Z3_solver_set_params(z, ps->s, p);
-	Z3_params_dec_ref(z, p);
+	bool fallback;
+	set_limits(ps, ps->s, fast_budget(ps, &fallback));
 	return zc_check_error(err, "configuring the solver");
+}
+
+static jp_status make_slow_solver(pst *ps, jp_err *err)
+{
+	if (ps->s2)
+		return JP_OK;
+	Z3_context z = ps->z;
+	Z3_tactic t = Z3_mk_tactic(z, "qfbv");
+	if (!t)
+		return zc_check_error(err, "creating the qfbv tactic");
+	Z3_tactic_inc_ref(z, t);
+	ps->s2 = Z3_mk_solver_from_tactic(z, t);
+	Z3_tactic_dec_ref(z, t);
+	if (!ps->s2)
+		return zc_check_error(err, "creating a solver");
+	Z3_solver_inc_ref(z, ps->s2);
+	return zc_check_error(err, "creating a solver");
 }
 
 static bool hyp_has(const pst *ps, unsigned id)
@@ -608,9 +648,9 @@ static jp_status recheck(pst *ps, Z3_ast neg, Z3_lbool ans, jp_err *err)
 	return st;
 }
 
-static jp_status model_inputs(pst *ps, uint64_t *x, jp_err *err)
+static jp_status model_inputs(pst *ps, Z3_solver s, uint64_t *x, jp_err *err)
 {
-	Z3_model m = Z3_solver_get_model(ps->z, ps->s);
+	Z3_model m = Z3_solver_get_model(ps->z, s);
 	if (!m)
 		return zc_check_error(err, "reading a model");
 	Z3_model_inc_ref(ps->z, m);
@@ -638,6 +678,31 @@ static jp_status model_inputs(pst *ps, uint64_t *x, jp_err *err)
 	return st;
 }
 
+/* The fallback: the assumptions and NEG in the bit-blasting solver. */
+static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
+			    Z3_lbool *ans, uint64_t *x, jp_err *err)
+{
+	Z3_context z = ps->z;
+	jp_status st = make_slow_solver(ps, err);
+	if (st)
+		return st;
+	Z3_solver_reset(z, ps->s2);
+	set_limits(ps, ps->s2, timeout_ms);
+	for (uint32_t i = 0; i < ps->nhyp; i++)
+		Z3_solver_assert(z, ps->s2, ps->hyp[i]);
+	Z3_solver_assert(z, ps->s2, neg);
+	*ans = Z3_solver_check(z, ps->s2);
+	st = zc_check_error(err, "solver check");
+	if (!st && *ans == Z3_L_TRUE && x)
+		st = model_inputs(ps, ps->s2, x, err);
+	if (!st && *ans == Z3_L_UNDEF) {
+		const char *why = Z3_solver_get_reason_unknown(z, ps->s2);
+		free(ps->res->reason);
+		ps->res->reason = dup_str(why ? why : "unknown");
+	}
+	return st;
+}
+
 /* One solver query: is NEG satisfiable under the current assumptions?  On
  * sat, X (when not NULL) receives the inputs. */
 static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
@@ -650,10 +715,9 @@ static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
 	Z3_solver_assert(z, ps->s, neg);
 	double t0 = now_ms();
 	*ans = Z3_solver_check(z, ps->s);
-	ps->res->ms_solve += now_ms() - t0;
 	jp_status st = zc_check_error(err, "solver check");
 	if (!st && *ans == Z3_L_TRUE && x)
-		st = model_inputs(ps, x, err);
+		st = model_inputs(ps, ps->s, x, err);
 	if (!st && *ans == Z3_L_UNDEF) {
 		const char *why = Z3_solver_get_reason_unknown(z, ps->s);
 		free(ps->res->reason);
@@ -662,6 +726,17 @@ static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
 	Z3_solver_pop(z, ps->s, 1);
 	if (!st)
 		st = zc_check_error(err, "solver pop");
+	bool fallback;
+	fast_budget(ps, &fallback);
+	double spent = now_ms() - t0;
+	unsigned user = ps->opts->timeout_ms;
+	if (!st && *ans == Z3_L_UNDEF && fallback &&
+	    (user == 0 || spent + 1 < (double)user)) {
+		ps->res->slow_queries++;
+		st = slow_check(ps, neg, user ? user - (unsigned)spent : 0, ans,
+				x, err);
+	}
+	ps->res->ms_solve += now_ms() - t0;
 	if (!st && (ps->opts->smt2_dir || ps->opts->solver_cmd))
 		st = recheck(ps, neg, *ans, err);
 	return st;
@@ -1266,6 +1341,8 @@ static void pst_free(pst *ps)
 {
 	if (ps->s)
 		Z3_solver_dec_ref(ps->z, ps->s);
+	if (ps->s2)
+		Z3_solver_dec_ref(ps->z, ps->s2);
 	if (ps->encoded) {
 		enc_trace_free(&ps->eo);
 		enc_trace_free(&ps->ep);
@@ -1392,10 +1469,11 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  ",\"stats\":{\"obligations\":%u,\"by_identity\":%u,"
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
-		  "\"second_solver_inconclusive\":%u,"
+		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_concrete, r->by_solver,
 		  r->solver_calls, r->second_checked, r->second_inconclusive,
-		  r->ms_total, r->ms_encode, r->ms_solve, r->ms_screen);
+		  r->slow_queries, r->ms_total, r->ms_encode, r->ms_solve,
+		  r->ms_screen);
 }

@@ -106,6 +106,7 @@ typedef struct ver_result {
 	uint32_t by_identity, by_concrete, by_solver, solver_calls;
 	uint32_t second_checked;      /* queries re-checked by solver_cmd */
 	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
+	uint32_t slow_queries; /* queries passed to the fallback solver */
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 

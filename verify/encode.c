@@ -397,6 +397,60 @@ static bool try_fold(zc_scope *s, const enc_trace *e, const ir_op *op,
 	return true;
 }
 
+/* K when V is 2^K (K < 64), else -1. */
+static int log2_exact(uint64_t v)
+{
+	if (v == 0 || (v & (v - 1)))
+		return -1;
+	int k = 0;
+	while (v >>= 1)
+		k++;
+	return k;
+}
+
+/* Cheaper terms for ops with a power-of-two constant argument, each equal
+ * to the general encoding for every input (the tests check them against
+ * the interpreter): multiplying by 2^k is shifting left; floor division
+ * and modulo by a positive 2^k are an arithmetic shift and a mask; the
+ * high half of x * 2^k is x >> (W - k).  Bit-blasted multipliers and
+ * dividers are what makes 64-bit queries slow, and the shifts also make
+ * "x // 4" and "x >> 2" the same term.  NULL when no rule applies. */
+Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
+{
+	uint64_t c;
+	int k, x = 0;
+	if (!ir_op_has(opc, IRF_PURE) || ir_opinfo_of(opc)->nargs != 2)
+		return NULL;
+	if (zc_numeral(s->z, a[1], &c))
+		x = 0;
+	else if (ir_op_has(opc, IRF_COMM) && zc_numeral(s->z, a[0], &c))
+		x = 1;
+	else
+		return NULL;
+	if ((k = log2_exact(c)) < 0)
+		return NULL;
+	unsigned uw = (unsigned)w;
+	switch (opc) {
+	case IR_INT_MUL:
+		return K(s, Z3_mk_bvshl(s->z, a[x], zc_bv(s, uw, (uint64_t)k)));
+	case IR_INT_PY_DIV:
+		if (k > w - 2)
+			return NULL; /* 2^(W-1) is MININT, negative */
+		return K(s,
+			 Z3_mk_bvashr(s->z, a[0], zc_bv(s, uw, (uint64_t)k)));
+	case IR_INT_PY_MOD:
+		if (k > w - 2)
+			return NULL;
+		return K(s, Z3_mk_bvand(s->z, a[0], zc_bv(s, uw, c - 1)));
+	case IR_UINT_MUL_HIGH:
+		if (k == 0)
+			return zc_bv(s, uw, 0);
+		return K(s, Z3_mk_bvlshr(s->z, a[x],
+					 zc_bv(s, uw, (uint64_t)(w - k))));
+	default: return NULL;
+	}
+}
+
 static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 {
 	const ir_trace *t = e->t;
@@ -432,6 +486,8 @@ static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 	Z3_ast r = NULL, of = NULL;
 	if (try_fold(s, e, op, &r, &of)) {
 		e->folded++;
+	} else if ((r = enc_peephole(s, e->w, opc, a)) != NULL) {
+		e->peepholes++;
 	} else {
 		r = enc_op(s, e->w, opc, a, &of);
 		e->bval[op->result] = enc_cmp_bool(s, opc, a);

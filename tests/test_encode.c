@@ -1,0 +1,404 @@
+/* The Z3 encoding of every op against the concrete interpreter.
+ *
+ * Each op is put in a one-op trace over symbolic inputs, encoded, and the
+ * terms are evaluated under a model holding concrete inputs; the value (and
+ * for overflow-checked ops the guard outcome) must equal what interp_run
+ * computes for the same inputs.  Edge values at widths 8, 16, 32 and 64, all
+ * pairs at width 8 for the overflow flags, and solver proofs that the
+ * cheap overflow formulas equal the textbook 2W-bit definition. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/interp.h"
+#include "ir/sem.h"
+#include "verify/encode.h"
+#include "verify/z3ctx.h"
+
+static Z3_context Z;
+
+/* A trace "[i0, i1] r = OPC(i0, i1) [guard_no_overflow] finish(r)". */
+static ir_trace *one_op(ir_opcode opc, int w)
+{
+	ir_trace *t = ir_trace_new(w);
+	const ir_opinfo *oi = ir_opinfo_of(opc);
+	ir_vid in[2];
+	for (int i = 0; i < oi->nargs; i++)
+		in[i] = ir_add_input(t, oi->args[i] == 'r' ? 'r' : 'i', NULL);
+	uint32_t op = ir_emit(t, opc, (uint32_t)oi->nargs, in, 0, NULL);
+	if (ir_op_has(opc, IRF_OVF))
+		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
+			NULL);
+	ir_vid r = t->ops[op].result;
+	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
+	return t;
+}
+
+static bool eval(Z3_model m, Z3_ast t, uint64_t *v)
+{
+	Z3_ast r = NULL;
+	if (!Z3_model_eval(Z, m, t, true, &r) || !r)
+		return false;
+	Z3_inc_ref(Z, r);
+	bool ok;
+	if (Z3_get_sort_kind(Z, Z3_get_sort(Z, r)) == Z3_BOOL_SORT) {
+		ok = Z3_get_bool_value(Z, r) != Z3_L_UNDEF;
+		*v = Z3_get_bool_value(Z, r) == Z3_L_TRUE;
+	} else {
+		ok = zc_numeral(Z, r, v);
+	}
+	Z3_dec_ref(Z, r);
+	return ok;
+}
+
+typedef struct enc_case {
+	ir_trace *t;
+	zc_scope S;
+	Z3_ast vars[2];
+	enc_trace e;
+} enc_case;
+
+static bool case_open(enc_case *c, ir_opcode opc, int w)
+{
+	c->t = one_op(opc, w);
+	zc_scope_init(&c->S, Z);
+	jp_err err;
+	if (enc_inputs(&c->S, c->t, c->vars, &err) ||
+	    enc_trace_build(&c->S, c->t, c->vars, &c->e, &err)) {
+		fprintf(stderr, "encode %s: %s\n", ir_opinfo_of(opc)->name,
+			err.msg);
+		return false;
+	}
+	return true;
+}
+
+static void case_close(enc_case *c)
+{
+	enc_trace_free(&c->e);
+	zc_scope_release(&c->S);
+	ir_trace_free(c->t);
+}
+
+/* Compares encoding and interpreter on inputs X; returns false (after
+ * printing) on a mismatch. */
+static bool case_agrees(enc_case *c, const uint64_t *x)
+{
+	const ir_trace *t = c->t;
+	Z3_model m = Z3_mk_model(Z);
+	Z3_model_inc_ref(Z, m);
+	for (uint32_t i = 0; i < t->ninputs; i++) {
+		Z3_func_decl d = Z3_get_app_decl(Z, Z3_to_app(Z, c->vars[i]));
+		unsigned w = Z3_get_bv_sort_size(Z, Z3_get_sort(Z, c->vars[i]));
+		Z3_add_const_interp(Z, m, d, zc_bv(&c->S, w, x[i]));
+	}
+	interp_env env = {.args = x, .nargs = t->ninputs};
+	interp_result r;
+	jp_err err;
+	bool ok = interp_run(t, &env, &r, &err) == JP_OK;
+	uint64_t got = 0;
+	ir_vid res = t->ops[0].result;
+	ok = ok && eval(m, c->e.val[res], &got) && r.known[res] &&
+	     got == r.vals[res];
+	if (ok && ir_op_has(t->ops[0].opc, IRF_OVF)) {
+		uint64_t pass = 0;
+		ok = eval(m, c->e.pass[1], &pass) &&
+		     (pass != 0) == (r.outcome != INTERP_GUARD_FAIL);
+	}
+	if (!ok)
+		fprintf(stderr,
+			"  %s at W=%d on 0x%llx, 0x%llx: encoding 0x%llx, "
+			"interpreter 0x%llx (outcome %d)\n",
+			ir_op_name(t, &t->ops[0]), t->width,
+			(unsigned long long)x[0],
+			(unsigned long long)(t->ninputs > 1 ? x[1] : 0),
+			(unsigned long long)got,
+			(unsigned long long)r.vals[res], (int)r.outcome);
+	interp_result_free(&r);
+	Z3_model_dec_ref(Z, m);
+	return ok;
+}
+
+static uint32_t edge_values(int w, uint64_t *v)
+{
+	uint32_t n = 0;
+	const int64_t small[] = {0, 1, -1, 2, -2, 3, 7, 8, 9, -8, 100};
+	for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+		v[n++] = sem_from_signed(w, small[i]);
+	v[n++] = sem_minint(w);
+	v[n++] = sem_maxint(w);
+	v[n++] = sem_minint(w) + 1;
+	v[n++] = sem_maxint(w) - 1;
+	v[n++] = (uint64_t)w - 1;
+	v[n++] = (uint64_t)w;
+	v[n++] = (uint64_t)w + 1;
+	v[n++] = (uint64_t)w / 8;
+	v[n++] = (uint64_t)w / 8 - 1;
+	v[n++] = sem_mask(w, UINT64_C(0x5a5a5a5a5a5a5a5a));
+	v[n++] = sem_mask(w, UINT64_C(0x8000000080000001));
+	return n;
+}
+
+/* Every evaluable op at width W on all pairs of edge values. */
+static void test_ops_on_edges(int w)
+{
+	uint64_t v[32];
+	uint32_t n = edge_values(w, v);
+	for (int opc = 0; opc < IR_OPCODE_COUNT; opc++) {
+		if (!sem_evaluable((ir_opcode)opc))
+			continue;
+		enc_case c;
+		bool ok = case_open(&c, (ir_opcode)opc, w);
+		CHECK(ok);
+		int bad = 0;
+		uint32_t nargs = c.t->ninputs;
+		for (uint32_t a = 0; ok && a < n && bad < 3; a++)
+			for (uint32_t b = 0; b < (nargs > 1 ? n : 1); b++) {
+				uint64_t x[2] = {v[a], v[b]};
+				if (!case_agrees(&c, x) && ++bad >= 3)
+					break;
+			}
+		CHECK(bad == 0);
+		case_close(&c);
+	}
+}
+
+/* The overflow flags and all two-argument ops, exhaustively at W = 8. */
+static void test_exhaustive_w8(void)
+{
+	const ir_opcode ops[] = {
+	    IR_INT_ADD_OVF, IR_INT_SUB_OVF,   IR_INT_MUL_OVF, IR_INT_PY_DIV,
+	    IR_INT_PY_MOD,  IR_UINT_MUL_HIGH, IR_INT_SIGNEXT, IR_INT_RSHIFT,
+	    IR_INT_LSHIFT,  IR_UINT_RSHIFT};
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+		enc_case c;
+		CHECK(case_open(&c, ops[k], 8));
+		int bad = 0;
+		for (uint64_t a = 0; a < 256 && bad < 3; a++)
+			for (uint64_t b = 0; b < 256; b++) {
+				uint64_t x[2] = {a, b};
+				if (!case_agrees(&c, x) && ++bad >= 3)
+					break;
+			}
+		CHECK(bad == 0);
+		case_close(&c);
+	}
+}
+
+/* The sign-rule overflow formulas of add/sub (and the 2W one of mul) are
+ * proved equal to the textbook definition at every width: no input makes
+ * them differ. */
+static void test_ovf_formulas_proved(void)
+{
+	const ir_opcode ops[] = {IR_INT_ADD_OVF, IR_INT_SUB_OVF,
+				 IR_INT_MUL_OVF};
+	const int widths[] = {8, 16, 32, 64};
+	for (size_t wi = 0; wi < 4; wi++)
+		for (size_t k = 0; k < 3; k++) {
+			int w = widths[wi];
+			zc_scope S;
+			zc_scope_init(&S, Z);
+			Z3_sort srt = Z3_mk_bv_sort(Z, (unsigned)w);
+			Z3_ast a[2] = {
+			    zc_keep(&S,
+				    Z3_mk_const(Z, Z3_mk_string_symbol(Z, "a"),
+						srt)),
+			    zc_keep(&S,
+				    Z3_mk_const(Z, Z3_mk_string_symbol(Z, "b"),
+						srt))};
+			Z3_ast ovf = NULL;
+			CHECK(enc_op(&S, w, ops[k], a, &ovf) != NULL);
+			Z3_ast ref =
+			    enc_ovf_reference(&S, w, ops[k], a[0], a[1]);
+			Z3_solver s = Z3_mk_solver(Z);
+			Z3_solver_inc_ref(Z, s);
+			Z3_solver_assert(Z, s,
+					 zc_keep(&S, Z3_mk_xor(Z, ovf, ref)));
+			Z3_lbool r = Z3_solver_check(Z, s);
+			if (r != Z3_L_FALSE)
+				fprintf(stderr, "  %s at W=%d: %d\n",
+					ir_opinfo_of(ops[k])->name, w, (int)r);
+			CHECK(r == Z3_L_FALSE);
+			Z3_solver_dec_ref(Z, s);
+			zc_scope_release(&S);
+		}
+}
+
+/* Folding (all arguments constant) and int_signext with a constant count
+ * give the same values as the symbolic encoding. */
+static void test_constant_args(void)
+{
+	uint64_t v[32];
+	uint32_t n = edge_values(64, v);
+	for (int opc = 0; opc < IR_OPCODE_COUNT; opc++) {
+		if (!sem_evaluable((ir_opcode)opc) ||
+		    ir_opinfo_of((ir_opcode)opc)->nargs != 2 ||
+		    ir_opinfo_of((ir_opcode)opc)->args[0] == 'r')
+			continue;
+		zc_scope S;
+		zc_scope_init(&S, Z);
+		for (uint32_t a = 0; a < n; a++)
+			for (uint32_t b = 0; b < n; b++) {
+				Z3_ast args[2] = {zc_bv(&S, 64, v[a]),
+						  zc_bv(&S, 64, v[b])};
+				Z3_ast ovf = NULL;
+				Z3_ast t =
+				    enc_op(&S, 64, (ir_opcode)opc, args, &ovf);
+				Z3_ast s = zc_keep(&S, Z3_simplify(Z, t));
+				uint64_t got = 0, x[2] = {v[a], v[b]};
+				bool of = false;
+				uint64_t want =
+				    sem_eval((ir_opcode)opc, 64, x, &of);
+				bool ok = zc_numeral(Z, s, &got) && got == want;
+				if (ovf) {
+					Z3_ast so =
+					    zc_keep(&S, Z3_simplify(Z, ovf));
+					ok = ok && (of ? zc_is_true(Z, so)
+						       : zc_is_false(Z, so));
+				}
+				if (!ok)
+					fprintf(
+					    stderr,
+					    "  const %s 0x%llx 0x%llx\n",
+					    ir_opinfo_of((ir_opcode)opc)->name,
+					    (unsigned long long)v[a],
+					    (unsigned long long)v[b]);
+				CHECK(ok);
+			}
+		zc_scope_release(&S);
+	}
+}
+
+/* One symbolic and one constant argument (either side): the path where
+ * enc_peephole replaces multipliers and dividers by shifts and masks. */
+static void test_one_constant(int w)
+{
+	uint64_t v[48];
+	uint32_t n = edge_values(w, v);
+	for (int k = 2; k < w; k += (k < 8 ? 1 : 7))
+		v[n++] = UINT64_C(1) << k;
+	for (int opc = 0; opc < IR_OPCODE_COUNT; opc++) {
+		const ir_opinfo *oi = ir_opinfo_of((ir_opcode)opc);
+		if (!sem_evaluable((ir_opcode)opc) || oi->nargs != 2 ||
+		    oi->args[0] == 'r')
+			continue;
+		int bad = 0;
+		for (int side = 0; side < 2; side++)
+			for (uint32_t ci = 0; ci < n && bad < 3; ci++) {
+				ir_trace *t = ir_trace_new(w);
+				ir_vid in = ir_add_input(t, 'i', NULL);
+				ir_vid c = ir_const_int(t, v[ci]);
+				ir_vid args[2] = {side ? c : in, side ? in : c};
+				uint32_t op = ir_emit(t, (ir_opcode)opc, 2,
+						      args, 0, NULL);
+				if (ir_op_has((ir_opcode)opc, IRF_OVF))
+					ir_emit(t, IR_GUARD_NO_OVERFLOW, 0,
+						NULL, ir_cstr(t, "g0"), NULL);
+				ir_vid r = t->ops[op].result;
+				ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
+				enc_case cs;
+				cs.t = t;
+				zc_scope_init(&cs.S, Z);
+				jp_err err;
+				bool ok = enc_inputs(&cs.S, t, cs.vars, &err) ==
+					      JP_OK &&
+					  enc_trace_build(&cs.S, t, cs.vars,
+							  &cs.e, &err) == JP_OK;
+				CHECK(ok);
+				for (uint32_t xi = 0; ok && xi < n; xi++) {
+					uint64_t x[2] = {v[xi], 0};
+					if (!case_agrees(&cs, x)) {
+						bad++;
+						break;
+					}
+				}
+				if (ok)
+					enc_trace_free(&cs.e);
+				zc_scope_release(&cs.S);
+				ir_trace_free(t);
+			}
+		CHECK(bad == 0);
+	}
+}
+
+/* The peepholes fire where they should, so "x // 4" and "x >> 2" are the
+ * same term. */
+static void test_peephole_identity(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	Z3_ast x = zc_keep(&S, Z3_mk_const(Z, Z3_mk_string_symbol(Z, "x"),
+					   Z3_mk_bv_sort(Z, 64)));
+	Z3_ast a[2] = {x, zc_bv(&S, 64, 4)};
+	Z3_ast div = enc_peephole(&S, 64, IR_INT_PY_DIV, a);
+	Z3_ast b[2] = {x, zc_bv(&S, 64, 2)};
+	Z3_ast shr = enc_op(&S, 64, IR_INT_RSHIFT, b, NULL);
+	CHECK(div != NULL && div == shr);
+	Z3_ast m[2] = {x, zc_bv(&S, 64, sem_minint(64))};
+	CHECK(enc_peephole(&S, 64, IR_INT_PY_DIV, m) == NULL);
+	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
+	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
+	zc_scope_release(&S);
+}
+
+/* Heap ops are refused with a message naming the op. */
+static void test_unsupported(void)
+{
+	ir_trace *t = ir_trace_new(64);
+	ir_vid p = ir_add_input(t, 'r', NULL);
+	ir_emit(t, IR_GETFIELD_GC_I, 1, &p, ir_cstr(t, "f"), NULL);
+	ir_emit(t, IR_FINISH, 0, NULL, 0, NULL);
+	jp_err err;
+	CHECK(enc_supported(t, NULL, &err) == JP_EUNSUPPORTED);
+	CHECK(strstr(err.msg, "getfield_gc_i") != NULL);
+	ir_trace_free(t);
+	/* References that are only compared are fine. */
+	t = ir_trace_new(64);
+	ir_vid r[2] = {ir_add_input(t, 'r', NULL), ir_add_input(t, 'r', NULL)};
+	ir_emit(t, IR_PTR_EQ, 2, r, 0, NULL);
+	ir_emit(t, IR_FINISH, 0, NULL, 0, NULL);
+	CHECK(enc_supported(t, NULL, &err) == JP_OK);
+	ir_trace_free(t);
+}
+
+/* A Z3 error goes to our handler (recorded), never to exit(1). */
+static void test_error_handler(void)
+{
+	zc_clear_error();
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	Z3_ast a = zc_bv(&S, 8, 1), b = zc_bv(&S, 16, 1);
+	Z3_ast bad = zc_keep(&S, Z3_mk_bvadd(Z, a, b)); /* sort mismatch */
+	CHECK(bad == NULL);
+	CHECK(S.failed);
+	CHECK(zc_failed());
+	jp_err err;
+	CHECK(zc_check_error(&err, "test") == JP_EINTERNAL);
+	zc_clear_error();
+	zc_scope_release(&S);
+}
+
+int main(void)
+{
+	zc_ctx zc;
+	jp_err err;
+	if (zc_init(&zc, &err)) {
+		fprintf(stderr, "no Z3: %s\n", err.msg);
+		return 1;
+	}
+	Z = zc.z;
+	test_error_handler();
+	test_unsupported();
+	test_ops_on_edges(8);
+	test_ops_on_edges(16);
+	test_ops_on_edges(32);
+	test_ops_on_edges(64);
+	test_constant_args();
+	test_one_constant(8);
+	test_one_constant(64);
+	test_peephole_identity();
+	test_ovf_formulas_proved();
+	test_exhaustive_w8();
+	CHECK(!zc_failed());
+	zc_fini(&zc);
+	return check_summary("test_encode");
+}
