@@ -30,6 +30,9 @@ typedef enum gen_action {
 	S_POW2DIV,
 	S_FGEZ,
 	S_AND,
+	S_OVFTWIN,
+	S_GVBOOL,
+	S_UCMP,
 	A_COUNT
 } gen_action;
 
@@ -37,14 +40,16 @@ typedef enum gen_action {
  * share in every profile except "arithmetic" so that any campaign can reach
  * every shape; "all" is the default and the broadest. */
 static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
-    /*           bin un cmp gcmp ovf gval rng kb gb  add neg mul shl ocse p2 fgz
-       and */
-    [GEN_PROFILE_ALL] = {30, 8, 4, 8, 6, 3, 8, 4, 3, 4, 4, 3, 4, 3, 3, 3, 4},
-    [GEN_PROFILE_ARITH] = {60, 15, 6, 3, 3, 1, 2, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1},
-    [GEN_PROFILE_BOUNDS] = {18, 5, 3, 10, 2, 3, 16, 8, 3, 6, 6, 4, 6, 1, 3, 4,
-			    6},
-    [GEN_PROFILE_OVERFLOW] = {20, 5, 3, 5, 25, 2, 5, 2, 2, 3, 3, 5, 2, 8, 1, 1,
-			      1},
+    /* bin un cmp gcmp ovf gval rng kb gb | add neg mul shl ocse p2 fgz and
+     * twin gvb ucmp */
+    [GEN_PROFILE_ALL] = {30, 8, 4, 8, 6, 3, 8, 4, 3, 4,
+			 4,  3, 4, 3, 3, 3, 4, 3, 3, 3},
+    [GEN_PROFILE_ARITH] = {60, 15, 6, 3, 3, 1, 2, 1, 2, 1,
+			   1,  1,  1, 1, 2, 1, 1, 1, 1, 1},
+    [GEN_PROFILE_BOUNDS] = {18, 5, 3, 10, 2, 3, 16, 8, 3, 6,
+			    6,	4, 6, 1,  3, 4, 6,  1, 3, 6},
+    [GEN_PROFILE_OVERFLOW] = {20, 5, 3, 5, 25, 2, 5, 2, 2, 3,
+			      3,  5, 2, 8, 1,  1, 1, 8, 1, 1},
 };
 
 static const char *const profile_names[GEN_PROFILE_COUNT] = {
@@ -206,7 +211,7 @@ void gen_ctx_free(gen_ctx *g)
 	free(g);
 }
 
-/* ---- bookkeeping -------------------------------------------------------
+/* ---- bookkeeping ----
  * The per-vid arrays grow with the trace's value table.  After an
  * allocation failure every helper returns a harmless vid (the first input)
  * and g->oom makes gen_trace discard the trace, which keeps the action code
@@ -342,7 +347,7 @@ static void guard_ovf(gen_ctx *g)
 	guard(g, g->last_ovf ? IR_GUARD_OVERFLOW : IR_GUARD_NO_OVERFLOW, 0, 0);
 }
 
-/* ---- values ------------------------------------------------------------ */
+/* ---- values ---- */
 
 static uint64_t pow2(gen_ctx *g, int k)
 {
@@ -482,7 +487,7 @@ static uint64_t near(gen_ctx *g, uint64_t center)
 	return sem_mask(g->w, center + (uint64_t)rng_range(&g->r, -2, 2));
 }
 
-/* ---- single actions ------------------------------------------------------ */
+/* ---- single actions ---- */
 
 static const ir_opcode binops[] = {
     IR_INT_ADD,	    IR_INT_ADD,	      IR_INT_ADD,     IR_INT_SUB,
@@ -683,7 +688,7 @@ static void act_guard_bool(gen_ctx *g)
 	guard_bool(g, v);
 }
 
-/* ---- snippets ------------------------------------------------------------ */
+/* ---- snippets ---- */
 
 /* y = x + c (or c + x, x - c); a range guard on y; a range guard on x
  * whose bound is derived from the first (k - c): the shape from which a
@@ -865,6 +870,62 @@ static void snip_and(gen_ctx *g)
 	g->must_out[y] = 1;
 }
 
+/* An op and, later, its overflow-checked twin on the same operands:
+ * value numbering may reuse the plain op's result, but must keep the
+ * overflow check. */
+static void snip_ovftwin(gen_ctx *g)
+{
+	static const ir_opcode plain[] = {IR_INT_ADD, IR_INT_ADD, IR_INT_SUB,
+					  IR_INT_MUL};
+	static const ir_opcode checked[] = {IR_INT_ADD_OVF, IR_INT_ADD_OVF,
+					    IR_INT_SUB_OVF, IR_INT_MUL_OVF};
+	int k = (int)rng_below(&g->r, 4);
+	ir_vid a = pick_val(g), b = pick_operand(g, 20);
+	ir_vid p = emit(g, plain[k], a, b);
+	if (rng_chance(&g->r, 1, 2))
+		act_binop(g);
+	bool swap = ir_op_has(checked[k], IRF_COMM) && rng_chance(&g->r, 1, 3);
+	ir_vid c = swap ? emit(g, checked[k], b, a) : emit(g, checked[k], a, b);
+	guard_ovf(g);
+	g->must_out[p] = 1;
+	g->must_out[c] = 1;
+}
+
+/* guard_value(x, 1) on an x that is 1 on the example but not known to be
+ * a boolean: x = v - (example(v) - 1), or a mask of v that is 1. */
+static void snip_gvbool(gen_ctx *g)
+{
+	ir_vid v = pick_val(g), x;
+	if ((g->ex[v] & 1) && rng_chance(&g->r, 1, 3))
+		x = emit(g, IR_INT_AND, v, cst(g, 1 + 2 * rng_below(&g->r, 8)));
+	else if (rng_chance(&g->r, 1, 2))
+		x = emit(g, IR_INT_SUB, v, cst(g, g->ex[v] - 1));
+	else
+		x = emit(g, IR_INT_ADD, v, cst(g, 1 - g->ex[v]));
+	if (g->ex[x] == 1)
+		guard(g, IR_GUARD_VALUE, x, cst(g, 1));
+	else
+		guard(g, IR_GUARD_VALUE, x, cst(g, g->ex[x]));
+	g->must_out[x] = 1;
+}
+
+/* A signed range guard on x, then an unsigned comparison of x against a
+ * constant near the bound: unsigned order must not be read off the
+ * signed range when it contains negative numbers. */
+static void snip_ucmp(gen_ctx *g)
+{
+	static const ir_opcode ucmp[] = {IR_UINT_LT, IR_UINT_LE, IR_UINT_GT,
+					 IR_UINT_GE};
+	ir_vid x = pick_val(g);
+	uint64_t k = near(g, g->ex[x]);
+	signed_guard(g, x, k);
+	uint64_t k2 = rng_chance(&g->r, 1, 2) ? near(g, k) : near(g, g->ex[x]);
+	ir_vid c = rng_chance(&g->r, 1, 4) ? emit(g, PICK(ucmp), cst(g, k2), x)
+					   : emit(g, PICK(ucmp), x, cst(g, k2));
+	guard_bool(g, c);
+	g->must_out[x] = 1;
+}
+
 typedef void (*action_fn)(gen_ctx *);
 
 static const action_fn actions[A_COUNT] = {
@@ -885,9 +946,12 @@ static const action_fn actions[A_COUNT] = {
     [S_POW2DIV] = snip_pow2div,
     [S_FGEZ] = snip_fgez,
     [S_AND] = snip_and,
+    [S_OVFTWIN] = snip_ovftwin,
+    [S_GVBOOL] = snip_gvbool,
+    [S_UCMP] = snip_ucmp,
 };
 
-/* ---- the trace ----------------------------------------------------------- */
+/* ---- the trace ---- */
 
 /* The outputs: every op result nothing uses (it would otherwise be dead),
  * every value a snippet marked, and a few random others; at most 40. */
@@ -1029,7 +1093,7 @@ jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
 			ex, err);
 }
 
-/* ---- annotated printing -------------------------------------------------- */
+/* ---- annotated printing ---- */
 
 void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb)
 {

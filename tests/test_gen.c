@@ -216,7 +216,10 @@ static void test_bias_and_shapes(void)
 			const ir_op *op = &t->ops[i];
 			const ir_value *a1 =
 			    op->nargs > 1 ? &t->vals[op->args[1]] : NULL;
-			if (op->opc == IR_INT_LSHIFT && a1 &&
+			bool shift = op->opc == IR_INT_LSHIFT ||
+				     op->opc == IR_INT_RSHIFT ||
+				     op->opc == IR_UINT_RSHIFT;
+			if (shift && a1 &&
 			    a1->tag == IR_VAL_CONST_INT) {
 				shift_w1 += a1->cval == (uint64_t)w - 1;
 				shift_w += a1->cval == (uint64_t)w;

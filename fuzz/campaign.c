@@ -1,0 +1,1358 @@
+#define _POSIX_C_SOURCE 200809L
+#include "campaign.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <z3.h>
+
+#include "fuzz/reduce.h"
+#include "fuzz/rng.h"
+#include "ir/print.h"
+#include "ir/strbuf.h"
+#include "verify/check.h"
+
+/* ---- small helpers ---- */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+camp_opts camp_default_opts(void)
+{
+	camp_opts o;
+	memset(&o, 0, sizeof o);
+	o.jobs = 1;
+	o.seconds = 20;
+	o.gen = gen_default_opts();
+	o.cfg = opt_default_config();
+	o.timeout_ms = 2000;
+	o.outdir = "jp-out";
+	o.status_every = 1;
+	return o;
+}
+
+uint64_t camp_trace_seed(uint64_t seed, uint32_t stream, uint64_t index)
+{
+	return rng_derive(seed, stream, index);
+}
+
+void camp_z3_version(char *buf, size_t size)
+{
+	unsigned a, b, c, d;
+	Z3_get_version(&a, &b, &c, &d);
+	snprintf(buf, size, "%u.%u.%u", a, b, c);
+}
+
+static void put_range(strbuf *sb, const char *opt, uint32_t lo, uint32_t hi)
+{
+	if (lo == hi)
+		sb_printf(sb, " %s %u", opt, lo);
+	else
+		sb_printf(sb, " %s %u-%u", opt, lo, hi);
+}
+
+static void put_mask(strbuf *sb, uint64_t mask, int n, const char *(*name)(int))
+{
+	bool first = true;
+	for (int i = 0; i < n; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		sb_printf(sb, "%s%s", first ? "" : ",", name(i));
+		first = false;
+	}
+	if (first)
+		sb_puts(sb, "none");
+}
+
+static const char *bug_name_i(int i)
+{
+	return opt_bug_name((opt_bug)i);
+}
+
+static const char *pass_name_i(int i)
+{
+	return opt_pass_name((opt_pass)i);
+}
+
+void camp_format_options(const gen_opts *g, const opt_config *cfg,
+			 unsigned timeout_ms, strbuf *sb)
+{
+	sb_printf(sb, "--profile %s", gen_profile_name(g->profile));
+	put_range(sb, "--length", g->min_len, g->max_len);
+	put_range(sb, "--inputs", g->min_inputs, g->max_inputs);
+	sb_printf(sb, " --width %d", g->width);
+	opt_config def = opt_default_config();
+	if (cfg->passes != def.passes) {
+		sb_puts(sb, " --passes ");
+		put_mask(sb, cfg->passes, OPT_PASS_COUNT, pass_name_i);
+	}
+	if (cfg->bugs) {
+		sb_puts(sb, " --inject ");
+		put_mask(sb, cfg->bugs, OPT_BUG_COUNT, bug_name_i);
+	}
+	sb_printf(sb, " --timeout-ms %u", timeout_ms);
+}
+
+static void counts_add(camp_counts *a, const camp_counts *b)
+{
+	a->traces += b->traces;
+	a->proved += b->proved;
+	a->refuted += b->refuted;
+	a->unknown += b->unknown;
+	a->errors += b->errors;
+	a->findings_new += b->findings_new;
+	a->findings_dup += b->findings_dup;
+	a->ops += b->ops;
+	a->ms_gen += b->ms_gen;
+	a->ms_opt += b->ms_opt;
+	a->ms_ver += b->ms_ver;
+	a->ms_reduce += b->ms_reduce;
+}
+
+/* ---- files ----
+ * Every file of a bundle is written and fsynced inside a directory with a
+ * temporary name; the directory is then renamed into place.  Readers (and
+ * a campaign killed at any moment) see either no bundle or a complete one. */
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+static bool write_file(const char *dir, const char *name, const strbuf *sb)
+{
+	char path[4800];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return false;
+	bool ok = !sb->oom && write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
+	return close(fd) == 0 && ok;
+}
+
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* Writes PATH atomically: a temporary file in the same directory, then
+ * rename. */
+static bool write_atomic(const char *path, const strbuf *sb)
+{
+	char tmp[4800];
+	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (fd < 0)
+		return false;
+	bool ok = !sb->oom && write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
+	ok = close(fd) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		return false;
+	}
+	return true;
+}
+
+/* Removes a directory of plain files we wrote (no recursion needed). */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		char path[4800];
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static bool make_dir(const char *path)
+{
+	return mkdir(path, 0777) == 0 || errno == EEXIST;
+}
+
+/* Renames the complete temporary bundle TMP to FINAL.  Returns 1 when it
+ * is new, 0 when FINAL already exists (another worker or an earlier
+ * session saved the same signature), -1 on error. */
+static int publish_dir(const char *tmp, const char *final, const char *parent)
+{
+	sync_dir(tmp);
+	if (rename(tmp, final) == 0) {
+		sync_dir(parent);
+		return 1;
+	}
+	int e = errno;
+	remove_dir(tmp);
+	return e == EEXIST || e == ENOTEMPTY ? 0 : -1;
+}
+
+static void iso_time(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- messages from workers ---- */
+
+enum { MSG_STATS = 1, MSG_FINDING, MSG_DUP, MSG_CRASH, MSG_DONE };
+
+typedef struct wmsg {
+	uint32_t type;
+	uint32_t stream;
+	uint64_t next_index; /* next trace of the stream (MSG_CRASH: the one
+				that crashed) */
+	camp_counts c;	     /* cumulative, this worker process */
+	camp_finding f;
+	int32_t signo;
+} wmsg;
+
+/* ---- workers ---- */
+
+typedef struct worker {
+	const camp_opts *o;
+	uint32_t stream;
+	uint64_t next;
+	uint64_t share; /* traces to judge; 0 = until told to stop */
+	double deadline;
+	int fd;
+	pid_t parent;
+	gen_ctx *g;
+	ver_ctx *vc;
+	red_env env;
+	camp_counts c;
+	char (*known)[CAMP_SIG_MAX];
+	uint32_t nknown, capknown;
+	uint32_t unknown_saved, max_unknown;
+	uint32_t tmpseq;
+	double last_msg;
+	double t0;
+} worker;
+
+/* The crash handler writes a message prepared before each trace. */
+static int crash_fd = -1;
+static wmsg crash_msg;
+
+static void on_crash(int sig)
+{
+	crash_msg.signo = sig;
+	if (crash_fd >= 0) {
+		ssize_t k = write(crash_fd, &crash_msg, sizeof crash_msg);
+		(void)k;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_crash_handlers(void)
+{
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_crash;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void send_msg(worker *w, uint32_t type, const camp_finding *f)
+{
+	wmsg m;
+	memset(&m, 0, sizeof m);
+	m.type = type;
+	m.stream = w->stream;
+	m.next_index = w->next;
+	m.c = w->c;
+	if (f)
+		m.f = *f;
+	/* A failed write means the parent is gone: nobody is listening. */
+	if (!write_all(w->fd, (const char *)&m, sizeof m))
+		_exit(3);
+	w->last_msg = now_ms();
+}
+
+static bool is_known(const worker *w, const char *sig)
+{
+	for (uint32_t i = 0; i < w->nknown; i++)
+		if (!strcmp(w->known[i], sig))
+			return true;
+	return false;
+}
+
+static void add_known(worker *w, const char *sig)
+{
+	if (w->nknown == w->capknown) {
+		uint32_t cap = w->capknown ? w->capknown * 2 : 16;
+		void *p = realloc(w->known, cap * sizeof *w->known);
+		if (!p)
+			return;
+		w->known = p;
+		w->capknown = cap;
+	}
+	snprintf(w->known[w->nknown++], CAMP_SIG_MAX, "%s", sig);
+}
+
+/* Learns the signatures already saved in OUTDIR/findings. */
+static void load_known(worker *w)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/findings", w->o->outdir);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			add_known(w, e->d_name);
+	closedir(d);
+}
+
+static void put_header(strbuf *sb, const char *what, const camp_finding *f,
+		       const camp_opts *o)
+{
+	sb_printf(sb,
+		  "# %s\n# trace seed %llu (campaign seed %llu, stream %u, "
+		  "index %llu)\n",
+		  what, (unsigned long long)f->trace_seed,
+		  (unsigned long long)o->seed, f->stream,
+		  (unsigned long long)f->index);
+}
+
+static void put_args(strbuf *sb, const ver_result *r)
+{
+	if (!r || !r->inputs || r->ninputs == 0)
+		return;
+	sb_puts(sb, "# args: ");
+	for (uint32_t i = 0; i < r->ninputs; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		ir_print_int(r->width ? r->width : 64, r->inputs[i], sb);
+	}
+	sb_puts(sb, "\n");
+}
+
+static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
+{
+	strbuf opts;
+	sb_init(&opts);
+	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &opts);
+	sb_printf(sb,
+		  "#!/bin/sh\n"
+		  "# Reproduces finding %s.\n"
+		  "# Run from this directory with jitprove on PATH (or set "
+		  "JITPROVE).\n"
+		  "J=${JITPROVE:-jitprove}\n"
+		  "# Regenerate the original trace from its seed, optimize it "
+		  "and verify\n# the pair again (exit 1 = the failure is "
+		  "still there):\n"
+		  "\"$J\" fuzz --replay %llu %s\n",
+		  f->sig, (unsigned long long)f->trace_seed, opts.buf);
+	if (strcmp(f->kind, "crash") != 0) {
+		strbuf ro;
+		sb_init(&ro);
+		if (o->cfg.bugs) {
+			sb_puts(&ro, " --inject ");
+			put_mask(&ro, o->cfg.bugs, OPT_BUG_COUNT, bug_name_i);
+		}
+		opt_config def = opt_default_config();
+		if (o->cfg.passes != def.passes) {
+			sb_puts(&ro, " --passes ");
+			put_mask(&ro, o->cfg.passes, OPT_PASS_COUNT,
+				 pass_name_i);
+		}
+		sb_printf(sb,
+			  "# Optimize the reduced trace afresh and verify it "
+			  "(prints the pair and\n# the counterexample):\n"
+			  "\"$J\" reduce reduced.trace --width %d%s "
+			  "--timeout-ms %u\n",
+			  o->gen.width, ro.buf, o->timeout_ms);
+		sb_release(&ro);
+	}
+	sb_printf(sb, "# The campaign that found it:\n# %s\n",
+		  o->cmdline ? o->cmdline : "jitprove fuzz");
+	sb_release(&opts);
+}
+
+static void put_info(strbuf *sb, const camp_opts *o, const camp_finding *f,
+		     const red_stats *rs, const char *obl)
+{
+	char z3[32], when[32];
+	camp_z3_version(z3, sizeof z3);
+	iso_time(when, sizeof when);
+	strbuf tmp;
+	sb_init(&tmp);
+	sb_puts(sb, "{\n  \"signature\": ");
+	sb_json_str(sb, f->sig);
+	sb_puts(sb, ",\n  \"kind\": ");
+	sb_json_str(sb, f->kind);
+	sb_puts(sb, ",\n  \"obligation\": ");
+	sb_json_str(sb, obl ? obl : "");
+	sb_puts(sb, ",\n  \"what\": ");
+	sb_json_str(sb, f->what);
+	sb_puts(sb, ",\n  \"injected_bugs\": ");
+	put_mask(&tmp, o->cfg.bugs, OPT_BUG_COUNT, bug_name_i);
+	sb_json_str(sb, tmp.buf);
+	sb_reset(&tmp);
+	sb_puts(sb, ",\n  \"passes\": ");
+	put_mask(&tmp, o->cfg.passes, OPT_PASS_COUNT, pass_name_i);
+	sb_json_str(sb, tmp.buf);
+	sb_reset(&tmp);
+	sb_printf(sb,
+		  ",\n  \"trace_seed\": %llu,\n  \"campaign_seed\": %llu,\n"
+		  "  \"stream\": %u,\n  \"index\": %llu,\n",
+		  (unsigned long long)f->trace_seed,
+		  (unsigned long long)o->seed, f->stream,
+		  (unsigned long long)f->index);
+	sb_printf(sb,
+		  "  \"generator\": {\"profile\": \"%s\", \"length\": [%u, "
+		  "%u], \"inputs\": [%u, %u], \"width\": %d},\n"
+		  "  \"timeout_ms\": %u,\n",
+		  gen_profile_name(o->gen.profile), o->gen.min_len,
+		  o->gen.max_len, o->gen.min_inputs, o->gen.max_inputs,
+		  o->gen.width, o->timeout_ms);
+	if (rs)
+		sb_printf(sb,
+			  "  \"reduction\": {\"ops_before\": %u, "
+			  "\"ops_after\": %u, \"candidates\": %u, "
+			  "\"kept\": %u, \"complete\": %s, \"ms\": %.0f},\n",
+			  rs->ops_before, rs->ops_after, rs->evals,
+			  rs->accepted, rs->complete ? "true" : "false",
+			  rs->ms);
+	sb_printf(sb,
+		  "  \"versions\": {\"jitprove\": \"%s\", \"z3\": \"%s\"},\n"
+		  "  \"found_at\": \"%s\",\n  \"campaign_command\": ",
+		  JP_VERSION, z3, when);
+	sb_json_str(sb, o->cmdline ? o->cmdline : "jitprove fuzz");
+	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &tmp);
+	sb_printf(sb, ",\n  \"replay_command\": ");
+	strbuf cmd;
+	sb_init(&cmd);
+	sb_printf(&cmd, "jitprove fuzz --replay %llu %s",
+		  (unsigned long long)f->trace_seed, tmp.buf);
+	sb_json_str(sb, cmd.buf);
+	sb_puts(sb, "\n}\n");
+	sb_release(&cmd);
+	sb_release(&tmp);
+}
+
+/* Everything a reader needs about one failure. */
+typedef struct bundle {
+	const ir_trace *orig;
+	const gen_example *ex;
+	const red_outcome *out; /* of ORIG */
+	const ir_trace *reduced;
+	const red_outcome *fin; /* of REDUCED */
+	const red_stats *rs;
+} bundle;
+
+static bool write_bundle_files(const char *dir, const camp_opts *o,
+			       const camp_finding *f, const bundle *b)
+{
+	strbuf sb;
+	sb_init(&sb);
+	bool ok = true;
+	char what[300];
+
+	snprintf(what, sizeof what, "original trace of finding %s", f->sig);
+	put_header(&sb, what, f, o);
+	gen_print_annotated(b->orig, b->ex, &sb);
+	ok &= write_file(dir, "orig.trace", &sb);
+
+	sb_reset(&sb);
+	put_header(&sb, "the optimizer's output for orig.trace", f, o);
+	if (b->out->opt)
+		ir_print(b->out->opt, &sb);
+	else
+		sb_printf(&sb, "# the optimizer failed: %s\n", b->out->what);
+	ok &= write_file(dir, "opt.trace", &sb);
+
+	sb_reset(&sb);
+	sb_printf(&sb,
+		  "# reduced from orig.trace (%u ops -> %u); '# args:' is a "
+		  "counterexample\n",
+		  f->ops_orig, f->ops_reduced);
+	put_args(&sb, b->fin->have_res ? &b->fin->res : NULL);
+	ir_print(b->reduced, &sb);
+	ok &= write_file(dir, "reduced.trace", &sb);
+
+	sb_reset(&sb);
+	sb_puts(&sb, "# the optimizer's output for reduced.trace\n");
+	put_args(&sb, b->fin->have_res ? &b->fin->res : NULL);
+	if (b->fin->opt)
+		ir_print(b->fin->opt, &sb);
+	else
+		sb_printf(&sb, "# the optimizer failed: %s\n", b->fin->what);
+	ok &= write_file(dir, "reduced.opt.trace", &sb);
+
+	sb_reset(&sb);
+	sb_printf(&sb, "%s: %s\n\n== reduced pair ==\n", f->kind, f->what);
+	if (b->fin->have_res && b->fin->res.cex_text)
+		sb_puts(&sb, b->fin->res.cex_text);
+	else
+		sb_printf(&sb, "%s\n", b->fin->what);
+	sb_puts(&sb, "\n== original pair ==\n");
+	if (b->out->have_res && b->out->res.cex_text)
+		sb_puts(&sb, b->out->res.cex_text);
+	else
+		sb_printf(&sb, "%s\n", b->out->what);
+	ok &= write_file(dir, "cex.txt", &sb);
+
+	sb_reset(&sb);
+	put_info(&sb, o, f, b->rs, b->fin->obl);
+	ok &= write_file(dir, "info.json", &sb);
+
+	sb_reset(&sb);
+	put_repro(&sb, o, f);
+	ok &= write_file(dir, "repro.sh", &sb);
+	char path[4800];
+	snprintf(path, sizeof path, "%s/repro.sh", dir);
+	chmod(path, 0777);
+	sb_release(&sb);
+	return ok;
+}
+
+/* Saves a bundle for F; 1 new, 0 already there, -1 error. */
+static int save_finding(const camp_opts *o, const char *tmpname,
+			const camp_finding *f, const bundle *b)
+{
+	char parent[4096], tmp[4400], final[4400];
+	snprintf(parent, sizeof parent, "%s/findings", o->outdir);
+	snprintf(tmp, sizeof tmp, "%s/%s", parent, tmpname);
+	snprintf(final, sizeof final, "%s/%s", parent, f->sig);
+	remove_dir(tmp);
+	if (mkdir(tmp, 0777) != 0)
+		return -1;
+	if (!write_bundle_files(tmp, o, f, b)) {
+		remove_dir(tmp);
+		return -1;
+	}
+	return publish_dir(tmp, final, parent);
+}
+
+static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
+			 const red_outcome *out, uint64_t seed)
+{
+	if (w->unknown_saved >= w->max_unknown)
+		return;
+	const camp_opts *o = w->o;
+	char parent[4096], tmp[4400], final[4400];
+	snprintf(parent, sizeof parent, "%s/unknown", o->outdir);
+	snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%u", parent, (long)getpid(),
+		 w->tmpseq++);
+	snprintf(final, sizeof final, "%s/%016llx", parent,
+		 (unsigned long long)seed);
+	if (mkdir(tmp, 0777) != 0)
+		return;
+	strbuf sb, opts;
+	sb_init(&sb);
+	sb_init(&opts);
+	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &opts);
+	sb_printf(&sb,
+		  "# undecided: %s\n# replay: jitprove fuzz --replay %llu %s\n",
+		  out->what, (unsigned long long)seed, opts.buf);
+	gen_print_annotated(t, ex, &sb);
+	bool ok = write_file(tmp, "orig.trace", &sb);
+	sb_reset(&sb);
+	if (out->opt)
+		ir_print(out->opt, &sb);
+	ok &= write_file(tmp, "opt.trace", &sb);
+	sb_reset(&sb);
+	sb_printf(&sb, "obligation: %s\nreason: %s\n", out->what,
+		  out->have_res && out->res.reason ? out->res.reason
+						   : out->obl);
+	ok &= write_file(tmp, "reason.txt", &sb);
+	sb_release(&sb);
+	sb_release(&opts);
+	if (!ok) {
+		remove_dir(tmp);
+		return;
+	}
+	if (publish_dir(tmp, final, parent) == 1)
+		w->unknown_saved++;
+}
+
+/* Reduces a failure, then saves it unless its signature is known. */
+static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
+			   const red_outcome *out, uint64_t seed)
+{
+	double t0 = now_ms();
+	ir_trace *reduced = NULL;
+	red_outcome fin;
+	red_stats rs;
+	memset(&fin, 0, sizeof fin);
+	memset(&rs, 0, sizeof rs);
+	if (red_reduce(&w->env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
+		reduced = NULL;
+		memset(&fin, 0, sizeof fin);
+	}
+	w->c.ms_reduce += now_ms() - t0;
+	/* A flaky verdict (a timeout on the way) could leave FIN another
+	 * failure; the signature then falls back to the original's. */
+	bool fin_ok = reduced && red_same_failure(&fin, out);
+	const ir_trace *rt = reduced ? reduced : t;
+	const red_outcome *ro = fin_ok ? &fin : out;
+
+	camp_finding f;
+	memset(&f, 0, sizeof f);
+	red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
+	snprintf(f.kind, sizeof f.kind, "%s", red_kind_name(out->kind));
+	snprintf(f.what, sizeof f.what, "%s", ro->what);
+	f.trace_seed = seed;
+	f.stream = w->stream;
+	f.index = w->next;
+	f.ops_orig = ir_count_ops(t);
+	f.ops_reduced = ir_count_ops(rt);
+	f.at_s = (now_ms() - w->t0) / 1e3;
+	f.hits = 1;
+
+	int r = 0;
+	if (!is_known(w, f.sig)) {
+		char tmpname[64];
+		snprintf(tmpname, sizeof tmpname, ".tmp-%ld-%u", (long)getpid(),
+			 w->tmpseq++);
+		bundle b = {t, ex, out, rt, ro, &rs};
+		r = save_finding(w->o, tmpname, &f, &b);
+		if (r >= 0)
+			add_known(w, f.sig);
+	}
+	if (r < 0) {
+		/* The bundle could not be written (disk full?): still
+		 * report the failure, marked, rather than lose it. */
+		snprintf(f.what, sizeof f.what,
+			 "NOT SAVED (write error): %.130s", ro->what);
+	}
+	if (r != 0) {
+		w->c.findings_new++;
+		send_msg(w, MSG_FINDING, &f);
+	} else {
+		w->c.findings_dup++;
+		send_msg(w, MSG_DUP, &f);
+	}
+	ir_trace_free(reduced);
+	red_outcome_free(&fin);
+}
+
+static bool worker_should_stop(worker *w)
+{
+	if (w->o->stop && *w->o->stop)
+		return true;
+	if (w->share && w->c.traces >= w->share)
+		return true;
+	if (w->deadline > 0 && now_ms() >= w->deadline)
+		return true;
+	return getppid() != w->parent;
+}
+
+static void judge_one(worker *w)
+{
+	uint64_t seed = camp_trace_seed(w->o->seed, w->stream, w->next);
+	crash_msg.next_index = w->next;
+	crash_msg.f.trace_seed = seed;
+	crash_msg.f.index = w->next;
+	crash_msg.c = w->c;
+
+	double t0 = now_ms();
+	ir_trace *t = NULL;
+	gen_example ex;
+	jp_status st = gen_trace(w->g, seed, &w->o->gen, &t, &ex, NULL);
+	w->c.ms_gen += now_ms() - t0;
+	w->c.traces++;
+	if (st) {
+		w->c.errors++;
+		return;
+	}
+	w->c.ops += ir_count_ops(t);
+	red_env env = w->env;
+	/* The example inputs pass every guard of the original: screening
+	 * them first catches many miscompilations without the solver. */
+	env.vo.examples = ex.inputs;
+	env.vo.nexamples = 1;
+	red_outcome out;
+	if (red_evaluate(&env, t, &out, NULL) != JP_OK) {
+		w->c.errors++;
+		ir_trace_free(t);
+		return;
+	}
+	w->c.ms_opt += out.ms_opt;
+	w->c.ms_ver += out.ms_ver;
+	switch (out.kind) {
+	case RED_PROVED: w->c.proved++; break;
+	case RED_UNKNOWN:
+		w->c.unknown++;
+		save_unknown(w, t, &ex, &out, seed);
+		break;
+	case RED_REFUTED:
+		w->c.refuted++;
+		handle_failure(w, t, &ex, &out, seed);
+		break;
+	default:
+		w->c.errors++;
+		handle_failure(w, t, &ex, &out, seed);
+		break;
+	}
+	red_outcome_free(&out);
+	ir_trace_free(t);
+}
+
+static void worker_main(worker *w)
+{
+	crash_fd = w->fd;
+	memset(&crash_msg, 0, sizeof crash_msg);
+	crash_msg.type = MSG_CRASH;
+	crash_msg.stream = w->stream;
+	install_crash_handlers();
+	w->g = gen_ctx_new();
+	w->vc = ver_ctx_new(NULL);
+	if (!w->g || !w->vc)
+		_exit(4);
+	w->env = red_default_env(w->vc);
+	w->env.cfg = w->o->cfg;
+	w->env.vo.timeout_ms = w->o->timeout_ms;
+	w->env.max_ms = w->o->reduce_ms ? w->o->reduce_ms : 60000;
+	w->env.stop = w->o->stop;
+	load_known(w);
+	w->t0 = now_ms();
+	send_msg(w, MSG_STATS, NULL);
+	while (!worker_should_stop(w)) {
+		judge_one(w);
+		w->next++;
+		if (now_ms() - w->last_msg > 250)
+			send_msg(w, MSG_STATS, NULL);
+	}
+	send_msg(w, MSG_DONE, NULL);
+	ver_ctx_free(w->vc);
+	gen_ctx_free(w->g);
+	free(w->known);
+	_exit(0);
+}
+
+/* ---- state ---- */
+
+typedef struct camp_state {
+	uint64_t seed;
+	gen_opts gen;
+	opt_config cfg;
+	unsigned timeout_ms;
+	uint32_t nstreams;
+	uint64_t next[256];
+	camp_counts all;
+	double elapsed;
+} camp_state;
+
+static void state_format(const camp_state *s, strbuf *sb)
+{
+	sb_printf(sb,
+		  "# jitprove fuzz campaign state; read by --resume\n"
+		  "version 1\nseed %llu\nprofile %s\nlength %u %u\n"
+		  "inputs %u %u\nwidth %d\npasses %llu\nbugs %llu\n"
+		  "timeout_ms %u\nstreams %u\n",
+		  (unsigned long long)s->seed, gen_profile_name(s->gen.profile),
+		  s->gen.min_len, s->gen.max_len, s->gen.min_inputs,
+		  s->gen.max_inputs, s->gen.width,
+		  (unsigned long long)s->cfg.passes,
+		  (unsigned long long)s->cfg.bugs, s->timeout_ms, s->nstreams);
+	for (uint32_t i = 0; i < s->nstreams; i++)
+		sb_printf(sb, "next %u %llu\n", i,
+			  (unsigned long long)s->next[i]);
+	const camp_counts *c = &s->all;
+	sb_printf(sb,
+		  "traces %llu\nproved %llu\nrefuted %llu\nunknown %llu\n"
+		  "errors %llu\nfindings_new %llu\nfindings_dup %llu\n"
+		  "ops %llu\nelapsed %.3f\n",
+		  (unsigned long long)c->traces, (unsigned long long)c->proved,
+		  (unsigned long long)c->refuted,
+		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
+		  (unsigned long long)c->findings_new,
+		  (unsigned long long)c->findings_dup,
+		  (unsigned long long)c->ops, s->elapsed);
+}
+
+static jp_status state_parse(const char *text, camp_state *s, jp_err *err)
+{
+	memset(s, 0, sizeof *s);
+	s->gen = gen_default_opts();
+	s->cfg = opt_default_config();
+	bool have_seed = false;
+	const char *p = text;
+	int line = 0;
+	while (*p) {
+		line++;
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[256], key[32], word[64];
+		if (len >= sizeof buf)
+			return jp_fail(err, JP_EINPUT, "state line %d too long",
+				       line);
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p = nl ? nl + 1 : p + len;
+		if (buf[0] == '#' || buf[0] == '\0')
+			continue;
+		unsigned long long a = 0, b = 0;
+		double d = 0;
+		if (sscanf(buf, "%31s", key) != 1)
+			continue;
+		bool ok = true;
+		if (!strcmp(key, "seed"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1, s->seed = a,
+			have_seed = ok;
+		else if (!strcmp(key, "profile"))
+			ok = sscanf(buf, "%*s %63s", word) == 1 &&
+			     gen_parse_profile(word, &s->gen.profile, NULL) ==
+				 JP_OK;
+		else if (!strcmp(key, "length"))
+			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
+			s->gen.min_len = (uint32_t)a,
+			s->gen.max_len = (uint32_t)b;
+		else if (!strcmp(key, "inputs"))
+			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
+			s->gen.min_inputs = (uint32_t)a,
+			s->gen.max_inputs = (uint32_t)b;
+		else if (!strcmp(key, "width"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1,
+			s->gen.width = (int)a;
+		else if (!strcmp(key, "passes"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1,
+			s->cfg.passes = a;
+		else if (!strcmp(key, "bugs"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1, s->cfg.bugs = a;
+		else if (!strcmp(key, "timeout_ms"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1,
+			s->timeout_ms = (unsigned)a;
+		else if (!strcmp(key, "next")) {
+			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2 &&
+			     a < 256;
+			if (ok) {
+				s->next[a] = b;
+				if (a + 1 > s->nstreams)
+					s->nstreams = (uint32_t)a + 1;
+			}
+		} else if (!strcmp(key, "elapsed"))
+			ok = sscanf(buf, "%*s %lf", &d) == 1, s->elapsed = d;
+		else {
+			static const char *const ckeys[] = {
+			    "traces", "proved",	      "refuted",      "unknown",
+			    "errors", "findings_new", "findings_dup", "ops"};
+			uint64_t *cv[] = {
+			    &s->all.traces,	  &s->all.proved,
+			    &s->all.refuted,	  &s->all.unknown,
+			    &s->all.errors,	  &s->all.findings_new,
+			    &s->all.findings_dup, &s->all.ops};
+			for (int i = 0; i < 8; i++)
+				if (!strcmp(key, ckeys[i])) {
+					ok = sscanf(buf, "%*s %llu", &a) == 1;
+					*cv[i] = a;
+				}
+		}
+		if (!ok)
+			return jp_fail(err, JP_EINPUT,
+				       "state line %d: cannot read '%s'", line,
+				       buf);
+	}
+	if (!have_seed)
+		return jp_fail(err, JP_EINPUT, "the state has no seed");
+	return gen_check_opts(&s->gen, err);
+}
+
+/* ---- the parent ---- */
+
+typedef struct wslot {
+	pid_t pid;
+	int fd;
+	bool alive; /* the pipe is open */
+	bool done;  /* the worker finished normally */
+	int restarts;
+	uint64_t next;	  /* next index of the stream */
+	uint64_t share;	  /* traces left for this stream; 0 = unlimited */
+	camp_counts base; /* counts of earlier processes of this slot */
+	camp_counts cur;  /* the current process's latest counts */
+	char buf[sizeof(wmsg)];
+	size_t nbuf;
+} wslot;
+
+typedef struct camp {
+	camp_opts o; /* effective options */
+	camp_state prev;
+	wslot *slots;
+	int nslots;
+	camp_summary *sum;
+	double t0, deadline;
+	bool stopping;
+	double stop_at;
+	gen_ctx *g; /* to regenerate crashing traces */
+	jp_err *err;
+} camp;
+
+static camp_counts session_counts(const camp *c)
+{
+	camp_counts t;
+	memset(&t, 0, sizeof t);
+	for (int i = 0; i < c->nslots; i++) {
+		counts_add(&t, &c->slots[i].base);
+		counts_add(&t, &c->slots[i].cur);
+	}
+	return t;
+}
+
+static void write_state(camp *c)
+{
+	camp_state s = c->prev;
+	s.seed = c->o.seed;
+	s.gen = c->o.gen;
+	s.cfg = c->o.cfg;
+	s.timeout_ms = c->o.timeout_ms;
+	if ((uint32_t)c->nslots > s.nstreams)
+		s.nstreams = (uint32_t)c->nslots;
+	for (int i = 0; i < c->nslots; i++)
+		s.next[i] = c->slots[i].next;
+	camp_counts sc = session_counts(c);
+	counts_add(&s.all, &sc);
+	s.elapsed += (now_ms() - c->t0) / 1e3;
+	strbuf sb;
+	sb_init(&sb);
+	state_format(&s, &sb);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/state", c->o.outdir);
+	write_atomic(path, &sb);
+	sb_release(&sb);
+}
+
+static void emit_event(camp *c, camp_event_kind k, const camp_finding *f,
+		       const char *note)
+{
+	if (!c->o.on_event)
+		return;
+	camp_counts s = session_counts(c);
+	camp_event ev = {k, &s, (now_ms() - c->t0) / 1e3, f, note};
+	c->o.on_event(c->o.ud, &ev);
+}
+
+static camp_finding *find_sig(camp_summary *s, const char *sig)
+{
+	for (uint32_t i = 0; i < s->nfindings; i++)
+		if (!strcmp(s->findings[i].sig, sig))
+			return &s->findings[i];
+	return NULL;
+}
+
+static camp_finding *add_finding(camp *c, const camp_finding *f, bool known)
+{
+	camp_summary *s = c->sum;
+	camp_finding *x = find_sig(s, f->sig);
+	if (x) {
+		x->hits++;
+		return x;
+	}
+	void *p =
+	    realloc(s->findings, (s->nfindings + 1) * sizeof *s->findings);
+	if (!p)
+		return NULL;
+	s->findings = p;
+	x = &s->findings[s->nfindings++];
+	*x = *f;
+	x->at_s = (now_ms() - c->t0) / 1e3;
+	x->hits = 1;
+	x->known = known;
+	return x;
+}
+
+/* A worker died on a signal while judging a trace: save the trace (the
+ * parent regenerates it from its seed) as a finding of kind "crash". */
+static void record_crash(camp *c, wslot *sl, const wmsg *m)
+{
+	camp_finding f;
+	memset(&f, 0, sizeof f);
+	strbuf sig;
+	sb_init(&sig);
+	if (c->o.cfg.bugs)
+		put_mask(&sig, c->o.cfg.bugs, OPT_BUG_COUNT, bug_name_i);
+	else
+		sb_puts(&sig, "nobug");
+	sb_printf(&sig, ".crash.signal-%d", (int)m->signo);
+	snprintf(f.sig, sizeof f.sig, "%s", sig.buf);
+	for (char *q = f.sig; *q; q++)
+		if (*q == ',')
+			*q = '+';
+	sb_release(&sig);
+	snprintf(f.kind, sizeof f.kind, "crash");
+	snprintf(f.what, sizeof f.what, "worker killed by signal %d",
+		 (int)m->signo);
+	f.trace_seed = m->f.trace_seed;
+	f.stream = m->stream;
+	f.index = m->next_index;
+	ir_trace *t = NULL;
+	gen_example ex;
+	int r = -1;
+	if (c->g &&
+	    gen_trace(c->g, f.trace_seed, &c->o.gen, &t, &ex, NULL) == JP_OK) {
+		f.ops_orig = f.ops_reduced = ir_count_ops(t);
+		red_outcome none;
+		memset(&none, 0, sizeof none);
+		snprintf(none.what, sizeof none.what, "%s", f.what);
+		bundle b = {t, &ex, &none, t, &none, NULL};
+		r = save_finding(&c->o, ".tmp-parent", &f, &b);
+		ir_trace_free(t);
+	}
+	/* The crashed trace counts as judged, with an error. */
+	sl->base.traces++;
+	sl->base.errors++;
+	if (r == 1)
+		sl->base.findings_new++;
+	else
+		sl->base.findings_dup++;
+	sl->next = m->next_index + 1;
+	camp_finding *x = add_finding(c, &f, r == 0);
+	if (x)
+		emit_event(c, r == 1 ? CAMP_EV_FINDING : CAMP_EV_DUPLICATE, x,
+			   NULL);
+}
+
+static void handle_msg(camp *c, wslot *sl, const wmsg *m)
+{
+	if (m->type == MSG_CRASH) {
+		/* The counts in a crash message are those before the
+		 * crashing trace. */
+		sl->cur = m->c;
+		record_crash(c, sl, m);
+		return;
+	}
+	sl->cur = m->c;
+	sl->next = m->next_index;
+	switch (m->type) {
+	case MSG_FINDING:
+	case MSG_DUP: {
+		bool known_before =
+		    m->type == MSG_DUP && !find_sig(c->sum, m->f.sig);
+		camp_finding *x = add_finding(c, &m->f, known_before);
+		if (x)
+			emit_event(c,
+				   m->type == MSG_FINDING ? CAMP_EV_FINDING
+							  : CAMP_EV_DUPLICATE,
+				   x, NULL);
+		break;
+	}
+	case MSG_DONE: sl->done = true; break;
+	default: break;
+	}
+}
+
+static jp_status spawn(camp *c, int i)
+{
+	wslot *sl = &c->slots[i];
+	int p[2];
+	if (pipe(p) != 0)
+		return jp_fail(c->err, JP_EINTERNAL, "pipe: %s",
+			       strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return jp_fail(c->err, JP_EINTERNAL, "fork: %s",
+			       strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		for (int k = 0; k < c->nslots; k++)
+			if (k != i && c->slots[k].alive)
+				close(c->slots[k].fd);
+		gen_ctx_free(c->g);
+		worker w;
+		memset(&w, 0, sizeof w);
+		w.o = &c->o;
+		w.stream = (uint32_t)i;
+		w.next = sl->next;
+		/* A restarted slot always has traces left (see drain), so
+		 * this share is never 0, which would mean "unlimited". */
+		w.share = sl->share ? sl->share - sl->base.traces : 0;
+		w.deadline = c->deadline;
+		w.fd = p[1];
+		w.parent = getppid();
+		uint32_t mu = c->o.max_unknown ? c->o.max_unknown : 200;
+		w.max_unknown = mu / (uint32_t)c->nslots + 1;
+		worker_main(&w);
+	}
+	close(p[1]);
+	sl->pid = pid;
+	sl->fd = p[0];
+	sl->alive = true;
+	sl->done = false;
+	sl->nbuf = 0;
+	memset(&sl->cur, 0, sizeof sl->cur);
+	return JP_OK;
+}
+
+/* Reads what worker I sent; on end of file reaps it and, when it died
+ * early, restarts it after the trace it was working on. */
+static void drain(camp *c, int i)
+{
+	wslot *sl = &c->slots[i];
+	ssize_t k = read(sl->fd, sl->buf + sl->nbuf, sizeof sl->buf - sl->nbuf);
+	if (k < 0 && errno == EINTR)
+		return;
+	if (k > 0) {
+		sl->nbuf += (size_t)k;
+		if (sl->nbuf == sizeof sl->buf) {
+			wmsg m;
+			memcpy(&m, sl->buf, sizeof m);
+			sl->nbuf = 0;
+			handle_msg(c, sl, &m);
+		}
+		return;
+	}
+	close(sl->fd);
+	sl->alive = false;
+	int status = 0;
+	waitpid(sl->pid, &status, 0);
+	if (sl->done)
+		return;
+	/* Died early: fold its counts into the base and start again. */
+	counts_add(&sl->base, &sl->cur);
+	memset(&sl->cur, 0, sizeof sl->cur);
+	bool more = !sl->share || sl->base.traces < sl->share;
+	if (!c->stopping && more && sl->restarts < 20) {
+		sl->restarts++;
+		char note[160];
+		snprintf(
+		    note, sizeof note,
+		    "worker %d exited unexpectedly (status %d); restarting "
+		    "it at trace %llu",
+		    i, status, (unsigned long long)sl->next);
+		emit_event(c, CAMP_EV_NOTE, NULL, note);
+		spawn(c, i);
+	}
+}
+
+static void signal_workers(camp *c, int sig)
+{
+	for (int i = 0; i < c->nslots; i++)
+		if (c->slots[i].alive)
+			kill(c->slots[i].pid, sig);
+}
+
+static jp_status prepare_dirs(const camp_opts *o, jp_err *err)
+{
+	char path[4096];
+	if (!make_dir(o->outdir))
+		return jp_fail(err, JP_EIO, "cannot create directory '%s': %s",
+			       o->outdir, strerror(errno));
+	snprintf(path, sizeof path, "%s/findings", o->outdir);
+	if (!make_dir(path))
+		return jp_fail(err, JP_EIO, "cannot create '%s': %s", path,
+			       strerror(errno));
+	/* Temporary bundles of a killed campaign are incomplete: drop them. */
+	DIR *d = opendir(path);
+	if (d) {
+		struct dirent *e;
+		char sub[4400];
+		while ((e = readdir(d))) {
+			if (strncmp(e->d_name, ".tmp-", 5) != 0)
+				continue;
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			remove_dir(sub);
+		}
+		closedir(d);
+	}
+	snprintf(path, sizeof path, "%s/unknown", o->outdir);
+	if (!make_dir(path))
+		return jp_fail(err, JP_EIO, "cannot create '%s': %s", path,
+			       strerror(errno));
+	return JP_OK;
+}
+
+static uint32_t count_bundles(const char *outdir)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/findings", outdir);
+	DIR *d = opendir(path);
+	uint32_t n = 0;
+	if (!d)
+		return 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static jp_status load_state(camp *c, jp_err *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/state", c->o.outdir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return jp_fail(err, JP_EINPUT, "--resume: cannot read '%s': %s",
+			       path, strerror(errno));
+	char *text = malloc(65536);
+	size_t n = text ? fread(text, 1, 65535, f) : 0;
+	fclose(f);
+	if (!text)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	text[n] = '\0';
+	jp_status st = state_parse(text, &c->prev, err);
+	free(text);
+	if (st)
+		return jp_fail(err, JP_EINPUT, "--resume: '%s': %s", path,
+			       err ? err->msg : "");
+	c->o.seed = c->prev.seed;
+	c->o.gen = c->prev.gen;
+	c->o.cfg = c->prev.cfg;
+	if (c->prev.timeout_ms)
+		c->o.timeout_ms = c->prev.timeout_ms;
+	return JP_OK;
+}
+
+static void fill_summary(camp *c)
+{
+	camp_summary *s = c->sum;
+	s->session = session_counts(c);
+	s->all = c->prev.all;
+	counts_add(&s->all, &s->session);
+	s->elapsed = (now_ms() - c->t0) / 1e3;
+	s->seed = c->o.seed;
+	s->gen = c->o.gen;
+	s->cfg = c->o.cfg;
+	s->timeout_ms = c->o.timeout_ms;
+	s->jobs = c->nslots;
+}
+
+jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
+{
+	memset(sum, 0, sizeof *sum);
+	camp c;
+	memset(&c, 0, sizeof c);
+	c.o = *opts;
+	c.sum = sum;
+	c.err = err;
+	if (c.o.jobs < 1 || c.o.jobs > 256)
+		return jp_fail(err, JP_EINPUT,
+			       "expected 1 to 256 jobs, found %d", c.o.jobs);
+	jp_status st;
+	if (c.o.resume && (st = load_state(&c, err)))
+		return st;
+	if ((st = gen_check_opts(&c.o.gen, err)))
+		return st;
+	if ((st = prepare_dirs(&c.o, err)))
+		return st;
+	sum->resumed = c.o.resume;
+	sum->known_before = count_bundles(c.o.outdir);
+	c.nslots = c.o.jobs;
+	c.slots = calloc((size_t)c.nslots, sizeof *c.slots);
+	c.g = gen_ctx_new();
+	if (!c.slots || !c.g) {
+		free(c.slots);
+		gen_ctx_free(c.g);
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	c.t0 = now_ms();
+	c.deadline = c.o.seconds > 0 ? c.t0 + c.o.seconds * 1e3 : 0;
+	for (int i = 0; i < c.nslots; i++) {
+		wslot *sl = &c.slots[i];
+		sl->next = (uint32_t)i < c.prev.nstreams ? c.prev.next[i] : 0;
+		if (c.o.count) {
+			uint64_t n = (uint64_t)c.nslots;
+			sl->share =
+			    c.o.count / n + ((uint64_t)i < c.o.count % n);
+		}
+	}
+	write_state(&c);
+	for (int i = 0; i < c.nslots; i++) {
+		if (c.o.count && c.slots[i].share == 0)
+			continue; /* more jobs than traces */
+		if ((st = spawn(&c, i))) {
+			signal_workers(&c, SIGTERM);
+			break;
+		}
+	}
+	double every = c.o.status_every > 0 ? c.o.status_every * 1e3 : 1e3;
+	double last_status = c.t0, last_state = c.t0;
+	/* Workers stop themselves at the deadline or after their share;
+	 * on STOP they get SIGTERM, and SIGKILL if they linger (a solver
+	 * query can take up to the timeout, a reduction a little more). */
+	double grace = 5e3 + 3.0 * c.o.timeout_ms;
+	for (;;) {
+		struct pollfd pfd[256];
+		int idx[256], n = 0;
+		for (int i = 0; i < c.nslots; i++)
+			if (c.slots[i].alive) {
+				pfd[n].fd = c.slots[i].fd;
+				pfd[n].events = POLLIN;
+				idx[n++] = i;
+			}
+		if (n == 0)
+			break;
+		int r = poll(pfd, (nfds_t)n, 100);
+		if (r > 0)
+			for (int k = 0; k < n; k++)
+				if (pfd[k].revents &
+				    (POLLIN | POLLHUP | POLLERR))
+					drain(&c, idx[k]);
+		double now = now_ms();
+		bool late = c.deadline > 0 && now > c.deadline + 1e3;
+		if (!c.stopping && ((c.o.stop && *c.o.stop) || late)) {
+			c.stopping = true;
+			c.stop_at = now;
+			sum->interrupted = c.o.stop && *c.o.stop;
+			signal_workers(&c, SIGTERM);
+		}
+		if (c.stopping && now - c.stop_at > grace)
+			signal_workers(&c, SIGKILL);
+		if (now - last_status >= every) {
+			emit_event(&c, CAMP_EV_STATUS, NULL, NULL);
+			last_status = now;
+		}
+		if (now - last_state >= 1e3) {
+			write_state(&c);
+			last_state = now;
+		}
+	}
+	if (c.o.stop && *c.o.stop)
+		sum->interrupted = true;
+	write_state(&c);
+	fill_summary(&c);
+	free(c.slots);
+	gen_ctx_free(c.g);
+	return st;
+}
+
+void camp_summary_free(camp_summary *s)
+{
+	free(s->findings);
+	s->findings = NULL;
+	s->nfindings = 0;
+}

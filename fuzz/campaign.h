@@ -1,0 +1,146 @@
+/*
+ * campaign.h - fuzzing campaigns: generate, optimize, verify, reduce, save.
+ *
+ * camp_run starts JOBS worker processes (fork).  Worker j draws the traces
+ * of seed stream j: trace k has seed rng_derive(seed, j, k), so any trace
+ * can be regenerated alone (jitprove gen --seed / jitprove fuzz --replay).
+ * Each worker has its own generator and verifier context, judges every
+ * trace with red_evaluate, and reduces every failure with red_reduce.
+ *
+ * Findings are deduplicated by red_signature and saved as a bundle in
+ * OUTDIR/findings/<signature>/ (original and optimized trace, the reduced
+ * pair, the counterexamples, info.json with seeds, options and versions,
+ * and repro.sh with the exact commands).  A bundle is written completely
+ * under a temporary name and then renamed, so a bundle that exists is
+ * complete, and renaming is also what makes deduplication safe between
+ * workers: the second rename to the same name fails.  A finding is
+ * reported (an event) only after its rename.  Unknowns go to
+ * OUTDIR/unknown/ (up to a cap) and never count as proved.
+ *
+ * The parent process only collects: workers send fixed-size messages over
+ * a pipe (counts, findings).  Progress -- the next trace index of every
+ * stream and the running totals -- is written atomically to OUTDIR/state
+ * about once a second; --resume reads it and continues every stream where
+ * it stopped, with the stream-defining options (seed, generator options,
+ * passes, bugs, timeout) taken from the state.  A worker that crashes is
+ * reported as a finding of kind "crash" (its trace is regenerated from the
+ * seed by the parent) and restarted after that trace.  Workers leave when
+ * the parent dies (their next message fails or getppid changes).
+ *
+ * Library rules: nothing is printed; progress reaches the tool through the
+ * ON_EVENT callback, called in the parent process only.
+ */
+#ifndef JP_FUZZ_CAMPAIGN_H
+#define JP_FUZZ_CAMPAIGN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fuzz/gen.h"
+#include "ir/err.h"
+#include "passes/opt.h"
+
+/* Counts of one session (or, in camp_summary.all, of every session). */
+typedef struct camp_counts {
+	uint64_t traces;  /* traces judged */
+	uint64_t proved;  /* equivalent */
+	uint64_t refuted; /* counterexample found */
+	uint64_t unknown; /* undecided (solver timeout, unsupported) */
+	uint64_t errors;  /* optimizer/verifier errors, invalid output,
+			     crashes */
+	uint64_t findings_new, findings_dup; /* failures, by novelty */
+	uint64_t ops; /* ops generated (for the average length) */
+	double ms_gen, ms_opt, ms_ver, ms_reduce; /* time per stage */
+} camp_counts;
+
+#define CAMP_SIG_MAX 200
+
+typedef struct camp_finding {
+	char sig[CAMP_SIG_MAX]; /* the bundle is OUTDIR/findings/<sig> */
+	char kind[32];		/* red_kind_name, or "crash" */
+	char what[160];		/* the failing obligation or error */
+	uint64_t trace_seed;
+	uint32_t stream;
+	uint64_t index;
+	uint32_t ops_orig, ops_reduced;
+	double at_s;   /* seconds into the session when it was saved */
+	uint64_t hits; /* how often it was hit this session */
+	bool known;    /* the bundle existed before this session */
+} camp_finding;
+
+typedef enum camp_event_kind {
+	CAMP_EV_STATUS,	   /* periodic progress */
+	CAMP_EV_FINDING,   /* a new finding was saved */
+	CAMP_EV_DUPLICATE, /* a failure with a known signature */
+	CAMP_EV_NOTE,	   /* a sentence worth showing (worker restarted...) */
+} camp_event_kind;
+
+typedef struct camp_event {
+	camp_event_kind kind;
+	const camp_counts *session; /* totals of this session so far */
+	double elapsed;		    /* seconds */
+	const camp_finding *finding;
+	const char *note;
+} camp_event;
+
+typedef struct camp_opts {
+	uint64_t seed;
+	int jobs;	/* worker processes, 1..256 */
+	double seconds; /* 0 = no time limit */
+	uint64_t count; /* traces this session over all jobs; 0 = none */
+	gen_opts gen;
+	opt_config cfg;
+	unsigned timeout_ms; /* per solver query */
+	const char *outdir;
+	bool resume;
+	uint32_t reduce_ms;   /* budget of one reduction; 0 = 60000 */
+	uint32_t max_unknown; /* unknowns saved per session; 0 = 200 */
+	const char *cmdline;  /* the command line, for the bundles */
+	const volatile sig_atomic_t *stop; /* set by a signal handler */
+	double status_every; /* seconds between CAMP_EV_STATUS; 0 = 1 */
+	void (*on_event)(void *ud, const camp_event *ev);
+	void *ud;
+} camp_opts;
+
+/* Seed 0, one job, 20 s, default generator/optimizer, 2 s timeout,
+ * OUTDIR "jp-out". */
+camp_opts camp_default_opts(void);
+
+typedef struct camp_summary {
+	camp_counts session; /* this session */
+	camp_counts all;     /* all sessions of OUTDIR, this one included */
+	double elapsed;	     /* seconds, this session */
+	bool interrupted;    /* STOP was set before the limits were reached */
+	bool resumed;
+	/* The options actually used (after --resume loaded the state). */
+	uint64_t seed;
+	gen_opts gen;
+	opt_config cfg;
+	unsigned timeout_ms;
+	int jobs;
+	uint32_t nfindings; /* distinct failures hit this session */
+	camp_finding *findings;
+	uint32_t known_before; /* bundles present before the session */
+} camp_summary;
+
+/* Runs a campaign.  Errors: JP_EINPUT (bad options, unreadable state),
+ * JP_EIO (the output directory), JP_ENOMEM, JP_EINTERNAL (fork).  SUM is
+ * filled on success; free it with camp_summary_free. */
+jp_status camp_run(const camp_opts *o, camp_summary *sum, jp_err *err);
+
+void camp_summary_free(camp_summary *s);
+
+/* The seed of trace INDEX of stream STREAM. */
+uint64_t camp_trace_seed(uint64_t seed, uint32_t stream, uint64_t index);
+
+/* Appends the options that regenerate a trace, as jitprove arguments:
+ * "--profile all --length 10-50 --inputs 1-4 --width 64 --inject x
+ * --timeout-ms 2000" (passes and bugs only when not the default). */
+void camp_format_options(const gen_opts *g, const opt_config *cfg,
+			 unsigned timeout_ms, strbuf *sb);
+
+/* The Z3 version as "4.8.12". */
+void camp_z3_version(char *buf, size_t size);
+
+#endif

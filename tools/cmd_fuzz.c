@@ -1,0 +1,493 @@
+/*
+ * cmd_fuzz.c - jitprove fuzz: run a fuzzing campaign, or replay one trace.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fuzz/campaign.h"
+#include "fuzz/reduce.h"
+#include "fuzz/rng.h"
+#include "ir/print.h"
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+typedef struct ui {
+	bool tty;
+	bool line_open; /* a status line without newline is on screen */
+	const char *outdir;
+} ui;
+
+static void clear_line(ui *u)
+{
+	if (u->line_open) {
+		fputs("\r\033[K", stderr);
+		u->line_open = false;
+	}
+}
+
+static void print_status(ui *u, const camp_event *ev)
+{
+	const camp_counts *c = ev->session;
+	double rate = ev->elapsed > 0 ? (double)c->traces / ev->elapsed : 0;
+	uint64_t found = c->findings_new + c->findings_dup;
+	char line[300];
+	snprintf(line, sizeof line,
+		 "[%5.0fs] %llu traces (%.0f/s)  proved %llu  refuted %llu  "
+		 "unknown %llu  errors %llu  findings %llu",
+		 ev->elapsed, (unsigned long long)c->traces, rate,
+		 (unsigned long long)c->proved, (unsigned long long)c->refuted,
+		 (unsigned long long)c->unknown, (unsigned long long)c->errors,
+		 (unsigned long long)found);
+	if (u->tty) {
+		fprintf(stderr, "\r%s\033[K", line);
+		u->line_open = true;
+	} else {
+		fprintf(stderr, "%s\n", line);
+	}
+	fflush(stderr);
+}
+
+/* Prints FILE (a few lines) indented, for the reduced reproducer. */
+static void print_file_indented(FILE *out, const char *path, const char *indent,
+				int maxlines)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char buf[512];
+	int n = 0;
+	while (fgets(buf, sizeof buf, f) && n < maxlines) {
+		fprintf(out, "%s%s", indent, buf);
+		if (!strchr(buf, '\n'))
+			fputc('\n', out);
+		n++;
+	}
+	if (n == maxlines)
+		fprintf(out, "%s...\n", indent);
+	fclose(f);
+}
+
+static void on_event(void *ud, const camp_event *ev)
+{
+	ui *u = ud;
+	const camp_finding *f = ev->finding;
+	switch (ev->kind) {
+	case CAMP_EV_STATUS: print_status(u, ev); break;
+	case CAMP_EV_FINDING: {
+		clear_line(u);
+		fprintf(stderr,
+			"FINDING after %.1f s: %s\n  %s: %s\n  reduced %u -> "
+			"%u ops; saved in %s/findings/%s/\n",
+			ev->elapsed, f->sig, f->kind, f->what, f->ops_orig,
+			f->ops_reduced, u->outdir, f->sig);
+		char path[4400];
+		snprintf(path, sizeof path, "%s/findings/%s/reduced.trace",
+			 u->outdir, f->sig);
+		print_file_indented(stderr, path, "    ", 14);
+		fflush(stderr);
+		break;
+	}
+	case CAMP_EV_DUPLICATE:
+		if (f->known && f->hits == 1) {
+			clear_line(u);
+			fprintf(stderr, "known finding hit again: %s\n",
+				f->sig);
+		}
+		break;
+	case CAMP_EV_NOTE:
+		clear_line(u);
+		fprintf(stderr, "note: %s\n", ev->note);
+		break;
+	}
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void print_summary(const camp_summary *s, const camp_opts *o)
+{
+	const camp_counts *c = &s->session;
+	strbuf opts;
+	sb_init(&opts);
+	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &opts);
+	printf(
+	    "jitprove fuzz: %.1f s, %d job%s, seed %llu%s%s\n  options: %s\n",
+	    s->elapsed, s->jobs, s->jobs == 1 ? "" : "s",
+	    (unsigned long long)s->seed, s->resumed ? " (resumed)" : "",
+	    s->interrupted ? ", interrupted" : "", opts.buf);
+	sb_release(&opts);
+	double rate = s->elapsed > 0 ? (double)c->traces / s->elapsed : 0;
+	printf("checked %llu traces: %.1f/s, %.1f/s per job, %.1f ops per "
+	       "trace on average\n",
+	       (unsigned long long)c->traces, rate,
+	       rate / (s->jobs ? s->jobs : 1),
+	       c->traces ? (double)c->ops / (double)c->traces : 0.0);
+	printf("  proved   %10llu  (%.2f%%)\n", (unsigned long long)c->proved,
+	       pct(c->proved, c->traces));
+	printf("  refuted  %10llu  (%.2f%%)\n", (unsigned long long)c->refuted,
+	       pct(c->refuted, c->traces));
+	printf("  unknown  %10llu  (%.2f%%; kept in %s/unknown/, never "
+	       "counted as proved)\n",
+	       (unsigned long long)c->unknown, pct(c->unknown, c->traces),
+	       o->outdir);
+	printf("  errors   %10llu  (optimizer/verifier errors, crashes)\n",
+	       (unsigned long long)c->errors);
+	double tot = c->ms_gen + c->ms_opt + c->ms_ver + c->ms_reduce;
+	double n = c->traces ? (double)c->traces : 1;
+	printf("time per stage: generate %.1f%%, optimize %.1f%%, verify "
+	       "%.1f%%, reduce %.1f%%  (per trace: %.3f / %.3f / %.3f ms)\n",
+	       pct((uint64_t)c->ms_gen, (uint64_t)tot),
+	       pct((uint64_t)c->ms_opt, (uint64_t)tot),
+	       pct((uint64_t)c->ms_ver, (uint64_t)tot),
+	       pct((uint64_t)c->ms_reduce, (uint64_t)tot), c->ms_gen / n,
+	       c->ms_opt / n, c->ms_ver / n);
+	if (s->resumed)
+		printf("all sessions of %s: %llu traces, %llu findings "
+		       "reported\n",
+		       o->outdir, (unsigned long long)s->all.traces,
+		       (unsigned long long)(s->all.findings_new +
+					    s->all.findings_dup));
+	if (s->nfindings == 0) {
+		printf("findings: none\n");
+	} else {
+		uint64_t hits = 0;
+		uint32_t known = 0;
+		for (uint32_t i = 0; i < s->nfindings; i++) {
+			hits += s->findings[i].hits;
+			known += s->findings[i].known;
+		}
+		printf("findings: %u distinct (%u new, %u known before), %llu "
+		       "hits\n",
+		       s->nfindings, s->nfindings - known, known,
+		       (unsigned long long)hits);
+		for (uint32_t i = 0; i < s->nfindings; i++) {
+			const camp_finding *f = &s->findings[i];
+			printf("  [%s] %s\n        %s: %s\n        first after "
+			       "%.1f s, %llu hit%s, reduced to %u ops; see "
+			       "%s/findings/%s/\n",
+			       f->known ? "known" : "new", f->sig, f->kind,
+			       f->what, f->at_s, (unsigned long long)f->hits,
+			       f->hits == 1 ? "" : "s", f->ops_reduced,
+			       o->outdir, f->sig);
+		}
+	}
+	if (s->interrupted)
+		printf("continue with: jitprove fuzz --resume --out %s\n",
+		       o->outdir);
+}
+
+static void print_json(const camp_summary *s, const camp_opts *o)
+{
+	const camp_counts *c = &s->session;
+	strbuf sb, tmp;
+	sb_init(&sb);
+	sb_init(&tmp);
+	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &tmp);
+	sb_printf(&sb,
+		  "{\"seconds\": %.3f, \"jobs\": %d, \"seed\": %llu, "
+		  "\"resumed\": %s, \"interrupted\": %s, \"options\": ",
+		  s->elapsed, s->jobs, (unsigned long long)s->seed,
+		  s->resumed ? "true" : "false",
+		  s->interrupted ? "true" : "false");
+	sb_json_str(&sb, tmp.buf);
+	sb_puts(&sb, ", \"out\": ");
+	sb_json_str(&sb, o->outdir);
+	sb_printf(&sb,
+		  ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
+		  "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
+		  "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
+		  "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f}, "
+		  "\"findings\": [",
+		  (unsigned long long)c->traces, (unsigned long long)c->proved,
+		  (unsigned long long)c->refuted,
+		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
+		  (unsigned long long)c->ops,
+		  s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0,
+		  c->ms_gen, c->ms_opt, c->ms_ver, c->ms_reduce);
+	for (uint32_t i = 0; i < s->nfindings; i++) {
+		const camp_finding *f = &s->findings[i];
+		sb_puts(&sb, i ? ", {\"signature\": " : "{\"signature\": ");
+		sb_json_str(&sb, f->sig);
+		sb_puts(&sb, ", \"kind\": ");
+		sb_json_str(&sb, f->kind);
+		sb_puts(&sb, ", \"what\": ");
+		sb_json_str(&sb, f->what);
+		sb_printf(&sb,
+			  ", \"new\": %s, \"first_after_s\": %.3f, \"hits\": "
+			  "%llu, \"trace_seed\": %llu, \"ops_orig\": %u, "
+			  "\"ops_reduced\": %u}",
+			  f->known ? "false" : "true", f->at_s,
+			  (unsigned long long)f->hits,
+			  (unsigned long long)f->trace_seed, f->ops_orig,
+			  f->ops_reduced);
+	}
+	sb_puts(&sb, "]}\n");
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+	sb_release(&tmp);
+}
+
+/* jitprove fuzz --replay SEED: one trace, judged and printed. */
+static int replay(uint64_t seed, const camp_opts *o)
+{
+	jp_err err;
+	jp_err_clear(&err);
+	gen_ctx *g = gen_ctx_new();
+	ver_ctx *vc = ver_ctx_new(&err);
+	if (!g || !vc) {
+		gen_ctx_free(g);
+		ver_ctx_free(vc);
+		return cli_error(&err);
+	}
+	ir_trace *t = NULL;
+	gen_example ex;
+	int code = EXIT_USAGE;
+	if (gen_trace(g, seed, &o->gen, &t, &ex, &err)) {
+		code = cli_error(&err);
+		goto out;
+	}
+	red_env env = red_default_env(vc);
+	env.cfg = o->cfg;
+	env.vo.timeout_ms = o->timeout_ms;
+	env.vo.examples = ex.inputs;
+	env.vo.nexamples = 1;
+	red_outcome r;
+	if (red_evaluate(&env, t, &r, &err)) {
+		code = cli_error(&err);
+		goto out;
+	}
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "# trace seed %llu\n", (unsigned long long)seed);
+	gen_print_annotated(t, &ex, &sb);
+	sb_puts(&sb, "\n# optimized:\n");
+	if (r.opt)
+		ir_print(r.opt, &sb);
+	else
+		sb_puts(&sb, "# (no output)\n");
+	sb_printf(&sb, "\nverdict: %s", red_kind_name(r.kind));
+	if (r.what[0])
+		sb_printf(&sb, " (%s)", r.what);
+	sb_putc(&sb, '\n');
+	if (r.have_res && r.res.cex_text)
+		sb_printf(&sb, "%s\n", r.res.cex_text);
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+	code = red_is_failure(r.kind)  ? EXIT_FOUND
+	       : r.kind == RED_UNKNOWN ? EXIT_UNKNOWN
+				       : EXIT_PROVED;
+	red_outcome_free(&r);
+out:
+	ir_trace_free(t);
+	gen_ctx_free(g);
+	ver_ctx_free(vc);
+	return code;
+}
+
+/* The command line, shell-quoted where needed, for the bundles. */
+static void join_cmdline(int argc, char **argv, strbuf *sb)
+{
+	sb_puts(sb, "jitprove");
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		bool plain = *a != '\0';
+		for (const char *p = a; *p; p++)
+			if (!strchr(
+				"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"
+				"RSTUVWXYZ0123456789-_=.,/+:",
+				*p))
+				plain = false;
+		if (plain) {
+			sb_printf(sb, " %s", a);
+			continue;
+		}
+		sb_puts(sb, " '");
+		for (const char *p = a; *p; p++) {
+			if (*p == '\'')
+				sb_puts(sb, "'\\''");
+			else
+				sb_putc(sb, *p);
+		}
+		sb_putc(sb, '\'');
+	}
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+	long seconds = -1, jobs = 1, timeout = 2000, reduce_ms = 60000;
+	uint64_t count = 0, seed = 0;
+	const char *seed_s = NULL, *inject = NULL, *passes = NULL;
+	const char *out = "jp-out", *profile = "all", *length = NULL;
+	const char *inputs = NULL, *replay_s = NULL;
+	int width = 64;
+	bool resume = false, json = false;
+	cli_opt opts[] = {
+	    {"seconds", CLI_INT, &seconds,
+	     "N  stop after N seconds (default 20 unless --count)"},
+	    {"count", CLI_UINT64, &count, "N  stop after N traces"},
+	    {"seed", CLI_STRING, &seed_s,
+	     "S  campaign seed (default: from the clock, printed)"},
+	    {"jobs", CLI_INT, &jobs, "J  worker processes (default 1)"},
+	    {"inject", CLI_STRING, &inject,
+	     "BUGS  inject known optimizer bugs (see jitprove bugs)"},
+	    {"passes", CLI_STRING, &passes,
+	     "LIST  optimizer passes (default all)"},
+	    {"timeout-ms", CLI_INT, &timeout,
+	     "T  solver timeout per query (default 2000)"},
+	    {"out", CLI_STRING, &out, "DIR  output directory (default jp-out)"},
+	    {"resume", CLI_FLAG, &resume,
+	     "continue the campaign saved in DIR/state"},
+	    {"json", CLI_FLAG, &json, "print the summary as JSON"},
+	    {"profile", CLI_STRING, &profile,
+	     "P  all, arithmetic, bounds-heavy or overflow-heavy"},
+	    {"length", CLI_STRING, &length,
+	     "N|LO-HI  ops per trace (default 10-50)"},
+	    {"inputs", CLI_STRING, &inputs,
+	     "N|LO-HI  inputs per trace (default 1-4)"},
+	    {"width", CLI_WIDTH, &width, "W  integer width (default 64)"},
+	    {"reduce-ms", CLI_INT, &reduce_ms,
+	     "MS  time budget of one reduction (default 60000)"},
+	    {"replay", CLI_STRING, &replay_s,
+	     "SEED  judge the one trace of this trace seed and print it"},
+	};
+	cli_spec spec = {
+	    "jitprove fuzz [--seconds N | --count N] [--seed S] [--jobs J] "
+	    "[--inject BUG]\n       [--timeout-ms T] [--out DIR] [--resume] "
+	    "[--json] [--profile P]",
+	    "Generates random traces, optimizes them with the built-in "
+	    "optimizer and\nverifies each optimized trace against its "
+	    "original.  Every failure is\nreduced to a small reproducer, "
+	    "deduplicated by signature and saved in\nDIR/findings/<signature>/"
+	    " (traces, counterexample, info.json, repro.sh).\nUndecided pairs "
+	    "go to DIR/unknown/.  Ctrl-C stops cleanly and prints the\n"
+	    "summary; --resume continues where the campaign stopped.\n"
+	    "Exit status: 0 nothing found, 1 findings, 2 usage error.",
+	    opts,
+	    (int)(sizeof opts / sizeof opts[0]),
+	    0,
+	    0};
+	const char *pos[1];
+	int npos, rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc >= 0)
+		return rc;
+	jp_err err;
+	jp_err_clear(&err);
+	camp_opts o = camp_default_opts();
+	o.outdir = out;
+	o.gen.width = width;
+	if (gen_parse_profile(profile, &o.gen.profile, &err))
+		return cli_usage_error(&spec, "%s", err.msg);
+	if (length &&
+	    gen_parse_range(length, &o.gen.min_len, &o.gen.max_len, &err))
+		return cli_usage_error(&spec, "--length: %s", err.msg);
+	if (inputs &&
+	    gen_parse_range(inputs, &o.gen.min_inputs, &o.gen.max_inputs, &err))
+		return cli_usage_error(&spec, "--inputs: %s", err.msg);
+	if (gen_check_opts(&o.gen, &err))
+		return cli_usage_error(&spec, "%s", err.msg);
+	if (inject && opt_parse_bugs(inject, &o.cfg.bugs, &err))
+		return cli_usage_error(&spec, "--inject: %s", err.msg);
+	if (passes && opt_parse_passes(passes, &o.cfg.passes, &err))
+		return cli_usage_error(&spec, "--passes: %s", err.msg);
+	if (timeout < 1 || timeout > 3600000)
+		return cli_usage_error(&spec,
+				       "--timeout-ms: expected 1 to "
+				       "3600000, found %ld",
+				       timeout);
+	o.timeout_ms = (unsigned)timeout;
+	if (reduce_ms < 0)
+		return cli_usage_error(&spec, "--reduce-ms must be >= 0");
+	o.reduce_ms = reduce_ms ? (uint32_t)reduce_ms : 1;
+	if (jobs < 1 || jobs > 256)
+		return cli_usage_error(&spec,
+				       "--jobs: expected 1 to 256, "
+				       "found %ld",
+				       jobs);
+	o.jobs = (int)jobs;
+	if (seed_s) {
+		int64_t v;
+		if (!cli_parse_i64(seed_s, &v))
+			return cli_usage_error(&spec,
+					       "--seed expects an integer, "
+					       "found '%s'",
+					       seed_s);
+		seed = (uint64_t)v;
+	} else {
+		seed = rng_mix64((uint64_t)time(NULL) ^
+				 ((uint64_t)getpid() << 32)) %
+		       1000000000u;
+	}
+	o.seed = seed;
+	if (replay_s) {
+		int64_t v;
+		if (!cli_parse_i64(replay_s, &v))
+			return cli_usage_error(&spec,
+					       "--replay expects a trace seed, "
+					       "found '%s'",
+					       replay_s);
+		return replay((uint64_t)v, &o);
+	}
+	if (seconds == 0 || seconds < -1)
+		return cli_usage_error(&spec, "--seconds must be positive");
+	o.count = count;
+	o.seconds = seconds > 0 ? (double)seconds : (count ? 0 : 20);
+	o.resume = resume;
+	strbuf cmd;
+	sb_init(&cmd);
+	join_cmdline(argc, argv, &cmd);
+	o.cmdline = cmd.buf;
+
+	ui u = {isatty(STDERR_FILENO) != 0, false, out};
+	o.stop = &stop_flag;
+	o.status_every = u.tty ? 0.25 : 5;
+	o.on_event = on_event;
+	o.ud = &u;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (!json) {
+		fprintf(stderr,
+			"jitprove fuzz: %s, %ld job%s, seed %llu%s, output in "
+			"%s/ (Ctrl-C stops and prints the summary)\n",
+			o.count ? "trace count limit" : "time limit", jobs,
+			jobs == 1 ? "" : "s", (unsigned long long)seed,
+			resume ? " (or the saved one, --resume)" : "", out);
+		if (!o.cfg.bugs && !resume)
+			fprintf(stderr,
+				"  checking the built-in optimizer, no bug "
+				"injected: any finding is a real bug\n");
+	}
+	camp_summary s;
+	jp_status st = camp_run(&o, &s, &err);
+	clear_line(&u);
+	sb_release(&cmd);
+	if (st)
+		return cli_error(&err);
+	if (json)
+		print_json(&s, &o);
+	else
+		print_summary(&s, &o);
+	int code = s.session.findings_new + s.session.findings_dup
+		       ? EXIT_FOUND
+		       : EXIT_PROVED;
+	camp_summary_free(&s);
+	return code;
+}
