@@ -1054,6 +1054,18 @@ static jp_status build(builder *b)
 		    is_toy_op(ps->stmts[i].op, ps->stmts[i].oplen))
 			b->toy = true;
 	b->t->toy = b->toy;
+	/* Reserve every name the text defines, so a name generated for an
+	 * unnamed result (alloc() in the toy spelling) never equals one the
+	 * text defines further down. */
+	for (uint32_t i = 0; i < ps->nstmts; i++) {
+		if (!ps->stmts[i].res)
+			continue;
+		uint32_t id =
+		    ir_str(b->t, ps->stmts[i].res, ps->stmts[i].reslen);
+		if (id == UINT32_MAX)
+			return oom(b);
+		b->t->strused[id] = 1;
+	}
 	jp_status e;
 	if (b->toy) {
 		for (uint32_t i = 0; i < ps->nstmts; i++)
