@@ -966,6 +966,14 @@ static jp_status build_op(builder *b, syn_stmt *st)
 			opc == IR_SETFIELD_GC);
 	if (toyheap && (e = toy_field(b, st, &descr)))
 		return e;
+	/* The toy words have no descr= (their print form has no place for
+	 * it; alloc(descr=T) would print as new(descr=T) and the trace would
+	 * no longer read as toy). */
+	if (st->descr && b->toy && ir_opcode_by_name(st->op, st->oplen) < 0 &&
+	    is_toy_op(st->op, st->oplen))
+		return err_at(b, st->line, st->descrcol,
+			      "the toy operation '%.*s' takes no descr=",
+			      st->op, st->oplen);
 	if (st->descr) {
 		descr = ir_str(b->t, st->descr, st->descrlen);
 		if (descr == UINT32_MAX)
