@@ -1,13 +1,25 @@
 /* jitprove check: prove that an optimized trace behaves like the original,
- * or print a replayed counterexample. */
+ * or print a replayed counterexample.  With --corpus, check every pair
+ * directory (orig.trace, opt.trace, expect, options) and measure. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "ir/parse.h"
 #include "ir/strbuf.h"
 #include "verify/check.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* Appends the vectors of LIST ("1,2;3,4": vectors separated by ';', spaces
  * ignored) to *VALS.  Returns false on a malformed list. */
@@ -96,9 +108,9 @@ static void print_human(const ver_result *r, bool verbose)
 	switch (r->verdict) {
 	case VER_PROVED:
 		printf("proved (%s mode): %u obligations, %u by identity, "
-		       "%u by the solver; %.2f ms\n",
+		       "%u by rewriting, %u by the solver; %.2f ms\n",
 		       ver_mode_name(r->mode_used), r->nobl, r->by_identity,
-		       r->by_solver, r->ms_total);
+		       r->by_rewrite, r->by_solver, r->ms_total);
 		break;
 	case VER_REFUTED:
 		printf("counterexample (%s mode, found by %s), replayed on "
@@ -115,11 +127,241 @@ static void print_human(const ver_result *r, bool verbose)
 	}
 }
 
+/* ---- --corpus: every pair directory under the given directories ---- */
+
+typedef struct corpus_stats {
+	unsigned pairs, unexpected, skipped;
+	unsigned obl, by_identity, by_rewrite, by_concrete, by_solver, unknown;
+	unsigned solver_calls;
+	double ms;
+} corpus_stats;
+
+static char *read_small(const char *path)
+{
+	char *text;
+	size_t len;
+	jp_err err;
+	if (ir_read_file(path, &text, &len, &err))
+		return NULL;
+	return text;
+}
+
+/* Applies a pair's "options" file: --width N, --failargs, --mode M,
+ * --timeout-ms N, separated by white space. */
+static bool pair_options(char *text, ver_opts *vo, int *width)
+{
+	char *save = NULL;
+	for (char *tok = strtok_r(text, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (!strcmp(tok, "--failargs")) {
+			vo->failargs = true;
+			continue;
+		}
+		char *val = strtok_r(NULL, " \t\n", &save);
+		if (!val)
+			return false;
+		if (!strcmp(tok, "--width"))
+			*width = atoi(val);
+		else if (!strcmp(tok, "--timeout-ms"))
+			vo->timeout_ms = (unsigned)atoi(val);
+		else if (!strcmp(tok, "--mode") && !strcmp(val, "trace"))
+			vo->mode = VER_MODE_TRACE;
+		else if (!strcmp(tok, "--mode") && !strcmp(val, "aligned"))
+			vo->mode = VER_MODE_ALIGNED;
+		else if (!strcmp(tok, "--mode") && !strcmp(val, "auto"))
+			vo->mode = VER_MODE_AUTO;
+		else
+			return false;
+	}
+	return *width == 8 || *width == 16 || *width == 32 || *width == 64;
+}
+
+/* DST = A/B; false when it does not fit (the pair is then skipped). */
+static bool path_join(char *dst, size_t size, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la + lb + 2 > size) {
+		dst[0] = 0;
+		return false;
+	}
+	memcpy(dst, a, la);
+	dst[la] = '/';
+	memcpy(dst + la + 1, b, lb + 1);
+	return true;
+}
+
+/* Checks one pair directory; returns the outcome word ("proved",
+ * "counterexample", "unknown" or "error") in OUT. */
+static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
+			const char **out, char *detail, size_t dsize,
+			corpus_stats *cs)
+{
+	char path[4096];
+	ver_opts vo = *base;
+	int width = 64;
+	*out = "error";
+	path_join(path, sizeof path, dir, "options");
+	char *opt_text = read_small(path);
+	if (opt_text && !pair_options(opt_text, &vo, &width)) {
+		snprintf(detail, dsize, "bad options file");
+		free(opt_text);
+		return;
+	}
+	free(opt_text);
+	vo.width = width;
+	ir_trace *o = NULL, *p = NULL;
+	char oargs[1024], pargs[1024], po[4096], pp[4096];
+	path_join(po, sizeof po, dir, "orig.trace");
+	path_join(pp, sizeof pp, dir, "opt.trace");
+	jp_err err;
+	jp_status st =
+	    parse_one(po, width, false, &o, oargs, sizeof oargs, &err);
+	if (!st)
+		st = parse_one(pp, width, false, &p, pargs, sizeof pargs, &err);
+	uint64_t *ex = NULL;
+	uint32_t nex = 0;
+	if (!st && oargs[0] &&
+	    !add_vectors(oargs, width, o->ninputs, &ex, &nex))
+		st = jp_fail(&err, JP_EINPUT, "bad '# args:' comment");
+	vo.examples = ex;
+	vo.nexamples = nex;
+	ver_result r;
+	memset(&r, 0, sizeof r);
+	if (!st)
+		st = ver_check(c, o, p, &vo, &r, &err);
+	if (st) {
+		jp_err_format(&err, detail, (int)dsize);
+	} else {
+		*out = r.verdict == VER_PROVED	  ? "proved"
+		       : r.verdict == VER_REFUTED ? "counterexample"
+						  : "unknown";
+		snprintf(detail, dsize, "%s mode, %u obligations, %.2f ms",
+			 ver_mode_name(r.mode_used), r.nobl, r.ms_total);
+		cs->obl += r.nobl;
+		cs->by_identity += r.by_identity;
+		cs->by_rewrite += r.by_rewrite;
+		cs->by_concrete += r.by_concrete;
+		cs->by_solver += r.by_solver;
+		cs->solver_calls += r.solver_calls;
+		for (uint32_t i = 0; i < r.nobl; i++)
+			cs->unknown +=
+			    r.obl[i].checked && r.obl[i].status == VER_UNKNOWN;
+		ver_result_free(&r);
+	}
+	free(ex);
+	ir_trace_free(o);
+	ir_trace_free(p);
+}
+
+static bool is_pair_dir(const char *dir)
+{
+	char path[4096];
+	path_join(path, sizeof path, dir, "orig.trace");
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	fclose(f);
+	path_join(path, sizeof path, dir, "opt.trace");
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	fclose(f);
+	return true;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
+		       bool quiet, corpus_stats *cs)
+{
+	struct dirent **names;
+	int n = scandir(root, &names, NULL, by_name);
+	if (n < 0) {
+		fprintf(stderr, "jitprove: cannot read directory %s\n", root);
+		cs->unexpected++;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char dir[4096], path[4096];
+		path_join(dir, sizeof dir, root, name);
+		if (name[0] == '.' || !is_pair_dir(dir)) {
+			free(names[i]);
+			continue;
+		}
+		path_join(path, sizeof path, dir, "expect");
+		char *expect = read_small(path);
+		const char *want = "counterexample"; /* reproducers */
+		if (expect)
+			want = strtok(expect, " \t\n");
+		const char *got;
+		char detail[1300];
+		double t0 = now_ms();
+		corpus_pair(c, dir, base, &got, detail, sizeof detail, cs);
+		cs->ms += now_ms() - t0;
+		cs->pairs++;
+		bool ok = want && !strcmp(want, got);
+		if (!ok)
+			cs->unexpected++;
+		if (!ok || !quiet)
+			printf("%-4s %s: %s (%s)%s%s\n", ok ? "ok" : "FAIL",
+			       dir, got, detail, ok ? "" : ", expected ",
+			       ok ? "" : (want ? want : "?"));
+		free(expect);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int check_corpus(const char **dirs, int ndirs, const ver_opts *base,
+			long repeat, bool json)
+{
+	jp_err err;
+	ver_ctx *c = ver_ctx_new(&err);
+	if (!c)
+		return cli_error(&err);
+	corpus_stats cs;
+	memset(&cs, 0, sizeof cs);
+	for (long r = 0; r < repeat; r++)
+		for (int i = 0; i < ndirs; i++)
+			corpus_dir(c, dirs[i], base, r > 0 || json, &cs);
+	ver_ctx_free(c);
+	unsigned settled =
+	    cs.by_identity + cs.by_rewrite + cs.by_concrete + cs.by_solver;
+	double rate = cs.ms > 0 ? cs.pairs / (cs.ms / 1e3) : 0;
+	double share = settled ? 100.0 * (settled - cs.by_solver) / settled : 0;
+	if (json)
+		printf("{\"pairs\":%u,\"unexpected\":%u,\"pairs_per_s\":%.1f,"
+		       "\"obligations\":%u,\"by_identity\":%u,"
+		       "\"by_rewrite\":%u,\"by_concrete\":%u,"
+		       "\"by_solver\":%u,\"unknown\":%u,"
+		       "\"solver_calls\":%u,\"without_solver_pct\":%.1f}\n",
+		       cs.pairs, cs.unexpected, rate, cs.obl, cs.by_identity,
+		       cs.by_rewrite, cs.by_concrete, cs.by_solver, cs.unknown,
+		       cs.solver_calls, share);
+	else
+		printf("%u pairs checked (%ld round%s), %u unexpected; %.1f "
+		       "pairs/s; %u obligations: %u by identity, %u by "
+		       "rewriting, %u by concrete screening, %u by the "
+		       "solver, %u unknown; %.1f%% of the settled ones "
+		       "without the solver; %u solver calls\n",
+		       cs.pairs, repeat, repeat == 1 ? "" : "s", cs.unexpected,
+		       rate, cs.obl, cs.by_identity, cs.by_rewrite,
+		       cs.by_concrete, cs.by_solver, cs.unknown, share,
+		       cs.solver_calls);
+	return cs.unexpected ? EXIT_FOUND : EXIT_PROVED;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	int width = 64;
 	bool opaque = false, failargs = false, json = false;
 	bool self_check = false, no_simplify = false, verbose = false;
+	bool corpus = false;
+	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
 	long timeout = 10000, rlimit = 0, screen = 32;
 	uint64_t seed = 1;
@@ -152,9 +394,16 @@ int cmd_check(int argc, char **argv)
 	    {"verbose", CLI_FLAG, &verbose, "list every obligation"},
 	    {"opaque", CLI_FLAG, &opaque,
 	     "read unknown operations as opaque calls"},
+	    {"corpus", CLI_FLAG, &corpus,
+	     "the arguments are directories of pair directories "
+	     "(orig.trace, opt.trace, expect, options): check each against "
+	     "its expect file and print the throughput"},
+	    {"repeat", CLI_INT, &repeat,
+	     "N  with --corpus: check the corpus N times (for timing)"},
 	};
 	const cli_spec spec = {
-	    "jitprove check ORIG OPT [options]",
+	    "jitprove check ORIG OPT [options] | jitprove check --corpus "
+	    "DIR...",
 	    "Proves that the optimized trace OPT behaves exactly like ORIG "
 	    "for every\n"
 	    "input, or prints a counterexample replayed on the interpreter.  "
@@ -165,11 +414,16 @@ int cmd_check(int argc, char **argv)
 	    "obligations.",
 	    opts,
 	    (int)(sizeof opts / sizeof opts[0]),
-	    2,
-	    2};
-	const char *pos[2];
+	    1,
+	    64};
+	const char *pos[64];
 	int npos;
 	int rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc < 0 && !corpus && npos != 2)
+		rc =
+		    cli_usage_error(&spec, "expected two traces, ORIG and OPT");
+	if (rc < 0 && (repeat < 1 || repeat > 100000))
+		rc = cli_usage_error(&spec, "--repeat expects 1..100000");
 	if (rc >= 0)
 		return rc;
 	ver_opts vo = ver_default_opts();
@@ -197,6 +451,9 @@ int cmd_check(int argc, char **argv)
 	vo.solver_cmd = solver;
 	vo.self_check = self_check;
 	vo.simplify = !no_simplify;
+	if (corpus) {
+		return check_corpus(pos, npos, &vo, repeat, json);
+	}
 
 	jp_err err;
 	ir_trace *o = NULL, *p = NULL;

@@ -147,6 +147,10 @@ static jp_status simplify_requery(const cex_env *e, uint64_t *x, int32_t *k,
 			st = err ? err->status : JP_EINTERNAL;
 			break;
 		}
+		if (got == 2) {
+			*budget = 0; /* too hard: keep what we have */
+			break;
+		}
 		if (got == 0)
 			continue;
 		int32_t kk;
@@ -181,7 +185,10 @@ jp_status cex_simplify(const cex_env *e, uint64_t *x, int32_t *k, jp_err *err)
 				return st;
 			uint64_t c[MAXCAND];
 			uint32_t n = candidates(e->orig, i, c);
-			if (pass > 0 || budget == 0 || rank_of(x[i], c, n) == 0)
+			/* The solver is asked only when the value is not
+			 * small already: its queries can be slow. */
+			if (pass > 0 || budget == 0 ||
+			    rank_of(x[i], c, n) < NSMALL)
 				continue;
 			bool asked = false;
 			st = simplify_requery(e, x, k, i, &budget, &asked, err);

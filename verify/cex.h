@@ -28,8 +28,8 @@
 /* Asks the solver for inputs on which obligation K fails, with inputs
  * J < I pinned to VALS[J] and input I restricted to signed values in
  * [-BOUND, BOUND].  Returns 1 and fills OUT (all inputs) when it found
- * some, 0 when there are none or the solver gave up, -1 on an error (ERR
- * filled). */
+ * some, 0 when there are none, 2 when the solver gave up (no further
+ * re-queries are made then), -1 on an error (ERR filled). */
 typedef int (*cex_requery_fn)(void *ud, int32_t k, const uint64_t *vals,
 			      uint32_t i, uint64_t bound, uint64_t *out,
 			      jp_err *err);

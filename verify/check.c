@@ -98,6 +98,7 @@ const char *ver_how_name(ver_how h)
 	case VER_BY_CONCRETE: return "concrete";
 	case VER_BY_SOLVER: return "solver";
 	case VER_BY_NONE: return "none";
+	case VER_BY_REWRITE: return "rewrite";
 	}
 	return "?";
 }
@@ -219,7 +220,7 @@ static jp_status init_obligations(pst *ps, jp_err *err)
 {
 	ver_result *r = ps->res;
 	free_obligations(r);
-	r->by_identity = r->by_concrete = r->by_solver = 0;
+	r->by_identity = r->by_rewrite = r->by_concrete = r->by_solver = 0;
 	r->failed = -1;
 	r->obl = calloc(ps->L.n + 1, sizeof *r->obl);
 	if (!r->obl)
@@ -249,6 +250,8 @@ static void settle(pst *ps, uint32_t i, ver_verdict v, ver_how how, double ms)
 		return;
 	if (how == VER_BY_IDENTITY)
 		ps->res->by_identity++;
+	else if (how == VER_BY_REWRITE)
+		ps->res->by_rewrite++;
 	else if (how == VER_BY_CONCRETE)
 		ps->res->by_concrete++;
 	else if (how == VER_BY_SOLVER)
@@ -285,7 +288,7 @@ static jp_status encode(pst *ps, jp_err *err)
  * a query it cannot settle in that budget goes to a fresh bit-blasting
  * (qfbv tactic) solver with the rest of the time, which is several times
  * faster on hard queries (64-bit multiplications and divisions). */
-enum { FAST_MS = 100 };
+enum { FAST_MS = 50 };
 
 static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 {
@@ -704,9 +707,11 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 }
 
 /* One solver query: is NEG satisfiable under the current assumptions?  On
- * sat, X (when not NULL) receives the inputs. */
-static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
-		       jp_err *err)
+ * sat, X (when not NULL) receives the inputs.  QUICK queries (simplifying
+ * a counterexample, which is optional) get only the incremental solver's
+ * short budget. */
+static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
+		       uint64_t *x, jp_err *err)
 {
 	Z3_context z = ps->z;
 	ps->qno++;
@@ -730,7 +735,7 @@ static jp_status query(pst *ps, Z3_ast neg, Z3_lbool *ans, uint64_t *x,
 	fast_budget(ps, &fallback);
 	double spent = now_ms() - t0;
 	unsigned user = ps->opts->timeout_ms;
-	if (!st && *ans == Z3_L_UNDEF && fallback &&
+	if (!st && *ans == Z3_L_UNDEF && fallback && !quick &&
 	    (user == 0 || spent + 1 < (double)user)) {
 		ps->res->slow_queries++;
 		st = slow_check(ps, neg, user ? user - (unsigned)spent : 0, ans,
@@ -984,6 +989,11 @@ static int requery(void *ud, int32_t k, const uint64_t *vals, uint32_t i,
 	pst *ps = ud;
 	if (encode(ps, err))
 		return -1;
+	/* With multipliers or dividers of unknowns a query can take far
+	 * longer than its time limit (Z3 cannot interrupt bit-blasting), and
+	 * simplifying is optional: keep the concrete simplification only. */
+	if (ps->eo.hard || ps->ep.hard)
+		return 2;
 	const obl *b = &ps->L.v[k];
 	if (assume(ps, b->o_upto, b->p_upto, err))
 		return -1;
@@ -1023,9 +1033,9 @@ static int requery(void *ud, int32_t k, const uint64_t *vals, uint32_t i,
 		return -1;
 	}
 	Z3_lbool ans;
-	if (query(ps, q, &ans, out, err))
+	if (query(ps, q, true, &ans, out, err))
 		return -1;
-	return ans == Z3_L_TRUE ? 1 : 0;
+	return ans == Z3_L_TRUE ? 1 : ans == Z3_L_UNDEF ? 2 : 0;
 }
 
 static cex_env make_cex_env(pst *ps)
@@ -1135,8 +1145,17 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 			       now_ms() - t1);
 			continue;
 		}
+		/* Z3's rewriter settles many more without a search (x + x
+		 * and x << 1, double negations, ...); it costs a few
+		 * microseconds on these small terms. */
+		Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, neg));
+		if (simp && zc_is_false(ps->z, simp)) {
+			settle(ps, i, VER_PROVED, VER_BY_REWRITE,
+			       now_ms() - t1);
+			continue;
+		}
 		Z3_lbool ans;
-		st = query(ps, neg, &ans, x, err);
+		st = query(ps, neg, false, &ans, x, err);
 		if (st)
 			break;
 		if (ans == Z3_L_FALSE) {
@@ -1467,13 +1486,14 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 	}
 	sb_printf(sb,
 		  ",\"stats\":{\"obligations\":%u,\"by_identity\":%u,"
+		  "\"by_rewrite\":%u,"
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
-		  r->nobl, r->by_identity, r->by_concrete, r->by_solver,
-		  r->solver_calls, r->second_checked, r->second_inconclusive,
-		  r->slow_queries, r->ms_total, r->ms_encode, r->ms_solve,
-		  r->ms_screen);
+		  r->nobl, r->by_identity, r->by_rewrite, r->by_concrete,
+		  r->by_solver, r->solver_calls, r->second_checked,
+		  r->second_inconclusive, r->slow_queries, r->ms_total,
+		  r->ms_encode, r->ms_solve, r->ms_screen);
 }

@@ -77,6 +77,8 @@ typedef enum ver_how {
 	VER_BY_CONCRETE, /* refuted by concrete screening */
 	VER_BY_SOLVER,	 /* Z3 (unsat = proved, sat = refuted) */
 	VER_BY_NONE,	 /* unknown */
+	VER_BY_REWRITE,	 /* Z3's rewriter (Z3_simplify) turns the negated
+			    goal into false: no search needed */
 } ver_how;
 
 typedef struct ver_obligation {
@@ -104,6 +106,7 @@ typedef struct ver_result {
 	char *reason; /* VER_UNKNOWN: why the solver gave up */
 	/* Statistics. */
 	uint32_t by_identity, by_concrete, by_solver, solver_calls;
+	uint32_t by_rewrite;
 	uint32_t second_checked;      /* queries re-checked by solver_cmd */
 	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
 	uint32_t slow_queries; /* queries passed to the fallback solver */

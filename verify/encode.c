@@ -427,9 +427,15 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		x = 1;
 	else
 		return NULL;
+	unsigned uw = (unsigned)w;
+	/* Floor division by -1 is negation (MININT // -1 wraps to MININT,
+	 * which is -MININT), and the remainder is 0. */
+	if (c == sem_allones(w) && x == 0 && opc == IR_INT_PY_DIV)
+		return K(s, Z3_mk_bvneg(s->z, a[0]));
+	if (c == sem_allones(w) && x == 0 && opc == IR_INT_PY_MOD)
+		return zc_bv(s, uw, 0);
 	if ((k = log2_exact(c)) < 0)
 		return NULL;
-	unsigned uw = (unsigned)w;
 	switch (opc) {
 	case IR_INT_MUL:
 		return K(s, Z3_mk_bvshl(s->z, a[x], zc_bv(s, uw, (uint64_t)k)));
@@ -451,6 +457,22 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	}
 }
 
+/* Whether the op needs a bit-blasted multiplier or divider over values
+ * the solver does not know: what makes queries slow. */
+static bool is_hard(zc_scope *s, ir_opcode opc, const Z3_ast *a)
+{
+	uint64_t c;
+	bool k0 = zc_numeral(s->z, a[0], &c), k1 = zc_numeral(s->z, a[1], &c);
+	switch (opc) {
+	case IR_INT_MUL:
+	case IR_INT_MUL_OVF:
+	case IR_UINT_MUL_HIGH: return !k0 && !k1;
+	case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: return !k1;
+	default: return false;
+	}
+}
+
 static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 {
 	const ir_trace *t = e->t;
@@ -461,6 +483,14 @@ static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 	Z3_ast a[2] = {NULL, NULL};
 	for (uint32_t i = 0; i < op->nargs && i < 2; i++)
 		a[i] = e->val[op->args[i]];
+	/* Commutative ops get their arguments in a canonical order, so that
+	 * int_add(x, y) and int_add(y, x) are the same term. */
+	if (ir_op_has(opc, IRF_COMM) && op->nargs == 2 &&
+	    Z3_get_ast_id(s->z, a[0]) > Z3_get_ast_id(s->z, a[1])) {
+		Z3_ast t = a[0];
+		a[0] = a[1];
+		a[1] = t;
+	}
 	if (ir_op_has(opc, IRF_GUARD)) {
 		Z3_ast prev = NULL;
 		if (ir_op_has(opc, IRF_OVFGUARD)) {
@@ -491,6 +521,8 @@ static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 	} else {
 		r = enc_op(s, e->w, opc, a, &of);
 		e->bval[op->result] = enc_cmp_bool(s, opc, a);
+		if (is_hard(s, opc, a))
+			e->hard++;
 	}
 	if (op->result != IR_NOVAL)
 		e->val[op->result] = r;

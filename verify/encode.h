@@ -53,6 +53,7 @@ typedef struct enc_trace {
 	Z3_ast *pass;	 /* per op: "the guard passes" for guards, else NULL */
 	uint32_t folded; /* ops whose arguments were all constants */
 	uint32_t peepholes; /* ops given a cheaper equal term */
+	uint32_t hard;	    /* multiplications/divisions of two unknowns */
 } enc_trace;
 
 /* Encodes every op of T over the input variables VARS (from enc_inputs on
@@ -68,8 +69,8 @@ void enc_trace_free(enc_trace *e);
 Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf);
 
 /* A cheaper term equal to enc_op's for ops with a power-of-two constant
- * argument (multiplication, floor division and modulo, uint_mul_high), or
- * NULL when none applies.  enc_trace_build uses it. */
+ * argument (multiplication, floor division and modulo, uint_mul_high) or
+ * a divisor of -1, or NULL when none applies.  enc_trace_build uses it. */
 Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a);
 
 /* "The guard passes" for guard OPC on argument terms A, with ARG0_BOOL the
