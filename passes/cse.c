@@ -183,7 +183,10 @@ static void cse_emitted(opt_ctx *c, const opt_op *op)
 		return;
 	if (ir_op_has(op->opc, IRF_PURE | IRF_OVF)) {
 		insert(c, op->opc, a, b, op->result);
-		/* x + k and x - (-k) are the same value, and vice versa. */
+		/* x + k, k + x and x - (-k) are the same value. */
+		if (op->opc == IR_INT_ADD && opt_const(c, a, &k))
+			insert(c, IR_INT_SUB, b, opt_const_int(c, 0 - k),
+			       op->result);
 		if (op->opc == IR_INT_ADD && opt_const(c, b, &k))
 			insert(c, IR_INT_SUB, a, opt_const_int(c, 0 - k),
 			       op->result);

@@ -561,6 +561,9 @@ static void copy_op(opt_ctx *c, uint32_t i)
 	if (c->status)
 		return;
 	c->out->ops[opi].opname = opname;
+	/* Printing flags (the toy print spelling) carry over; the label, if
+	 * any, is now written out. */
+	c->out->ops[opi].flags = iop->flags & ~IR_OPF_IMPLICIT_LABEL;
 	copy_failargs(c, i, opi);
 	if (iop->result != IR_NOVAL)
 		c->map[iop->result] = c->out->ops[opi].result;
@@ -732,6 +735,7 @@ jp_status opt_compact(opt_ctx *c, const bool *keep)
 			if (n->ops[opi].opname == UINT32_MAX)
 				goto fail;
 		}
+		n->ops[opi].flags = op->flags;
 		if (op->flags & IR_OPF_HAS_FAILARGS) {
 			for (uint32_t k = 0; k < op->nfail; k++)
 				buf[k] = op->failargs[k] == IR_NOVAL

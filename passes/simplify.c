@@ -173,6 +173,9 @@ static opt_verdict s_sub(opt_ctx *c, opt_op *op)
 		if (a == y)
 			return opt_replace(c, op, b);
 	}
+	/* (a - b) - a == -b */
+	if (def_is(c, x, IR_INT_SUB, &a, &b) && a == y)
+		return opt_rewrite(c, op, IR_INT_NEG, b, IR_NOVAL);
 	/* x - (x + b) == -b and x - (x - b) == b */
 	if (def_is(c, y, IR_INT_ADD, &a, &b)) {
 		if (a == x)
