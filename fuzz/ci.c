@@ -313,11 +313,51 @@ static jp_status expect_directive(const expect_line *l, const char *kw,
 			  (int)kn, kw);
 }
 
-jp_status ci_parse_expect(const char *text, size_t len, const char *file,
-			  ci_kind kind, ci_expect *out, jp_err *err)
+/* The words of an options line ("--width 8 --failargs"): each "--NAME"
+ * is the directive NAME, with the next word as its value unless NAME is a
+ * flag.  *P is advanced past what was used. */
+static jp_status option_directive(const expect_line *l, const char **p,
+				  const char *end, ci_kind kind, ci_expect *x,
+				  jp_err *err)
 {
-	memset(out, 0, sizeof *out);
-	out->verdict = CI_PROVED;
+	const char *tok, *val;
+	size_t tn, vn;
+	if (!next_word(p, end, &tok, &tn))
+		return JP_OK;
+	if (tn < 3 || tok[0] != '-' || tok[1] != '-')
+		return jp_fail_at(err, JP_EINPUT, l->file, l->line,
+				  col_of(l, tok),
+				  "expected an option such as --width 8, found "
+				  "'%.*s'",
+				  (int)tn, tok);
+	const char *kw = tok + 2;
+	size_t kn = tn - 2;
+	for (int i = 0; i < 4; i++)
+		if (word_is(kw, kn, verdict_words[i]))
+			return jp_fail_at(err, JP_EINPUT, l->file, l->line,
+					  col_of(l, tok),
+					  "expected an option, found the "
+					  "verdict '%.*s' (verdicts go in the "
+					  "expect file)",
+					  (int)tn, tok);
+	const char *stop = tok + tn;
+	if (!word_is(kw, kn, "failargs") && !word_is(kw, kn, "opaque")) {
+		const char *q = stop;
+		if (next_word(&q, end, &val, &vn))
+			stop = val + vn;
+	}
+	const char *q = tok + tn;
+	jp_status st = expect_directive(l, kw, kn, &q, stop, kind, x, err);
+	*p = stop;
+	return st;
+}
+
+/* Reads TEXT into X without resetting it: the expect-file syntax, or with
+ * OPTIONS the options-file syntax. */
+static jp_status parse_directives(const char *text, size_t len,
+				  const char *file, ci_kind kind, bool options,
+				  ci_expect *x, jp_err *err)
+{
 	const char *p = text, *end = text + len;
 	for (int line = 1; p < end; line++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -330,18 +370,55 @@ jp_status ci_parse_expect(const char *text, size_t len, const char *file,
 		if (memchr(p, '\0', (size_t)(le - p)))
 			return jp_fail_at(err, JP_EINPUT, file, line, 1,
 					  "expected text, found a NUL byte");
-		if (next_word(&q, ce, &kw, &kn)) {
-			jp_status st = expect_directive(&l, kw, kn, &q, ce,
-							kind, out, err);
-			if (st)
-				return st;
+		jp_status st = JP_OK;
+		if (options) {
+			/* Options until the line has no more words. */
+			const char *before;
+			do {
+				before = q;
+				st = option_directive(&l, &q, ce, kind, x, err);
+			} while (!st && q != before);
+		} else if (next_word(&q, ce, &kw, &kn)) {
+			st = expect_directive(&l, kw, kn, &q, ce, kind, x, err);
 		}
+		if (st)
+			return st;
 		p = nl ? nl + 1 : end;
 	}
 	return JP_OK;
 }
 
+static void expect_init(ci_expect *x)
+{
+	memset(x, 0, sizeof *x);
+	x->verdict = CI_PROVED;
+}
+
+jp_status ci_parse_expect(const char *text, size_t len, const char *file,
+			  ci_kind kind, ci_expect *out, jp_err *err)
+{
+	expect_init(out);
+	return parse_directives(text, len, file, kind, false, out, err);
+}
+
+jp_status ci_parse_options(const char *text, size_t len, const char *file,
+			   ci_kind kind, ci_expect *out, jp_err *err)
+{
+	expect_init(out);
+	return parse_directives(text, len, file, kind, true, out, err);
+}
+
 /* ---- discovery -------------------------------------------------------- */
+
+/* Forgets *PATH (frees it) unless it names a regular file. */
+static void drop_if_missing(char **path)
+{
+	struct stat st;
+	if (*path && (stat(*path, &st) != 0 || !S_ISREG(st.st_mode))) {
+		free(*path);
+		*path = NULL;
+	}
+}
 
 static jp_status add_case(ci_caselist *l, ci_kind kind, const char *name,
 			  uint32_t root, jp_err *err)
@@ -375,11 +452,12 @@ static jp_status add_case(ci_caselist *l, ci_kind kind, const char *name,
 		}
 		ok = ok && c->orig && c->expect;
 	}
-	struct stat st;
-	if (ok && (stat(c->expect, &st) != 0 || !S_ISREG(st.st_mode))) {
-		free(c->expect);
-		c->expect = NULL;
+	if (kind == CI_PAIR) {
+		c->options = join_path(name, "options");
+		ok = ok && c->options;
 	}
+	drop_if_missing(&c->expect);
+	drop_if_missing(&c->options);
 	l->n++;
 	return ok ? JP_OK : jp_fail(err, JP_ENOMEM, "out of memory");
 }
@@ -516,6 +594,7 @@ void ci_caselist_free(ci_caselist *l)
 		free(l->v[i].orig);
 		free(l->v[i].opt);
 		free(l->v[i].expect);
+		free(l->v[i].options);
 	}
 	free(l->v);
 	memset(l, 0, sizeof *l);
@@ -534,13 +613,6 @@ void ci_result_free(ci_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* What one process needs to check cases: its verifier context, made on
- * first use so that a run served entirely from the cache never starts
- * Z3. */
-typedef struct ci_worker {
-	ver_ctx *vc;
-} ci_worker;
-
 static void set_error(ci_result *r, const jp_err *e)
 {
 	char buf[1200];
@@ -553,19 +625,28 @@ static void set_error(ci_result *r, const jp_err *e)
 	r->loc_line = e->line;
 }
 
-static jp_status load_expect(const ci_case *c, ci_expect *x, jp_err *err)
+static jp_status load_file_into(const char *path, ci_kind kind, bool options,
+				ci_expect *x, jp_err *err)
 {
-	memset(x, 0, sizeof *x);
-	x->verdict = CI_PROVED;
-	if (!c->expect)
-		return JP_OK;
 	char *text;
 	size_t len;
-	jp_status st = ir_read_file(c->expect, &text, &len, err);
+	jp_status st = ir_read_file(path, &text, &len, err);
 	if (st)
 		return st;
-	st = ci_parse_expect(text, len, c->expect, c->kind, x, err);
+	st = parse_directives(text, len, path, kind, options, x, err);
 	free(text);
+	return st;
+}
+
+/* The options file first, then the expect file, whose settings win. */
+static jp_status load_expect(const ci_case *c, ci_expect *x, jp_err *err)
+{
+	expect_init(x);
+	jp_status st = JP_OK;
+	if (c->options)
+		st = load_file_into(c->options, c->kind, true, x, err);
+	if (!st && c->expect)
+		st = load_file_into(c->expect, c->kind, false, x, err);
 	return st;
 }
 
@@ -662,16 +743,26 @@ static ci_verdict from_ver(ver_verdict v)
 }
 
 /* Runs the verifier on the pair and fills R; stores definite verdicts in
- * the cache under KEY (may be NULL). */
-static jp_status verify_pair(ci_worker *w, const ir_trace *orig,
-			     const ir_trace *opt, const ver_opts *vo,
-			     pc_cache *cache, const char *key, ver_mode *used,
-			     ci_result *r, jp_err *err)
+ * the cache under KEY (may be NULL).
+ *
+ * Every case gets a fresh verifier context.  Reusing one across cases
+ * would be a little faster, but Z3's term order (and with it what its
+ * rewriter settles without a solver call) depends on every term the
+ * context has seen; a case's result would then depend on which cases the
+ * same process checked before it, and --jobs 2 would report different
+ * statistics than --jobs 1.  It also means a run served entirely from the
+ * cache never starts Z3. */
+static jp_status verify_pair(const ir_trace *orig, const ir_trace *opt,
+			     const ver_opts *vo, pc_cache *cache,
+			     const char *key, ver_mode *used, ci_result *r,
+			     jp_err *err)
 {
-	if (!w->vc && !(w->vc = ver_ctx_new(err)))
+	ver_ctx *vc = ver_ctx_new(err);
+	if (!vc)
 		return err ? err->status : JP_EINTERNAL;
 	ver_result vr;
-	jp_status st = ver_check(w->vc, orig, opt, vo, &vr, err);
+	jp_status st = ver_check(vc, orig, opt, vo, &vr, err);
+	ver_ctx_free(vc);
 	if (st)
 		return st;
 	r->got = from_ver(vr.verdict);
@@ -735,8 +826,7 @@ static jp_status load_traces(const ci_case *c, const ci_expect *x,
 	return JP_OK;
 }
 
-static void check_case(ci_worker *w, const ci_case *c, const ci_config *cfg,
-		       ci_result *r)
+static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 {
 	double t0 = now_ms();
 	memset(r, 0, sizeof *r);
@@ -768,7 +858,7 @@ static void check_case(ci_worker *w, const ci_case *c, const ci_config *cfg,
 			from_cache(&e, r, &used);
 		} else {
 			r->cache = cfg->cache ? CI_CACHE_MISS : CI_CACHE_OFF;
-			st = verify_pair(w, orig, opt, &vo, cfg->cache,
+			st = verify_pair(orig, opt, &vo, cfg->cache,
 					 keyed ? key : NULL, &used, r, &err);
 		}
 		if (!st && r->got == CI_COUNTEREXAMPLE)
@@ -936,7 +1026,6 @@ typedef struct pool_worker {
 static void worker_main(int task_fd, int result_fd, const ci_caselist *l,
 			const ci_config *cfg)
 {
-	ci_worker w = {NULL};
 	uint32_t idx;
 	int code = 0;
 	while (read_all(task_fd, &idx, sizeof idx)) {
@@ -945,7 +1034,7 @@ static void worker_main(int task_fd, int result_fd, const ci_caselist *l,
 			code = 3;
 			break;
 		}
-		check_case(&w, &l->v[idx], cfg, &r);
+		check_case(&l->v[idx], cfg, &r);
 		strbuf sb;
 		sb_init(&sb);
 		encode_result(&r, &sb);
@@ -957,8 +1046,6 @@ static void worker_main(int task_fd, int result_fd, const ci_caselist *l,
 			break;
 		}
 	}
-	if (w.vc)
-		ver_ctx_free(w.vc);
 	_exit(code);
 }
 
@@ -1162,11 +1249,8 @@ jp_status ci_run(const ci_caselist *l, const ci_config *cfg, ci_result *out,
 		return JP_OK;
 	if (cfg->jobs > 1 && l->n > 1)
 		return run_pool(l, cfg, out, err);
-	ci_worker w = {NULL};
 	for (uint32_t i = 0; i < l->n; i++)
-		check_case(&w, &l->v[i], cfg, &out[i]);
-	if (w.vc)
-		ver_ctx_free(w.vc);
+		check_case(&l->v[i], cfg, &out[i]);
 	return JP_OK;
 }
 

@@ -10,7 +10,8 @@
  * Cases.  Walking a directory (recursively, entries in byte order, names
  * starting with '.' skipped):
  *   - a directory holding both orig.trace and opt.trace is a pair case,
- *     named by the directory; its expect file is DIR/expect.  Other .trace
+ *     named by the directory; its expect file is DIR/expect, and it may
+ *     also have an options file DIR/options (ci_parse_options).  Other .trace
  *     files in that directory are not cases (they are usually notes such
  *     as a reduced version);
  *   - any other file X.trace is a single case: it is optimized with
@@ -38,12 +39,13 @@
  * refutation where a proof was expected, a proof where a counterexample
  * was expected, ...) is CI_ST_FAIL.
  *
- * Parallelism.  With jobs > 1, ci_run forks worker processes, each with its
- * own verifier context, and hands out case indices one at a time; results
- * come back over pipes and are stored by case index, so the results (and
- * every report built from them) are the same as with one job, except for
- * the times.  ci_run must then be called before anything in the process
- * has created a Z3 context.
+ * Parallelism.  With jobs > 1, ci_run forks worker processes and hands
+ * out case indices one at a time; results come back over pipes and are
+ * stored by case index.  Every case is checked in a fresh verifier
+ * context, so its result never depends on which cases the same process
+ * checked before; the results (and every report built from them) are
+ * therefore the same as with one job, except for the times.  ci_run must
+ * be called before anything in the process has created a Z3 context.
  *
  * Ownership: a ci_caselist owns its cases and their strings; a ci_result
  * owns its strings (ci_result_free).  The cache is borrowed.
@@ -84,6 +86,7 @@ typedef struct ci_case {
 	char *orig;    /* the original trace file */
 	char *opt;     /* pair: the optimized trace file; single: NULL */
 	char *expect;  /* the expect file, or NULL when there is none */
+	char *options; /* pair: DIR/options when it exists, else NULL */
 	uint32_t root; /* index of the path argument it was found under */
 } ci_case;
 
@@ -119,6 +122,13 @@ typedef struct ci_expect {
  * offending line and column. */
 jp_status ci_parse_expect(const char *text, size_t len, const char *file,
 			  ci_kind kind, ci_expect *out, jp_err *err);
+
+/* Parses an options file, the form `jitprove check --corpus` reads beside
+ * a pair: the same settings written as options ("--width 8 --failargs
+ * --mode trace"), no verdicts.  When a pair has both, the options file is
+ * read first and the expect file's settings win. */
+jp_status ci_parse_options(const char *text, size_t len, const char *file,
+			   ci_kind kind, ci_expect *out, jp_err *err);
 
 typedef struct ci_config {
 	ver_opts vopts;	 /* per-case settings start from these */

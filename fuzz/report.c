@@ -698,6 +698,8 @@ static void json_case(const rep_run *r, uint32_t i, strbuf *sb)
 	json_str(sb, c->opt);
 	sb_puts(sb, ",\"expect_file\":");
 	json_str(sb, c->expect);
+	sb_puts(sb, ",\"options_file\":");
+	json_str(sb, c->options);
 	sb_printf(sb,
 		  ",\"expected\":\"%s\",\"verdict\":\"%s\",\"status\":\"%s\"",
 		  ci_verdict_name(res->expected), ci_verdict_name(res->got),

@@ -76,6 +76,26 @@ static void test_expect(void)
 		     "single traces only");
 	expect_error("inject no-such-bug\n", CI_SINGLE, 1, 8, "no-such-bug");
 	expect_error("passes nope\n", CI_SINGLE, 1, 8, "nope");
+
+	/* The options-file form of the same settings. */
+	const char *opts = "--width 8 --failargs\n# comment\n--mode trace "
+			   "--rlimit 5\n";
+	CHECK(ci_parse_options(opts, strlen(opts), "O", CI_PAIR, &x, NULL) ==
+	      JP_OK);
+	CHECK(x.width == 8 && x.failargs && x.mode == VER_MODE_TRACE &&
+	      x.rlimit == 5 && !x.has_verdict);
+	jp_err err;
+	const char *bad[][2] = {
+	    {"width 8\n", "1:1"},	{"--width\n", "1:8"},
+	    {"--width 7\n", "1:9"},	{"--failargs --proved\n", "1:12"},
+	    {"--failargs x\n", "1:12"}, {"--frobnicate 1\n", "1:3"}};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char loc[32];
+		CHECK(ci_parse_options(bad[i][0], strlen(bad[i][0]), "O",
+				       CI_PAIR, &x, &err) == JP_EINPUT);
+		snprintf(loc, sizeof loc, "%d:%d", err.line, err.col);
+		CHECK_STREQ(loc, bad[i][1]);
+	}
 }
 
 static void test_budget(void)
@@ -162,16 +182,16 @@ static void test_discover(void)
 	if (!dir)
 		return;
 	char p[512];
-	const char *files[] = {"a/orig.trace",	  "a/opt.trace",
-			       "a/reduced.trace", "a/b/x.trace",
-			       ".hidden/y.trace", "z.txt"};
+	const char *files[] = {
+	    "a/orig.trace",    "a/opt.trace", "a/reduced.trace", "a/b/x.trace",
+	    ".hidden/y.trace", "z.txt",	      "a/options"};
 	snprintf(p, sizeof p, "%s/a", dir);
 	mkdir(p, 0777);
 	snprintf(p, sizeof p, "%s/a/b", dir);
 	mkdir(p, 0777);
 	snprintf(p, sizeof p, "%s/.hidden", dir);
 	mkdir(p, 0777);
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 7; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, files[i]);
 		write_file(p, "[i0]\nfinish(i0)\n");
 	}
@@ -180,6 +200,9 @@ static void test_discover(void)
 	if (l.n == 2) {
 		CHECK(l.v[0].kind == CI_PAIR &&
 		      !strcmp(base_name(l.v[0].name), "a"));
+		CHECK(l.v[0].options &&
+		      !strcmp(base_name(l.v[0].options), "options"));
+		CHECK(l.v[0].expect == NULL);
 		CHECK(l.v[1].kind == CI_SINGLE &&
 		      !strcmp(base_name(l.v[1].name), "x.trace"));
 	}

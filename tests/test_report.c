@@ -93,13 +93,25 @@ static int count(const char *hay, const char *needle)
 static void test_documents(void)
 {
 	ci_case cases[5] = {
-	    {CI_PAIR, "c/bad", "c/bad/orig.trace", "c/bad/opt.trace", NULL, 0},
-	    {CI_PAIR, "c/known", "c/known/orig.trace", "c/known/opt.trace",
-	     "c/known/expect", 0},
-	    {CI_SINGLE, "c/slow.trace", "c/slow.trace", NULL, NULL, 0},
-	    {CI_SINGLE, "d/broken.trace", "d/broken.trace", NULL, NULL, 1},
-	    {CI_PAIR, "d/fine", "d/fine/orig.trace", "d/fine/opt.trace", NULL,
-	     1},
+	    {.kind = CI_PAIR,
+	     .name = "c/bad",
+	     .orig = "c/bad/orig.trace",
+	     .opt = "c/bad/opt.trace"},
+	    {.kind = CI_PAIR,
+	     .name = "c/known",
+	     .orig = "c/known/orig.trace",
+	     .opt = "c/known/opt.trace",
+	     .expect = "c/known/expect"},
+	    {.kind = CI_SINGLE, .name = "c/slow.trace", .orig = "c/slow.trace"},
+	    {.kind = CI_SINGLE,
+	     .name = "d/broken.trace",
+	     .orig = "d/broken.trace",
+	     .root = 1},
+	    {.kind = CI_PAIR,
+	     .name = "d/fine",
+	     .orig = "d/fine/orig.trace",
+	     .opt = "d/fine/opt.trace",
+	     .root = 1},
 	};
 	ci_caselist l = {cases, 5, 5};
 	ci_result r[5];

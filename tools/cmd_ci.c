@@ -176,12 +176,24 @@ int cmd_ci(int argc, char **argv)
 	double t0 = wall_ms();
 	jp_err err;
 	ci_caselist cases = {0};
-	for (int i = 0; i < npos; i++)
-		if (ci_discover(pos[i], (uint32_t)i, &cases, &err)) {
+	for (int i = 0; i < npos; i++) {
+		uint32_t before = cases.n;
+		jp_status st = ci_discover(pos[i], (uint32_t)i, &cases, &err);
+		/* A path without cases is a mistake (a typo, a corpus not
+		 * checked out), not a pass. */
+		if (!st && cases.n == before)
+			st =
+			    jp_fail(&err, JP_EINPUT,
+				    "no cases under '%s': expected directories "
+				    "holding orig.trace and opt.trace, or "
+				    ".trace files",
+				    pos[i]);
+		if (st) {
 			ci_caselist_free(&cases);
 			free(pos);
 			return cli_error(&err);
 		}
+	}
 	pc_cache cache;
 	bool cached = a.cache != NULL;
 	if (cached && pc_open(&cache, a.cache, mode, &err)) {

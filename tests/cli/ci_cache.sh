@@ -2,7 +2,8 @@
 # The proof cache of jitprove ci: a second run over an unchanged corpus
 # gives identical verdicts without calling the solver for any case that
 # has a definite verdict; read-only caches never write; damaged entries are
-# misses, not verdicts; a changed trace is checked afresh.
+# misses, not verdicts; a changed trace is checked afresh.  (The timeout
+# is generous so that no verdict depends on how loaded the machine is.)
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C=tests/ci-cases
@@ -11,7 +12,7 @@ paths=("$C/mixed" "$C/failing" "$C/broken")
 fail=0
 run() { # NAME ARGS...: runs jitprove ci on the paths, JSON to $tmp/NAME.json
   local name=$1; shift
-  "$JITPROVE" ci "${paths[@]}" --max-unknown 1 --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>&1
+  "$JITPROVE" ci "${paths[@]}" --max-unknown 1 --timeout-ms 120000 --json "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>&1
   echo $?
 }
 t0=$(date +%s%N); rc1=$(run first --cache "$tmp/cache"); t1=$(date +%s%N)
@@ -24,20 +25,20 @@ fi
 # The same files, checked again after one trace changed.
 cp -r "$C/mixed" "$tmp/mixed"
 sed -i 's/int_lshift(i0, 3)/int_mul(i0, 8)/' "$tmp/mixed/proved/opt.trace"
-"$JITPROVE" ci "$tmp/mixed" --max-unknown 1 --cache "$tmp/cache" --json "$tmp/changed.json" >/dev/null 2>&1
+"$JITPROVE" ci --timeout-ms 120000 "$tmp/mixed" --max-unknown 1 --cache "$tmp/cache" --json "$tmp/changed.json" >/dev/null 2>&1
 # Read-only: a missing cache stays missing, an existing one is not added to.
-"$JITPROVE" ci "${paths[@]}" --max-unknown 1 --cache "$tmp/ro-missing" --cache-mode read-only \
+"$JITPROVE" ci --timeout-ms 120000 "${paths[@]}" --max-unknown 1 --cache "$tmp/ro-missing" --cache-mode read-only \
   --json "$tmp/ro1.json" >/dev/null 2>&1
 before=$(find "$tmp/cache" -type f | sort | xargs md5sum)
 cp -r "$C/mixed" "$tmp/mixed2"
 sed -i 's/int_lshift(i0, 3)/int_mul(8, i0)/' "$tmp/mixed2/proved/opt.trace"
-"$JITPROVE" ci "${paths[@]}" "$tmp/mixed2" --max-unknown 2 --cache "$tmp/cache" --cache-mode read-only \
+"$JITPROVE" ci --timeout-ms 120000 "${paths[@]}" "$tmp/mixed2" --max-unknown 2 --cache "$tmp/cache" --cache-mode read-only \
   --json "$tmp/ro2.json" >/dev/null 2>&1
 after=$(find "$tmp/cache" -type f | sort | xargs md5sum)
 # Damaged entries: every entry overwritten with garbage.
 cp -r "$tmp/cache" "$tmp/damaged"
 find "$tmp/damaged" -type f -exec sh -c 'printf "jitprove-proof-cache 1\nkey 00\nverdict proved\n" > "$1"' _ {} \;
-"$JITPROVE" ci "${paths[@]}" --max-unknown 1 --cache "$tmp/damaged" --json "$tmp/damaged.json" >/dev/null 2>&1
+"$JITPROVE" ci --timeout-ms 120000 "${paths[@]}" --max-unknown 1 --cache "$tmp/damaged" --json "$tmp/damaged.json" >/dev/null 2>&1
 
 [ -e "$tmp/ro-missing" ] && { echo "FAIL: a read-only cache was created"; fail=1; }
 [ "$before" = "$after" ] || { echo "FAIL: a read-only cache was written to"; fail=1; }

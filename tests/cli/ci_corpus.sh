@@ -10,7 +10,7 @@ for d in corpus/regressions corpus/bugs corpus/pairs corpus/examples; do
 done
 if [ ${#paths[@]} -eq 0 ]; then echo "FAIL: no corpus directories"; exit 1; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$JITPROVE" ci "${paths[@]}" --jobs 2 --json "$tmp/r.json" >"$tmp/out" 2>&1
+"$JITPROVE" ci "${paths[@]}" --jobs 2 --timeout-ms 120000 --json "$tmp/r.json" >"$tmp/out" 2>&1
 rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL: jitprove ci ${paths[*]}: exit $rc, expected 0"; cat "$tmp/out"; exit 1

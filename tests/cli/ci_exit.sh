@@ -41,6 +41,7 @@ expect_rc 1 "$C/failing/miscompiled"
 # Usage errors.
 expect_rc 2 "$C/no-such-dir"
 expect_rc 2 "$C/README.md"
+empty=$(mktemp -d); expect_rc 2 "$C/mixed" "$empty"; rmdir "$empty"
 expect_rc 2 "$C/mixed" --max-unknown 5x
 expect_rc 2 "$C/mixed" --max-unknown 1.5
 expect_rc 2 "$C/mixed" --jobs 0
