@@ -322,10 +322,21 @@ static opt_verdict b_ovf(opt_ctx *c, opt_op *op)
 
 static opt_verdict b_guard(opt_ctx *c, opt_op *op)
 {
-	if (op->fails || op->nargs == 0 || ir_is_const(c->out, op->args[0]))
+	if (op->fails || op->nargs == 0)
 		return OPT_NEXT;
 	bnd b[2];
 	args_of(c, op->nargs, op->args, b);
+	if (ir_is_const(c->out, op->args[0])) {
+		/* Only the outcome is left to decide (fold does the same; this
+		 * pass may run without it). */
+		if (op->opc == IR_GUARD_VALUE && !bnd_is_const(&b[1]))
+			return OPT_NEXT;
+		uint64_t a[2] = {bnd_const_val(&b[0]),
+				 op->nargs > 1 ? bnd_const_val(&b[1]) : 0};
+		return sem_guard_passes(op->opc, a, false)
+			   ? OPT_REMOVED
+			   : opt_guard_fails(c, op);
+	}
 	bool nz = bnd_is_nonzero(&b[0]);
 	switch (op->opc) {
 	case IR_GUARD_TRUE: return nz ? OPT_REMOVED : OPT_NEXT;
