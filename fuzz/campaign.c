@@ -40,7 +40,7 @@ camp_opts camp_default_opts(void)
 	o.seconds = 20;
 	o.gen = gen_default_opts();
 	o.cfg = opt_default_config();
-	o.timeout_ms = 2000;
+	o.timeout_ms = 1000;
 	o.outdir = "jp-out";
 	o.status_every = 1;
 	return o;
@@ -226,6 +226,9 @@ static void iso_time(char *buf, size_t size)
 	gmtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+/* How long a reduction may run past the campaign's deadline. */
+#define CAMP_OVERRUN_MS 15000.0
 
 /* ---- messages from workers ---- */
 
@@ -608,7 +611,7 @@ static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
 
 /* Reduces a failure, then saves it unless its signature is known. */
 static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
-			   const red_outcome *out, uint64_t seed)
+			   const red_outcome *out, uint64_t seed, uint64_t idx)
 {
 	double t0 = now_ms();
 	ir_trace *reduced = NULL;
@@ -616,7 +619,16 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	red_stats rs;
 	memset(&fin, 0, sizeof fin);
 	memset(&rs, 0, sizeof rs);
-	if (red_reduce(&w->env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
+	/* A reduction running into the deadline may overrun it a little:
+	 * a finding reduced is worth much more than one cut short. */
+	red_env env = w->env;
+	if (w->deadline > 0) {
+		double left = w->deadline - t0;
+		double cap = (left > 0 ? left : 0) + CAMP_OVERRUN_MS;
+		if (!env.max_ms || cap < env.max_ms)
+			env.max_ms = cap < 1 ? 1 : (uint32_t)cap;
+	}
+	if (red_reduce(&env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
 		reduced = NULL;
 		memset(&fin, 0, sizeof fin);
 	}
@@ -634,11 +646,12 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	snprintf(f.what, sizeof f.what, "%s", ro->what);
 	f.trace_seed = seed;
 	f.stream = w->stream;
-	f.index = w->next;
+	f.index = idx;
 	f.ops_orig = ir_count_ops(t);
 	f.ops_reduced = ir_count_ops(rt);
 	f.at_s = (now_ms() - w->t0) / 1e3;
 	f.hits = 1;
+	f.partial = reduced && !rs.complete;
 
 	int r = 0;
 	if (!is_known(w, f.sig)) {
@@ -680,10 +693,14 @@ static bool worker_should_stop(worker *w)
 
 static void judge_one(worker *w)
 {
-	uint64_t seed = camp_trace_seed(w->o->seed, w->stream, w->next);
-	crash_msg.next_index = w->next;
+	/* The stream moves on before the work: every message sent from
+	 * here on says this trace is done, so a resumed campaign does not
+	 * judge it again. */
+	uint64_t idx = w->next++;
+	uint64_t seed = camp_trace_seed(w->o->seed, w->stream, idx);
+	crash_msg.next_index = idx;
 	crash_msg.f.trace_seed = seed;
-	crash_msg.f.index = w->next;
+	crash_msg.f.index = idx;
 	crash_msg.c = w->c;
 
 	double t0 = now_ms();
@@ -718,11 +735,11 @@ static void judge_one(worker *w)
 		break;
 	case RED_REFUTED:
 		w->c.refuted++;
-		handle_failure(w, t, &ex, &out, seed);
+		handle_failure(w, t, &ex, &out, seed, idx);
 		break;
 	default:
 		w->c.errors++;
-		handle_failure(w, t, &ex, &out, seed);
+		handle_failure(w, t, &ex, &out, seed, idx);
 		break;
 	}
 	red_outcome_free(&out);
@@ -750,7 +767,6 @@ static void worker_main(worker *w)
 	send_msg(w, MSG_STATS, NULL);
 	while (!worker_should_stop(w)) {
 		judge_one(w);
-		w->next++;
 		if (now_ms() - w->last_msg > 250)
 			send_msg(w, MSG_STATS, NULL);
 	}
@@ -1056,6 +1072,9 @@ static void handle_msg(camp *c, wslot *sl, const wmsg *m)
 	switch (m->type) {
 	case MSG_FINDING:
 	case MSG_DUP: {
+		/* Progress right away: a resumed campaign must not find the
+		 * same thing again first. */
+		write_state(c);
 		bool known_before =
 		    m->type == MSG_DUP && !find_sig(c->sum, m->f.sig);
 		camp_finding *x = add_finding(c, &m->f, known_before);
@@ -1323,8 +1342,18 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 				    (POLLIN | POLLHUP | POLLERR))
 					drain(&c, idx[k]);
 		double now = now_ms();
-		bool late = c.deadline > 0 && now > c.deadline + 1e3;
-		if (!c.stopping && ((c.o.stop && *c.o.stop) || late)) {
+		/* At the deadline the workers stop by themselves after the
+		 * trace at hand; a reduction may overrun a little.  Past
+		 * that they are told to stop, and past the grace killed;
+		 * a second Ctrl-C (STOP >= 2) kills them at once. */
+		bool late = c.deadline > 0 &&
+			    now > c.deadline + CAMP_OVERRUN_MS + grace;
+		if (c.o.stop && *c.o.stop >= 2)
+			signal_workers(&c, SIGKILL);
+		bool enough =
+		    c.o.max_findings && sum->nfindings >= c.o.max_findings;
+		if (!c.stopping &&
+		    ((c.o.stop && *c.o.stop) || late || enough)) {
 			c.stopping = true;
 			c.stop_at = now;
 			sum->interrupted = c.o.stop && *c.o.stop;

@@ -67,6 +67,8 @@ typedef struct camp_finding {
 	double at_s;   /* seconds into the session when it was saved */
 	uint64_t hits; /* how often it was hit this session */
 	bool known;    /* the bundle existed before this session */
+	bool partial;  /* the reduction was cut short (interrupted or out of
+			  budget); jitprove reduce can go on */
 } camp_finding;
 
 typedef enum camp_event_kind {
@@ -86,9 +88,11 @@ typedef struct camp_event {
 
 typedef struct camp_opts {
 	uint64_t seed;
-	int jobs;	/* worker processes, 1..256 */
-	double seconds; /* 0 = no time limit */
-	uint64_t count; /* traces this session over all jobs; 0 = none */
+	int jobs;	       /* worker processes, 1..256 */
+	double seconds;	       /* 0 = no time limit */
+	uint64_t count;	       /* traces this session over all jobs; 0 = none */
+	uint32_t max_findings; /* stop after this many distinct failures
+				  this session; 0 = no limit */
 	gen_opts gen;
 	opt_config cfg;
 	unsigned timeout_ms; /* per solver query */
@@ -97,13 +101,16 @@ typedef struct camp_opts {
 	uint32_t reduce_ms;   /* budget of one reduction; 0 = 60000 */
 	uint32_t max_unknown; /* unknowns saved per session; 0 = 200 */
 	const char *cmdline;  /* the command line, for the bundles */
-	const volatile sig_atomic_t *stop; /* set by a signal handler */
+	/* Set by a signal handler: 1 = stop after the traces at hand
+	 * (reductions stop early and save what they have), >= 2 = kill the
+	 * workers now. */
+	const volatile sig_atomic_t *stop;
 	double status_every; /* seconds between CAMP_EV_STATUS; 0 = 1 */
 	void (*on_event)(void *ud, const camp_event *ev);
 	void *ud;
 } camp_opts;
 
-/* Seed 0, one job, 20 s, default generator/optimizer, 2 s timeout,
+/* Seed 0, one job, 20 s, default generator/optimizer, 1 s timeout,
  * OUTDIR "jp-out". */
 camp_opts camp_default_opts(void);
 

@@ -520,16 +520,29 @@ static const ir_opcode rangeops[] = {
 
 static ir_vid divisor(gen_ctx *g)
 {
-	ir_vid d = pick_operand(g, 40);
+	/* Mostly powers of two (what strength reduction looks for) and
+	 * +-1.  Other constants become magic-number multiplications in the
+	 * optimizer, and variables full divider circuits: both cost the
+	 * solver seconds at W = 64, so they are kept to a quarter. */
+	ir_vid d;
+	uint32_t c = (uint32_t)rng_below(&g->r, 100);
+	if (c < 55)
+		d = cst(
+		    g, sem_mask(g->w, (rng_chance(&g->r, 1, 4) ? 0 - 1 : 1) *
+					  pow2(g, (int)rng_below(
+						      &g->r, (uint64_t)g->w))));
+	else if (c < 65)
+		d = cst(g, rng_chance(&g->r, 1, 2) ? 1 : sem_allones(g->w));
+	else if (c < 80)
+		d = cst(g, sgn(g, rng_range(&g->r, -16, 16)));
+	else if (c < 90)
+		d = cst(g, edge_value(g));
+	else
+		d = pick_val(g);
 	/* A division by zero is defined (sem.h) but a real trace has
 	 * guarded it away: repair most of them. */
-	if (g->ex[d] == 0 && rng_chance(&g->r, 7, 8)) {
-		uint64_t v;
-		do
-			v = edge_value(g);
-		while (v == 0);
-		d = cst(g, v);
-	}
+	if (g->ex[d] == 0 && rng_chance(&g->r, 7, 8))
+		d = cst(g, 1 + rng_below(&g->r, 9));
 	return d;
 }
 
@@ -548,6 +561,8 @@ static void act_binop(gen_ctx *g)
 	}
 	case IR_INT_PY_DIV:
 	case IR_INT_PY_MOD: b = divisor(g); break;
+	case IR_INT_MUL:
+	case IR_UINT_MUL_HIGH: b = pick_operand(g, 85); break;
 	default: b = pick_operand(g, 25); break;
 	}
 	if (ir_is_const(g->t, a) && ir_is_const(g->t, b))
@@ -596,7 +611,10 @@ static void act_ovf(gen_ctx *g)
 	static const ir_opcode ops[] = {IR_INT_ADD_OVF, IR_INT_SUB_OVF,
 					IR_INT_MUL_OVF};
 	ir_opcode opc = PICK(ops);
-	ir_vid a = pick_val(g), b = pick_operand(g, 30);
+	/* A product of two variables is the hardest thing a bit-vector
+	 * solver meets (and its overflow flag worse): keep it rare. */
+	ir_vid a = pick_val(g);
+	ir_vid b = pick_operand(g, opc == IR_INT_MUL_OVF ? 85 : 30);
 	uint64_t ev[2] = {g->ex[a], g->ex[b]};
 	bool ovf;
 	sem_eval(opc, g->w, ev, &ovf);
@@ -736,21 +754,33 @@ static void snip_muleq(gen_ctx *g)
 	for (int i = 0; i < 4 && !(g->ex[x] & 1); i++)
 		x = pick_val(g);
 	uint64_t e = g->ex[x], c;
+	/* c is never a power of two: int_mul by 2^k becomes a shift before
+	 * the bounds pass sees it. */
+	uint64_t odd = 3 + 2 * rng_below(&g->r, 32);
 	if (e == 1) {
-		c = edge_value(g);
+		/* An even c leaves the high bits of x free: x == 1 does not
+		 * follow, which is what a wrong backward rule gets wrong. */
+		c = rng_chance(&g->r, 1, 5)
+			? edge_value(g)
+			: sem_mask(g->w,
+				   odd << rng_below(&g->r, (uint64_t)g->w - 2));
 	} else {
 		uint64_t d = sem_mask(g->w, e - 1);
 		int tz = 0;
 		while (tz < g->w && !((d >> tz) & 1))
 			tz++;
-		uint64_t odd = (rng_next(&g->r) | 1) &
-			       (rng_chance(&g->r, 1, 2) ? 1 : 0xff);
+		/* x * c == c needs c * (x - 1) == 0 mod 2^W: c a multiple
+		 * of 2^(W - tz); tz = 0 (x even) leaves only c = 0. */
 		c = tz == 0 ? 0 : sem_mask(g->w, odd << (g->w - tz));
 	}
+	if (c == 0 || (c & (c - 1)) == 0)
+		c = sem_mask(g->w, c * 3 + (c == 0 ? 12 : 0));
+	if (sem_mask(g->w, g->ex[x] * c) != c && e != 1)
+		x = cst(g, 1); /* cannot hold on the example: keep it valid */
 	ir_vid cv = cst(g, c);
 	ir_vid y = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_MUL, x, cv)
 					   : emit(g, IR_INT_MUL, cv, x);
-	if (rng_chance(&g->r, 1, 3))
+	if (rng_chance(&g->r, 2, 3))
 		guard(g, IR_GUARD_VALUE, y, cv);
 	else
 		guard_bool(
@@ -848,14 +878,31 @@ static void snip_fgez(gen_ctx *g)
 }
 
 /* y = x & mask, then a range or known-bits guard on y (or on a second
- * mask of it): range and known bits of an and must agree. */
+ * mask of it): range and known bits of an and must agree.  A third of the
+ * time x is built so that the bits under the mask are all known
+ * (int_or(v, m) & m, int_lshift(v, k) & (2^k - 1)): the result is then a
+ * constant by its known bits while its range is still wide. */
 static void snip_and(gen_ctx *g)
 {
 	ir_vid x = pick_val(g);
 	uint64_t m = mask_value(g);
+	switch (rng_below(&g->r, 6)) {
+	case 0:
+		x = emit(g, IR_INT_OR, x, cst(g, m));
+		if (rng_chance(&g->r, 1, 2))
+			m &= mask_value(g) | 1;
+		break;
+	case 1: {
+		uint64_t k = 1 + rng_below(&g->r, (uint64_t)g->w - 1);
+		x = emit(g, IR_INT_LSHIFT, x, cst(g, k));
+		m = pow2(g, (int)k) - 1;
+		break;
+	}
+	default: break;
+	}
 	ir_vid y = rng_chance(&g->r, 1, 2) ? emit(g, IR_INT_AND, x, cst(g, m))
 					   : emit(g, IR_INT_AND, cst(g, m), x);
-	switch (rng_below(&g->r, 4)) {
+	switch (rng_below(&g->r, 5)) {
 	case 0:
 		range_guard(g, y, rng_chance(&g->r, 1, 2) ? m : g->ex[y]);
 		break;
@@ -865,7 +912,8 @@ static void snip_and(gen_ctx *g)
 		guard(g, IR_GUARD_VALUE, z, cst(g, g->ex[z]));
 		break;
 	}
-	default: guard_bool(g, emit(g, IR_INT_IS_ZERO, y, 0)); break;
+	case 3: guard_bool(g, emit(g, IR_INT_IS_ZERO, y, 0)); break;
+	default: break; /* the output alone shows a wrong constant */
 	}
 	g->must_out[y] = 1;
 }
@@ -880,7 +928,7 @@ static void snip_ovftwin(gen_ctx *g)
 	static const ir_opcode checked[] = {IR_INT_ADD_OVF, IR_INT_ADD_OVF,
 					    IR_INT_SUB_OVF, IR_INT_MUL_OVF};
 	int k = (int)rng_below(&g->r, 4);
-	ir_vid a = pick_val(g), b = pick_operand(g, 20);
+	ir_vid a = pick_val(g), b = pick_operand(g, k == 3 ? 85 : 20);
 	ir_vid p = emit(g, plain[k], a, b);
 	if (rng_chance(&g->r, 1, 2))
 		act_binop(g);

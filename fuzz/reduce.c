@@ -828,18 +828,17 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 
 /* ---- signatures ---- */
 
+/* The class of the failing obligation: which guard failed, or how, is
+ * part of how a wrong fact shows, not of what the fact was, so all guard
+ * obligations are one class. */
 static const char *obligation_slug(const red_outcome *o)
 {
 	static const struct {
 		const char *pat;
 		const char *slug;
 	} map[] = {
-	    {"original guard", "orig-guard"},
-	    {"optimized guard", "opt-guard"},
-	    {"(same condition", "guard-same"},
-	    {"(same fail-args", "guard-failargs"},
-	    {"(removed", "guard-removed"},
-	    {"(new", "guard-new"},
+	    {"(same fail-args", "failargs"},
+	    {"guard", "guard"},
 	    {"output", "output"},
 	    {"end", "end"},
 	};
@@ -903,10 +902,18 @@ void red_signature(const ir_trace *reduced, const red_outcome *o, uint64_t bugs,
 	full[n] = '\0';
 	const char *slug = obligation_slug(o);
 	put_slug(full, sizeof full, &n, slug ? slug : o->obl);
-	/* The distinct ops of the reduced trace, in op-table order. */
+	/* The distinct ops of the reduced trace, in op-table order, without
+	 * the guards (they observe the failure) unless there is nothing
+	 * else. */
 	bool seen[IR_OPCODE_COUNT] = {false};
-	for (uint32_t i = 0; i < reduced->nops; i++)
-		if (!ir_op_has(reduced->ops[i].opc, IRF_END | IRF_MARK))
+	bool any = false;
+	for (uint32_t i = 0; i < reduced->nops; i++) {
+		ir_opcode opc = (ir_opcode)reduced->ops[i].opc;
+		if (!ir_op_has(opc, IRF_END | IRF_MARK | IRF_GUARD))
+			seen[opc] = any = true;
+	}
+	for (uint32_t i = 0; i < reduced->nops && !any; i++)
+		if (ir_op_has(reduced->ops[i].opc, IRF_GUARD))
 			seen[reduced->ops[i].opc] = true;
 	bool first = true;
 	full[n++] = '.';

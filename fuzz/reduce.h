@@ -115,10 +115,12 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		     red_outcome *final, red_stats *st, jp_err *err);
 
 /* The deduplication signature of a failure: the injected-bug set, the
- * failure kind and obligation kind, and the ops of the reduced trace, as a
+ * failure kind, the class of the failing obligation (guard, output, end;
+ * for errors the error status) and the distinct ops of the reduced trace
+ * other than guards (the guards when there is nothing else), as a
  * readable string usable as a directory name, e.g.
- * "neg-minint.refuted.guard-removed.int_neg-int_lt-guard_true".  Long
- * signatures are cut and end in a hash of the whole. */
+ * "neg-minint.refuted.guard.int_neg-int_lt".  Long signatures are cut and
+ * end in "~" and a hash of the whole. */
 void red_signature(const ir_trace *reduced, const red_outcome *o, uint64_t bugs,
 		   char *buf, size_t size);
 

@@ -17,10 +17,12 @@
 
 static volatile sig_atomic_t stop_flag;
 
+/* The first Ctrl-C stops cleanly, the second at once. */
 static void on_stop(int sig)
 {
 	(void)sig;
-	stop_flag = 1;
+	if (stop_flag < 2)
+		stop_flag = stop_flag + 1;
 }
 
 typedef struct ui {
@@ -89,9 +91,13 @@ static void on_event(void *ud, const camp_event *ev)
 		clear_line(u);
 		fprintf(stderr,
 			"FINDING after %.1f s: %s\n  %s: %s\n  reduced %u -> "
-			"%u ops; saved in %s/findings/%s/\n",
+			"%u ops%s; saved in %s/findings/%s/\n",
 			ev->elapsed, f->sig, f->kind, f->what, f->ops_orig,
-			f->ops_reduced, u->outdir, f->sig);
+			f->ops_reduced,
+			f->partial ? " (reduction cut short: jitprove reduce "
+				     "orig.trace goes on)"
+				   : "",
+			u->outdir, f->sig);
 		char path[4400];
 		snprintf(path, sizeof path, "%s/findings/%s/reduced.trace",
 			 u->outdir, f->sig);
@@ -177,12 +183,13 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 		for (uint32_t i = 0; i < s->nfindings; i++) {
 			const camp_finding *f = &s->findings[i];
 			printf("  [%s] %s\n        %s: %s\n        first after "
-			       "%.1f s, %llu hit%s, reduced to %u ops; see "
+			       "%.1f s, %llu hit%s, reduced to %u ops%s; see "
 			       "%s/findings/%s/\n",
 			       f->known ? "known" : "new", f->sig, f->kind,
 			       f->what, f->at_s, (unsigned long long)f->hits,
 			       f->hits == 1 ? "" : "s", f->ops_reduced,
-			       o->outdir, f->sig);
+			       f->partial ? " (cut short)" : "", o->outdir,
+			       f->sig);
 		}
 	}
 	if (s->interrupted)
@@ -229,11 +236,11 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 		sb_printf(&sb,
 			  ", \"new\": %s, \"first_after_s\": %.3f, \"hits\": "
 			  "%llu, \"trace_seed\": %llu, \"ops_orig\": %u, "
-			  "\"ops_reduced\": %u}",
+			  "\"ops_reduced\": %u, \"reduction_complete\": %s}",
 			  f->known ? "false" : "true", f->at_s,
 			  (unsigned long long)f->hits,
 			  (unsigned long long)f->trace_seed, f->ops_orig,
-			  f->ops_reduced);
+			  f->ops_reduced, f->partial ? "false" : "true");
 	}
 	sb_puts(&sb, "]}\n");
 	fputs(sb.buf, stdout);
@@ -328,7 +335,8 @@ static void join_cmdline(int argc, char **argv, strbuf *sb)
 
 int cmd_fuzz(int argc, char **argv)
 {
-	long seconds = -1, jobs = 1, timeout = 2000, reduce_ms = 60000;
+	long seconds = -1, jobs = 1, timeout = 1000, reduce_ms = 60000;
+	long max_findings = 0;
 	uint64_t count = 0, seed = 0;
 	const char *seed_s = NULL, *inject = NULL, *passes = NULL;
 	const char *out = "jp-out", *profile = "all", *length = NULL;
@@ -347,7 +355,7 @@ int cmd_fuzz(int argc, char **argv)
 	    {"passes", CLI_STRING, &passes,
 	     "LIST  optimizer passes (default all)"},
 	    {"timeout-ms", CLI_INT, &timeout,
-	     "T  solver timeout per query (default 2000)"},
+	     "T  solver timeout per query (default 1000)"},
 	    {"out", CLI_STRING, &out, "DIR  output directory (default jp-out)"},
 	    {"resume", CLI_FLAG, &resume,
 	     "continue the campaign saved in DIR/state"},
@@ -361,6 +369,8 @@ int cmd_fuzz(int argc, char **argv)
 	    {"width", CLI_WIDTH, &width, "W  integer width (default 64)"},
 	    {"reduce-ms", CLI_INT, &reduce_ms,
 	     "MS  time budget of one reduction (default 60000)"},
+	    {"max-findings", CLI_INT, &max_findings,
+	     "N  stop after N distinct findings"},
 	    {"replay", CLI_STRING, &replay_s,
 	     "SEED  judge the one trace of this trace seed and print it"},
 	};
@@ -443,6 +453,9 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	if (seconds == 0 || seconds < -1)
 		return cli_usage_error(&spec, "--seconds must be positive");
+	if (max_findings < 0)
+		return cli_usage_error(&spec, "--max-findings must be >= 0");
+	o.max_findings = (uint32_t)max_findings;
 	o.count = count;
 	o.seconds = seconds > 0 ? (double)seconds : (count ? 0 : 20);
 	o.resume = resume;
