@@ -423,6 +423,12 @@ static void drop_if_missing(char **path)
 static jp_status add_case(ci_caselist *l, ci_kind kind, const char *name,
 			  uint32_t root, jp_err *err)
 {
+	/* Overlapping paths ("corpus corpus/pairs") name a case twice; it is
+	 * checked and reported once, under the first path. */
+	l->found++;
+	for (uint32_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return JP_OK;
 	if (l->n == l->cap) {
 		uint32_t cap = l->cap ? 2 * l->cap : 16;
 		ci_case *v = realloc(l->v, cap * sizeof *v);
@@ -826,6 +832,32 @@ static jp_status load_traces(const ci_case *c, const ci_expect *x,
 	return JP_OK;
 }
 
+/* The verifier names the traces "original" and "optimized" in its
+ * messages; in a corpus the files are more useful.  A single case's
+ * optimized trace is not a file: the message is about the trace file it
+ * came from, without a line (the built trace has none). */
+static void name_sides(const ci_case *c, jp_err *e)
+{
+	if (!strcmp(e->file, "original")) {
+		snprintf(e->file, sizeof e->file, "%s", c->orig);
+	} else if (!strcmp(e->file, "optimized") && c->opt) {
+		snprintf(e->file, sizeof e->file, "%s", c->opt);
+	} else if (!strcmp(e->file, "optimized")) {
+		strbuf sb;
+		sb_init(&sb);
+		sb_printf(&sb, "in the optimized trace: %s", e->msg);
+		if (!sb.oom) {
+			size_t n =
+			    sb.len < sizeof e->msg ? sb.len : sizeof e->msg - 1;
+			memcpy(e->msg, sb.buf, n);
+			e->msg[n] = '\0';
+		}
+		sb_release(&sb);
+		snprintf(e->file, sizeof e->file, "%s", c->orig);
+		e->line = e->col = 0;
+	}
+}
+
 static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 {
 	double t0 = now_ms();
@@ -860,6 +892,8 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 			r->cache = cfg->cache ? CI_CACHE_MISS : CI_CACHE_OFF;
 			st = verify_pair(orig, opt, &vo, cfg->cache,
 					 keyed ? key : NULL, &used, r, &err);
+			if (st)
+				name_sides(c, &err);
 		}
 		if (!st && r->got == CI_COUNTEREXAMPLE)
 			locate(c, orig, opt, used, r->what, r);

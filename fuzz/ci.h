@@ -93,6 +93,7 @@ typedef struct ci_case {
 typedef struct ci_caselist {
 	ci_case *v;
 	uint32_t n, cap;
+	uint32_t found; /* cases found, including those named twice */
 } ci_caselist;
 
 /* Appends the cases under PATH (a directory or a .trace file) to L, with

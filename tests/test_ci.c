@@ -164,6 +164,9 @@ static void test_discover(void)
 		CHECK(l.v[3].expect == NULL); /* proved: no expect file */
 		CHECK(l.v[6].expect == NULL); /* single.trace */
 	}
+	/* Cases named twice are kept once. */
+	CHECK(ci_discover("tests/ci-cases/mixed/proved", 1, &l, NULL) == JP_OK);
+	CHECK(l.n == 8);
 	uint32_t before = l.n;
 	CHECK(ci_discover("tests/ci-cases/broken/bad.trace", 1, &l, NULL) ==
 	      JP_OK);

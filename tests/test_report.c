@@ -113,7 +113,7 @@ static void test_documents(void)
 	     .opt = "d/fine/opt.trace",
 	     .root = 1},
 	};
-	ci_caselist l = {cases, 5, 5};
+	ci_caselist l = {cases, 5, 5, 5};
 	ci_result r[5];
 	memset(r, 0, sizeof r);
 	r[0] = (ci_result){.got = CI_COUNTEREXAMPLE,

@@ -177,11 +177,11 @@ int cmd_ci(int argc, char **argv)
 	jp_err err;
 	ci_caselist cases = {0};
 	for (int i = 0; i < npos; i++) {
-		uint32_t before = cases.n;
+		uint32_t before = cases.found;
 		jp_status st = ci_discover(pos[i], (uint32_t)i, &cases, &err);
 		/* A path without cases is a mistake (a typo, a corpus not
 		 * checked out), not a pass. */
-		if (!st && cases.n == before)
+		if (!st && cases.found == before)
 			st =
 			    jp_fail(&err, JP_EINPUT,
 				    "no cases under '%s': expected directories "
