@@ -723,11 +723,13 @@ jp_status opt_compact(opt_ctx *c, const bool *keep)
 			buf[k] = vm[op->args[k]];
 		uint32_t descr =
 		    op->descr ? ir_cstr(n, ir_strtext(t, op->descr)) : 0;
+		if (descr == UINT32_MAX)
+			goto fail;
 		const char *name =
 		    op->result != IR_NOVAL ? ir_valname(t, op->result) : NULL;
 		uint32_t opi = ir_emit_kind(n, (ir_opcode)op->opc, op->kind,
 					    op->nargs, buf, descr, name);
-		if (opi == UINT32_MAX || descr == UINT32_MAX)
+		if (opi == UINT32_MAX)
 			goto fail;
 		if (op->opname) {
 			n->ops[opi].opname =

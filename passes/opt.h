@@ -12,6 +12,11 @@
  * never duplicated and never moved before another guard.  The verifier
  * aligns the two traces by these labels.
  *
+ * A guard that always fails is kept (with constant arguments that make it
+ * fail) and ends the trace: later ops are dropped and the end op keeps its
+ * kind, with 0 / NULL for outputs not defined before the guard (they are
+ * unreachable).  docs/optimizer.md describes the passes and this choice.
+ *
  * Known bugs (bugs.def) can be switched on to inject realistic
  * miscompilations; they are all off by default.
  *

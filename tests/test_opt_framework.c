@@ -139,6 +139,34 @@ static void test_failing_guard_ends_trace(void)
 		     "finish(i0)\n");
 }
 
+/* dce: pure ops nothing uses go; fail-args keep values alive; *_ovf ops,
+ * guards and heap ops stay. */
+static void test_dce(void)
+{
+	EXPECT_OPT_P("dce",
+		     "[i0, p1]\n"
+		     "i2 = int_add(i0, 1)\n"
+		     "i3 = int_mul(i2, 3)\n"
+		     "i4 = int_sub(i0, 1)\n"
+		     "i5 = int_lt(i4, 0)\n"
+		     "guard_false(i0) [i3]\n"
+		     "i6 = int_add_ovf(i0, 5)\n"
+		     "guard_no_overflow()\n"
+		     "i7 = getfield_gc_i(p1, descr=f)\n"
+		     "i8 = int_xor(i7, i7)\n"
+		     "p9 = new(descr=T)\n"
+		     "finish(i0)\n",
+		     "[i0, p1]\n"
+		     "i2 = int_add(i0, 1)\n"
+		     "i3 = int_mul(i2, 3)\n"
+		     "guard_false(i0, descr=g0) [i3]\n"
+		     "i6 = int_add_ovf(i0, 5)\n"
+		     "guard_no_overflow(descr=g1)\n"
+		     "i7 = getfield_gc_i(p1, descr=f)\n"
+		     "p9 = new(descr=T)\n"
+		     "finish(i0)\n");
+}
+
 static void test_pass_selection(void)
 {
 	uint64_t m;
@@ -238,6 +266,7 @@ int main(void)
 	test_heap_copied();
 	test_names();
 	test_failing_guard_ends_trace();
+	test_dce();
 	test_pass_selection();
 	test_stats_and_input_untouched();
 	test_widths();
