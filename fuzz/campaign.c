@@ -505,10 +505,15 @@ static bool write_bundle_files(const char *dir, const camp_opts *o,
 	ok &= write_file(dir, "opt.trace", &sb);
 
 	sb_reset(&sb);
-	sb_printf(&sb,
-		  "# reduced from orig.trace (%u ops -> %u); '# args:' is a "
-		  "counterexample\n",
-		  f->ops_orig, f->ops_reduced);
+	if (!strcmp(f->kind, "crash"))
+		sb_puts(&sb,
+			"# not reduced: jitprove crashed on orig.trace "
+			"(reducing it in the campaign would crash again)\n");
+	else
+		sb_printf(&sb,
+			  "# reduced from orig.trace (%u ops -> %u); '# args:' "
+			  "is a counterexample\n",
+			  f->ops_orig, f->ops_reduced);
 	put_args(&sb, b->fin->have_res ? &b->fin->res : NULL);
 	ir_print(b->reduced, &sb);
 	ok &= write_file(dir, "reduced.trace", &sb);

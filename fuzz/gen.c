@@ -39,18 +39,20 @@ typedef enum gen_action {
 /* Relative weights of the actions, per profile.  The snippets keep a
  * share in every profile except "arithmetic" so that any campaign can reach
  * every shape; "all" is the default and the broadest. */
+/* clang-format off */
 static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
-    /* bin un cmp gcmp ovf gval rng kb gb | add neg mul shl ocse p2 fgz and
-     * twin gvb ucmp */
-    [GEN_PROFILE_ALL] = {30, 8, 4, 8, 6, 3, 8, 4, 3, 4,
-			 4,  3, 4, 3, 3, 3, 4, 3, 3, 3},
-    [GEN_PROFILE_ARITH] = {60, 15, 6, 3, 3, 1, 2, 1, 2, 1,
-			   1,  1,  1, 1, 2, 1, 1, 1, 1, 1},
-    [GEN_PROFILE_BOUNDS] = {18, 5, 3, 10, 2, 3, 16, 8, 3, 6,
-			    6,	4, 6, 1,  3, 4, 6,  1, 3, 6},
-    [GEN_PROFILE_OVERFLOW] = {20, 5, 3, 5, 25, 2, 5, 2, 2, 3,
-			      3,  5, 2, 8, 1,  1, 1, 8, 1, 1},
+    /*                      bin  un cmp gcmp ovf gval rng  kb  gb */
+    /*                      add neg mul  shl ocse  p2 fgz and twin gvb ucmp */
+    [GEN_PROFILE_ALL] =      {30,  8,  4,  8,  6,  3,  8,  4,  3,
+			       4,  4,  3,  4,  3,  3,  3,  4,  3,  3,  3},
+    [GEN_PROFILE_ARITH] =    {60, 15,  6,  3,  3,  1,  2,  1,  2,
+			       1,  1,  1,  1,  1,  2,  1,  1,  1,  1,  1},
+    [GEN_PROFILE_BOUNDS] =   {18,  5,  3, 10,  2,  3, 16,  8,  3,
+			       6,  6,  4,  6,  1,  3,  4,  6,  1,  3,  6},
+    [GEN_PROFILE_OVERFLOW] = {20,  5,  3,  5, 25,  2,  5,  2,  2,
+			       3,  3,  5,  2,  8,  1,  1,  1,  8,  1,  1},
 };
+/* clang-format on */
 
 static const char *const profile_names[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_ALL] = "all",
@@ -450,6 +452,17 @@ static ir_vid pick_val(gen_ctx *g)
 	return v;
 }
 
+/* Half the time an input, else as pick_val.  Snippets whose failure
+ * needs a particular value (a shift count of W-1) use it: concrete
+ * screening tries edge values on inputs, so the failure shows without
+ * the solver. */
+static ir_vid pick_input_or_val(gen_ctx *g)
+{
+	if (rng_chance(&g->r, 1, 2))
+		return g->t->inputs[rng_below(&g->r, g->t->ninputs)];
+	return pick_val(g);
+}
+
 /* Another operand: a constant with probability PCT percent. */
 static ir_vid pick_operand(gen_ctx *g, uint32_t pct)
 {
@@ -841,15 +854,16 @@ static void snip_pow2div(gen_ctx *g)
 {
 	int w = g->w;
 	ir_vid y;
-	uint32_t c = (uint32_t)rng_below(&g->r, 10);
+	uint32_t c = (uint32_t)rng_below(&g->r, 20);
 	if (c < 3)
 		y = cst(g, (uint64_t)w - 1);
 	else if (c < 5)
 		y = cst(g, rng_below(&g->r, (uint64_t)w));
 	else
-		y = emit(g, IR_INT_AND, pick_val(g), cst(g, (uint64_t)w - 1));
+		y = emit(g, IR_INT_AND, pick_input_or_val(g),
+			 cst(g, (uint64_t)w - 1));
 	ir_vid p = emit(g, IR_INT_LSHIFT, cst(g, 1), y);
-	ir_vid x = pick_val(g);
+	ir_vid x = pick_input_or_val(g);
 	ir_vid q = emit(
 	    g, rng_chance(&g->r, 4, 5) ? IR_INT_PY_DIV : IR_INT_PY_MOD, x, p);
 	g->must_out[q] = 1;

@@ -89,6 +89,15 @@ static void on_event(void *ud, const camp_event *ev)
 	case CAMP_EV_STATUS: print_status(u, ev); break;
 	case CAMP_EV_FINDING: {
 		clear_line(u);
+		if (!strcmp(f->kind, "crash")) {
+			fprintf(stderr,
+				"FINDING after %.1f s: %s\n  %s (trace seed "
+				"%llu); saved in %s/findings/%s/\n",
+				ev->elapsed, f->sig, f->what,
+				(unsigned long long)f->trace_seed, u->outdir,
+				f->sig);
+			break;
+		}
 		fprintf(stderr,
 			"FINDING after %.1f s: %s\n  %s: %s\n  reduced %u -> "
 			"%u ops%s; saved in %s/findings/%s/\n",
@@ -476,6 +485,11 @@ int cmd_fuzz(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	if (resume && !json)
+		fprintf(stderr,
+			"  --resume: the seed, generator options, "
+			"passes, bugs and timeout come from %s/state\n",
+			out);
 	if (!json) {
 		fprintf(stderr,
 			"jitprove fuzz: %s, %ld job%s, seed %llu%s, output in "
