@@ -21,6 +21,7 @@
 
 #include "fuzz/campaign.h"
 #include "ir/parse.h"
+#include "ir/sem.h"
 #include "ir/strbuf.h"
 #include "passes/opt.h"
 
@@ -810,16 +811,142 @@ static void from_cache(pc_entry *e, ci_result *r, ver_mode *used)
 }
 
 /* Reads and, for single cases, optimizes the traces of C. */
+/* Example inputs from '# args:' comments, screened by the verifier before
+ * anything else (as `jitprove check` does), so that a case reports the
+ * same counterexample there and here. */
+typedef struct examples {
+	uint64_t *v; /* nvec vectors of ninputs values */
+	uint32_t nvec;
+} examples;
+
+/* One integer literal: optional sign, decimal or 0x hex; canonical at
+ * WIDTH. */
+static bool parse_literal(const char *s, size_t n, int width, uint64_t *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	size_t i = (n > 0 && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+	unsigned base = 10;
+	if (n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		base = 16;
+		i += 2;
+	}
+	if (i >= n)
+		return false;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		unsigned d;
+		char c = s[i];
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (base == 16 && c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			return false;
+		if (v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = sem_mask(width, neg ? 0 - v : v);
+	return true;
+}
+
+/* Appends the vectors of LIST ("1, -2; 3, 0x4"): NINPUTS values each. */
+static bool add_examples(const char *list, int width, uint32_t ninputs,
+			 examples *ex)
+{
+	const char *p = list;
+	for (;;) {
+		const char *semi = strchr(p, ';');
+		const char *end = semi ? semi : p + strlen(p);
+		uint64_t *v =
+		    realloc(ex->v, ((size_t)ex->nvec + 1) *
+				       (ninputs ? ninputs : 1) * sizeof *v);
+		if (!v)
+			return false;
+		ex->v = v;
+		uint64_t *row = v + (size_t)ex->nvec * ninputs;
+		uint32_t k = 0;
+		const char *q = p;
+		while (q < end) {
+			const char *comma = memchr(q, ',', (size_t)(end - q));
+			const char *we = comma ? comma : end;
+			while (q < we && (*q == ' ' || *q == '\t'))
+				q++;
+			const char *e = we;
+			while (e > q &&
+			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if (k >= ninputs ||
+			    !parse_literal(q, (size_t)(e - q), width, &row[k]))
+				return false;
+			k++;
+			q = comma ? comma + 1 : end;
+		}
+		if (k != ninputs)
+			return false;
+		ex->nvec++;
+		if (!semi)
+			return true;
+		p = semi + 1;
+	}
+}
+
+/* Parses PATH and adds the example vectors of its '# args:' comment. */
+static jp_status parse_trace(const char *path, const ir_parse_opts *base,
+			     ir_trace **t, examples *ex, jp_err *err)
+{
+	char *text;
+	size_t len;
+	jp_status st = ir_read_file(path, &text, &len, err);
+	if (st)
+		return st;
+	ir_parse_opts po = *base;
+	po.file = path;
+	st = ir_parse(text, len, &po, t, err);
+	char list[1024];
+	if (!st && ir_args_comment(text, len, list, sizeof list) &&
+	    !add_examples(list, (*t)->width, (*t)->ninputs, ex))
+		st = jp_fail_at(err, JP_EINPUT, path, 0, 0,
+				"bad '# args:' comment: expected %u "
+				"comma-separated integers per vector (';' "
+				"between vectors), found '%s'",
+				(*t)->ninputs, list);
+	free(text);
+	return st;
+}
+
+/* Reads and, for single cases, optimizes the traces of C. */
 static jp_status load_traces(const ci_case *c, const ci_expect *x,
-			     ir_trace **orig, ir_trace **opt, jp_err *err)
+			     ir_trace **orig, ir_trace **opt, examples *ex,
+			     jp_err *err)
 {
 	ir_parse_opts po = {.width = x->width, .opaque = x->opaque};
 	*orig = *opt = NULL;
-	jp_status st = ir_parse_file(c->orig, &po, orig, err);
+	jp_status st = parse_trace(c->orig, &po, orig, ex, err);
 	if (st)
 		return st;
-	if (c->kind == CI_PAIR)
-		return ir_parse_file(c->opt, &po, opt, err);
+	if (c->kind == CI_PAIR) {
+		/* The optimized trace's examples only help when it has the
+		 * same inputs; the verifier rejects the pair otherwise. */
+		examples pex = {NULL, 0};
+		st = parse_trace(c->opt, &po, opt, &pex, err);
+		if (!st && (*opt)->ninputs == (*orig)->ninputs && pex.nvec) {
+			uint32_t w = (*orig)->ninputs;
+			uint64_t *v =
+			    realloc(ex->v, ((size_t)ex->nvec + pex.nvec) *
+					       (w ? w : 1) * sizeof *v);
+			if (v) {
+				memcpy(v + (size_t)ex->nvec * w, pex.v,
+				       (size_t)pex.nvec * w * sizeof *v);
+				ex->v = v;
+				ex->nvec += pex.nvec;
+			}
+		}
+		free(pex.v);
+		return st;
+	}
 	opt_config oc = opt_default_config();
 	oc.bugs = x->bugs;
 	if (x->has_passes)
@@ -867,8 +994,9 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 	ir_trace *orig = NULL, *opt = NULL;
 	jp_status st = load_expect(c, &x, &err);
 	r->expected = x.verdict;
+	examples ex = {NULL, 0};
 	if (!st)
-		st = load_traces(c, &x, &orig, &opt, &err);
+		st = load_traces(c, &x, &orig, &opt, &ex, &err);
 	if (!st) {
 		ver_opts vo = cfg->vopts;
 		vo.width = 0;
@@ -880,6 +1008,8 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 			vo.rlimit = x.rlimit;
 		if (x.has_timeout)
 			vo.timeout_ms = x.timeout_ms;
+		vo.examples = ex.v;
+		vo.nexamples = ex.nvec;
 		pc_params pp = {orig->width, vo.mode, vo.failargs};
 		char key[HASH_HEX_SIZE];
 		bool keyed = cfg->cache && !pc_key(orig, opt, &pp, key, NULL);
@@ -903,6 +1033,7 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 	r->status = classify(r->got, r->expected);
 	ir_trace_free(orig);
 	ir_trace_free(opt);
+	free(ex.v);
 	r->ms = now_ms() - t0;
 }
 

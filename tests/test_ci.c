@@ -336,11 +336,48 @@ static void test_run(void)
 	ci_caselist_free(&l);
 }
 
+/* '# args:' comments are example inputs for the verifier; a malformed
+ * one is an error of the case, and a good one must not change verdicts. */
+static void test_examples(void)
+{
+	char tmpl[] = "/tmp/jp-test-ci-args-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	char p[512];
+	snprintf(p, sizeof p, "%s/bad.trace", dir);
+	write_file(p, "# args: 1, x\n[i0]\ni1 = int_add(i0, 1)\nfinish(i1)\n");
+	snprintf(p, sizeof p, "%s/good.trace", dir);
+	write_file(p, "# args: 1; -2; 0x7fffffffffffffff\n[i0]\n"
+		      "i1 = int_add(i0, 1)\nfinish(i1)\n");
+	snprintf(p, sizeof p, "%s/wrong-count.trace", dir);
+	write_file(p, "# args: 1, 2\n[i0]\nfinish(i0)\n");
+	ci_caselist l = {0};
+	CHECK(ci_discover(dir, 0, &l, NULL) == JP_OK);
+	CHECK(l.n == 3);
+	ci_config cfg = {ver_default_opts(), NULL, 1};
+	ci_result r[3];
+	if (l.n == 3 && ci_run(&l, &cfg, r, NULL) == JP_OK) {
+		CHECK(r[0].got == CI_ERROR && r[0].message &&
+		      strstr(r[0].message, "bad '# args:' comment"));
+		CHECK(r[1].got == CI_PROVED && r[1].status == CI_ST_PASS);
+		CHECK(r[2].got == CI_ERROR);
+		for (int i = 0; i < 3; i++)
+			ci_result_free(&r[i]);
+	}
+	ci_caselist_free(&l);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
 	test_expect();
 	test_budget();
 	test_discover();
 	test_run();
+	test_examples();
 	return check_summary("test_ci");
 }

@@ -20,6 +20,9 @@ if [ "$rc" -ne 1 ]; then echo "FAIL: exit $rc, expected 1"; cat "$tmp/out"; exit
 rc=$?
 if [ "$rc" -ne 0 ]; then echo "FAIL: second run: exit $rc, expected 0"; exit 1; fi
 
+# The counterexample is the one `jitprove check` prints for the pair.
+"$JITPROVE" check "$C/failing/miscompiled/orig.trace" "$C/failing/miscompiled/opt.trace" >"$tmp/check.out" 2>&1
+
 python3 - "$tmp" "$JP_SRC/tests/sarif-schema-2.1.0.json" <<'PY'
 import json, os, sys
 import xml.etree.ElementTree as ET
@@ -129,6 +132,8 @@ mis = [c for c in report["cases"] if c["name"] == "tests/ci-cases/failing/miscom
 check(mis["location"] == {"file": "tests/ci-cases/failing/miscompiled/opt.trace", "line": 3}, f"location {mis['location']}")
 check(mis["verifier"]["verdict"] == "counterexample", "embedded verifier result")
 check(mis["status"] == "fail" and mis["expected"] == "proved", "miscompiled status")
+check(mis["counterexample"].strip() in open(f"{tmp}/check.out").read(),
+      "the counterexample differs from jitprove check's")
 
 for f in fails:
     print("FAIL", f)
