@@ -135,6 +135,14 @@ typedef struct pst {
 	ver_mode mode;
 	obl_list L;
 	unsigned qno;
+	/* Lemmas: OPT values proved equal to the ORIG value of the same name
+	 * under the current assumptions; later terms use the ORIG term. */
+	Z3_ast *lem_from, *lem_to;
+	uint32_t nlem, caplem;
+	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
+	uint32_t ncand, next_cand;
+	bool lemmas_on; /* aligned walks only: assumptions only grow */
+	bool gave_up;	/* an obligation was unknown: later queries quick */
 	/* Screening inputs kept for the self-check. */
 	uint64_t *screen;
 	uint32_t nscreen;
@@ -283,6 +291,15 @@ static jp_status encode(pst *ps, jp_err *err)
 
 /* ---- the solver -------------------------------------------------------- */
 
+/* Whether the pair multiplies or divides unknowns (enc_trace.hard): Z3's
+ * incremental solver bit-blasts such circuits far more slowly than the
+ * qfbv tactic (half a second for one 128-bit square), so every query of
+ * such a pair goes straight to the bit-blasting solver. */
+static bool hard_pair(const pst *ps)
+{
+	return ps->encoded && (ps->eo.hard || ps->ep.hard);
+}
+
 /* Queries go first to Z3's incremental solver, which is fastest on the
  * easy queries that make up nearly all of them, with a short time budget;
  * a query it cannot settle in that budget goes to a fresh bit-blasting
@@ -406,7 +423,8 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 	if (!hyp_insert(ps, id))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	ps->hyp[ps->nhyp++] = t;
-	Z3_solver_assert(ps->z, ps->s, t);
+	if (!hard_pair(ps))
+		Z3_solver_assert(ps->z, ps->s, t);
 	return zc_check_error(err, "asserting a guard condition");
 }
 
@@ -419,7 +437,12 @@ static void reset_hyps(pst *ps)
 		       (size_t)ps->hypcap * sizeof *ps->hypids);
 	ps->hyp_false = false;
 	ps->o_done = ps->p_done = 0;
+	/* Lemmas were proved under the dropped assumptions. */
+	ps->nlem = 0;
+	ps->next_cand = 0;
 }
+
+static Z3_ast subst(pst *ps, Z3_ast t);
 
 /* Makes the solver's assumptions "every ORIG guard before O_UPTO and every
  * OPT guard before P_UPTO passed".  Aligned mode only ever extends them;
@@ -433,11 +456,11 @@ static jp_status assume(pst *ps, uint32_t o_upto, uint32_t p_upto, jp_err *err)
 		reset_hyps(ps);
 	for (; ps->o_done < o_upto; ps->o_done++)
 		if (ps->eo.pass[ps->o_done] &&
-		    (st = add_hyp(ps, ps->eo.pass[ps->o_done], err)))
+		    (st = add_hyp(ps, subst(ps, ps->eo.pass[ps->o_done]), err)))
 			return st;
 	for (; ps->p_done < p_upto; ps->p_done++)
 		if (ps->ep.pass[ps->p_done] &&
-		    (st = add_hyp(ps, ps->ep.pass[ps->p_done], err)))
+		    (st = add_hyp(ps, subst(ps, ps->ep.pass[ps->p_done]), err)))
 			return st;
 	return JP_OK;
 }
@@ -488,8 +511,8 @@ static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
 	for (uint32_t j = 0; j < a->nfail; j++) {
 		if (a->failargs[j] == IR_NOVAL)
 			continue;
-		Z3_ast x = ps->eo.val[a->failargs[j]];
-		Z3_ast y = ps->ep.val[b->failargs[j]];
+		Z3_ast x = subst(ps, ps->eo.val[a->failargs[j]]);
+		Z3_ast y = subst(ps, ps->ep.val[b->failargs[j]]);
 		if (x != y)
 			d[n++] =
 			    mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(ps->z, x, y)));
@@ -499,14 +522,25 @@ static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
 	return r;
 }
 
+/* T with every proved lemma applied (OPT terms replaced by the equal ORIG
+ * terms), so that computations the optimizer changed but kept equal
+ * become identical terms downstream. */
+static Z3_ast subst(pst *ps, Z3_ast t)
+{
+	if (!t || ps->nlem == 0)
+		return t;
+	return zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->nlem, ps->lem_from,
+					     ps->lem_to));
+}
+
 /* The negated goal of B (satisfiable iff B fails somewhere under its
  * assumptions), or NULL with *IDENT set when the goal holds by identity. */
 static Z3_ast goal_neg(pst *ps, const obl *b, bool *ident)
 {
 	*ident = false;
 	Z3_context z = ps->z;
-	Z3_ast a = b->og != OBL_NONE ? ps->eo.pass[b->og] : NULL;
-	Z3_ast c = b->pg != OBL_NONE ? ps->ep.pass[b->pg] : NULL;
+	Z3_ast a = b->og != OBL_NONE ? subst(ps, ps->eo.pass[b->og]) : NULL;
+	Z3_ast c = b->pg != OBL_NONE ? subst(ps, ps->ep.pass[b->pg]) : NULL;
 	if (ps->hyp_false) {
 		*ident = true;
 		return NULL;
@@ -551,8 +585,8 @@ static Z3_ast goal_neg(pst *ps, const obl *b, bool *ident)
 	case OBL_OUTPUT: {
 		const ir_op *eo = &ps->o->ops[ps->o->nops - 1];
 		const ir_op *ep = &ps->p->ops[ps->p->nops - 1];
-		Z3_ast x = ps->eo.val[eo->args[b->j]];
-		Z3_ast y = ps->ep.val[ep->args[b->j]];
+		Z3_ast x = subst(ps, ps->eo.val[eo->args[b->j]]);
+		Z3_ast y = subst(ps, ps->ep.val[ep->args[b->j]]);
 		if (x == y) {
 			*ident = true;
 			return NULL;
@@ -716,11 +750,25 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	Z3_context z = ps->z;
 	ps->qno++;
 	ps->res->solver_calls++;
+	double t0 = now_ms();
+	unsigned user = ps->opts->timeout_ms;
+	jp_status st;
+	/* Once an obligation is unknown the pair cannot be proved; the rest
+	 * only looks for a counterexample, with the short budget, so that a
+	 * hard pair costs one timeout and not one per obligation. */
+	if (ps->gave_up)
+		quick = true;
+	if (hard_pair(ps)) {
+		ps->res->slow_queries++;
+		st = slow_check(ps, neg, quick ? FAST_MS : user, ans, x, err);
+		goto done;
+	}
+	/* The push makes Z3 internalize the new assumptions: part of the
+	 * cost of the query. */
 	Z3_solver_push(z, ps->s);
 	Z3_solver_assert(z, ps->s, neg);
-	double t0 = now_ms();
 	*ans = Z3_solver_check(z, ps->s);
-	jp_status st = zc_check_error(err, "solver check");
+	st = zc_check_error(err, "solver check");
 	if (!st && *ans == Z3_L_TRUE && x)
 		st = model_inputs(ps, ps->s, x, err);
 	if (!st && *ans == Z3_L_UNDEF) {
@@ -734,13 +782,13 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	bool fallback;
 	fast_budget(ps, &fallback);
 	double spent = now_ms() - t0;
-	unsigned user = ps->opts->timeout_ms;
 	if (!st && *ans == Z3_L_UNDEF && fallback && !quick &&
 	    (user == 0 || spent + 1 < (double)user)) {
 		ps->res->slow_queries++;
 		st = slow_check(ps, neg, user ? user - (unsigned)spent : 0, ans,
 				x, err);
 	}
+done:
 	ps->res->ms_solve += now_ms() - t0;
 	if (!st && (ps->opts->smt2_dir || ps->opts->solver_cmd))
 		st = recheck(ps, neg, *ans, err);
@@ -1087,6 +1135,127 @@ static jp_status finish_cex(pst *ps, uint64_t *x, int32_t k, ver_how how,
 	return st;
 }
 
+/* ---- lemmas: values the optimizer changed but kept equal --------------- */
+
+/* The optimizer keeps the names of the values it keeps, so an OPT value
+ * and the ORIG value of the same name are usually equal, even when the
+ * optimizer computes it differently (x * 8 as x << 3, a bound made
+ * redundant, ...).  Once that is proved under the current assumptions,
+ * every later term can use the ORIG term, and what depends on the value
+ * becomes identical in both traces instead of being a new, often harder,
+ * solver query each time.  Only aligned walks use lemmas: there the
+ * assumptions only grow, so a lemma stays true for every later
+ * obligation. */
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static jp_status find_candidates(pst *ps, jp_err *err)
+{
+	const ir_trace *o = ps->o, *p = ps->p;
+	uint32_t cap = 16;
+	while (cap < 2 * o->nvals + 2)
+		cap *= 2;
+	uint32_t *tab = malloc((size_t)cap * sizeof *tab);
+	ps->cand_o = malloc(((size_t)p->nops + 1) * sizeof *ps->cand_o);
+	ps->cand_p = malloc(((size_t)p->nops + 1) * sizeof *ps->cand_p);
+	if (!tab || !ps->cand_o || !ps->cand_p) {
+		free(tab);
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	memset(tab, 0xff, (size_t)cap * sizeof *tab);
+	for (ir_vid v = 0; v < o->nvals; v++) {
+		if (ir_val(o, v)->tag > IR_VAL_OP)
+			continue;
+		uint32_t k = name_hash(ir_valname(o, v)) & (cap - 1);
+		while (tab[k] != UINT32_MAX)
+			k = (k + 1) & (cap - 1);
+		tab[k] = v;
+	}
+	for (uint32_t j = 0; j < p->nops; j++) {
+		ir_vid pv = p->ops[j].result;
+		if (pv == IR_NOVAL || !ps->ep.val[pv])
+			continue;
+		const char *name = ir_valname(p, pv);
+		uint32_t k = name_hash(name) & (cap - 1);
+		for (; tab[k] != UINT32_MAX; k = (k + 1) & (cap - 1)) {
+			ir_vid ov = tab[k];
+			if (strcmp(ir_valname(o, ov), name))
+				continue;
+			if (ir_val(o, ov)->kind == ir_val(p, pv)->kind &&
+			    ps->eo.val[ov] &&
+			    ps->eo.val[ov] != ps->ep.val[pv]) {
+				ps->cand_o[ps->ncand] = ov;
+				ps->cand_p[ps->ncand++] = pv;
+			}
+			break;
+		}
+	}
+	free(tab);
+	return JP_OK;
+}
+
+static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
+{
+	if (ps->nlem == ps->caplem) {
+		uint32_t ncap = ps->caplem ? ps->caplem * 2 : 16;
+		Z3_ast *f = realloc(ps->lem_from, ncap * sizeof *f);
+		if (!f)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		ps->lem_from = f;
+		Z3_ast *t = realloc(ps->lem_to, ncap * sizeof *t);
+		if (!t)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		ps->lem_to = t;
+		ps->caplem = ncap;
+	}
+	ps->lem_from[ps->nlem] = from;
+	ps->lem_to[ps->nlem++] = to;
+	return JP_OK;
+}
+
+static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
+		       uint64_t *x, jp_err *err);
+
+/* Tries the candidates defined before OPT op P_UPTO, each with the short
+ * budget.  *ADDED says whether a lemma was proved. */
+static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
+{
+	*added = false;
+	for (; ps->next_cand < ps->ncand; ps->next_cand++) {
+		ir_vid pv = ps->cand_p[ps->next_cand];
+		ir_vid ov = ps->cand_o[ps->next_cand];
+		if (ps->p->vals[pv].def >= p_upto)
+			break;
+		Z3_ast raw = ps->ep.val[pv];
+		Z3_ast x = subst(ps, raw), y = subst(ps, ps->eo.val[ov]);
+		if (x == y)
+			continue;
+		Z3_ast neg = mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(ps->z, x, y)));
+		Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, neg));
+		Z3_lbool ans = Z3_L_FALSE;
+		jp_status st = JP_OK;
+		if (!simp || !zc_is_false(ps->z, simp)) {
+			ps->res->lemma_queries++;
+			st = query(ps, neg, true, &ans, NULL, err);
+		}
+		if (!st && ans == Z3_L_FALSE) {
+			st = add_lemma(ps, raw, y, err);
+			if (!st && x != raw)
+				st = add_lemma(ps, x, y, err);
+			ps->res->lemmas++;
+			*added = true;
+		}
+		if (st)
+			return st;
+	}
+	return JP_OK;
+}
+
 /* ---- one mode ---------------------------------------------------------- */
 
 typedef struct run_flags {
@@ -1123,6 +1292,10 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	}
 	if (!st)
 		st = encode(ps, err);
+	ps->lemmas_on = ps->mode != VER_MODE_TRACE;
+	ps->nlem = ps->next_cand = 0;
+	if (!st && ps->lemmas_on && !ps->cand_o)
+		st = find_candidates(ps, err);
 	if (!st && ps->opts->self_check)
 		for (uint32_t e = 0; e < ps->nscreen && e < 8 && !st; e++)
 			st = self_check_at(ps, ps->screen + (size_t)e * n, err);
@@ -1154,6 +1327,26 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 			       now_ms() - t1);
 			continue;
 		}
+		bool added = false;
+		if (ps->lemmas_on) {
+			st = try_lemmas(ps, b->p_upto, &added, err);
+			if (st)
+				break;
+		}
+		if (added) {
+			neg = goal_neg(ps, b, &ident);
+			if (ident) {
+				settle(ps, i, VER_PROVED, VER_BY_IDENTITY,
+				       now_ms() - t1);
+				continue;
+			}
+			simp = zc_keep(&ps->S, Z3_simplify(ps->z, neg));
+			if (simp && zc_is_false(ps->z, simp)) {
+				settle(ps, i, VER_PROVED, VER_BY_REWRITE,
+				       now_ms() - t1);
+				continue;
+			}
+		}
 		Z3_lbool ans;
 		st = query(ps, neg, false, &ans, x, err);
 		if (st)
@@ -1164,6 +1357,7 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 		}
 		all = false;
 		if (ans == Z3_L_UNDEF) {
+			ps->gave_up = true;
 			settle(ps, i, VER_UNKNOWN, VER_BY_NONE, now_ms() - t1);
 			if (ps->res->failed < 0)
 				ps->res->failed = (int32_t)i;
@@ -1371,6 +1565,10 @@ static void pst_free(pst *ps)
 	free(ps->hyp);
 	free(ps->hypids);
 	free(ps->screen);
+	free(ps->lem_from);
+	free(ps->lem_to);
+	free(ps->cand_o);
+	free(ps->cand_p);
 	obl_list_free(&ps->L);
 }
 
@@ -1490,10 +1688,12 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
+		  "\"lemmas\":%u,\"lemma_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_rewrite, r->by_concrete,
 		  r->by_solver, r->solver_calls, r->second_checked,
-		  r->second_inconclusive, r->slow_queries, r->ms_total,
-		  r->ms_encode, r->ms_solve, r->ms_screen);
+		  r->second_inconclusive, r->slow_queries, r->lemmas,
+		  r->lemma_queries, r->ms_total, r->ms_encode, r->ms_solve,
+		  r->ms_screen);
 }

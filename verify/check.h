@@ -109,7 +109,9 @@ typedef struct ver_result {
 	uint32_t by_rewrite;
 	uint32_t second_checked;      /* queries re-checked by solver_cmd */
 	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
-	uint32_t slow_queries; /* queries passed to the fallback solver */
+	uint32_t slow_queries;	/* queries passed to the fallback solver */
+	uint32_t lemmas;	/* OPT values proved equal to ORIG ones */
+	uint32_t lemma_queries; /* solver queries spent on them */
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 
