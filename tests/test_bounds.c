@@ -491,38 +491,17 @@ static void test_bugs_are_unsound(void)
 	CHECK(bnd_decide_cmp(IR_UINT_LT, cmp, 0) == -1);
 }
 
-#include <time.h>
-static void lap(const char *what)
-{
-	static clock_t last;
-	clock_t now = clock();
-	if (getenv("BOUNDS_TIMING"))
-		fprintf(stderr, "%s: %.2fs\n", what,
-			(double)(now - last) / CLOCKS_PER_SEC);
-	last = now;
-}
-
 int main(void)
 {
 	test_examples();
-	lap("test_examples()");
 	test_bugs_are_unsound();
-	lap("test_bugs_are_unsound()");
 	test_reduce();
-	lap("test_reduce()");
 	test_meet_join();
-	lap("test_meet_join()");
 	test_transfer(8, 400);
-	lap("test_transfer");
 	test_const_operands(8);
-	lap("test_const_operands(8)");
 	test_transfer(16, 400);
-	lap("test_transfer");
 	test_transfer(32, 400);
-	lap("test_transfer");
 	test_transfer(64, 1500);
-	lap("test_transfer");
 	test_const_operands(64);
-	lap("test_const_operands(64)");
 	return check_summary("test_bounds");
 }
