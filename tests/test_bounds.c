@@ -501,7 +501,7 @@ int main(void)
 	test_const_operands(8);
 	test_transfer(16, 400);
 	test_transfer(32, 400);
-	test_transfer(64, 1500);
+	test_transfer(64, 800);
 	test_const_operands(64);
 	return check_summary("test_bounds");
 }
