@@ -225,6 +225,8 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 		st = jp_fail(&err, JP_EINPUT, "bad '# args:' comment");
 	vo.examples = ex;
 	vo.nexamples = nex;
+	vo.orig_name = po;
+	vo.opt_name = pp;
 	ver_result r;
 	memset(&r, 0, sizeof r);
 	if (!st)
@@ -478,6 +480,8 @@ int cmd_check(int argc, char **argv)
 	}
 	vo.examples = ex;
 	vo.nexamples = nex;
+	vo.orig_name = pos[0];
+	vo.opt_name = pos[1];
 	ver_ctx *c = NULL;
 	ver_result res;
 	memset(&res, 0, sizeof res);

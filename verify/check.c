@@ -212,13 +212,15 @@ static jp_status check_pair(const ir_trace *o, const ir_trace *p,
 								 : "an int",
 			    ir_val(p, p->inputs[i])->kind == 'r' ? "a ref"
 								 : "an int");
-	jp_status st = ir_validate(o, "original", err);
+	const char *on = opts->orig_name ? opts->orig_name : "original trace";
+	const char *pn = opts->opt_name ? opts->opt_name : "optimized trace";
+	jp_status st = ir_validate(o, on, err);
 	if (!st)
-		st = ir_validate(p, "optimized", err);
+		st = ir_validate(p, pn, err);
 	if (!st)
-		st = enc_supported(o, "original", err);
+		st = enc_supported(o, on, err);
 	if (!st)
-		st = enc_supported(p, "optimized", err);
+		st = enc_supported(p, pn, err);
 	return st;
 }
 
@@ -1478,6 +1480,10 @@ static jp_status check_modes(pst *ps, jp_err *err)
 	} else if (!infer) {
 		ps->mode = VER_MODE_ALIGNED;
 		st = obl_match_labels(ps->o, ps->p, match, err);
+		if (st && err && !err->file[0])
+			snprintf(err->file, sizeof err->file, "%s",
+				 opts->opt_name ? opts->opt_name
+						: "optimized trace");
 		if (!st)
 			st = run_mode(ps, match, (run_flags){true, false},
 				      &proved, err);

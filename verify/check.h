@@ -65,6 +65,9 @@ typedef struct ver_opts {
 	const uint64_t *examples;
 	uint32_t nexamples;
 	bool simplify; /* simplify counterexamples (default true) */
+	/* Names of the traces in error messages (file names); NULL gives
+	 * "original trace" / "optimized trace". */
+	const char *orig_name, *opt_name;
 } ver_opts;
 
 /* Defaults: auto mode, 10 s timeout, no rlimit, 32 screening inputs,

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# jitprove check: exit codes, JSON output, unknown on purpose, input
+# errors, example inputs, --smt2 files run by z3 and cvc5, and a second
+# solver through --solver-cmd (including one that lies, which must be
+# reported as an internal error, never as a verdict).
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+P="$JP_SRC/corpus/pairs"
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+expect_rc() { # expect_rc CODE DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  cat "$tmp/out" "$tmp/err" >"$tmp/all"
+  [ "$rc" -eq "$want" ] || { bad "$what: exit $rc, expected $want"; head -20 "$tmp/all"; }
+}
+json_get() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; }
+
+# Verdicts and exit codes.
+expect_rc 0 "proved pair" -- "$JITPROVE" check "$P/wrap_add_lt_ovf/orig.trace" "$P/wrap_add_lt_ovf/opt.trace"
+grep -q '^proved (aligned mode)' "$tmp/out" || bad "proved line missing"
+expect_rc 1 "wrong pair" -- "$JITPROVE" check "$P/wrap_add_lt/orig.trace" "$P/wrap_add_lt/opt.trace"
+grep -q '^counterexample: guard g1 (removed: must always pass) fails' "$tmp/out" || bad "counterexample header"
+grep -q '>>> guard_true(i3, descr=g1)' "$tmp/out" || bad "divergence mark"
+grep -q '0x7fffffffffffffff (9223372036854775807)' "$tmp/out" || bad "hex and decimal input"
+
+# JSON: one object with verdict, obligations, counterexample.
+expect_rc 1 "json refuted" -- "$JITPROVE" check --json "$P/mul_eq_12/orig.trace" "$P/mul_eq_12/opt.trace"
+[ "$(json_get "d['verdict']")" = counterexample ] || bad "json verdict"
+[ "$(json_get "d['counterexample']['inputs'][0]['name']")" = i0 ] || bad "json input name"
+[ "$(json_get "d['obligations'][d['failed']]['status']")" = refuted ] || bad "json failed status"
+expect_rc 0 "json proved" -- "$JITPROVE" check --json "$P/const_fold/orig.trace" "$P/const_fold/opt.trace"
+[ "$(json_get "d['verdict']")" = proved ] || bad "json proved"
+[ "$(json_get "d['counterexample']")" = None ] || bad "json no counterexample"
+[ "$(json_get "all(o['status'] == 'proved' for o in d['obligations'])")" = True ] || bad "json all proved"
+
+# Unknown on purpose: a tiny resource limit on a query only the solver can
+# settle.  Never printed as proved.
+expect_rc 3 "rlimit unknown" -- "$JITPROVE" check --rlimit 1 "$P/width8_divmod_identity/orig.trace" "$P/width8_divmod_identity/opt.trace" --width 8
+grep -q '^unknown' "$tmp/out" || bad "unknown line"
+grep -q 'proved' "$tmp/all" && bad "unknown output mentions proved"
+expect_rc 3 "rlimit unknown json" -- "$JITPROVE" check --json --rlimit 1 --width 8 "$P/width8_divmod_identity/orig.trace" "$P/width8_divmod_identity/opt.trace"
+[ "$(json_get "d['verdict']")" = unknown ] || bad "json unknown"
+[ "$(json_get "d['obligations'][d['failed']]['status']")" = unknown ] || bad "json unknown obligation"
+
+# Input errors and unsupported ops: exit 2 with a message.
+printf '[p0]\ni1 = getfield_gc_i(p0, descr=f)\nfinish(i1)\n' >"$tmp/heap.trace"
+expect_rc 2 "heap op" -- "$JITPROVE" check "$tmp/heap.trace" "$tmp/heap.trace"
+grep -q 'heap' "$tmp/all" || bad "heap message"
+printf '[i0, i1]\nfinish(i0)\n' >"$tmp/two.trace"
+printf '[i0]\nfinish(i0)\n' >"$tmp/one.trace"
+expect_rc 2 "different inputs" -- "$JITPROVE" check "$tmp/two.trace" "$tmp/one.trace"
+expect_rc 2 "missing file" -- "$JITPROVE" check "$tmp/nope.trace" "$tmp/one.trace"
+expect_rc 2 "one argument" -- "$JITPROVE" check "$tmp/one.trace"
+expect_rc 2 "bad mode" -- "$JITPROVE" check --mode sideways "$tmp/one.trace" "$tmp/one.trace"
+expect_rc 2 "json error" -- "$JITPROVE" check --json "$tmp/two.trace" "$tmp/one.trace"
+[ "$(json_get "d['verdict']")" = error ] || bad "json error verdict"
+printf '[i0]\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\ni2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\nfinish(i0)\n' >"$tmp/ab.trace"
+printf '[i0]\ni2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\nfinish(i0)\n' >"$tmp/ba.trace"
+expect_rc 2 "guard order" -- "$JITPROVE" check "$tmp/ab.trace" "$tmp/ba.trace"
+grep -q 'order' "$tmp/all" || bad "order message"
+expect_rc 0 "trace mode ignores order" -- "$JITPROVE" check --mode trace "$tmp/ab.trace" "$tmp/ba.trace"
+
+# Example inputs: a difference at x = 7 only.  Screening off, the example
+# finds it concretely; without it the solver does.
+printf '[i0]\nfinish(i0)\n' >"$tmp/id.trace"
+printf '[i0]\ni1 = int_eq(i0, 7)\ni2 = int_add(i0, i1)\nfinish(i2)\n' >"$tmp/seven.trace"
+expect_rc 1 "args concrete" -- "$JITPROVE" check --json --screen 0 --args 7 "$tmp/id.trace" "$tmp/seven.trace"
+[ "$(json_get "d['obligations'][d['failed']]['how']")" = concrete ] || bad "--args not screened"
+[ "$(json_get "d['counterexample']['inputs'][0]['signed']")" = 7 ] || bad "cex is not 7"
+expect_rc 1 "solver finds 7" -- "$JITPROVE" check --json --screen 0 "$tmp/id.trace" "$tmp/seven.trace"
+[ "$(json_get "d['obligations'][d['failed']]['how']")" = solver ] || bad "not by solver"
+printf '# args: 7\n[i0]\nfinish(i0)\n' >"$tmp/id7.trace"
+expect_rc 1 "args comment" -- "$JITPROVE" check --json --screen 0 "$tmp/id7.trace" "$tmp/seven.trace"
+[ "$(json_get "d['obligations'][d['failed']]['how']")" = concrete ] || bad "'# args:' not screened"
+
+# Width.
+expect_rc 1 "width 8" -- "$JITPROVE" check --width 8 "$P/width8_wrap_add_lt/orig.trace" "$P/width8_wrap_add_lt/opt.trace"
+grep -q 'i0 = 0x7' "$tmp/out" || bad "width 8 value not 8-bit"
+
+# --smt2: standalone files; z3 and cvc5 must agree with the verdicts.
+mkdir -p "$tmp/smt"
+expect_rc 0 "smt2 proved" -- "$JITPROVE" check --smt2 "$tmp/smt" "$P/ovf_sub_of_add_ovf/orig.trace" "$P/ovf_sub_of_add_ovf/opt.trace"
+ls "$tmp"/smt/*.smt2 >/dev/null 2>&1 || bad "no smt2 files"
+for solver in z3 cvc5; do
+  if ! command -v "$solver" >/dev/null; then
+    echo "SKIP $solver checks: '$solver' is not installed (apt package $solver; ./run.sh installs it)"
+    continue
+  fi
+  args=(); [ "$solver" = cvc5 ] && args=(--lang smt2)
+  for f in "$tmp"/smt/*.smt2; do
+    out=$("$solver" "${args[@]}" "$f" 2>&1 | head -1)
+    [ "$out" = unsat ] || bad "$solver on $(basename "$f"): '$out', expected unsat"
+  done
+done
+if command -v cvc5 >/dev/null; then
+  expect_rc 0 "cvc5 recheck" -- "$JITPROVE" check --json --solver-cmd "cvc5 --lang smt2" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+  [ "$(json_get "d['stats']['second_solver_checks'] > 0")" = True ] || bad "cvc5 not run"
+  expect_rc 1 "cvc5 recheck sat" -- "$JITPROVE" check --screen 0 --solver-cmd "cvc5 --lang smt2" "$tmp/id.trace" "$tmp/seven.trace"
+else
+  echo "SKIP cvc5 recheck: 'cvc5' is not installed (apt package cvc5; ./run.sh installs it)"
+fi
+# A second solver that always says sat: the disagreement is an internal
+# error (exit 2), never a verdict.
+printf '#!/bin/sh\necho sat\n' >"$tmp/liar"; chmod +x "$tmp/liar"
+expect_rc 2 "lying solver" -- "$JITPROVE" check --solver-cmd "$tmp/liar" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+grep -q 'disagreement' "$tmp/all" || bad "disagreement message"
+
+echo "check_cli: $fail failed"
+[ "$fail" -eq 0 ]
