@@ -1,0 +1,200 @@
+/*
+ * cmd_bench.c - jitprove bench: measure checker and campaign speed, memory,
+ * and the time to find each injected bug, from fixed seeds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fuzz/bench.h"
+
+static void on_note(void *ud, const char *note)
+{
+	(void)ud;
+	fprintf(stderr, "bench: %s\n", note);
+}
+
+/* Parses "check,campaign,memory,bugs" (or "all") into section bits. */
+static bool parse_sections(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {{"check", BENCH_SEC_CHECK},
+		     {"campaign", BENCH_SEC_CAMPAIGN},
+		     {"memory", BENCH_SEC_MEMORY},
+		     {"bugs", BENCH_SEC_BUGS},
+		     {"all", BENCH_SEC_ALL}};
+	*out = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		bool ok = false;
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (strlen(names[i].name) == n &&
+			    !strncmp(names[i].name, s, n)) {
+				*out |= names[i].bit;
+				ok = true;
+			}
+		if (!ok)
+			return false;
+		s += n + (s[n] == ',');
+	}
+	return *out != 0;
+}
+
+static bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || *end || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+typedef struct bench_args {
+	bool quick;
+	const char *json, *sections, *bugs;
+	const char *check_s, *camp_s, *mem_s, *bug_s;
+	long timeout, pairs, max_len, camp_len, bug_seeds;
+	uint64_t seed, mem_traces;
+	int width;
+} bench_args;
+
+/* Applies the explicit options over the defaults (or --quick). */
+static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
+{
+	o->seed = a->seed;
+	o->width = a->width;
+	if (a->timeout > 0)
+		o->timeout_ms = (unsigned)a->timeout;
+	if (a->pairs > 0)
+		o->check_pairs = (uint32_t)a->pairs;
+	if (a->max_len > 0)
+		o->max_length = (uint32_t)a->max_len;
+	if (a->camp_len > 0)
+		o->campaign_len = (uint32_t)a->camp_len;
+	if (a->bug_seeds > 0)
+		o->bug_seeds =
+		    (uint32_t)(a->bug_seeds > 16 ? 16 : a->bug_seeds);
+	if (a->mem_traces > 0)
+		o->memory_traces = a->mem_traces;
+	if (a->sections && !parse_sections(a->sections, &o->sections))
+		return cli_usage_error(spec,
+				       "--sections: expected a list of check, "
+				       "campaign, memory, bugs or all");
+	if ((a->check_s && !parse_seconds(a->check_s, &o->check_seconds)) ||
+	    (a->camp_s && !parse_seconds(a->camp_s, &o->campaign_seconds)) ||
+	    (a->mem_s && !parse_seconds(a->mem_s, &o->memory_seconds)) ||
+	    (a->bug_s && !parse_seconds(a->bug_s, &o->bug_seconds)))
+		return cli_usage_error(spec, "seconds must be a number >= 0");
+	if (a->bugs) {
+		jp_err err;
+		jp_err_clear(&err);
+		if (opt_parse_bugs(a->bugs, &o->bugs, &err))
+			return cli_usage_error(spec, "--bugs: %s", err.msg);
+		if (!o->bugs)
+			o->sections &= ~(unsigned)BENCH_SEC_BUGS;
+	}
+	return -1;
+}
+
+static int write_json(const char *path, const bench_result *r)
+{
+	strbuf sb;
+	sb_init(&sb);
+	bench_json(r, &sb);
+	FILE *f = fopen(path, "w");
+	bool ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
+	if (f && fclose(f))
+		ok = false;
+	sb_release(&sb);
+	if (!ok) {
+		fprintf(stderr, "jitprove bench: cannot write %s\n", path);
+		return EXIT_USAGE;
+	}
+	return EXIT_PROVED;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	bench_args a;
+	memset(&a, 0, sizeof a);
+	a.seed = 1;
+	a.width = 64;
+	cli_opt opts[] = {
+	    {"quick", CLI_FLAG, &a.quick, "about a one-minute run"},
+	    {"json", CLI_STRING, &a.json,
+	     "FILE  also write the results as JSON"},
+	    {"seed", CLI_UINT64, &a.seed,
+	     "S  seed of the fixed trace set (default 1)"},
+	    {"sections", CLI_STRING, &a.sections,
+	     "LIST  check,campaign,memory,bugs (default all)"},
+	    {"timeout-ms", CLI_INT, &a.timeout,
+	     "T  solver timeout per query (default 500)"},
+	    {"width", CLI_WIDTH, &a.width, "W  integer width (default 64)"},
+	    {"check-pairs", CLI_INT, &a.pairs,
+	     "N  pairs per length in the check section (default 20)"},
+	    {"check-seconds", CLI_STRING, &a.check_s,
+	     "S  time cap per length (default 20)"},
+	    {"max-length", CLI_INT, &a.max_len,
+	     "N  skip check lengths above N (of 10,30,100,300,1000)"},
+	    {"campaign-length", CLI_INT, &a.camp_len,
+	     "N  ops per trace in the campaign runs (default 30)"},
+	    {"campaign-seconds", CLI_STRING, &a.camp_s,
+	     "S  seconds per generator profile (default 10)"},
+	    {"memory-traces", CLI_UINT64, &a.mem_traces,
+	     "N  traces of the memory slice (default 300)"},
+	    {"memory-seconds", CLI_STRING, &a.mem_s,
+	     "S  time cap of the memory slice (default none)"},
+	    {"bugs", CLI_STRING, &a.bugs,
+	     "LIST  bugs to time (default every bug; none = skip)"},
+	    {"bug-seeds", CLI_INT, &a.bug_seeds,
+	     "N  campaign seeds per bug, at most 16 (default 3)"},
+	    {"bug-seconds", CLI_STRING, &a.bug_s,
+	     "S  time cap per bug and seed (default 30)"},
+	};
+	cli_spec spec = {
+	    "jitprove bench [--quick] [--json FILE] [options]",
+	    "Measures, from fixed seeds: check throughput at 10..1000 ops, "
+	    "campaign\nthroughput and stage times per generator profile, "
+	    "how obligations are\nsettled, peak RSS of a campaign slice, and "
+	    "the median time to find each\ninjected bug.  Prints tables with "
+	    "the targets of docs/performance.md.\nExit status: 0 done, 2 "
+	    "usage or internal error.",
+	    opts,
+	    (int)(sizeof opts / sizeof opts[0]),
+	    0,
+	    0};
+	const char *pos[1];
+	int npos, rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc >= 0)
+		return rc;
+	bench_opts o = bench_default_opts();
+	if (a.quick)
+		bench_make_quick(&o);
+	rc = apply_args(&spec, &a, &o);
+	if (rc >= 0)
+		return rc;
+	o.on_note = on_note;
+	bench_result *res = malloc(sizeof *res);
+	if (!res) {
+		fprintf(stderr, "jitprove bench: out of memory\n");
+		return EXIT_USAGE;
+	}
+	jp_err err;
+	jp_err_clear(&err);
+	if (bench_run(&o, res, &err)) {
+		free(res);
+		return cli_error(&err);
+	}
+	strbuf sb;
+	sb_init(&sb);
+	bench_table(res, &sb);
+	fputs(sb.buf, stdout);
+	sb_release(&sb);
+	rc = a.json ? write_json(a.json, res) : EXIT_PROVED;
+	free(res);
+	return rc;
+}
