@@ -1,0 +1,194 @@
+/*
+ * fuzz_pipeline.c - libFuzzer target: bytes -> generated trace -> optimizer
+ * -> differential execution, and on a fraction of inputs -> Z3 proof.
+ *
+ * Structure-aware: the bytes are not text but the generator's choices
+ * (ft_decode_trace), so every input is a valid trace whose guards pass on
+ * its example inputs, and libFuzzer's byte mutations become small edits of
+ * the trace (one choice changed, inserted or dropped).  Coverage feedback
+ * then steers towards traces that reach new code in the optimizer.
+ *
+ * Fast tier (every input): the original and the optimized trace run on the
+ * interpreter on the example inputs, on each input swapped for edge values,
+ * and on edge-biased random vectors; any divergence (verify/oblig.h,
+ * obl_diverges, aligned by guard label) is a miscompilation and aborts with
+ * the reproducer.
+ *
+ * Slow tier (1 input in JITPROVE_SLOW_EVERY, chosen by a hash of the
+ * bytes): ver_check under a fixed Z3 resource limit (the wall-clock limit
+ * is only a far-away safety net), so the verdict depends only on the input
+ * and a crash replays.  A refutation aborts with the verifier's
+ * counterexample report; an unknown verdict is not a finding.
+ *
+ * Also findings: the optimizer failing on a valid trace, producing an
+ * invalid one, or the verifier failing (JP_EINTERNAL: its own self-checks;
+ * JP_EINPUT: the optimizer broke the guard-order contract).  A generator
+ * failure is a finding too: every byte string must decode.
+ *
+ * JITPROVE_INJECT=<bug> switches on an injected optimizer bug so the target
+ * can be demonstrated (see ft_common.h for the other variables).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ft_common.h"
+#include "ir/validate.h"
+#include "verify/check.h"
+
+#define TARGET "fuzz_pipeline"
+
+enum {
+	MAX_LEN = 40,	/* ops per decoded trace */
+	MAX_INPUTS = 4, /* inputs per decoded trace */
+	NRANDOM = 16,	/* random vectors per input, besides the edges */
+};
+
+static gen_ctx *gen;
+static ver_ctx *vc;
+
+int LLVMFuzzerInitialize(int *argc, char **argv[])
+{
+	(void)argc;
+	(void)argv;
+	const ft_env *e = ft_env_get();
+	ft_counters_get();
+	gen = gen_ctx_new();
+	jp_err err;
+	if (e->slow_every)
+		vc = ver_ctx_new(&err);
+	if (!gen || (e->slow_every && !vc)) {
+		fprintf(stderr, "%s: cannot initialize: %s\n", TARGET,
+			gen ? err.msg : "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+static void decode_failed(const jp_err *err, const uint8_t *data, size_t size)
+{
+	char msg[1200];
+	jp_err_format(err, msg, sizeof msg);
+	ft_finding_text(TARGET, "the generator failed to decode an input", msg,
+			(const char *)data, size);
+}
+
+/* The fast tier: concrete differential runs. */
+static void fast_tier(const ir_trace *orig, const ir_trace *opt,
+		      const gen_example *ex, rng *r)
+{
+	ft_inputs in;
+	jp_err err;
+	if (ft_make_inputs(orig, ex->inputs, r, NRANDOM, &in, &err))
+		return; /* out of memory: not a finding */
+	strbuf why;
+	sb_init(&why);
+	for (uint32_t k = 0; k < in.n; k++) {
+		const uint64_t *x = ft_inputs_at(&in, k);
+		bool div = false;
+		sb_reset(&why);
+		jp_status s = ft_diverges(orig, opt, x, true, &div, &why, &err);
+		ft_counters_get()->runs++;
+		if (s == JP_ENOMEM)
+			break;
+		if (s)
+			ft_finding(TARGET, "the interpreter failed", err.msg,
+				   orig, opt, x, false);
+		if (div) {
+			sb_printf(&why,
+				  "\n(found by concrete execution, input "
+				  "vector %u)",
+				  k);
+			ft_finding(TARGET,
+				   "the optimized trace behaves differently",
+				   why.buf, orig, opt, x, true);
+		}
+	}
+	sb_release(&why);
+	ft_inputs_free(&in);
+}
+
+/* The slow tier: the Z3 check under a fixed resource limit. */
+static void slow_tier(const ir_trace *orig, const ir_trace *opt,
+		      const gen_example *ex)
+{
+	const ft_env *e = ft_env_get();
+	ft_counters *c = ft_counters_get();
+	ver_opts vo = ver_default_opts();
+	vo.mode = VER_MODE_AUTO;
+	vo.timeout_ms = e->timeout_ms;
+	vo.rlimit = e->rlimit;
+	vo.seed = 0;
+	vo.examples = ex->inputs;
+	vo.nexamples = 1;
+	ver_result res;
+	memset(&res, 0, sizeof res);
+	jp_err err;
+	jp_err_clear(&err);
+	jp_status s = ver_check(vc, orig, opt, &vo, &res, &err);
+	c->checks++;
+	if (s == JP_ENOMEM || s == JP_ELIMIT) {
+		c->unknown++;
+		return;
+	}
+	if (s) {
+		char msg[1200];
+		jp_err_format(&err, msg, sizeof msg);
+		ft_finding(TARGET,
+			   s == JP_EINPUT ? "the optimizer broke the guard "
+					    "order (verifier rejects the pair)"
+					  : "the verifier failed",
+			   msg, orig, opt, ex->inputs, s == JP_EINPUT);
+	}
+	switch (res.verdict) {
+	case VER_PROVED: c->proved++; break;
+	case VER_UNKNOWN: c->unknown++; break;
+	case VER_REFUTED:
+		c->refuted++;
+		ft_finding(TARGET,
+			   "the verifier refutes the optimized trace (Z3 "
+			   "tier)",
+			   res.cex_text ? res.cex_text : "(no report)", orig,
+			   opt, res.inputs ? res.inputs : ex->inputs, true);
+	}
+	ver_result_free(&res);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const ft_env *e = ft_env_get();
+	ft_counters *c = ft_counters_get();
+	if (!gen)
+		return 0;
+	c->inputs++;
+	rng r;
+	rng_from_bytes(&r, data, size);
+	ir_trace *orig = NULL, *opt = NULL;
+	gen_example ex;
+	jp_err err;
+	jp_status s =
+	    ft_decode_trace(gen, &r, MAX_LEN, MAX_INPUTS, &orig, &ex, &err);
+	if (s == JP_ENOMEM)
+		return 0;
+	if (s)
+		decode_failed(&err, data, size);
+	opt_stats st;
+	s = opt_run(orig, &e->cfg, &opt, &st, &err);
+	if (s == JP_ENOMEM) {
+		ir_trace_free(orig);
+		return 0;
+	}
+	if (s)
+		ft_finding(TARGET, "the optimizer failed on a valid trace",
+			   err.msg, orig, NULL, ex.inputs, true);
+	if (ir_validate(opt, "<optimized>", &err))
+		ft_finding(TARGET, "the optimizer produced an invalid trace",
+			   err.msg, orig, opt, ex.inputs, true);
+	c->ops_in += ir_count_ops(orig);
+	c->ops_out += ir_count_ops(opt);
+	fast_tier(orig, opt, &ex, &r);
+	if (e->slow_every && vc && ft_hash(data, size) % e->slow_every == 0)
+		slow_tier(orig, opt, &ex);
+	ir_trace_free(opt);
+	ir_trace_free(orig);
+	return 0;
+}
