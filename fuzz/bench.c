@@ -22,6 +22,11 @@
 #include "fuzz/rng.h"
 #include "verify/check.h"
 
+/* How many checks one Z3 context serves before the verifier rebuilds it
+ * (zc_ctx.recycle_every in verify/z3ctx.c); only used to say when a memory
+ * slice is long enough to show the steady state. */
+#define BENCH_RECYCLE 2000u
+
 static const uint32_t bench_lengths[BENCH_NLENGTHS] = {10, 30, 100, 300, 1000};
 
 /* Stream numbers of the fixed seed set: each section draws from its own
@@ -41,7 +46,7 @@ bench_opts bench_default_opts(void)
 	o.max_length = 1000;
 	o.campaign_len = 30;
 	o.campaign_seconds = 10;
-	o.memory_traces = 300;
+	o.memory_traces = 500;
 	o.bug_seeds = 3;
 	o.bug_seconds = 30;
 	return o;
@@ -85,6 +90,25 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* ---- the worker's loop, instrumented ---- */
+
+static void add_kind(bench_stream *s, const ver_obligation *b)
+{
+	char kind[64];
+	red_normalize(b->what, kind, sizeof kind);
+	uint32_t i = 0;
+	while (i < s->nkinds && strcmp(s->kinds[i].kind, kind))
+		i++;
+	if (i == s->nkinds) {
+		if (s->nkinds == BENCH_MAX_KINDS)
+			i = BENCH_MAX_KINDS -
+			    1; /* the last row takes the rest */
+		else
+			snprintf(s->kinds[s->nkinds++].kind, 64, "%s", kind);
+	}
+	s->kinds[i].n++;
+	s->kinds[i].unknown += b->how == VER_BY_NONE;
+	s->kinds[i].ms += b->ms;
+}
 
 /* Judges the trace of SEED as a campaign worker does (fuzz/campaign.c,
  * judge_one): generate, then red_evaluate with the example inputs
@@ -132,6 +156,9 @@ static jp_status judge(gen_ctx *g, red_env *env, uint64_t seed,
 			s->obl++;
 			if (r->obl[i].how == VER_BY_NONE)
 				s->obl_unknown++;
+			if (r->obl[i].how == VER_BY_NONE ||
+			    r->obl[i].how == VER_BY_SOLVER)
+				add_kind(s, &r->obl[i]);
 		}
 	}
 	red_outcome_free(&out);
@@ -571,7 +598,7 @@ static void json_stream(strbuf *sb, const bench_stream *s)
 	    "\"by_solver\": %llu, \"unknown\": %llu, "
 	    "\"solver_calls\": %llu, "
 	    "\"settled_without_solver_pct\": %.2f, "
-	    "\"unknown_pct\": %.3f}}",
+	    "\"unknown_pct\": %.3f}",
 	    (unsigned long long)s->obl, (unsigned long long)s->by_identity,
 	    (unsigned long long)s->by_concrete,
 	    (unsigned long long)s->by_rewrite, (unsigned long long)s->by_solver,
@@ -579,6 +606,16 @@ static void json_stream(strbuf *sb, const bench_stream *s)
 	    (unsigned long long)s->solver_calls,
 	    pct(s->by_identity + s->by_concrete, s->obl),
 	    pct(s->obl_unknown, s->obl));
+	sb_puts(sb, ", \"solver_kinds\": [");
+	for (uint32_t i = 0; i < s->nkinds; i++) {
+		sb_puts(sb, i ? ", {\"kind\": " : "{\"kind\": ");
+		sb_json_str(sb, s->kinds[i].kind);
+		sb_printf(sb, ", \"n\": %llu, \"unknown\": %llu, \"ms\": %.3f}",
+			  (unsigned long long)s->kinds[i].n,
+			  (unsigned long long)s->kinds[i].unknown,
+			  s->kinds[i].ms);
+	}
+	sb_puts(sb, "]}");
 }
 
 static void json_machine(const bench_result *r, strbuf *sb)
@@ -754,6 +791,15 @@ static void table_profiles(const bench_result *r, strbuf *sb)
 		  r->opts.campaign_len, r->opts.width, r->opts.timeout_ms, tps,
 		  verdict(tps >= 300), wo, verdict(wo >= 70), wo_rw, unk,
 		  unk_obl, verdict(unk < 0.1));
+	if (d->nkinds)
+		sb_puts(sb, "  where the solver's time goes (profile all):\n"
+			    "    obligation kind                          n  "
+			    "unknown   ms total\n");
+	for (uint32_t i = 0; i < d->nkinds; i++)
+		sb_printf(sb, "    %-38s %5llu %8llu %10.1f\n",
+			  d->kinds[i].kind, (unsigned long long)d->kinds[i].n,
+			  (unsigned long long)d->kinds[i].unknown,
+			  d->kinds[i].ms);
 	sb_printf(sb,
 		  "  real camp_run (fork, state, bundles): %llu traces in "
 		  "%.1f s = %.1f traces/s\n\n",
@@ -780,7 +826,19 @@ static void table_memory(const bench_result *r, strbuf *sb)
 	for (uint32_t i = 0; i < r->nmem; i++)
 		if (r->mem[i].traces * 2 <= b->traces)
 			a = &r->mem[i];
-	if (b->traces > a->traces && a->traces > 0) {
+	sb_printf(sb, "  peak RSS of the slice: %.1f MB after %llu traces\n",
+		  b->maxrss_kb / 1024.0, (unsigned long long)b->traces);
+	/* The verifier rebuilds its Z3 context every BENCH_RECYCLE checks
+	 * (verify/z3ctx.c); before the first rebuild memory only climbs, so
+	 * a shorter slice says nothing about the steady state. */
+	if (b->traces < 2 * BENCH_RECYCLE) {
+		sb_printf(
+		    sb,
+		    "  not extrapolated to 1,000,000 traces: the slice is "
+		    "shorter than two Z3-context\n  rebuild periods "
+		    "(%u checks each); use --memory-traces %u or more\n",
+		    BENCH_RECYCLE, 2 * BENCH_RECYCLE);
+	} else if (b->traces > a->traces) {
 		double kb_per_trace = (double)(b->maxrss_kb - a->maxrss_kb) /
 				      (double)(b->traces - a->traces);
 		double at_1m =

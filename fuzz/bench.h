@@ -40,6 +40,7 @@
 
 #define BENCH_NLENGTHS	      5	 /* 10, 30, 100, 300, 1000 ops */
 #define BENCH_MAX_MEM_SAMPLES 16 /* RSS samples of the memory slice */
+#define BENCH_MAX_KINDS	      12 /* obligation kinds tracked per stream */
 
 typedef enum bench_section {
 	BENCH_SEC_CHECK = 1u << 0,    /* check throughput and scaling */
@@ -59,7 +60,7 @@ typedef struct bench_opts {
 	uint32_t max_length;	 /* skip lengths above this (default 1000) */
 	uint32_t campaign_len;	 /* ops per trace in the campaign runs (30) */
 	double campaign_seconds; /* per profile (default 10 s) */
-	uint64_t memory_traces;	 /* traces of the memory slice (default 300) */
+	uint64_t memory_traces;	 /* traces of the memory slice (default 500) */
 	double memory_seconds;	 /* cap of the memory slice; 0 = none */
 	uint32_t bug_seeds;	 /* campaign seeds per bug (default 3) */
 	double bug_seconds;	 /* cap per bug and seed (default 30 s) */
@@ -91,6 +92,14 @@ typedef struct bench_stream {
 	double ms_screen, ms_encode, ms_solve; /* parts of ms_ver */
 	uint64_t obl, by_identity, by_concrete, by_rewrite, by_solver;
 	uint64_t solver_calls, obl_unknown;
+	/* Where the solver's time goes: obligations settled by the solver
+	 * or left unknown, by kind (red_normalize of the description). */
+	uint32_t nkinds;
+	struct bench_kind {
+		char kind[64];
+		uint64_t n, unknown;
+		double ms;
+	} kinds[BENCH_MAX_KINDS];
 } bench_stream;
 
 typedef struct bench_mem_sample {

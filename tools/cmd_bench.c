@@ -145,7 +145,7 @@ int cmd_bench(int argc, char **argv)
 	    {"campaign-seconds", CLI_STRING, &a.camp_s,
 	     "S  seconds per generator profile (default 10)"},
 	    {"memory-traces", CLI_UINT64, &a.mem_traces,
-	     "N  traces of the memory slice (default 300)"},
+	     "N  traces of the memory slice (default 500)"},
 	    {"memory-seconds", CLI_STRING, &a.mem_s,
 	     "S  time cap of the memory slice (default none)"},
 	    {"bugs", CLI_STRING, &a.bugs,

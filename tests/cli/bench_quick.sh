@@ -37,6 +37,7 @@ for p in r["campaign"].values():
     o = p["obligations"]
     assert o["by_identity"] + o["by_concrete"] + o["by_rewrite"] + \
         o["by_solver"] + o["unknown"] == o["total"], o
+    assert sum(k["n"] for k in p["solver_kinds"]) == o["by_solver"] + o["unknown"], p
     for k in ("generate", "optimize", "verify", "screen", "encode", "solve"):
         assert p["ms"][k] >= 0, k
 assert r["camp_run"]["traces"] >= 1
