@@ -58,6 +58,16 @@ void ver_ctx_free(ver_ctx *c)
 	free(c);
 }
 
+void ver_ctx_set_recycle(ver_ctx *c, unsigned every)
+{
+	c->zc.recycle_every = every ? every : 1;
+}
+
+unsigned ver_ctx_rebuilds(const ver_ctx *c)
+{
+	return c->zc.rebuilds;
+}
+
 ver_opts ver_default_opts(void)
 {
 	ver_opts o;

@@ -123,6 +123,12 @@ typedef struct ver_ctx ver_ctx;
 ver_ctx *ver_ctx_new(jp_err *err);
 void ver_ctx_free(ver_ctx *c);
 
+/* The Z3 context is rebuilt every EVERY checks (default 2000) so that Z3's
+ * caches cannot grow without bound; ver_ctx_rebuilds says how often that
+ * happened.  For tests and long-running workers. */
+void ver_ctx_set_recycle(ver_ctx *c, unsigned every);
+unsigned ver_ctx_rebuilds(const ver_ctx *c);
+
 /* Checks the pair.  Errors (JP_EINPUT: the traces do not fit together,
  * e.g. different inputs; JP_EUNSUPPORTED; JP_EINTERNAL: encoder bug or
  * solver disagreement) leave RES with no verdict. */
