@@ -39,6 +39,7 @@ camp_opts camp_default_opts(void)
 	o.jobs = 1;
 	o.seconds = 20;
 	o.gen = gen_default_opts();
+	o.gen.heap = true;
 	o.cfg = opt_default_config();
 	o.timeout_ms = 1000;
 	o.outdir = "jp-out";
@@ -49,6 +50,36 @@ camp_opts camp_default_opts(void)
 uint64_t camp_trace_seed(uint64_t seed, uint32_t stream, uint64_t index)
 {
 	return rng_derive(seed, stream, index);
+}
+
+bool camp_verifier_has_heap(ver_ctx *vc)
+{
+	/* [p0]  p1 = new(descr=T)  escape_n(p1)  finish(p0), against
+	 * itself: an unsupported-op error is the verifier saying no. */
+	ir_trace *t = ir_trace_new(64);
+	if (!t)
+		return false;
+	ir_vid p0 = ir_add_input(t, 'r', NULL);
+	uint32_t T = ir_cstr(t, "T");
+	uint32_t a = ir_emit(t, IR_NEW, 0, NULL, T, NULL);
+	bool ok = p0 != IR_NOVAL && T != UINT32_MAX && a != UINT32_MAX;
+	if (ok) {
+		ir_vid p1 = t->ops[a].result;
+		ok = ir_emit(t, IR_ESCAPE_N, 1, &p1, 0, NULL) != UINT32_MAX &&
+		     ir_emit(t, IR_FINISH, 1, &p0, 0, NULL) != UINT32_MAX;
+	}
+	bool heap = false;
+	if (ok) {
+		ver_opts vo = ver_default_opts();
+		vo.timeout_ms = 1000;
+		ver_result res;
+		memset(&res, 0, sizeof res);
+		jp_status st = ver_check(vc, t, t, &vo, &res, NULL);
+		heap = st != JP_EUNSUPPORTED;
+		ver_result_free(&res);
+	}
+	ir_trace_free(t);
+	return heap;
 }
 
 void camp_z3_version(char *buf, size_t size)
@@ -96,6 +127,8 @@ void camp_format_options(const gen_opts *g, const opt_config *cfg,
 	put_range(sb, "--length", g->min_len, g->max_len);
 	put_range(sb, "--inputs", g->min_inputs, g->max_inputs);
 	sb_printf(sb, " --width %d", g->width);
+	if (!g->heap)
+		sb_puts(sb, " --no-heap");
 	opt_config def = opt_default_config();
 	if (cfg->passes != def.passes) {
 		sb_puts(sb, " --passes ");
@@ -242,12 +275,15 @@ typedef struct wmsg {
 	camp_counts c;	     /* cumulative, this worker process */
 	camp_finding f;
 	int32_t signo;
+	bool heap_off; /* the worker generates integer traces only */
 } wmsg;
 
 /* ---- workers ---- */
 
 typedef struct worker {
-	const camp_opts *o;
+	const camp_opts *o; /* points to OWN */
+	camp_opts own;	    /* the campaign's options, heap ops possibly off */
+	bool heap_off; /* heap ops were asked for, the verifier lacks them */
 	uint32_t stream;
 	uint64_t next;
 	uint64_t share; /* traces to judge; 0 = until told to stop */
@@ -301,6 +337,7 @@ static void send_msg(worker *w, uint32_t type, const camp_finding *f)
 	m.stream = w->stream;
 	m.next_index = w->next;
 	m.c = w->c;
+	m.heap_off = w->heap_off;
 	if (f)
 		m.f = *f;
 	/* A failed write means the parent is gone: nobody is listening. */
@@ -401,7 +438,7 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 		sb_printf(sb,
 			  "# Optimize the reduced trace afresh and verify it "
 			  "(prints the pair and\n# the counterexample):\n"
-			  "\"$J\" reduce reduced.trace --width %d%s "
+			  "\"$J\" reduce reduced.trace --failargs --width %d%s "
 			  "--timeout-ms %u\n",
 			  o->gen.width, ro.buf, o->timeout_ms);
 		sb_release(&ro);
@@ -762,9 +799,16 @@ static void worker_main(worker *w)
 	w->vc = ver_ctx_new(NULL);
 	if (!w->g || !w->vc)
 		_exit(4);
+	if (w->own.gen.heap && !camp_verifier_has_heap(w->vc)) {
+		w->own.gen.heap = false;
+		w->heap_off = true;
+	}
+	crash_msg.heap_off = w->heap_off;
 	w->env = red_default_env(w->vc);
 	w->env.cfg = w->o->cfg;
 	w->env.vo.timeout_ms = w->o->timeout_ms;
+	/* Generated guards carry fail-args: check them too. */
+	w->env.vo.failargs = true;
 	w->env.max_ms = w->o->reduce_ms ? w->o->reduce_ms : 60000;
 	w->env.stop = w->o->stop;
 	load_known(w);
@@ -800,11 +844,11 @@ static void state_format(const camp_state *s, strbuf *sb)
 	sb_printf(sb,
 		  "# jitprove fuzz campaign state; read by --resume\n"
 		  "version 1\nseed %llu\nprofile %s\nlength %u %u\n"
-		  "inputs %u %u\nwidth %d\npasses %llu\nbugs %llu\n"
+		  "inputs %u %u\nwidth %d\nheap %d\npasses %llu\nbugs %llu\n"
 		  "timeout_ms %u\nstreams %u\n",
 		  (unsigned long long)s->seed, gen_profile_name(s->gen.profile),
 		  s->gen.min_len, s->gen.max_len, s->gen.min_inputs,
-		  s->gen.max_inputs, s->gen.width,
+		  s->gen.max_inputs, s->gen.width, s->gen.heap ? 1 : 0,
 		  (unsigned long long)s->cfg.passes,
 		  (unsigned long long)s->cfg.bugs, s->timeout_ms, s->nstreams);
 	for (uint32_t i = 0; i < s->nstreams; i++)
@@ -867,6 +911,9 @@ static jp_status state_parse(const char *text, camp_state *s, jp_err *err)
 		else if (!strcmp(key, "width"))
 			ok = sscanf(buf, "%*s %llu", &a) == 1,
 			s->gen.width = (int)a;
+		else if (!strcmp(key, "heap"))
+			ok = sscanf(buf, "%*s %llu", &a) == 1,
+			s->gen.heap = a != 0;
 		else if (!strcmp(key, "passes"))
 			ok = sscanf(buf, "%*s %llu", &a) == 1,
 			s->cfg.passes = a;
@@ -1065,6 +1112,15 @@ static void record_crash(camp *c, wslot *sl, const wmsg *m)
 
 static void handle_msg(camp *c, wslot *sl, const wmsg *m)
 {
+	if (m->heap_off && c->o.gen.heap) {
+		/* Every worker probes the same verifier: switch heap ops off
+		 * for the record (state, summary, crash replays) and say so
+		 * once. */
+		c->o.gen.heap = false;
+		emit_event(c, CAMP_EV_NOTE, NULL,
+			   "the verifier does not model the heap: generating "
+			   "integer traces only (heap ops off)");
+	}
 	if (m->type == MSG_CRASH) {
 		/* The counts in a crash message are those before the
 		 * crashing trace. */
@@ -1118,7 +1174,8 @@ static jp_status spawn(camp *c, int i)
 		gen_ctx_free(c->g);
 		worker w;
 		memset(&w, 0, sizeof w);
-		w.o = &c->o;
+		w.own = c->o;
+		w.o = &w.own;
 		w.stream = (uint32_t)i;
 		w.next = sl->next;
 		/* A restarted slot always has traces left (see drain), so

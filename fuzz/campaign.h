@@ -40,6 +40,7 @@
 #include "fuzz/gen.h"
 #include "ir/err.h"
 #include "passes/opt.h"
+#include "verify/check.h"
 
 /* Counts of one session (or, in camp_summary.all, of every session). */
 typedef struct camp_counts {
@@ -146,6 +147,11 @@ uint64_t camp_trace_seed(uint64_t seed, uint32_t stream, uint64_t index);
  * --timeout-ms 2000" (passes and bugs only when not the default). */
 void camp_format_options(const gen_opts *g, const opt_config *cfg,
 			 unsigned timeout_ms, strbuf *sb);
+
+/* Whether the verifier can judge heap traces (it answers a tiny heap
+ * pair with something else than JP_EUNSUPPORTED).  Campaigns generate heap
+ * ops only when it can; otherwise every heap trace would be unknown. */
+bool camp_verifier_has_heap(ver_ctx *vc);
 
 /* The Z3 version as "4.8.12". */
 void camp_z3_version(char *buf, size_t size);

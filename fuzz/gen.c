@@ -33,8 +33,24 @@ typedef enum gen_action {
 	S_OVFTWIN,
 	S_GVBOOL,
 	S_UCMP,
+	/* Heap actions: only in heap traces. */
+	H_NEW,
+	H_SET,
+	H_GET,
+	H_ESCAPE,
+	H_NULLGUARD,
+	H_PTRCMP,
+	H_CLASS,
+	HS_MAT,
+	HS_TWICE,
+	HS_CYCLE,
+	HS_ALIAS,
+	HS_DSE,
+	HS_FAILARGS,
 	A_COUNT
 } gen_action;
+
+#define A_FIRST_HEAP H_NEW
 
 /* Relative weights of the actions, per profile.  The snippets keep a
  * share in every profile except "arithmetic" so that any campaign can reach
@@ -43,14 +59,33 @@ typedef enum gen_action {
 static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
     /*                      bin  un cmp gcmp ovf gval rng  kb  gb */
     /*                      add neg mul  shl ocse  p2 fgz and twin gvb ucmp */
+    /*                      new set get  esc null ptr cls mat twice cyc
+			    alias dse fail */
     [GEN_PROFILE_ALL] =      {30,  8,  4,  8,  6,  3,  8,  4,  3,
-			       4,  4,  3,  4,  3,  3,  3,  4,  3,  3,  3},
+			       4,  4,  3,  4,  3,  3,  3,  4,  3,  3,  3,
+			       4,  4,  4,  3,  2,  2,  1,  2,  2,  1,
+			       2,  2,  2},
     [GEN_PROFILE_ARITH] =    {60, 15,  6,  3,  3,  1,  2,  1,  2,
-			       1,  1,  1,  1,  1,  2,  1,  1,  1,  1,  1},
+			       1,  1,  1,  1,  1,  2,  1,  1,  1,  1,  1,
+			       0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+			       0,  0,  0},
     [GEN_PROFILE_BOUNDS] =   {18,  5,  3, 10,  2,  3, 16,  8,  3,
-			       6,  6,  4,  6,  1,  3,  4,  6,  1,  3,  6},
+			       6,  6,  4,  6,  1,  3,  4,  6,  1,  3,  6,
+			       0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+			       0,  0,  0},
     [GEN_PROFILE_OVERFLOW] = {20,  5,  3,  5, 25,  2,  5,  2,  2,
-			       3,  3,  5,  2,  8,  1,  1,  1,  8,  1,  1},
+			       3,  3,  5,  2,  8,  1,  1,  1,  8,  1,  1,
+			       0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+			       0,  0,  0},
+    [GEN_PROFILE_HEAP] =     {15,  3,  2,  6,  2,  2,  4,  2,  2,
+			       1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,
+			      10, 10, 10,  6,  4,  3,  3,  5,  4,  3,
+			       4,  4,  4},
+};
+
+/* The share of heap traces (percent) per profile, when heap ops are on. */
+static const uint32_t heap_share[GEN_PROFILE_COUNT] = {
+    [GEN_PROFILE_ALL] = 35, [GEN_PROFILE_HEAP] = 100,
 };
 /* clang-format on */
 
@@ -59,6 +94,7 @@ static const char *const profile_names[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_ARITH] = "arithmetic",
     [GEN_PROFILE_BOUNDS] = "bounds-heavy",
     [GEN_PROFILE_OVERFLOW] = "overflow-heavy",
+    [GEN_PROFILE_HEAP] = "heap",
 };
 
 static const char *const profile_descs[GEN_PROFILE_COUNT] = {
@@ -67,7 +103,16 @@ static const char *const profile_descs[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_BOUNDS] =
 	"range and known-bits guards around add, neg, shift, and",
     [GEN_PROFILE_OVERFLOW] = "*_ovf ops with their guards, ovf snippets",
+    [GEN_PROFILE_HEAP] = "objects, fields, calls and fail-args in every "
+			 "trace (with heap ops on)",
 };
+
+/* One field of one object of the example heap. */
+typedef struct gen_cell {
+	uint64_t addr;
+	uint32_t field; /* string id of the field name */
+	uint64_t val;
+} gen_cell;
 
 struct gen_ctx {
 	rng r;
@@ -78,6 +123,7 @@ struct gen_ctx {
 	uint64_t *ex;  /* example value per vid */
 	uint8_t *uses; /* per vid: how often used as an argument (saturates) */
 	uint8_t *must_out; /* per vid: must appear in the outputs */
+	uint8_t *sink;	   /* per vid: output only, never an operand */
 	uint32_t capvals;
 	ir_vid *pool; /* int inputs and int op results, in order of creation */
 	uint32_t npool, cappool;
@@ -88,6 +134,15 @@ struct gen_ctx {
 	uint32_t nguards;
 	uint32_t nemitted; /* ops emitted so far, guards included */
 	bool last_ovf;	   /* overflow flag of the last *_ovf op */
+	uint32_t nintin;   /* integer inputs: the first entries of POOL */
+	/* Heap traces. */
+	bool heap;     /* this trace uses heap actions */
+	ir_vid *rpool; /* ref values usable as operands */
+	uint32_t nrpool, caprpool;
+	gen_cell *cells; /* the example heap: (object, field) -> value */
+	uint32_t ncells, capcells;
+	uint64_t next_fresh; /* placeholder address of the next fresh object */
+	uint32_t ifield[3], rfield[2], tname[2]; /* string ids */
 };
 
 gen_opts gen_default_opts(void)
@@ -99,6 +154,7 @@ gen_opts gen_default_opts(void)
 	o.min_inputs = 1;
 	o.max_inputs = 4;
 	o.profile = GEN_PROFILE_ALL;
+	o.heap = false;
 	return o;
 }
 
@@ -149,6 +205,7 @@ jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err)
 	    {"bounds", GEN_PROFILE_BOUNDS},
 	    {"overflow-heavy", GEN_PROFILE_OVERFLOW},
 	    {"overflow", GEN_PROFILE_OVERFLOW},
+	    {"heap", GEN_PROFILE_HEAP},
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (!strcmp(name, names[i].name)) {
@@ -207,6 +264,9 @@ void gen_ctx_free(gen_ctx *g)
 	free(g->ex);
 	free(g->uses);
 	free(g->must_out);
+	free(g->sink);
+	free(g->rpool);
+	free(g->cells);
 	free(g->pool);
 	free(g->inputs);
 	free(g->outs);
@@ -240,12 +300,15 @@ static bool track_vals(gen_ctx *g)
 	if (need <= g->capvals)
 		return true;
 	uint32_t cap = g->capvals, cap2 = g->capvals, cap3 = g->capvals;
+	uint32_t cap4 = g->capvals;
 	if (!grow((void **)&g->ex, &cap, need, sizeof *g->ex) ||
 	    !grow((void **)&g->uses, &cap2, need, sizeof *g->uses) ||
-	    !grow((void **)&g->must_out, &cap3, need, sizeof *g->must_out))
+	    !grow((void **)&g->must_out, &cap3, need, sizeof *g->must_out) ||
+	    !grow((void **)&g->sink, &cap4, need, sizeof *g->sink))
 		return false;
 	memset(g->uses + g->capvals, 0, cap2 - g->capvals);
 	memset(g->must_out + g->capvals, 0, cap3 - g->capvals);
+	memset(g->sink + g->capvals, 0, cap4 - g->capvals);
 	g->capvals = cap;
 	return true;
 }
@@ -283,8 +346,28 @@ static void pool_add(gen_ctx *g, ir_vid v)
 	g->pool[g->npool++] = v;
 }
 
+/* Whether OPC on A, B is costly for a bit-vector solver at any width
+ * above 8: a division by a variable (a full divider circuit) or a product
+ * of two variables. */
+static bool costly(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
+{
+	bool ca = ir_is_const(g->t, a), cb = ir_is_const(g->t, b);
+	switch (opc) {
+	case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: return !cb;
+	case IR_INT_MUL:
+	case IR_INT_MUL_OVF:
+	case IR_UINT_MUL_HIGH: return !ca && !cb;
+	default: return false;
+	}
+}
+
 /* Emits a pure or overflow-checked op on ARGS, computing its example value
- * with sem_eval (the one definition of op semantics). */
+ * with sem_eval (the one definition of op semantics).  The result of a
+ * costly op is a sink: an output, but never the operand of a later op or
+ * guard, so the verifier meets its circuit in one obligation (where the
+ * two sides are usually the same term) instead of in the assumptions of
+ * every later query. */
 static ir_vid emit(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
 {
 	if (g->oom)
@@ -302,10 +385,40 @@ static ir_vid emit(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
 	for (int i = 0; i < n; i++)
 		use(g, args[i]);
 	pool_add(g, res);
+	if (n == 2 && costly(g, opc, a, b)) {
+		g->sink[res] = 1;
+		g->must_out[res] = 1;
+	}
 	if (ir_op_has(opc, IRF_OVF))
 		g->last_ovf = ovf;
 	g->nemitted++;
 	return res;
+}
+
+static ir_vid pick_ref(gen_ctx *g);
+
+/* Gives guard OPI fail-args: FIRST (when not IR_NOVAL) and one to three
+ * live values, references preferred (a virtual object there must be
+ * materialized when the guard fails). */
+static void add_failargs(gen_ctx *g, uint32_t opi, ir_vid first)
+{
+	ir_vid fa[4];
+	uint32_t n = 0;
+	if (first != IR_NOVAL)
+		fa[n++] = first;
+	uint32_t k = 1 + (uint32_t)rng_below(&g->r, 3);
+	for (uint32_t i = 0; i < k; i++) {
+		ir_vid v = g->nrpool && rng_chance(&g->r, 1, 2)
+			       ? pick_ref(g)
+			       : g->pool[rng_below(&g->r, g->npool)];
+		bool dup = false;
+		for (uint32_t j = 0; j < n; j++)
+			dup |= fa[j] == v;
+		if (!dup)
+			fa[n++] = v;
+	}
+	if (ir_set_failargs(g->t, opi, n, fa) != JP_OK)
+		g->oom = true;
 }
 
 /* Emits a guard with the label the parser would give it.  The guard must
@@ -317,7 +430,9 @@ static void guard(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
 	int n = ir_opinfo_of(opc)->nargs;
 	ir_vid args[2] = {a, b};
 	uint64_t ev[2] = {n > 0 ? g->ex[a] : 0, n > 1 ? g->ex[b] : 0};
-	if (!sem_guard_passes(opc, ev, g->last_ovf))
+	/* guard_class is only emitted on objects whose class is known to
+	 * match (sem_guard_passes has no heap to look at). */
+	if (opc != IR_GUARD_CLASS && !sem_guard_passes(opc, ev, g->last_ovf))
 		g->internal = true;
 	char lbl[24];
 	snprintf(lbl, sizeof lbl, "g%u", g->nguards);
@@ -336,6 +451,8 @@ static void guard(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
 		use(g, args[i]);
 	g->nguards++;
 	g->nemitted++;
+	if (g->heap && rng_chance(&g->r, 1, 3))
+		add_failargs(g, opi, IR_NOVAL);
 }
 
 /* guard_true or guard_false on V, whichever passes on the example. */
@@ -429,11 +546,19 @@ static uint64_t input_value(gen_ctx *g)
 static ir_vid pick_any(gen_ctx *g)
 {
 	uint32_t n = g->npool;
-	if (n > 1 && rng_chance(&g->r, 1, 2)) {
-		uint32_t back = n < 4 ? n : 4;
-		return g->pool[n - 1 - rng_below(&g->r, back)];
+	for (int tries = 0; tries < 8; tries++) {
+		ir_vid v;
+		if (n > 1 && rng_chance(&g->r, 1, 2)) {
+			uint32_t back = n < 4 ? n : 4;
+			v = g->pool[n - 1 - rng_below(&g->r, back)];
+		} else {
+			v = g->pool[rng_below(&g->r, n)];
+		}
+		if (!g->sink[v])
+			return v;
 	}
-	return g->pool[rng_below(&g->r, n)];
+	/* Integer inputs come first in the pool and are never sinks. */
+	return g->pool[rng_below(&g->r, g->nintin)];
 }
 
 static bool is_bool(gen_ctx *g, ir_vid v)
@@ -459,7 +584,7 @@ static ir_vid pick_val(gen_ctx *g)
 static ir_vid pick_input_or_val(gen_ctx *g)
 {
 	if (rng_chance(&g->r, 1, 2))
-		return g->t->inputs[rng_below(&g->r, g->t->ninputs)];
+		return g->pool[rng_below(&g->r, g->nintin)];
 	return pick_val(g);
 }
 
@@ -535,23 +660,26 @@ static ir_vid divisor(gen_ctx *g)
 {
 	/* Mostly powers of two (what strength reduction looks for) and
 	 * +-1.  Other constants become magic-number multiplications in the
-	 * optimizer, and variables full divider circuits: both cost the
-	 * solver seconds at W = 64, so they are kept to a quarter. */
+	 * optimizer, and variables full divider circuits: at W = 64 both
+	 * cost the solver seconds, so they are rare there and more common
+	 * at smaller widths, where they are cheap to prove. */
+	bool wide = g->w > 32;
+	uint32_t hard_const = wide ? 4 : 15, hard_var = wide ? 6 : 15;
 	ir_vid d;
 	uint32_t c = (uint32_t)rng_below(&g->r, 100);
-	if (c < 55)
+	if (c < hard_const) {
+		d = cst(g, sgn(g, rng_range(&g->r, 3, 16) *
+				      (rng_chance(&g->r, 1, 4) ? -1 : 1)));
+	} else if (c < hard_const + hard_var) {
+		d = pick_val(g);
+	} else if (c < hard_const + hard_var + 15) {
+		d = cst(g, rng_chance(&g->r, 1, 2) ? 1 : sem_allones(g->w));
+	} else {
 		d = cst(
 		    g, sem_mask(g->w, (rng_chance(&g->r, 1, 4) ? 0 - 1 : 1) *
 					  pow2(g, (int)rng_below(
 						      &g->r, (uint64_t)g->w))));
-	else if (c < 65)
-		d = cst(g, rng_chance(&g->r, 1, 2) ? 1 : sem_allones(g->w));
-	else if (c < 80)
-		d = cst(g, sgn(g, rng_range(&g->r, -16, 16)));
-	else if (c < 90)
-		d = cst(g, edge_value(g));
-	else
-		d = pick_val(g);
+	}
 	/* A division by zero is defined (sem.h) but a real trace has
 	 * guarded it away: repair most of them. */
 	if (g->ex[d] == 0 && rng_chance(&g->r, 7, 8))
@@ -988,6 +1116,325 @@ static void snip_ucmp(gen_ctx *g)
 	g->must_out[x] = 1;
 }
 
+/* ---- heap ----
+ * The example heap mirrors the interpreter's default environment: input
+ * objects start with every field 0, fresh objects too, calls return 0 and
+ * write nothing.  Objects are known by address; ref inputs have distinct
+ * addresses (or are NULL), fresh objects get placeholder addresses that
+ * collide with nothing. */
+
+enum { FRESH_ADDR = 0x7f0000000000 };
+
+static uint64_t heap_get(gen_ctx *g, uint64_t addr, uint32_t field)
+{
+	for (uint32_t i = 0; i < g->ncells; i++)
+		if (g->cells[i].addr == addr && g->cells[i].field == field)
+			return g->cells[i].val;
+	return 0;
+}
+
+static void heap_set(gen_ctx *g, uint64_t addr, uint32_t field, uint64_t v)
+{
+	if (addr == 0)
+		return; /* a store through NULL is lost */
+	for (uint32_t i = 0; i < g->ncells; i++)
+		if (g->cells[i].addr == addr && g->cells[i].field == field) {
+			g->cells[i].val = v;
+			return;
+		}
+	if (!grow((void **)&g->cells, &g->capcells, g->ncells + 1,
+		  sizeof *g->cells)) {
+		g->oom = true;
+		return;
+	}
+	g->cells[g->ncells++] = (gen_cell){addr, field, v};
+}
+
+static void rpool_add(gen_ctx *g, ir_vid v)
+{
+	if (!grow((void **)&g->rpool, &g->caprpool, g->nrpool + 1,
+		  sizeof *g->rpool)) {
+		g->oom = true;
+		return;
+	}
+	g->rpool[g->nrpool++] = v;
+}
+
+/* A reference operand: mostly one of the latest. */
+static ir_vid pick_ref(gen_ctx *g)
+{
+	uint32_t n = g->nrpool;
+	if (n > 1 && rng_chance(&g->r, 1, 2)) {
+		uint32_t back = n < 3 ? n : 3;
+		return g->rpool[n - 1 - rng_below(&g->r, back)];
+	}
+	return g->rpool[rng_below(&g->r, n)];
+}
+
+/* Emits a heap op (no sem_eval meaning): ARGS, DESCR, example result. */
+static ir_vid emit_heap(gen_ctx *g, ir_opcode opc, uint32_t nargs,
+			const ir_vid *args, uint32_t descr, uint64_t exres)
+{
+	if (g->oom)
+		return g->t->inputs[0];
+	uint32_t opi = ir_emit(g->t, opc, nargs, args, descr, NULL);
+	if (opi == UINT32_MAX || !track_vals(g))
+		return fallback(g);
+	for (uint32_t i = 0; i < nargs; i++)
+		use(g, args[i]);
+	g->nemitted++;
+	ir_vid res = g->t->ops[opi].result;
+	if (res == IR_NOVAL)
+		return IR_NOVAL;
+	g->ex[res] = exres;
+	if (g->t->vals[res].kind == 'r')
+		rpool_add(g, res);
+	else
+		pool_add(g, res);
+	return res;
+}
+
+/* A fresh object; its class is its descr (T or U). */
+static ir_vid new_obj(gen_ctx *g)
+{
+	ir_opcode opc = rng_chance(&g->r, 1, 2) ? IR_NEW_WITH_VTABLE : IR_NEW;
+	uint32_t t = g->tname[rng_below(&g->r, 2)];
+	g->next_fresh += 16;
+	return emit_heap(g, opc, 0, NULL, t, FRESH_ADDR + g->next_fresh);
+}
+
+static uint32_t int_field(gen_ctx *g)
+{
+	return g->ifield[rng_below(&g->r, 3)];
+}
+
+static uint32_t ref_field(gen_ctx *g)
+{
+	return g->rfield[rng_below(&g->r, 2)];
+}
+
+static void setfield(gen_ctx *g, ir_vid p, uint32_t field, ir_vid v)
+{
+	ir_vid args[2] = {p, v};
+	emit_heap(g, IR_SETFIELD_GC, 2, args, field, 0);
+	heap_set(g, g->ex[p], field, g->ex[v]);
+}
+
+static ir_vid getfield(gen_ctx *g, ir_vid p, uint32_t field, bool ref)
+{
+	uint64_t v = heap_get(g, g->ex[p], field);
+	return emit_heap(g, ref ? IR_GETFIELD_GC_R : IR_GETFIELD_GC_I, 1, &p,
+			 field, ref ? v : sem_mask(g->w, v));
+}
+
+/* A call seeing ARGS; escape_i returns 0 on the example. */
+static ir_vid escape(gen_ctx *g, uint32_t n, const ir_vid *args)
+{
+	bool ret = rng_chance(&g->r, 1, 3);
+	return emit_heap(g, ret ? IR_ESCAPE_I : IR_ESCAPE_N, n, args, 0, 0);
+}
+
+/* A store of an int (or, into a ref field, a reference) into P. */
+static void store_some(gen_ctx *g, ir_vid p)
+{
+	if (g->nrpool && rng_chance(&g->r, 1, 4))
+		setfield(g, p, ref_field(g), pick_ref(g));
+	else
+		setfield(g, p, int_field(g), pick_operand(g, 30));
+}
+
+static void act_new(gen_ctx *g)
+{
+	ir_vid p = new_obj(g);
+	uint32_t n = (uint32_t)rng_below(&g->r, 3);
+	for (uint32_t i = 0; i < n; i++)
+		store_some(g, p);
+}
+
+static void act_set(gen_ctx *g)
+{
+	if (!g->nrpool) {
+		act_new(g);
+		return;
+	}
+	store_some(g, pick_ref(g));
+}
+
+static void act_get(gen_ctx *g)
+{
+	if (!g->nrpool) {
+		act_new(g);
+		return;
+	}
+	ir_vid p = pick_ref(g);
+	if (rng_chance(&g->r, 1, 4))
+		getfield(g, p, ref_field(g), true);
+	else
+		getfield(g, p, int_field(g), false);
+}
+
+static void act_escape(gen_ctx *g)
+{
+	ir_vid args[3];
+	uint32_t n = 1 + (uint32_t)rng_below(&g->r, 3);
+	for (uint32_t i = 0; i < n; i++)
+		args[i] = g->nrpool && rng_chance(&g->r, 2, 3) ? pick_ref(g)
+							       : pick_val(g);
+	escape(g, n, args);
+}
+
+static void act_nullguard(gen_ctx *g)
+{
+	if (!g->nrpool) {
+		act_new(g);
+		return;
+	}
+	ir_vid p = pick_ref(g);
+	guard(g, g->ex[p] ? IR_GUARD_NONNULL : IR_GUARD_ISNULL, p, 0);
+}
+
+static void act_ptrcmp(gen_ctx *g)
+{
+	if (!g->nrpool) {
+		act_new(g);
+		return;
+	}
+	ir_vid p = pick_ref(g);
+	ir_vid q = rng_chance(&g->r, 1, 4) ? ir_const_null(g->t) : pick_ref(g);
+	if (q == IR_NOVAL || !track_vals(g)) {
+		g->oom = true;
+		return;
+	}
+	g->ex[q] = g->t->vals[q].tag == IR_VAL_CONST_NULL ? 0 : g->ex[q];
+	ir_vid c =
+	    emit(g, rng_chance(&g->r, 1, 2) ? IR_PTR_EQ : IR_PTR_NE, p, q);
+	if (rng_chance(&g->r, 3, 4))
+		guard_bool(g, c);
+}
+
+/* guard_class on a fresh object (its class is known; input objects have
+ * none in the example environment). */
+static void act_class(gen_ctx *g)
+{
+	for (uint32_t i = g->nrpool; i-- > 0;) {
+		ir_vid p = g->rpool[i];
+		uint32_t def = ir_defop(g->t, p);
+		if (def == UINT32_MAX ||
+		    (g->t->ops[def].opc != IR_NEW &&
+		     g->t->ops[def].opc != IR_NEW_WITH_VTABLE))
+			continue;
+		ir_vid cls = ir_const_class(
+		    g->t, ir_strtext(g->t, g->t->ops[def].descr));
+		if (cls == IR_NOVAL || !track_vals(g)) {
+			g->oom = true;
+			return;
+		}
+		guard(g, IR_GUARD_CLASS, p, cls);
+		return;
+	}
+	act_new(g);
+}
+
+/* new, field stores, then an escape (a call or the end of the trace):
+ * materialization must emit the stores. */
+static void hsnip_mat(gen_ctx *g)
+{
+	ir_vid p = new_obj(g);
+	uint32_t n = 1 + (uint32_t)rng_below(&g->r, 2);
+	for (uint32_t i = 0; i < n; i++)
+		setfield(g, p, int_field(g), pick_operand(g, 30));
+	if (rng_chance(&g->r, 2, 3))
+		escape(g, 1, &p);
+	else
+		g->must_out[p] = 1;
+}
+
+/* One fresh object escaping twice (two calls, or a call and the end):
+ * it is the same object both times. */
+static void hsnip_twice(gen_ctx *g)
+{
+	ir_vid p = new_obj(g);
+	if (rng_chance(&g->r, 1, 2))
+		setfield(g, p, int_field(g), pick_operand(g, 30));
+	escape(g, 1, &p);
+	if (rng_chance(&g->r, 1, 3))
+		act_binop(g);
+	if (rng_chance(&g->r, 2, 3))
+		escape(g, 1, &p);
+	else
+		g->must_out[p] = 1;
+}
+
+/* Two (or three) fresh objects pointing at each other, then an escape:
+ * materializing a cycle must allocate each object once. */
+static void hsnip_cycle(gen_ctx *g)
+{
+	ir_vid o[3];
+	uint32_t n = 2 + (uint32_t)rng_below(&g->r, 2);
+	for (uint32_t i = 0; i < n; i++)
+		o[i] = new_obj(g);
+	uint32_t f = ref_field(g);
+	for (uint32_t i = 0; i < n; i++)
+		setfield(g, o[i], f, o[(i + 1) % n]);
+	if (rng_chance(&g->r, 2, 3))
+		escape(g, 1, &o[rng_below(&g->r, n)]);
+	else
+		g->must_out[o[0]] = 1;
+}
+
+/* Stores through two references that may be the same object, then a
+ * load through the first: the second store must invalidate it.  Null
+ * guards first, so that forwarding is allowed at all. */
+static void hsnip_alias(gen_ctx *g)
+{
+	ir_vid p, q;
+	if (g->nrpool >= 2) {
+		p = pick_ref(g);
+		q = pick_ref(g);
+	} else {
+		act_new(g);
+		return;
+	}
+	if (g->ex[p])
+		guard(g, IR_GUARD_NONNULL, p, 0);
+	if (g->ex[q] && rng_chance(&g->r, 1, 2))
+		guard(g, IR_GUARD_NONNULL, q, 0);
+	uint32_t f = int_field(g);
+	setfield(g, p, f, pick_operand(g, 30));
+	setfield(g, q, f, pick_operand(g, 50));
+	ir_vid v = getfield(g, p, f, false);
+	g->must_out[v] = 1;
+}
+
+/* A store, a call, a second store to the same field: the call may read
+ * the first value, so that store is not dead. */
+static void hsnip_dse(gen_ctx *g)
+{
+	if (!g->nrpool) {
+		act_new(g);
+		return;
+	}
+	ir_vid p = pick_ref(g);
+	uint32_t f = int_field(g);
+	setfield(g, p, f, pick_operand(g, 30));
+	ir_vid a = rng_chance(&g->r, 1, 2) ? p : pick_val(g);
+	escape(g, 1, &a);
+	setfield(g, p, f, pick_operand(g, 30));
+}
+
+/* A fresh object with a field, then a guard whose fail-args hold it: if
+ * the guard fails, the object must exist. */
+static void hsnip_failargs(gen_ctx *g)
+{
+	ir_vid p = new_obj(g);
+	setfield(g, p, int_field(g), pick_operand(g, 30));
+	ir_vid c = make_cmp(g);
+	guard_bool(g, c);
+	uint32_t opi = g->t->nops - 1;
+	if (!g->oom && ir_op_has(g->t->ops[opi].opc, IRF_GUARD))
+		add_failargs(g, opi, p);
+}
+
 typedef void (*action_fn)(gen_ctx *);
 
 static const action_fn actions[A_COUNT] = {
@@ -1009,6 +1456,19 @@ static const action_fn actions[A_COUNT] = {
     [S_FGEZ] = snip_fgez,
     [S_AND] = snip_and,
     [S_OVFTWIN] = snip_ovftwin,
+    [H_NEW] = act_new,
+    [H_SET] = act_set,
+    [H_GET] = act_get,
+    [H_ESCAPE] = act_escape,
+    [H_NULLGUARD] = act_nullguard,
+    [H_PTRCMP] = act_ptrcmp,
+    [H_CLASS] = act_class,
+    [HS_MAT] = hsnip_mat,
+    [HS_TWICE] = hsnip_twice,
+    [HS_CYCLE] = hsnip_cycle,
+    [HS_ALIAS] = hsnip_alias,
+    [HS_DSE] = hsnip_dse,
+    [HS_FAILARGS] = hsnip_failargs,
     [S_GVBOOL] = snip_gvbool,
     [S_UCMP] = snip_ucmp,
 };
@@ -1034,8 +1494,25 @@ static void finish(gen_ctx *g)
 		    rng_chance(&g->r, 1, 8))
 			g->outs[n++] = v;
 	}
+	/* References: unused fresh objects and loads (their escape at the
+	 * end is what materialization must get right), marked ones. */
+	for (uint32_t i = g->nrpool; i-- > 0 && n < MAXOUT;) {
+		ir_vid v = g->rpool[i];
+		if (g->t->vals[v].tag != IR_VAL_OP)
+			continue;
+		if (g->uses[v] == 0 || g->must_out[v])
+			g->outs[n++] = v;
+	}
 	if (n == 0) /* a trace of guards only: output the last value */
 		g->outs[n++] = g->pool[g->npool - 1];
+	/* Definition order (vids grow with definitions). */
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && g->outs[j - 1] < g->outs[j];
+		     j--) {
+			ir_vid x = g->outs[j];
+			g->outs[j] = g->outs[j - 1];
+			g->outs[j - 1] = x;
+		}
 	/* Back to definition order, which reads naturally. */
 	for (uint32_t i = 0; i < n / 2; i++) {
 		ir_vid x = g->outs[i];
@@ -1056,23 +1533,67 @@ static void reset(gen_ctx *g, const rng *r, int width)
 	g->nguards = 0;
 	g->nemitted = 0;
 	g->last_ovf = false;
+	g->heap = false;
+	g->nintin = 0;
+	g->nrpool = 0;
+	g->ncells = 0;
+	g->next_fresh = 0;
 	if (g->capvals) {
 		memset(g->uses, 0, g->capvals);
 		memset(g->must_out, 0, g->capvals);
+		memset(g->sink, 0, g->capvals);
 	}
 }
 
+static bool intern_names(gen_ctx *g)
+{
+	static const char *const ints[3] = {"f", "g", "h"};
+	static const char *const refs[2] = {"next", "prev"};
+	static const char *const types[2] = {"T", "U"};
+	bool ok = true;
+	for (int i = 0; i < 3; i++)
+		ok &= (g->ifield[i] = ir_cstr(g->t, ints[i])) != UINT32_MAX;
+	for (int i = 0; i < 2; i++) {
+		ok &= (g->rfield[i] = ir_cstr(g->t, refs[i])) != UINT32_MAX;
+		ok &= (g->tname[i] = ir_cstr(g->t, types[i])) != UINT32_MAX;
+	}
+	return ok;
+}
+
+/* The inputs: in a heap trace, one or two references first (distinct
+ * addresses, sometimes NULL), always at least one integer. */
 static bool add_inputs(gen_ctx *g, const gen_opts *o)
 {
+	if (o->heap && heap_share[o->profile] &&
+	    rng_chance(&g->r, heap_share[o->profile], 100))
+		g->heap = true;
+	if (g->heap && !intern_names(g))
+		return false;
 	uint32_t n = (uint32_t)rng_range(&g->r, o->min_inputs, o->max_inputs);
+	uint32_t nref = 0;
+	if (g->heap && n > 1) {
+		nref = 1 + (uint32_t)rng_below(&g->r, 2);
+		if (nref > n - 1)
+			nref = n - 1;
+	}
 	if (!grow((void **)&g->inputs, &g->capinputs, n, sizeof *g->inputs))
 		return false;
 	for (uint32_t i = 0; i < n; i++) {
-		ir_vid v = ir_add_input(g->t, 'i', NULL);
+		bool ref = i < nref;
+		ir_vid v = ir_add_input(g->t, ref ? 'r' : 'i', NULL);
 		if (v == IR_NOVAL || !track_vals(g))
 			return false;
-		g->inputs[i] = g->ex[v] = input_value(g);
-		pool_add(g, v);
+		if (ref) {
+			/* Small addresses: '# args:' values are read at
+			 * the trace's width. */
+			g->ex[v] = rng_chance(&g->r, 1, 7) ? 0 : 16 * (i + 1);
+			rpool_add(g, v);
+		} else {
+			g->ex[v] = input_value(g);
+			pool_add(g, v);
+			g->nintin++;
+		}
+		g->inputs[i] = g->ex[v];
 	}
 	return !g->oom;
 }
@@ -1097,7 +1618,11 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 			       "out of memory generating a trace");
 	}
 	uint32_t target = (uint32_t)rng_range(&g->r, o->min_len, o->max_len);
-	const uint32_t *wts = profile_weights[o->profile];
+	uint32_t wts[A_COUNT];
+	memcpy(wts, profile_weights[o->profile], sizeof wts);
+	if (!g->heap)
+		for (int a = A_FIRST_HEAP; a < A_COUNT; a++)
+			wts[a] = 0;
 	while (g->nemitted < target && !g->oom) {
 		int a = rng_pick_weighted(&g->r, wts, A_COUNT);
 		/* Near the end, prefer single ops so the length stays close
@@ -1122,11 +1647,12 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 			       "values (%s)",
 			       origin);
 	}
-	if ((e = ir_validate(t, NULL, err))) {
+	jp_err verr;
+	if (ir_validate(t, NULL, &verr)) {
 		ir_trace_free(t);
 		return jp_fail(err, JP_EINTERNAL,
 			       "generator bug: invalid trace (%s): %s", origin,
-			       err ? err->msg : "");
+			       verr.msg);
 	}
 	if (ex) {
 		ex->ninputs = t->ninputs;

@@ -50,6 +50,7 @@ typedef enum gen_profile {
 	GEN_PROFILE_ARITH,    /* long arithmetic chains, few guards */
 	GEN_PROFILE_BOUNDS,   /* range and known-bits guards, bound snippets */
 	GEN_PROFILE_OVERFLOW, /* *_ovf ops, their guards, ovf snippets */
+	GEN_PROFILE_HEAP,     /* objects, fields, calls, fail-args */
 	GEN_PROFILE_COUNT
 } gen_profile;
 
@@ -59,9 +60,18 @@ typedef struct gen_opts {
 					    (guards count, the end op does not) */
 	uint32_t min_inputs, max_inputs; /* drawn uniformly, >= 1 */
 	gen_profile profile;
+	/* Heap ops: ref inputs, new / new_with_vtable, getfield / setfield,
+	 * escape_n / escape_i calls, null and class guards, fail-args.  With
+	 * it, profile "all" makes about a third of its traces heap traces
+	 * and "heap" all of them; without it every trace is an integer
+	 * trace (and "heap" is like "all").  The verifier must model the
+	 * heap to judge heap traces. */
+	bool heap;
 } gen_opts;
 
-/* Width 64, length 10..50, 1..4 inputs, profile "all". */
+/* Width 64, length 10..50, 1..4 inputs, profile "all", no heap ops
+ * (library callers that handle integer traces only keep working; the
+ * jitprove commands turn heap ops on). */
 gen_opts gen_default_opts(void);
 
 /* Checks O: width, 1 <= min_len <= max_len <= 10000, inputs 1..64. */
@@ -76,7 +86,11 @@ jp_status gen_parse_range(const char *s, uint32_t *lo, uint32_t *hi,
 			  jp_err *err);
 
 /* Example values of the last generated trace: the input values, and the
- * value of every int vid (constants included; ref vids hold 0). */
+ * value of every vid (constants included).  References are addresses: ref
+ * inputs get distinct non-zero addresses (or 0, NULL), the example heap
+ * starts with every field 0 and calls return 0 and write nothing, as the
+ * interpreter's default environment does; the example value of a fresh
+ * object is a placeholder address (identity is all that matters). */
 typedef struct gen_example {
 	uint32_t ninputs;
 	const uint64_t *inputs;

@@ -145,11 +145,12 @@ static void test_valid_and_passing(void)
 	gen_ctx *g = gen_ctx_new();
 	static const int widths[] = {64, 32, 16, 8};
 	int n = 0;
-	for (int wi = 0; wi < 4; wi++)
+	for (int wi = 0; wi < 8; wi++)
 		for (int p = 0; p < GEN_PROFILE_COUNT; p++)
 			for (uint64_t s = 0; s < 60; s++) {
 				gen_opts o = gen_default_opts();
-				o.width = widths[wi];
+				o.width = widths[wi % 4];
+				o.heap = wi >= 4;
 				o.profile = (gen_profile)p;
 				if (s % 3 == 0) {
 					o.min_len = 1;
@@ -174,7 +175,7 @@ static void test_valid_and_passing(void)
 				ir_trace_free(t);
 				n++;
 			}
-	CHECK(n == 4 * GEN_PROFILE_COUNT * 60);
+	CHECK(n == 8 * GEN_PROFILE_COUNT * 60);
 	gen_ctx_free(g);
 }
 
@@ -219,8 +220,7 @@ static void test_bias_and_shapes(void)
 			bool shift = op->opc == IR_INT_LSHIFT ||
 				     op->opc == IR_INT_RSHIFT ||
 				     op->opc == IR_UINT_RSHIFT;
-			if (shift && a1 &&
-			    a1->tag == IR_VAL_CONST_INT) {
+			if (shift && a1 && a1->tag == IR_VAL_CONST_INT) {
 				shift_w1 += a1->cval == (uint64_t)w - 1;
 				shift_w += a1->cval == (uint64_t)w;
 			}
@@ -252,6 +252,114 @@ static void test_bias_and_shapes(void)
 	CHECK(neg > 10 && mul > 10 && and_mask > 50);
 	CHECK(no_ovf_guard > ovf_guard && ovf_guard > 5);
 	CHECK(edge_inputs * 10 > ninputs); /* at least 10% edge inputs */
+	gen_ctx_free(g);
+}
+
+/* Heap traces: the shapes the heap bugs need show up, and integer
+ * traces stay free of heap ops. */
+static void test_heap_shapes(void)
+{
+	gen_ctx *g = gen_ctx_new();
+	gen_opts o = gen_default_opts();
+	int heap_traces = 0, mat = 0, twice = 0, cycle = 0, failargs = 0;
+	int alias = 0, dse = 0, refin = 0, nullin = 0, nheapops_int = 0;
+	for (int heap = 0; heap < 2; heap++)
+		for (uint64_t s = 0; s < 300; s++) {
+			o.heap = heap;
+			o.profile = s % 2 ? GEN_PROFILE_ALL : GEN_PROFILE_HEAP;
+			ir_trace *t;
+			gen_example ex;
+			if (gen_trace(g, s, &o, &t, &ex, NULL))
+				continue;
+			bool any = false;
+			for (uint32_t i = 0; i < t->nops; i++)
+				any |= ir_op_has(t->ops[i].opc, IRF_HEAP);
+			if (!heap) {
+				nheapops_int += any;
+				ir_trace_free(t);
+				continue;
+			}
+			heap_traces += any;
+			for (uint32_t i = 0; i < t->ninputs; i++) {
+				if (t->vals[t->inputs[i]].kind != 'r')
+					continue;
+				refin++;
+				nullin += ex.inputs[i] == 0;
+			}
+			/* Per fresh object: stored into, escaped, escaped
+			 * twice, stored into another fresh object that
+			 * points back, in fail-args. */
+			for (uint32_t i = 0; i < t->nops; i++) {
+				const ir_op *op = &t->ops[i];
+				if (op->opc == IR_SETFIELD_GC &&
+				    t->vals[op->args[1]].kind == 'i') {
+					/* store ... escape of the same object
+					 */
+					for (uint32_t j = i + 1; j < t->nops;
+					     j++)
+						if (t->ops[j].opc ==
+							IR_ESCAPE_N &&
+						    t->ops[j].nargs == 1 &&
+						    t->ops[j].args[0] ==
+							op->args[0]) {
+							mat++;
+							break;
+						}
+				}
+				if (op->opc == IR_SETFIELD_GC &&
+				    t->vals[op->args[1]].kind == 'r' &&
+				    ir_defop(t, op->args[1]) != UINT32_MAX &&
+				    ir_defop(t, op->args[1]) < i)
+					for (uint32_t j = i + 1; j < t->nops;
+					     j++)
+						if (t->ops[j].opc ==
+							IR_SETFIELD_GC &&
+						    t->ops[j].args[0] ==
+							op->args[1] &&
+						    t->ops[j].args[1] ==
+							op->args[0])
+							cycle++;
+				if (ir_op_has(op->opc, IRF_GUARD) && op->nfail)
+					for (uint32_t k = 0; k < op->nfail; k++)
+						if (t->vals[op->failargs[k]]
+							.kind == 'r')
+							failargs++;
+				if (op->opc == IR_GETFIELD_GC_I && i >= 2 &&
+				    t->ops[i - 1].opc == IR_SETFIELD_GC &&
+				    t->ops[i - 2].opc == IR_SETFIELD_GC &&
+				    t->ops[i - 2].args[0] == op->args[0] &&
+				    t->ops[i - 1].args[0] != op->args[0])
+					alias++;
+				if (op->opc == IR_SETFIELD_GC &&
+				    i + 2 < t->nops &&
+				    ir_op_has(t->ops[i + 1].opc, IRF_CALL) &&
+				    t->ops[i + 2].opc == IR_SETFIELD_GC &&
+				    t->ops[i + 2].args[0] == op->args[0] &&
+				    t->ops[i + 2].descr == op->descr)
+					dse++;
+			}
+			int esc = 0;
+			for (uint32_t i = 0; i + 1 < t->nops; i++)
+				for (uint32_t j = i + 1; j < t->nops; j++)
+					if (ir_op_has(t->ops[i].opc,
+						      IRF_CALL) &&
+					    ir_op_has(t->ops[j].opc,
+						      IRF_CALL) &&
+					    t->ops[i].nargs == 1 &&
+					    t->ops[j].nargs == 1 &&
+					    t->ops[i].args[0] ==
+						t->ops[j].args[0] &&
+					    t->vals[t->ops[i].args[0]].kind ==
+						'r')
+						esc = 1;
+			twice += esc;
+			ir_trace_free(t);
+		}
+	CHECK(nheapops_int == 0);
+	CHECK(heap_traces > 150);
+	CHECK(refin > 100 && nullin > 5 && nullin < refin / 2);
+	CHECK(mat > 20 && twice > 20 && cycle > 10 && failargs > 20);
+	CHECK(alias > 10 && dse > 10);
 	gen_ctx_free(g);
 }
 
@@ -306,6 +414,7 @@ int main(void)
 	test_determinism();
 	test_valid_and_passing();
 	test_bias_and_shapes();
+	test_heap_shapes();
 	test_options();
 	return check_summary("test_gen");
 }

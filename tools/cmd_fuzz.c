@@ -272,7 +272,14 @@ static int replay(uint64_t seed, const camp_opts *o)
 	ir_trace *t = NULL;
 	gen_example ex;
 	int code = EXIT_USAGE;
-	if (gen_trace(g, seed, &o->gen, &t, &ex, &err)) {
+	gen_opts go = o->gen;
+	if (go.heap && !camp_verifier_has_heap(vc)) {
+		/* As a campaign does: the same traces come out. */
+		go.heap = false;
+		fprintf(stderr, "note: the verifier does not model the heap: "
+				"integer traces only (as with --no-heap)\n");
+	}
+	if (gen_trace(g, seed, &go, &t, &ex, &err)) {
 		code = cli_error(&err);
 		goto out;
 	}
@@ -281,6 +288,7 @@ static int replay(uint64_t seed, const camp_opts *o)
 	env.vo.timeout_ms = o->timeout_ms;
 	env.vo.examples = ex.inputs;
 	env.vo.nexamples = 1;
+	env.vo.failargs = true;
 	red_outcome r;
 	if (red_evaluate(&env, t, &r, &err)) {
 		code = cli_error(&err);
@@ -351,7 +359,7 @@ int cmd_fuzz(int argc, char **argv)
 	const char *out = "jp-out", *profile = "all", *length = NULL;
 	const char *inputs = NULL, *replay_s = NULL;
 	int width = 64;
-	bool resume = false, json = false;
+	bool resume = false, json = false, no_heap = false;
 	cli_opt opts[] = {
 	    {"seconds", CLI_INT, &seconds,
 	     "N  stop after N seconds (default 20 unless --count)"},
@@ -370,12 +378,14 @@ int cmd_fuzz(int argc, char **argv)
 	     "continue the campaign saved in DIR/state"},
 	    {"json", CLI_FLAG, &json, "print the summary as JSON"},
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy or overflow-heavy"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
 	     "N|LO-HI  inputs per trace (default 1-4)"},
 	    {"width", CLI_WIDTH, &width, "W  integer width (default 64)"},
+	    {"no-heap", CLI_FLAG, &no_heap,
+	     "integer traces only (no objects, fields, calls)"},
 	    {"reduce-ms", CLI_INT, &reduce_ms,
 	     "MS  time budget of one reduction (default 60000)"},
 	    {"max-findings", CLI_INT, &max_findings,
@@ -408,6 +418,7 @@ int cmd_fuzz(int argc, char **argv)
 	camp_opts o = camp_default_opts();
 	o.outdir = out;
 	o.gen.width = width;
+	o.gen.heap = !no_heap;
 	if (gen_parse_profile(profile, &o.gen.profile, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
 	if (length &&

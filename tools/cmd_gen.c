@@ -16,6 +16,7 @@ int cmd_gen(int argc, char **argv)
 	uint64_t seed = 0;
 	const char *profile = "all", *length = NULL, *inputs = NULL;
 	int width = 64;
+	bool no_heap = false;
 	cli_opt opts[] = {
 	    {"seed", CLI_UINT64, &seed, "S  the trace's seed (default 0)"},
 	    {"profile", CLI_STRING, &profile,
@@ -25,6 +26,8 @@ int cmd_gen(int argc, char **argv)
 	    {"inputs", CLI_STRING, &inputs,
 	     "N|LO-HI  number of input variables (default 1-4)"},
 	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    {"no-heap", CLI_FLAG, &no_heap,
+	     "integer traces only (no objects, fields, calls)"},
 	};
 	cli_spec spec = {
 	    "jitprove gen [--seed S] [--profile P] [--length N] [--inputs N] "
@@ -46,6 +49,7 @@ int cmd_gen(int argc, char **argv)
 	jp_err_clear(&err);
 	gen_opts o = gen_default_opts();
 	o.width = width;
+	o.heap = !no_heap;
 	if (gen_parse_profile(profile, &o.profile, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
 	if (length && gen_parse_range(length, &o.min_len, &o.max_len, &err))
@@ -76,6 +80,8 @@ int cmd_gen(int argc, char **argv)
 		sb_printf(&sb, " --inputs %s", inputs);
 	if (width != 64)
 		sb_printf(&sb, " --width %d", width);
+	if (no_heap)
+		sb_puts(&sb, " --no-heap");
 	sb_putc(&sb, '\n');
 	gen_print_annotated(t, &ex, &sb);
 	int code = EXIT_PROVED;

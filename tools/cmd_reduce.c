@@ -42,7 +42,7 @@ int cmd_reduce(int argc, char **argv)
 	const char *inject = NULL, *passes = NULL, *outpath = NULL;
 	long timeout = 2000, max_evals = 0, max_ms = 0;
 	int width = 64;
-	bool opaque = false;
+	bool opaque = false, failargs = false;
 	cli_opt opts[] = {
 	    {"inject", CLI_STRING, &inject,
 	     "BUGS  inject known optimizer bugs (see jitprove bugs)"},
@@ -59,6 +59,8 @@ int cmd_reduce(int argc, char **argv)
 	     "FILE  also write the reduced trace to FILE"},
 	    {"opaque", CLI_FLAG, &opaque,
 	     "read unknown operations as opaque calls"},
+	    {"failargs", CLI_FLAG, &failargs,
+	     "also compare fail-args at paired guards (as campaigns do)"},
 	};
 	cli_spec spec = {
 	    "jitprove reduce ORIG [--inject BUG] [--passes LIST] [--width W] "
@@ -99,6 +101,7 @@ int cmd_reduce(int argc, char **argv)
 	red_env env = red_default_env(vc);
 	env.cfg = cfg;
 	env.vo.timeout_ms = (unsigned)timeout;
+	env.vo.failargs = failargs;
 	env.max_evals = (uint32_t)max_evals;
 	env.max_ms = (uint32_t)max_ms;
 	int code = EXIT_USAGE;

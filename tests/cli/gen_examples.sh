@@ -16,7 +16,7 @@ echo "$a" | grep -q '  # = ' || fail "no example values after the ops"
 echo "$a" | grep -Eq '^(finish|jump)\(.+\)$' || fail "the trace ends without outputs"
 
 for w in 8 16 32 64; do
-	for p in all arithmetic bounds-heavy overflow-heavy; do
+	for p in all arithmetic bounds-heavy overflow-heavy heap; do
 		for s in 1 2 3 4 5 6; do
 			out=$("$J" gen --seed "$s" --width "$w" --profile "$p" |
 				"$J" run --width "$w" -) ||
@@ -29,7 +29,14 @@ done
 
 # Exact length and input count.
 t=$("$J" gen --seed 7 --length 12 --inputs 3)
-echo "$t" | grep -q '^\[i0, i1, i2\]$' || fail "--inputs 3 not honoured"
+echo "$t" | grep -Eq '^\[[ip][0-9]+, [ip][0-9]+, [ip][0-9]+\]$' ||
+	fail "--inputs 3 not honoured"
+# --no-heap: integer traces only.
+for s in 1 2 3 4 5 6 7 8; do
+	"$J" gen --seed "$s" --profile heap --no-heap | grep -Eq 'new|field|escape|p[0-9]' &&
+		fail "--no-heap trace has heap ops (seed $s)"
+done
+"$J" gen --seed 4 --profile heap | grep -q 'setfield_gc' || fail "heap profile without stores"
 
 # Usage errors exit 2.
 "$J" gen --length 9-2 >/dev/null 2>&1; [ $? = 2 ] || fail "--length 9-2 accepted"
