@@ -56,7 +56,8 @@ void bench_make_quick(bench_opts *o)
 {
 	o->check_pairs = 5;
 	o->check_seconds = 4;
-	o->max_length = 300;
+	o->max_length =
+	    1000; /* one or two pairs at 1000 ops, for the scaling */
 	o->campaign_seconds = 3;
 	o->memory_traces = 60;
 	o->memory_seconds = 8;

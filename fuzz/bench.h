@@ -71,7 +71,8 @@ typedef struct bench_opts {
 
 /* The full configuration (a run of several minutes on a 2-core machine). */
 bench_opts bench_default_opts(void);
-/* --quick: fewer pairs, shorter caps, about a minute in all. */
+/* --quick: fewer pairs, shorter caps (the long lengths get one or two
+ * pairs), about a minute in all. */
 void bench_make_quick(bench_opts *o);
 
 /* Check throughput at one length. */
