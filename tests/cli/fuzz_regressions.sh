@@ -1,0 +1,26 @@
+#!/bin/bash
+# Every reduced regression the fuzzer found (corpus/regressions/NAME/):
+# the recorded miscompiled pair is still refuted (its expect file), and the
+# original, optimized by today's optimizer, is proved.
+set -u
+J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
+SRC=${JP_SRC:-.}
+fail() { echo "FAIL: $*" >&2; exit 1; }
+n=0
+for d in "$SRC"/corpus/regressions/*/; do
+	[ -f "$d/orig.trace" ] || continue
+	n=$((n + 1))
+	want=$(grep -v '^#' "$d/expect" | grep -Eo 'proved|counterexample' | head -1)
+	"$J" check "$d/orig.trace" "$d/opt.trace" >/dev/null
+	rc=$?
+	case "$want:$rc" in
+	proved:0 | counterexample:1) ;;
+	*) fail "$d: recorded pair gives exit $rc, expected $want" ;;
+	esac
+	"$J" reduce --failargs "$d/orig.trace" >"${TMPDIR:-/tmp}/reg.$$" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || { cat "${TMPDIR:-/tmp}/reg.$$" >&2; rm -f "${TMPDIR:-/tmp}/reg.$$"; fail "$d: today's optimizer still miscompiles it (exit $rc)"; }
+	rm -f "${TMPDIR:-/tmp}/reg.$$"
+done
+[ "$n" -gt 0 ] || fail "no regressions found under $SRC/corpus/regressions"
+echo "fuzz_regressions: $n ok"
