@@ -176,6 +176,7 @@ void ver_result_free(ver_result *r)
 		for (uint32_t i = 0; i < r->ninputs; i++)
 			free(r->input_names[i]);
 	free(r->input_names);
+	free(r->input_kinds);
 	free(r->reason);
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
@@ -1464,9 +1465,11 @@ static jp_status init_result(pst *ps, jp_err *err)
 	r->ninputs = o->ninputs;
 	r->inputs = calloc(o->ninputs + 1, sizeof *r->inputs);
 	r->input_names = calloc(o->ninputs + 1, sizeof *r->input_names);
-	if (!r->inputs || !r->input_names)
+	r->input_kinds = calloc(o->ninputs + 1, 1);
+	if (!r->inputs || !r->input_names || !r->input_kinds)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < o->ninputs; i++) {
+		r->input_kinds[i] = ir_val(o, o->inputs[i])->kind;
 		r->input_names[i] = dup_str(ir_valname(o, o->inputs[i]));
 		if (!r->input_names[i])
 			return jp_fail(err, JP_ENOMEM, "out of memory");
@@ -1688,9 +1691,12 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 				    r->input_names ? r->input_names[i] : "");
 			sb_puts(sb, ",\"hex\":");
 			sb_json_str(sb, hex);
-			sb_printf(
-			    sb, ",\"signed\":\"%lld\"}",
-			    (long long)sem_signed(r->width, r->inputs[i]));
+			/* References are 64-bit addresses at every width. */
+			bool ref = r->input_kinds && r->input_kinds[i] == 'r';
+			sb_printf(sb, ",\"kind\":\"%s\",\"signed\":\"%lld\"}",
+				  ref ? "ref" : "int",
+				  (long long)sem_signed(ref ? 64 : r->width,
+							r->inputs[i]));
 		}
 		sb_puts(sb, "],\"report\":");
 		sb_json_str(sb, r->cex_text ? r->cex_text : "");

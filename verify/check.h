@@ -105,6 +105,7 @@ typedef struct ver_result {
 	char *cex_text;	    /* the human-readable report: inputs, both traces
 			       with values, first divergence; NULL if none */
 	char **input_names; /* ninputs names (of ORIG), for reports */
+	char *input_kinds;  /* ninputs letters: 'i' int, 'r' ref */
 	int width;
 	char *reason; /* VER_UNKNOWN: why the solver gave up */
 	/* Statistics. */
