@@ -302,6 +302,18 @@ typedef struct worker {
 	double t0;
 } worker;
 
+/* SIGUSR1 asks a worker to stop after the trace at hand, letting a
+ * reduction in progress finish (the parent's "soft" stop: enough
+ * findings); SIGTERM/SIGINT set the campaign's STOP flag, which also cuts
+ * reductions short. */
+static volatile sig_atomic_t soft_stop;
+
+static void on_soft_stop(int sig)
+{
+	(void)sig;
+	soft_stop = 1;
+}
+
 /* The crash handler writes a message prepared before each trace. */
 static int crash_fd = -1;
 static wmsg crash_msg;
@@ -694,6 +706,15 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	f.at_s = (now_ms() - w->t0) / 1e3;
 	f.hits = 1;
 	f.partial = reduced && !rs.complete;
+	if (f.partial) {
+		/* The ops of a reduction cut short are not canonical: keep
+		 * such a finding apart from the complete one it would
+		 * otherwise pose as. */
+		size_t n = strlen(f.sig);
+		if (n + 9 > sizeof f.sig)
+			n = sizeof f.sig - 9;
+		memcpy(f.sig + n, ".partial", 9);
+	}
 
 	int r = 0;
 	if (!is_known(w, f.sig)) {
@@ -724,7 +745,7 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 
 static bool worker_should_stop(worker *w)
 {
-	if (w->o->stop && *w->o->stop)
+	if (soft_stop || (w->o->stop && *w->o->stop))
 		return true;
 	if (w->share && w->c.traces >= w->share)
 		return true;
@@ -790,6 +811,11 @@ static void judge_one(worker *w)
 
 static void worker_main(worker *w)
 {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_soft_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 	crash_fd = w->fd;
 	memset(&crash_msg, 0, sizeof crash_msg);
 	crash_msg.type = MSG_CRASH;
@@ -1419,6 +1445,15 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 			c.stopping = true;
 			c.stop_at = now;
 			sum->interrupted = c.o.stop && *c.o.stop;
+			/* Enough findings: the workers finish what they are
+			 * reducing.  Interrupted or far too late: they cut
+			 * reductions short. */
+			signal_workers(&c, enough && !sum->interrupted && !late
+					       ? SIGUSR1
+					       : SIGTERM);
+		}
+		if (c.stopping && !sum->interrupted && c.o.stop && *c.o.stop) {
+			sum->interrupted = true; /* Ctrl-C after a soft stop */
 			signal_workers(&c, SIGTERM);
 		}
 		if (c.stopping && now - c.stop_at > grace)

@@ -62,7 +62,7 @@ static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
     /*                      new set get  esc null ptr cls mat twice cyc
 			    alias dse fail */
     [GEN_PROFILE_ALL] =      {30,  8,  4,  8,  6,  3,  8,  4,  3,
-			       4,  4,  3,  4,  3,  3,  3,  4,  3,  3,  3,
+			       4,  4,  3,  4,  3,  4,  3,  4,  3,  3,  3,
 			       4,  4,  4,  3,  2,  2,  1,  2,  2,  1,
 			       2,  2,  2},
     [GEN_PROFILE_ARITH] =    {60, 15,  6,  3,  3,  1,  2,  1,  2,
@@ -577,13 +577,13 @@ static ir_vid pick_val(gen_ctx *g)
 	return v;
 }
 
-/* Half the time an input, else as pick_val.  Snippets whose failure
+/* Mostly an input, else as pick_val.  Snippets whose failure
  * needs a particular value (a shift count of W-1) use it: concrete
  * screening tries edge values on inputs, so the failure shows without
  * the solver. */
 static ir_vid pick_input_or_val(gen_ctx *g)
 {
-	if (rng_chance(&g->r, 1, 2))
+	if (rng_chance(&g->r, 3, 4))
 		return g->pool[rng_below(&g->r, g->nintin)];
 	return pick_val(g);
 }
@@ -1020,10 +1020,11 @@ static void snip_fgez(gen_ctx *g)
 }
 
 /* y = x & mask, then a range or known-bits guard on y (or on a second
- * mask of it): range and known bits of an and must agree.  A third of the
- * time x is built so that the bits under the mask are all known
- * (int_or(v, m) & m, int_lshift(v, k) & (2^k - 1)): the result is then a
- * constant by its known bits while its range is still wide. */
+ * mask of it): range and known bits of an and must agree.  Half of the
+ * time the bits under the mask are all known (int_or(v, m) & m,
+ * int_lshift(v, k) & (2^k - 1), or a known-bits guard on v and then a
+ * narrower mask): the result is then a constant by its known bits while
+ * its range is still wide. */
 static void snip_and(gen_ctx *g)
 {
 	ir_vid x = pick_val(g);
@@ -1038,6 +1039,13 @@ static void snip_and(gen_ctx *g)
 		uint64_t k = 1 + rng_below(&g->r, (uint64_t)g->w - 1);
 		x = emit(g, IR_INT_LSHIFT, x, cst(g, k));
 		m = pow2(g, (int)k) - 1;
+		break;
+	}
+	case 2: {
+		/* Known bits from a guard, then a narrower mask. */
+		ir_vid k = emit(g, IR_INT_AND, x, cst(g, m));
+		guard(g, IR_GUARD_VALUE, k, cst(g, g->ex[k]));
+		m &= mask_value(g);
 		break;
 	}
 	default: break;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ir/interp.h"
 #include "ir/sem.h"
 #include "ir/validate.h"
 
@@ -204,6 +205,10 @@ typedef struct red_edit {
 	bool nofail;	  /* drop every fail-args list */
 	bool nomarks;	  /* drop debug_merge_point / label */
 	bool relabel;	  /* guards become g0, g1, ... (implicit) */
+	uint32_t pin_op;  /* this guard becomes guard_value(PIN_VAL,
+			     PIN_CONST); UINT32_MAX = none */
+	ir_vid pin_val;
+	uint64_t pin_const;
 } red_edit;
 
 static bool edit_fit(red_edit *e, const ir_trace *t)
@@ -242,6 +247,7 @@ static void edit_clear(red_edit *e, const ir_trace *t)
 	memset(e->dropin, 0, t->ninputs + 1);
 	memset(e->dropout, 0, e->capout);
 	e->nofail = e->nomarks = e->relabel = false;
+	e->pin_op = UINT32_MAX;
 }
 
 static void edit_free(red_edit *e)
@@ -320,13 +326,19 @@ static void mat_op(mat *m, uint32_t i, uint32_t *nguards, ir_vid *args)
 	const red_edit *e = m->e;
 	bool end = ir_op_has(op->opc, IRF_END);
 	uint32_t n = 0;
-	for (uint32_t a = 0; a < op->nargs; a++) {
-		if (end && e->dropout[a])
-			continue;
-		args[n++] = get(m, op->args[a]);
-	}
 	ir_opcode opc = e->newopc[i] != UINT16_MAX ? (ir_opcode)e->newopc[i]
 						   : (ir_opcode)op->opc;
+	if (i == e->pin_op) {
+		opc = IR_GUARD_VALUE;
+		args[n++] = get(m, e->pin_val);
+		args[n++] = ir_const_int(m->t, e->pin_const);
+	} else {
+		for (uint32_t a = 0; a < op->nargs; a++) {
+			if (end && e->dropout[a])
+				continue;
+			args[n++] = get(m, op->args[a]);
+		}
+	}
 	bool guard = ir_op_has(opc, IRF_GUARD);
 	uint32_t descr;
 	if (guard && e->relabel) {
@@ -608,7 +620,7 @@ static bool pass_ops(red_state *s)
 		if (ir_op_has(op->opc, IRF_GUARD | IRF_END))
 			continue;
 		ir_vid r = op->result;
-		rsub cands[6];
+		rsub cands[10];
 		int nc = 0;
 		if (r == IR_NOVAL) {
 			cands[nc++] = (rsub){SUB_NONE, 0, 0};
@@ -618,6 +630,18 @@ static bool pass_ops(red_state *s)
 				if (s->cur->vals[op->args[a]].kind == kind)
 					cands[nc++] =
 					    (rsub){SUB_VID, op->args[a], 0};
+			/* An existing input: a chain computing a fact about
+			 * an input often collapses to the input itself. */
+			for (uint32_t k = 0; k < s->cur->ninputs && nc < 7;
+			     k++) {
+				ir_vid x = s->cur->inputs[k];
+				bool dup = false;
+				for (int c = 0; c < nc; c++)
+					dup |= cands[c].how == SUB_VID &&
+					       cands[c].vid == x;
+				if (!dup && s->cur->vals[x].kind == kind)
+					cands[nc++] = (rsub){SUB_VID, x, 0};
+			}
 			if (kind == 'i') {
 				cands[nc++] = (rsub){SUB_CONST, 0, 0};
 				cands[nc++] = (rsub){SUB_CONST, 0, 1};
@@ -710,6 +734,50 @@ static bool pass_consts(red_state *s)
 	return any;
 }
 
+/* Pins a value to its counterexample value: a guard on a comparison
+ * becomes guard_value(operand, value on the counterexample).  That is
+ * stronger than the comparison, so the failure usually stays, and a chain
+ * of guards that only served to pin a value then goes away. */
+static bool pass_pin(red_state *s)
+{
+	const red_outcome *o = s->accepted ? &s->cur_out : s->target;
+	const ir_trace *t = s->cur;
+	if (o->kind != RED_REFUTED || !o->have_res || !o->res.inputs ||
+	    o->res.ninputs != t->ninputs)
+		return false;
+	for (uint32_t k = 0; k < t->ninputs; k++)
+		if (t->vals[t->inputs[k]].kind != 'i')
+			return false; /* the environment would need a heap */
+	interp_env env;
+	memset(&env, 0, sizeof env);
+	env.args = o->res.inputs;
+	env.nargs = t->ninputs;
+	interp_result run;
+	if (interp_run(t, &env, &run, NULL) != JP_OK)
+		return false;
+	bool kept = false;
+	for (uint32_t i = 0; i < t->nops && !kept && !s->stopped; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_GUARD_TRUE && op->opc != IR_GUARD_FALSE)
+			continue;
+		uint32_t d = ir_defop(t, op->args[0]);
+		if (d == UINT32_MAX || !ir_op_has(t->ops[d].opc, IRF_CMP))
+			continue;
+		for (uint32_t a = 0; a < t->ops[d].nargs && !kept; a++) {
+			ir_vid x = t->ops[d].args[a];
+			if (ir_is_const(t, x) || t->vals[x].kind != 'i' ||
+			    !run.known[x])
+				continue;
+			s->e.pin_op = i;
+			s->e.pin_val = x;
+			s->e.pin_const = run.vals[x];
+			kept = try_edit(s); /* T may be gone after this */
+		}
+	}
+	interp_result_free(&run);
+	return kept;
+}
+
 /* Small clean-ups in one candidate each: drop unused inputs, fail-args,
  * markers. */
 static bool pass_cleanup(red_state *s)
@@ -780,6 +848,7 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		progress |= pass_inputs(&s);
 		progress |= pass_consts(&s);
 		progress |= pass_cleanup(&s);
+		progress |= pass_pin(&s);
 	}
 	bool complete = !s.stopped;
 	uint32_t evals = s.evals, accepted = s.accepted;

@@ -227,6 +227,28 @@ static void test_reduce_consts(void)
 	ir_trace_free(r);
 }
 
+/* Two guards that only pin a value to one number become one guard_value
+ * (pinned to its counterexample value), and the chain behind them goes. */
+static void test_reduce_pin(void)
+{
+	const char *text = "[i0]\n"
+			   "i1 = int_lshift(i0, 7)\n"
+			   "i2 = int_xor(i1, i0)\n"
+			   "i3 = int_le(i2, 4611686018427387992)\n"
+			   "guard_false(i3)\n"
+			   "i4 = int_sub(0, i2)\n"
+			   "i5 = int_lt(i4, -4611686018427387993)\n"
+			   "guard_false(i5)\n"
+			   "i6 = int_and(i0, 31)\n"
+			   "guard_value(i6, 25)\n"
+			   "finish()\n";
+	ir_trace *r = reduce_checked(text, "and-no-shrink", 5, NULL);
+	if (!r)
+		return;
+	CHECK(!has_op(r, IR_INT_SUB) && !has_op(r, IR_INT_LT));
+	ir_trace_free(r);
+}
+
 /* A budget or the stop flag ends the reduction early with a valid trace
  * that still fails the same way. */
 static void test_budget_and_stop(void)
@@ -318,6 +340,7 @@ int main(void)
 	test_reduce_guard_value_bool();
 	test_reduce_ovf_pair();
 	test_reduce_consts();
+	test_reduce_pin();
 	test_budget_and_stop();
 	test_signature_limits();
 	ver_ctx_free(vc);
