@@ -29,8 +29,9 @@ for c in r["check"]:
     assert c["pairs"] == 2, c
     assert c["proved"] + c["refuted"] + c["unknown"] == 2, c
     assert c["ms_mean"] > 0 and c["ms_max"] >= c["ms_median"], c
-assert set(r["campaign"]) == {"all", "arithmetic", "bounds-heavy",
-                              "overflow-heavy"}, r["campaign"].keys()
+# Every generator profile is measured (more may be added over time).
+assert {"all", "arithmetic", "bounds-heavy", "overflow-heavy"} <= \
+    set(r["campaign"]), r["campaign"].keys()
 for p in r["campaign"].values():
     assert p["traces"] >= 1
     assert p["proved"] + p["refuted"] + p["unknown"] + p["errors"] == p["traces"]
