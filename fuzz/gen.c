@@ -718,7 +718,11 @@ static void act_binop(gen_ctx *g)
 
 static void act_unop(gen_ctx *g)
 {
-	emit(g, PICK(unops), pick_val(g), 0);
+	/* Separate statements: the order of two draws inside one call's
+	 * arguments is unspecified (gcc and clang differ), and the same seed
+	 * must give the same trace with every compiler. */
+	ir_opcode opc = PICK(unops);
+	emit(g, opc, pick_val(g), 0);
 }
 
 static ir_vid make_cmp(gen_ctx *g)
@@ -1245,10 +1249,14 @@ static ir_vid escape(gen_ctx *g, uint32_t n, const ir_vid *args)
 /* A store of an int (or, into a ref field, a reference) into P. */
 static void store_some(gen_ctx *g, ir_vid p)
 {
-	if (g->nrpool && rng_chance(&g->r, 1, 4))
-		setfield(g, p, ref_field(g), pick_ref(g));
-	else
-		setfield(g, p, int_field(g), pick_operand(g, 30));
+	/* One draw per statement (see act_unop). */
+	if (g->nrpool && rng_chance(&g->r, 1, 4)) {
+		uint32_t f = ref_field(g);
+		setfield(g, p, f, pick_ref(g));
+	} else {
+		uint32_t f = int_field(g);
+		setfield(g, p, f, pick_operand(g, 30));
+	}
 }
 
 static void act_new(gen_ctx *g)
@@ -1349,8 +1357,10 @@ static void hsnip_mat(gen_ctx *g)
 {
 	ir_vid p = new_obj(g);
 	uint32_t n = 1 + (uint32_t)rng_below(&g->r, 2);
-	for (uint32_t i = 0; i < n; i++)
-		setfield(g, p, int_field(g), pick_operand(g, 30));
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t f = int_field(g); /* one draw per statement */
+		setfield(g, p, f, pick_operand(g, 30));
+	}
 	if (rng_chance(&g->r, 2, 3))
 		escape(g, 1, &p);
 	else
@@ -1362,8 +1372,10 @@ static void hsnip_mat(gen_ctx *g)
 static void hsnip_twice(gen_ctx *g)
 {
 	ir_vid p = new_obj(g);
-	if (rng_chance(&g->r, 1, 2))
-		setfield(g, p, int_field(g), pick_operand(g, 30));
+	if (rng_chance(&g->r, 1, 2)) {
+		uint32_t f = int_field(g); /* one draw per statement */
+		setfield(g, p, f, pick_operand(g, 30));
+	}
 	escape(g, 1, &p);
 	if (rng_chance(&g->r, 1, 3))
 		act_binop(g);
@@ -1435,7 +1447,8 @@ static void hsnip_dse(gen_ctx *g)
 static void hsnip_failargs(gen_ctx *g)
 {
 	ir_vid p = new_obj(g);
-	setfield(g, p, int_field(g), pick_operand(g, 30));
+	uint32_t f = int_field(g); /* one draw per statement */
+	setfield(g, p, f, pick_operand(g, 30));
 	ir_vid c = make_cmp(g);
 	guard_bool(g, c);
 	uint32_t opi = g->t->nops - 1;
