@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/campaign.h"
 #include "ir/print.h"
 #include "ir/sem.h"
 #include "verify/oblig.h"
@@ -55,6 +56,13 @@ static void env_load(void)
 	env.repro_dir = getenv("JITPROVE_REPRO_DIR");
 	if (!env.repro_dir || !*env.repro_dir)
 		env.repro_dir = ".";
+	const char *h = getenv("JITPROVE_HEAP");
+	if (!h || !*h || !strcmp(h, "auto"))
+		env.heap = 2;
+	else if (!strcmp(h, "0") || !strcmp(h, "1"))
+		env.heap = h[0] - '0';
+	else
+		env_error("JITPROVE_HEAP", "expected 0, 1 or auto");
 	const char *q = getenv("JITPROVE_FUZZ_QUIET");
 	env.quiet = q && *q && strcmp(q, "0") != 0;
 	env_ready = true;
@@ -108,9 +116,28 @@ ft_counters *ft_counters_get(void)
 
 /* ---- decoding ----------------------------------------------------------- */
 
+bool ft_heap_enabled(ver_ctx *vc)
+{
+	const ft_env *e = ft_env_get();
+	if (e->heap != 2)
+		return e->heap == 1;
+	return vc && camp_verifier_has_heap(vc);
+}
+
+bool ft_has_heap_ops(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP))
+			return true;
+	for (uint32_t i = 0; i < t->ninputs; i++)
+		if (ir_val(t, t->inputs[i])->kind != 'i')
+			return true;
+	return false;
+}
+
 jp_status ft_decode_trace(gen_ctx *g, rng *r, uint32_t max_len,
-			  uint32_t max_inputs, ir_trace **out, gen_example *ex,
-			  jp_err *err)
+			  uint32_t max_inputs, bool heap, ir_trace **out,
+			  gen_example *ex, jp_err *err)
 {
 	static const int widths[] = {64, 32, 16, 8};
 	gen_opts o = gen_default_opts();
@@ -120,6 +147,7 @@ jp_status ft_decode_trace(gen_ctx *g, rng *r, uint32_t max_len,
 	o.max_len = max_len;
 	o.min_inputs = 1;
 	o.max_inputs = max_inputs;
+	o.heap = heap;
 	return gen_trace_rng(g, r, &o, out, ex, err);
 }
 
@@ -221,7 +249,9 @@ jp_status ft_make_inputs(const ir_trace *t, const uint64_t *example, rng *r,
 	}
 	for (uint32_t k = 0; ok && k < ne; k++) {
 		for (uint32_t i = 0; i < n; i++)
-			x[i] = input_is_int(t, i) ? e[k] : 0;
+			x[i] = input_is_int(t, i) ? e[k]
+			       : example	  ? example[i]
+						  : 0;
 		ok = inputs_push(out, x);
 	}
 	for (uint32_t k = 0; ok && k < nrandom; k++) {
@@ -229,7 +259,8 @@ jp_status ft_make_inputs(const ir_trace *t, const uint64_t *example, rng *r,
 			x[i] = input_is_int(t, i)
 				   ? random_value(w, r,
 						  example ? &example[i] : NULL)
-				   : 0;
+			       : example ? example[i]
+					 : 0;
 		ok = inputs_push(out, x);
 	}
 	free(x);
@@ -242,9 +273,26 @@ jp_status ft_make_inputs(const ir_trace *t, const uint64_t *example, rng *r,
 
 /* ---- differential runs -------------------------------------------------- */
 
+/* The kind of a divergence of the runs RO (of ORIG) and RP (of OPT). */
+static ft_kind divergence_kind(const ir_trace *orig, const ir_trace *opt,
+			       const interp_result *ro, const interp_result *rp)
+{
+	bool ofail = ro->outcome == INTERP_GUARD_FAIL;
+	bool pfail = rp->outcome == INTERP_GUARD_FAIL;
+	if (pfail && !ofail)
+		return FT_DIV_OPT_GUARD;
+	if (ofail && !pfail)
+		return FT_DIV_ORIG_GUARD;
+	if (ofail && pfail)
+		return FT_DIV_OTHER_GUARD;
+	return obl_ends_differ(orig, opt) || ro->outcome != rp->outcome
+		   ? FT_DIV_END
+		   : FT_DIV_OUTPUT;
+}
+
 jp_status ft_diverges(const ir_trace *orig, const ir_trace *opt,
-		      const uint64_t *x, bool aligned, bool *div, strbuf *why,
-		      jp_err *err)
+		      const uint64_t *x, bool aligned, bool *div, ft_kind *kind,
+		      strbuf *why, jp_err *err)
 {
 	interp_env ev;
 	memset(&ev, 0, sizeof ev);
@@ -259,12 +307,55 @@ jp_status ft_diverges(const ir_trace *orig, const ir_trace *opt,
 	if (!s)
 		*div = obl_diverges(aligned ? VER_MODE_ALIGNED : VER_MODE_TRACE,
 				    false, orig, opt, &ro, &rp, why);
+	if (!s && *div && kind)
+		*kind = divergence_kind(orig, opt, &ro, &rp);
 	interp_result_free(&ro);
 	interp_result_free(&rp);
 	return s;
 }
 
 /* ---- findings ----------------------------------------------------------- */
+
+static const char *const kind_descs[FT_KIND_COUNT] = {
+#define KIND(id, fn, desc) [FT_##id] = desc,
+#include "ft_kinds.def"
+#undef KIND
+};
+
+const char *ft_kind_desc(ft_kind k)
+{
+	return (unsigned)k < FT_KIND_COUNT ? kind_descs[k] : "?";
+}
+
+/* One crash site per kind; see ft_kind.  Each writes its own kind to a
+ * volatile so no two bodies are identical (a compiler may merge identical
+ * functions), and they are called through a volatile table so none is
+ * inlined into ft_crash: the symbolized stack shows ft_crash_<fn>. */
+static volatile int crash_kind;
+
+#define KIND(id, fn, desc)                                                     \
+	static void ft_crash_##fn(void)                                        \
+	{                                                                      \
+		crash_kind = FT_##id;                                          \
+		abort();                                                       \
+	}
+#include "ft_kinds.def"
+#undef KIND
+
+static void (*volatile const crash_sites[FT_KIND_COUNT])(void) = {
+#define KIND(id, fn, desc) [FT_##id] = ft_crash_##fn,
+#include "ft_kinds.def"
+#undef KIND
+};
+
+static _Noreturn void ft_crash(ft_kind kind)
+{
+	fprintf(stderr, "---- finding kind: %s\n", ft_kind_desc(kind));
+	fflush(stderr);
+	if ((unsigned)kind < FT_KIND_COUNT && crash_sites[kind])
+		crash_sites[kind]();
+	abort();
+}
 
 static void print_args(const ir_trace *t, const uint64_t *x, strbuf *sb)
 {
@@ -306,7 +397,7 @@ static bool write_file(const char *dir, const char *name, const char *text,
 	return ok;
 }
 
-_Noreturn void ft_finding(const char *target, const char *title,
+_Noreturn void ft_finding(ft_kind kind, const char *target, const char *title,
 			  const char *details, const ir_trace *orig,
 			  const ir_trace *opt, const uint64_t *inputs,
 			  bool reducible)
@@ -362,12 +453,12 @@ _Noreturn void ft_finding(const char *target, const char *title,
 	}
 	sb_release(&o);
 	sb_release(&p);
-	abort();
+	ft_crash(kind);
 }
 
-_Noreturn void ft_finding_text(const char *target, const char *title,
-			       const char *details, const char *text,
-			       size_t len)
+_Noreturn void ft_finding_text(ft_kind kind, const char *target,
+			       const char *title, const char *details,
+			       const char *text, size_t len)
 {
 	if (!ft_env_get()->quiet) {
 		fprintf(stderr, "\n==== jitprove %s: %s\n", target, title);
@@ -378,5 +469,5 @@ _Noreturn void ft_finding_text(const char *target, const char *title,
 		fprintf(stderr, "\n---- end of input ----\n");
 		fflush(stderr);
 	}
-	abort();
+	ft_crash(kind);
 }

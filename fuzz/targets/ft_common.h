@@ -31,6 +31,10 @@
  *                       none), far above what the rlimit allows, so it only
  *                       fires on a badly overloaded machine (an unknown
  *                       verdict, never a finding)
+ *   JITPROVE_HEAP       heap traces (ref inputs, objects, fields, calls):
+ *                       "auto" (default) when the verifier models the heap,
+ *                       "1" always (the Z3 tier then skips what it cannot
+ *                       model), "0" never
  *   JITPROVE_REPRO_DIR  where findings write their trace files (default ".")
  *   JITPROVE_FUZZ_QUIET set to 1 to not print the reproducer (tests)
  *   JITPROVE_FUZZ_STATS set to 1 to print the counters below at exit
@@ -52,6 +56,7 @@
 #include "ir/strbuf.h"
 #include "ir/trace.h"
 #include "passes/opt.h"
+#include "verify/check.h"
 
 /* The libFuzzer entry points every target defines.  The replay driver
  * (replay_main.c) calls them when the target is built without libFuzzer. */
@@ -65,6 +70,7 @@ typedef struct ft_env {
 	uint32_t slow_every; /* 0 = never */
 	unsigned rlimit;
 	unsigned timeout_ms;
+	int heap; /* 0 off, 1 on, 2 auto: see ft_heap_enabled */
 	const char *repro_dir;
 	bool quiet;
 } ft_env;
@@ -91,13 +97,35 @@ const ft_env *ft_env_get(void);
  * tier, and names reproducer files. */
 uint64_t ft_hash(const uint8_t *data, size_t size);
 
+/* Whether targets generate heap traces: JITPROVE_HEAP, with "auto" asking
+ * the verifier VC whether it models the heap (camp_verifier_has_heap). */
+bool ft_heap_enabled(ver_ctx *vc);
+
+/* Whether T has an op that touches the heap. */
+bool ft_has_heap_ops(const ir_trace *t);
+
 /* Decodes a trace from R (see above): width, profile, then the generator's
- * choices, with at most MAX_LEN ops and at most MAX_INPUTS inputs.  EX
- * receives the example values, valid until the next call on G.  Errors are
- * the generator's: JP_ENOMEM, or JP_EINTERNAL for a generator bug. */
+ * choices, with at most MAX_LEN ops and at most MAX_INPUTS inputs, heap ops
+ * when HEAP.  EX receives the example values, valid until the next call on
+ * G.  Errors are the generator's: JP_ENOMEM, or JP_EINTERNAL for a
+ * generator bug. */
 jp_status ft_decode_trace(gen_ctx *g, rng *r, uint32_t max_len,
-			  uint32_t max_inputs, ir_trace **out, gen_example *ex,
-			  jp_err *err);
+			  uint32_t max_inputs, bool heap, ir_trace **out,
+			  gen_example *ex, jp_err *err);
+
+/* What a finding is (ft_kinds.def).  Each kind aborts through its own
+ * function (ft_crash_<fn>), so the crash stacks of different kinds differ and
+ * ClusterFuzz/OSS-Fuzz, which deduplicate crashes by their top stack
+ * frames, file different kinds of miscompilation as different bugs instead
+ * of folding every finding of a target into one. */
+typedef enum ft_kind {
+#define KIND(id, fn, desc) FT_##id,
+#include "ft_kinds.def"
+#undef KIND
+	FT_KIND_COUNT
+} ft_kind;
+
+const char *ft_kind_desc(ft_kind k);
 
 /* A list of input vectors (each T->ninputs canonical values). */
 typedef struct ft_inputs {
@@ -115,35 +143,39 @@ static inline const uint64_t *ft_inputs_at(const ft_inputs *in, uint32_t i)
 /* The vectors the fast tier runs: EXAMPLE (may be NULL), each input of it
  * replaced in turn by an edge value (0, 1, -1, MININT, MAXINT, MININT+1,
  * MAXINT-1, its neighbours +-1) and every input set to one edge value at
- * once, then NRANDOM vectors of edge-biased values drawn from R.  Integer
- * inputs only (references get 0).  Errors: JP_ENOMEM. */
+ * once, then NRANDOM vectors of edge-biased values drawn from R.  Only
+ * integer inputs vary: references keep their example addresses (so the
+ * example's aliasing is kept), or are NULL without an example.  Errors:
+ * JP_ENOMEM. */
 jp_status ft_make_inputs(const ir_trace *t, const uint64_t *example, rng *r,
 			 uint32_t nrandom, ft_inputs *out, jp_err *err);
 
 /* Runs ORIG and OPT on X and sets *DIV to whether they behave differently
  * as seen from outside (guards paired by label when ALIGNED, otherwise
  * whole-trace behaviour; the definition is obl_diverges in verify/oblig.h).
- * WHY (may be NULL) gets a sentence when they do.  Errors: interp_run's. */
+ * When they do, KIND (may be NULL) gets the FT_DIV_* kind and WHY (may be
+ * NULL) a sentence.  Errors: interp_run's. */
 jp_status ft_diverges(const ir_trace *orig, const ir_trace *opt,
-		      const uint64_t *x, bool aligned, bool *div, strbuf *why,
-		      jp_err *err);
+		      const uint64_t *x, bool aligned, bool *div, ft_kind *kind,
+		      strbuf *why, jp_err *err);
 
-/* A finding: prints "==== jitprove <target>: <title>", the details, the
+/* A finding of KIND: prints "==== jitprove <target>: <title>", the details,
+ * the
  * injected bugs, both traces (ORIG with a '# args:' line holding INPUTS
  * when not NULL; OPT may be NULL), writes them to
  * <repro_dir>/jitprove-<target>-<hash>.{orig,opt}.trace, prints the
  * jitprove check command line that replays it -- and, when OPT is the
  * optimizer's output for ORIG (REDUCIBLE), the jitprove reduce command line
  * that shrinks it -- and aborts. */
-_Noreturn void ft_finding(const char *target, const char *title,
+_Noreturn void ft_finding(ft_kind kind, const char *target, const char *title,
 			  const char *details, const ir_trace *orig,
 			  const ir_trace *opt, const uint64_t *inputs,
 			  bool reducible);
 
 /* A finding without traces (e.g. the parser accepted text its printer
  * cannot round-trip): prints TITLE, DETAILS and TEXT, and aborts. */
-_Noreturn void ft_finding_text(const char *target, const char *title,
-			       const char *details, const char *text,
-			       size_t len);
+_Noreturn void ft_finding_text(ft_kind kind, const char *target,
+			       const char *title, const char *details,
+			       const char *text, size_t len);
 
 #endif

@@ -57,6 +57,7 @@ static const char *const mutation_names[MUT_COUNT] = {
 
 static gen_ctx *gen;
 static ver_ctx *vc;
+static bool heap; /* decode heap traces too (ft_heap_enabled) */
 
 int LLVMFuzzerInitialize(int *argc, char **argv[])
 {
@@ -72,6 +73,7 @@ int LLVMFuzzerInitialize(int *argc, char **argv[])
 			vc ? "out of memory" : err.msg);
 		return 1;
 	}
+	heap = ft_heap_enabled(vc);
 	return 0;
 }
 
@@ -221,8 +223,9 @@ static ir_trace *reparse(const ir_trace *a)
 	jp_err err;
 	ir_parse_opts po = {a->width, false, "<printed>"};
 	if (!sb.oom && ir_parse(sb.buf, sb.len, &po, &b, &err))
-		ft_finding(TARGET, "a generated trace does not parse back",
-			   err.msg, a, NULL, NULL, false);
+		ft_finding(FT_PARSER, TARGET,
+			   "a generated trace does not parse back", err.msg, a,
+			   NULL, NULL, false);
 	sb_release(&sb);
 	return b;
 }
@@ -240,7 +243,7 @@ static ir_trace *variant(const ir_trace *a, mutation *m, rng *r)
 		if (edit(b, *m, r)) {
 			jp_err err;
 			if (ir_validate(b, "<variant>", &err))
-				ft_finding(TARGET,
+				ft_finding(FT_CHECKER, TARGET,
 					   "a local edit made an invalid trace "
 					   "(fuzz_check bug)",
 					   err.msg, a, b, NULL, false);
@@ -257,11 +260,12 @@ static ir_trace *variant(const ir_trace *a, mutation *m, rng *r)
 	ir_trace *b = NULL;
 	jp_err err;
 	jp_status s = opt_run(a, &cfg, &b, NULL, &err);
-	if (s == JP_ENOMEM)
+	if (s == JP_ENOMEM || (s == JP_EUNSUPPORTED && ft_has_heap_ops(a)))
 		return NULL;
 	if (s)
-		ft_finding(TARGET, "the optimizer failed on a valid trace",
-			   err.msg, a, NULL, NULL, false);
+		ft_finding(FT_OPT_ERROR, TARGET,
+			   "the optimizer failed on a valid trace", err.msg, a,
+			   NULL, NULL, false);
 	return b;
 }
 
@@ -274,12 +278,19 @@ typedef struct pair {
 	char what[160]; /* "A vs B (opcode replaced), aligned" */
 } pair;
 
-static _Noreturn void bad(const pair *p, const char *title, const char *why,
-			  const uint64_t *x)
+static _Noreturn void bad_kind(ft_kind kind, const pair *p, const char *title,
+			       const char *why, const uint64_t *x)
 {
 	char msg[1400];
 	snprintf(msg, sizeof msg, "pair: %s\n%s", p->what, why ? why : "");
-	ft_finding(TARGET, title, msg, p->a, p->b, x, false);
+	ft_finding(kind, TARGET, title, msg, p->a, p->b, x, false);
+}
+
+/* A self-consistency check of the verifier failed. */
+static _Noreturn void bad(const pair *p, const char *title, const char *why,
+			  const uint64_t *x)
+{
+	bad_kind(FT_CHECKER, p, title, why, x);
 }
 
 /* Whether A and B diverge on X (aborting on an interpreter error). */
@@ -289,9 +300,10 @@ static bool diverges(const pair *p, const uint64_t *x, bool aligned,
 	bool div = false;
 	jp_err err;
 	ft_counters_get()->runs++;
-	if (ft_diverges(p->a, p->b, x, aligned, &div, why, &err) &&
+	if (ft_diverges(p->a, p->b, x, aligned, &div, NULL, why, &err) &&
 	    err.status != JP_ENOMEM)
-		bad(p, "the interpreter failed", err.msg, x);
+		bad_kind(FT_INTERP_ERROR, p, "the interpreter failed", err.msg,
+			 x);
 	return div;
 }
 
@@ -343,10 +355,13 @@ static int check(const pair *p, ver_mode mode, rng *r, uint64_t seed)
 		return -1;
 	if (s == JP_EINPUT && p->m == MUT_OPTIMIZE)
 		return -1; /* an injected bug may reorder guards */
+	if (s == JP_EUNSUPPORTED && ft_has_heap_ops(p->a))
+		return -1; /* a heap op the verifier cannot model */
 	if (s) {
 		char msg[1200];
 		jp_err_format(&err, msg, sizeof msg);
-		bad(p, "the verifier failed", msg, NULL);
+		bad_kind(FT_VERIFIER_ERROR, p, "the verifier failed", msg,
+			 NULL);
 	}
 	int v = (int)res.verdict;
 	bool aligned = mode != VER_MODE_TRACE;
@@ -388,11 +403,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gen_example ex;
 	jp_err err;
 	jp_status s =
-	    ft_decode_trace(gen, &r, MAX_LEN, MAX_INPUTS, &a, &ex, &err);
+	    ft_decode_trace(gen, &r, MAX_LEN, MAX_INPUTS, heap, &a, &ex, &err);
 	if (s == JP_ENOMEM)
 		return 0;
 	if (s)
-		ft_finding_text(TARGET,
+		ft_finding_text(FT_GEN_ERROR, TARGET,
 				"the generator failed to decode an input",
 				err.msg, (const char *)data, size);
 	uint64_t seed = ft_hash(data, size);

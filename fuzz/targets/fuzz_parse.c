@@ -36,14 +36,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static _Noreturn void fail(const char *title, const jp_err *err,
-			   const char *text, size_t len)
+static _Noreturn void fail_kind(ft_kind kind, const char *title,
+				const jp_err *err, const char *text, size_t len)
 {
 	char msg[1200];
 	msg[0] = 0;
 	if (err)
 		jp_err_format(err, msg, sizeof msg);
-	ft_finding_text(TARGET, title, msg, text, len);
+	ft_finding_text(kind, TARGET, title, msg, text, len);
+}
+
+static _Noreturn void fail(const char *title, const jp_err *err,
+			   const char *text, size_t len)
+{
+	fail_kind(FT_PARSER, title, err, text, len);
 }
 
 /* Runs T on inputs that are all VALUE (references: 0, i.e. NULL). */
@@ -66,8 +72,9 @@ static void run_on(const ir_trace *t, uint64_t value, const char *text,
 	interp_result_free(&res);
 	free(x);
 	if (s && s != JP_ENOMEM)
-		fail("the interpreter failed on a parsed trace", &err, text,
-		     len);
+		fail_kind(FT_INTERP_ERROR,
+			  "the interpreter failed on a parsed trace", &err,
+			  text, len);
 }
 
 /* The printer round trip of a parsed trace T. */

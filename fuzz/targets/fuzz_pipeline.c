@@ -45,6 +45,7 @@ enum {
 
 static gen_ctx *gen;
 static ver_ctx *vc;
+static bool heap; /* decode heap traces too (ft_heap_enabled) */
 
 int LLVMFuzzerInitialize(int *argc, char **argv[])
 {
@@ -54,13 +55,14 @@ int LLVMFuzzerInitialize(int *argc, char **argv[])
 	ft_counters_get();
 	gen = gen_ctx_new();
 	jp_err err;
-	if (e->slow_every)
-		vc = ver_ctx_new(&err);
-	if (!gen || (e->slow_every && !vc)) {
+	vc = ver_ctx_new(&err);
+	if (!gen || !vc) {
 		fprintf(stderr, "%s: cannot initialize: %s\n", TARGET,
 			gen ? err.msg : "out of memory");
 		return 1;
 	}
+	heap = ft_heap_enabled(vc);
+	(void)e;
 	return 0;
 }
 
@@ -68,7 +70,8 @@ static void decode_failed(const jp_err *err, const uint8_t *data, size_t size)
 {
 	char msg[1200];
 	jp_err_format(err, msg, sizeof msg);
-	ft_finding_text(TARGET, "the generator failed to decode an input", msg,
+	ft_finding_text(FT_GEN_ERROR, TARGET,
+			"the generator failed to decode an input", msg,
 			(const char *)data, size);
 }
 
@@ -85,20 +88,23 @@ static void fast_tier(const ir_trace *orig, const ir_trace *opt,
 	for (uint32_t k = 0; k < in.n; k++) {
 		const uint64_t *x = ft_inputs_at(&in, k);
 		bool div = false;
+		ft_kind kind = FT_DIV_OUTPUT;
 		sb_reset(&why);
-		jp_status s = ft_diverges(orig, opt, x, true, &div, &why, &err);
+		jp_status s =
+		    ft_diverges(orig, opt, x, true, &div, &kind, &why, &err);
 		ft_counters_get()->runs++;
 		if (s == JP_ENOMEM)
 			break;
 		if (s)
-			ft_finding(TARGET, "the interpreter failed", err.msg,
-				   orig, opt, x, false);
+			ft_finding(FT_INTERP_ERROR, TARGET,
+				   "the interpreter failed", err.msg, orig, opt,
+				   x, false);
 		if (div) {
 			sb_printf(&why,
 				  "\n(found by concrete execution, input "
 				  "vector %u)",
 				  k);
-			ft_finding(TARGET,
+			ft_finding(kind, TARGET,
 				   "the optimized trace behaves differently",
 				   why.buf, orig, opt, x, true);
 		}
@@ -126,14 +132,17 @@ static void slow_tier(const ir_trace *orig, const ir_trace *opt,
 	jp_err_clear(&err);
 	jp_status s = ver_check(vc, orig, opt, &vo, &res, &err);
 	c->checks++;
-	if (s == JP_ENOMEM || s == JP_ELIMIT) {
+	/* A heap trace the verifier cannot model is undecided, not a bug. */
+	if (s == JP_ENOMEM || s == JP_ELIMIT ||
+	    (s == JP_EUNSUPPORTED && ft_has_heap_ops(orig))) {
 		c->unknown++;
 		return;
 	}
 	if (s) {
 		char msg[1200];
 		jp_err_format(&err, msg, sizeof msg);
-		ft_finding(TARGET,
+		ft_finding(s == JP_EINPUT ? FT_GUARD_ORDER : FT_VERIFIER_ERROR,
+			   TARGET,
 			   s == JP_EINPUT ? "the optimizer broke the guard "
 					    "order (verifier rejects the pair)"
 					  : "the verifier failed",
@@ -144,7 +153,7 @@ static void slow_tier(const ir_trace *orig, const ir_trace *opt,
 	case VER_UNKNOWN: c->unknown++; break;
 	case VER_REFUTED:
 		c->refuted++;
-		ft_finding(TARGET,
+		ft_finding(FT_REFUTED, TARGET,
 			   "the verifier refutes the optimized trace (Z3 "
 			   "tier)",
 			   res.cex_text ? res.cex_text : "(no report)", orig,
@@ -165,24 +174,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ir_trace *orig = NULL, *opt = NULL;
 	gen_example ex;
 	jp_err err;
-	jp_status s =
-	    ft_decode_trace(gen, &r, MAX_LEN, MAX_INPUTS, &orig, &ex, &err);
+	jp_status s = ft_decode_trace(gen, &r, MAX_LEN, MAX_INPUTS, heap, &orig,
+				      &ex, &err);
 	if (s == JP_ENOMEM)
 		return 0;
 	if (s)
 		decode_failed(&err, data, size);
 	opt_stats st;
 	s = opt_run(orig, &e->cfg, &opt, &st, &err);
-	if (s == JP_ENOMEM) {
+	/* An optimizer without heap support may refuse heap ops: a gap, not
+	 * a miscompilation.  On integer traces it is a finding. */
+	if (s == JP_ENOMEM || (s == JP_EUNSUPPORTED && ft_has_heap_ops(orig))) {
 		ir_trace_free(orig);
 		return 0;
 	}
 	if (s)
-		ft_finding(TARGET, "the optimizer failed on a valid trace",
-			   err.msg, orig, NULL, ex.inputs, true);
+		ft_finding(FT_OPT_ERROR, TARGET,
+			   "the optimizer failed on a valid trace", err.msg,
+			   orig, NULL, ex.inputs, true);
 	if (ir_validate(opt, "<optimized>", &err))
-		ft_finding(TARGET, "the optimizer produced an invalid trace",
-			   err.msg, orig, opt, ex.inputs, true);
+		ft_finding(FT_OPT_INVALID, TARGET,
+			   "the optimizer produced an invalid trace", err.msg,
+			   orig, opt, ex.inputs, true);
 	c->ops_in += ir_count_ops(orig);
 	c->ops_out += ir_count_ops(opt);
 	fast_tier(orig, opt, &ex, &r);
