@@ -1402,19 +1402,37 @@ static void hsnip_cycle(gen_ctx *g)
 		g->must_out[o[0]] = 1;
 }
 
+static bool is_fresh(gen_ctx *g, ir_vid p)
+{
+	uint32_t d = ir_defop(g->t, p);
+	return d != UINT32_MAX && (g->t->ops[d].opc == IR_NEW ||
+				   g->t->ops[d].opc == IR_NEW_WITH_VTABLE);
+}
+
+/* A reference that may alias others: an input or a loaded reference (a
+ * fresh object aliases nothing until it escapes).  Loads one when there
+ * is none. */
+static ir_vid pick_aliasable(gen_ctx *g, ir_vid other)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		ir_vid p = pick_ref(g);
+		if (!is_fresh(g, p) && p != other)
+			return p;
+	}
+	return getfield(g, pick_ref(g), ref_field(g), true);
+}
+
 /* Stores through two references that may be the same object, then a
  * load through the first: the second store must invalidate it.  Null
  * guards first, so that forwarding is allowed at all. */
 static void hsnip_alias(gen_ctx *g)
 {
-	ir_vid p, q;
-	if (g->nrpool >= 2) {
-		p = pick_ref(g);
-		q = pick_ref(g);
-	} else {
+	if (!g->nrpool) {
 		act_new(g);
 		return;
 	}
+	ir_vid p = pick_aliasable(g, IR_NOVAL);
+	ir_vid q = pick_aliasable(g, p);
 	if (g->ex[p])
 		guard(g, IR_GUARD_NONNULL, p, 0);
 	if (g->ex[q] && rng_chance(&g->r, 1, 2))
