@@ -17,10 +17,22 @@ D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 fail=0
 
+# Bugs in the optimizer's heap passes need heap traces, which campaigns
+# only generate when the verifier models the heap; they are reported as
+# skipped (not failed) while it does not.
+HEAP_BUGS=" materialize-drops-fields materialize-twice virtual-cycle alias-exact-only dse-across-escape virtual-fail-args "
+heap_ok=1
+"$J" fuzz --count 1 --seed 1 --out "$D/probe" >/dev/null 2>"$D/probe.err"
+grep -q "does not model the heap" "$D/probe.err" && heap_ok=0
+
 printf '| bug | %s | median | reduced ops |\n' "$(echo $SEEDS | sed 's/ / | /g; s/[0-9][0-9]*/seed &/g')"
 printf '|---|%s---|---|\n' "$(for s in $SEEDS; do printf -- '---|'; done)"
 for bug in $BUGS; do
 	times=() row="" maxops=0
+	if [ "$heap_ok" = 0 ] && [[ "$HEAP_BUGS" == *" $bug "* ]]; then
+		echo "| $bug | skipped: the verifier does not model the heap |"
+		continue
+	fi
 	for seed in $SEEDS; do
 		out="$D/$bug-$seed"
 		"$J" fuzz --seconds "$SECONDS_LIMIT" --seed "$seed" --inject "$bug" \
