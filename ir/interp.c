@@ -200,6 +200,41 @@ static jp_status do_alloc(run *r, uint32_t opi, uint64_t *out)
 	return JP_OK;
 }
 
+static void free_objs(interp_obj *objs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		free(objs[i].fields);
+		free(objs[i].values);
+	}
+	free(objs);
+}
+
+/* A deep copy of the heap for a call's snapshot. */
+static bool snapshot(const heap *h, interp_call *c)
+{
+	c->nobjs = 0;
+	c->objs = calloc(h->n + 1, sizeof *c->objs);
+	if (!c->objs)
+		return false;
+	for (uint32_t i = 0; i < h->n; i++) {
+		const interp_obj *o = &h->objs[i];
+		interp_obj *d = &c->objs[c->nobjs++];
+		*d = *o;
+		d->capfields = o->nfields;
+		d->fields = malloc((o->nfields + 1) * sizeof *d->fields);
+		d->values = malloc((o->nfields + 1) * sizeof *d->values);
+		if (!d->fields || !d->values)
+			return false;
+		if (o->nfields) {
+			memcpy(d->fields, o->fields,
+			       o->nfields * sizeof *d->fields);
+			memcpy(d->values, o->values,
+			       o->nfields * sizeof *d->values);
+		}
+	}
+	return true;
+}
+
 static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 			 uint64_t *out)
 {
@@ -215,10 +250,11 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 	}
 	uint32_t k = res->ncalls;
 	interp_call *c = &res->calls[res->ncalls++];
+	memset(c, 0, sizeof *c);
 	c->op = opi;
 	c->nargs = op->nargs;
 	c->args = malloc((op->nargs + 1) * sizeof *c->args);
-	if (!c->args)
+	if (!c->args || !snapshot(&r->h, c))
 		return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	if (op->nargs)
 		memcpy(c->args, args, op->nargs * sizeof *args);
@@ -426,8 +462,10 @@ void interp_result_free(interp_result *res)
 	free(res->known);
 	free(res->ovf);
 	free(res->out);
-	for (uint32_t i = 0; i < res->ncalls; i++)
+	for (uint32_t i = 0; i < res->ncalls; i++) {
 		free(res->calls[i].args);
+		free_objs(res->calls[i].objs, res->calls[i].nobjs);
+	}
 	free(res->calls);
 	for (uint32_t i = 0; i < res->nobjs; i++) {
 		free(res->objs[i].fields);

@@ -71,12 +71,19 @@ typedef enum interp_outcome {
 	INTERP_GUARD_FAIL, /* a guard failed; stop_op is that guard */
 } interp_outcome;
 
+struct interp_obj;
+
 /* One call event. */
 typedef struct interp_call {
 	uint32_t op; /* op index */
 	uint32_t nargs;
 	uint64_t *args;
 	uint64_t ret;
+	/* The heap as the call sees it (before its writes): a copy of every
+	 * object touched so far, so that the verifier can compare what two
+	 * runs expose at each call.  Owned by the result. */
+	uint32_t nobjs;
+	struct interp_obj *objs;
 } interp_call;
 
 /* One object of the final heap. */

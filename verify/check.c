@@ -28,6 +28,7 @@
 #include "ir/validate.h"
 #include "verify/cex.h"
 #include "verify/encode.h"
+#include "verify/heap.h"
 #include "verify/oblig.h"
 #include "verify/z3ctx.h"
 
@@ -228,6 +229,10 @@ static jp_status check_pair(const ir_trace *o, const ir_trace *p,
 	jp_status st = ir_validate(o, on, err);
 	if (!st)
 		st = ir_validate(p, pn, err);
+	if (!st && (hp_uses_heap(o) || hp_uses_heap(p))) {
+		st = hp_supported(o, on, err);
+		return st ? st : hp_supported(p, pn, err);
+	}
 	if (!st)
 		st = enc_supported(o, on, err);
 	if (!st)
@@ -1695,7 +1700,8 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	jp_status st = check_pair(orig, opt, opts, err);
 	if (!st && opts->nexamples && !opts->examples)
 		st = jp_fail(err, JP_EINPUT, "nexamples without examples");
-	if (!st && opts->self_check) {
+	bool heap = !st && (hp_uses_heap(orig) || hp_uses_heap(opt));
+	if (!st && opts->self_check && !heap) {
 		st = self_check_identity(c, orig, opts, err);
 		if (!st)
 			st = self_check_identity(c, opt, opts, err);
@@ -1706,6 +1712,16 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	if (st)
 		return st;
 	c->pairs++;
+	if (heap) {
+		/* The heap model has its own driver (verify/heap.h). */
+		st = hp_check(c->zc.z, orig, opt, opts, res, err);
+		res->ms_total = now_ms() - t0;
+		if (!st && zc_failed())
+			st = zc_check_error(err, "Z3");
+		if (st)
+			ver_result_free(res);
+		return st;
+	}
 	pst ps;
 	memset(&ps, 0, sizeof ps);
 	ps.c = c;

@@ -31,7 +31,7 @@
 /* Bumped whenever a change to the encoding or the obligations could change
  * a verdict; the proof cache (fuzz/cache.h) keys on it, so old entries
  * are not reused after such a change. */
-#define VER_ENCODER_VERSION 1
+#define VER_ENCODER_VERSION 2
 
 typedef enum ver_mode {
 	VER_MODE_AUTO,	   /* aligned by labels; inferred or trace mode when

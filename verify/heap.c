@@ -1,0 +1,1459 @@
+#include "heap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ir/interp.h"
+#include "ir/strbuf.h"
+#include "verify/encode.h"
+#include "verify/oblig.h"
+
+#define HP_MAXID 64
+#define HP_NONE	 UINT32_MAX
+
+/* ---- support ------------------------------------------------------------ */
+
+bool hp_uses_heap(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has(t->ops[i].opc, IRF_HEAP))
+			return true;
+	return false;
+}
+
+static bool const_ptr(const ir_trace *t, ir_vid v)
+{
+	return v != IR_NOVAL && ir_val(t, v)->tag == IR_VAL_CONST_PTR;
+}
+
+jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
+{
+	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
+		return jp_fail(err, JP_EINPUT, "unsupported width %d",
+			       t->width);
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_MARK))
+			continue;
+		if (op->opc == IR_OPAQUE)
+			return jp_fail_at(
+			    err, JP_EUNSUPPORTED, file, op->line, op->col,
+			    "'%s' is an opaque op; the heap model "
+			    "covers escape_n/escape_i calls only",
+			    ir_op_name(t, op));
+		bool bad = false;
+		for (uint32_t a = 0; a < op->nargs; a++)
+			bad |= const_ptr(t, op->args[a]);
+		for (uint32_t a = 0; a < op->nfail; a++)
+			bad |= const_ptr(t, op->failargs[a]);
+		if (bad)
+			return jp_fail_at(
+			    err, JP_EUNSUPPORTED, file, op->line, op->col,
+			    "'%s' uses a ConstPtr; the heap model "
+			    "does not cover ConstPtr objects yet",
+			    ir_op_name(t, op));
+	}
+	return JP_OK;
+}
+
+/* ---- the shared model --------------------------------------------------- */
+
+typedef struct hfield {
+	const char *name;
+	char kind; /* 'i' or 'r' */
+	Z3_sort range;
+	Z3_ast h0;
+} hfield;
+
+typedef struct hident {
+	const char *name;
+	uint32_t cls; /* class number of its type, 0 = none */
+	Z3_ast addr;
+} hident;
+
+typedef struct hclass {
+	const char *name;
+} hclass;
+
+/* What one trace makes observable, and the terms of its values. */
+typedef struct htrace {
+	const ir_trace *t;
+	Z3_ast *val;	   /* per vid */
+	Z3_ast *pass;	   /* per op: guards */
+	Z3_ast *ovf;	   /* per op: overflow flags */
+	uint32_t *ident;   /* per op: identity of an allocation */
+	uint64_t *pts;	   /* per vid: fresh identities it may be */
+	uint64_t *geso;	   /* per op: escaped identities at a failing guard */
+	Z3_ast *gheap;	   /* per op * nf: normalized heap at a guard */
+	uint32_t ncalls;   /* calls made */
+	uint32_t *callop;  /* per call: op index */
+	uint64_t *callesc; /* per call: escaped identities */
+	Z3_ast *cheap;	   /* per call * nf: normalized heap at the call */
+	uint64_t endesc;
+	Z3_ast *eheap; /* nf: normalized heap at the end */
+	uint64_t contents[HP_MAXID];
+	uint64_t esc;
+	Z3_ast *cur; /* nf: current field arrays while encoding */
+} htrace;
+
+typedef struct hp {
+	Z3_context z;
+	zc_scope S;
+	const ir_trace *o, *p;
+	const ver_opts *opts;
+	ver_result *res;
+	int w;
+	Z3_ast *vars;
+	hfield *f;
+	uint32_t nf;
+	hident id[HP_MAXID];
+	uint32_t nid;
+	hclass *cls;
+	uint32_t ncls;
+	Z3_func_decl tyfun;
+	Z3_ast *hk; /* per call k * nf: havoc arrays */
+	Z3_ast *rk; /* per call k: result */
+	uint32_t maxcalls;
+	htrace ho, hpp;
+	Z3_ast bg; /* background constraints */
+	jp_err *err;
+} hp;
+
+static Z3_ast K(hp *h, Z3_ast a)
+{
+	return zc_keep(&h->S, a);
+}
+
+static uint32_t field_index(const hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->nf; i++)
+		if (!strcmp(h->f[i].name, name))
+			return i;
+	return HP_NONE;
+}
+
+static uint32_t class_index(hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->ncls; i++)
+		if (!strcmp(h->cls[i].name, name))
+			return i + 1;
+	h->cls[h->ncls].name = name;
+	return ++h->ncls;
+}
+
+static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
+{
+	const char *name = t->strs[op->descr];
+	uint32_t i = field_index(h, name);
+	if (i != HP_NONE) {
+		if (h->f[i].kind != kind)
+			return jp_fail_at(
+			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
+			    "field '%s' holds both integers and references; "
+			    "the heap model needs one kind per field",
+			    name);
+		return JP_OK;
+	}
+	hfield *f = &h->f[h->nf++];
+	f->name = name;
+	f->kind = kind;
+	f->range = zc_bv_sort(h->z, kind == 'r' ? 64u : (unsigned)h->w);
+	char sym[32];
+	snprintf(sym, sizeof sym, "h0_%u", h->nf - 1);
+	f->h0 = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				 Z3_mk_array_sort(h->z, zc_bv_sort(h->z, 64),
+						  f->range)));
+	return JP_OK;
+}
+
+static jp_status scan_fields(hp *h, const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		jp_status st = JP_OK;
+		if (op->opc == IR_GETFIELD_GC_I)
+			st = add_field(h, t, op, 'i');
+		else if (op->opc == IR_GETFIELD_GC_R)
+			st = add_field(h, t, op, 'r');
+		else if (op->opc == IR_SETFIELD_GC)
+			st = add_field(
+			    h, t, op,
+			    ir_val(t, op->args[1])->kind == 'r' ? 'r' : 'i');
+		if (st)
+			return st;
+		if (op->opc == IR_GUARD_CLASS)
+			class_index(h, ir_valname(t, op->args[1]));
+		if (op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE)
+			class_index(h, t->strs[op->descr]);
+	}
+	return JP_OK;
+}
+
+static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
+			   uint32_t *out)
+{
+	if (h->nid == HP_MAXID)
+		return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL, op->line,
+				  op->col,
+				  "more than %d fresh objects in the two "
+				  "traces; the heap model stops there",
+				  HP_MAXID);
+	hident *d = &h->id[h->nid];
+	d->name = ir_valname(t, op->result);
+	d->cls = class_index(h, t->strs[op->descr]);
+	char sym[32];
+	snprintf(sym, sizeof sym, "a%u", h->nid);
+	d->addr = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				   zc_bv_sort(h->z, 64)));
+	*out = h->nid++;
+	return JP_OK;
+}
+
+/* Pairs allocations by result name, op and type; see heap.h. */
+static jp_status scan_idents(hp *h)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	for (uint32_t i = 0; i < o->nops; i++)
+		if (ir_op_has(o->ops[i].opc, IRF_ALLOC)) {
+			jp_status st =
+			    new_ident(h, o, &o->ops[i], &h->ho.ident[i]);
+			if (st)
+				return st;
+		}
+	for (uint32_t i = 0; i < p->nops; i++) {
+		const ir_op *op = &p->ops[i];
+		if (!ir_op_has(op->opc, IRF_ALLOC))
+			continue;
+		const char *nm = ir_valname(p, op->result);
+		for (uint32_t j = 0; j < o->nops; j++) {
+			const ir_op *q = &o->ops[j];
+			if (!ir_op_has(q->opc, IRF_ALLOC) ||
+			    q->opc != op->opc ||
+			    strcmp(ir_valname(o, q->result), nm) ||
+			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+				continue;
+			h->hpp.ident[i] = h->ho.ident[j];
+		}
+		if (h->hpp.ident[i] == HP_NONE) {
+			jp_status st = new_ident(h, p, op, &h->hpp.ident[i]);
+			if (st)
+				return st;
+		}
+	}
+	return JP_OK;
+}
+
+static uint32_t count_calls(const ir_trace *t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		n += ir_op_has(t->ops[i].opc, IRF_CALL);
+	return n;
+}
+
+static void make_calls(hp *h)
+{
+	Z3_sort bv64 = zc_bv_sort(h->z, 64);
+	for (uint32_t k = 0; k < h->maxcalls; k++) {
+		char sym[48];
+		snprintf(sym, sizeof sym, "r%u", k);
+		h->rk[k] =
+		    K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				     zc_bv_sort(h->z, (unsigned)h->w)));
+		for (uint32_t f = 0; f < h->nf; f++) {
+			snprintf(sym, sizeof sym, "hk%u_%u", k, f);
+			h->hk[k * h->nf + f] = K(
+			    h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+					   Z3_mk_array_sort(h->z, bv64,
+							    h->f[f].range)));
+		}
+	}
+}
+
+/* Fresh addresses are distinct, non-null and not an input reference. */
+static void make_background(hp *h)
+{
+	uint32_t cap = h->nid * (h->o->ninputs + 2) + 2, n = 0;
+	Z3_ast *c = calloc(cap, sizeof *c);
+	if (!c) {
+		h->S.failed = true;
+		return;
+	}
+	Z3_ast null = zc_bv(&h->S, 64, 0);
+	for (uint32_t i = 0; i < h->nid; i++) {
+		c[n++] =
+		    K(h, Z3_mk_not(h->z,
+				   K(h, Z3_mk_eq(h->z, h->id[i].addr, null))));
+		for (uint32_t j = 0; j < h->o->ninputs; j++)
+			if (ir_val(h->o, h->o->inputs[j])->kind == 'r')
+				c[n++] = K(
+				    h,
+				    Z3_mk_not(h->z,
+					      K(h, Z3_mk_eq(h->z, h->id[i].addr,
+							    h->vars[j]))));
+	}
+	if (h->nid >= 2) {
+		Z3_ast *a = calloc(h->nid, sizeof *a);
+		if (!a) {
+			free(c);
+			h->S.failed = true;
+			return;
+		}
+		for (uint32_t i = 0; i < h->nid; i++)
+			a[i] = h->id[i].addr;
+		c[n++] = K(h, Z3_mk_distinct(h->z, h->nid, a));
+		free(a);
+	}
+	h->bg = n ? K(h, Z3_mk_and(h->z, n, c)) : zc_true(&h->S);
+	free(c);
+}
+
+/* ---- encoding one trace -------------------------------------------------- */
+
+static uint64_t close_esc(const htrace *e, uint64_t m)
+{
+	uint64_t prev;
+	do {
+		prev = m;
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (m & (UINT64_C(1) << x))
+				m |= e->contents[x];
+	} while (m != prev);
+	return m;
+}
+
+static bool is_ref(const ir_trace *t, ir_vid v)
+{
+	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
+}
+
+static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
+			    uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (is_ref(e->t, v[i]))
+			m |= e->pts[v[i]];
+	return close_esc(e, m);
+}
+
+/* The current arrays with the slots of identities outside MASK set to 0. */
+static void normalize(hp *h, const htrace *e, uint64_t mask, Z3_ast *out)
+{
+	for (uint32_t f = 0; f < h->nf; f++) {
+		Z3_ast a = e->cur[f];
+		Z3_ast zero =
+		    zc_bv(&h->S, Z3_get_bv_sort_size(h->z, h->f[f].range), 0);
+		for (uint32_t x = 0; x < h->nid; x++)
+			if (!(mask & (UINT64_C(1) << x)))
+				a = K(h, Z3_mk_store(h->z, a, h->id[x].addr,
+						     zero));
+		out[f] = a;
+	}
+}
+
+/* The class number of the object at T: fresh objects of this trace by
+ * their type, others through the type function. */
+static Z3_ast type_of(hp *h, const htrace *e, uint32_t upto, Z3_ast t)
+{
+	Z3_ast ty = K(h, Z3_mk_app(h->z, h->tyfun, 1, &t));
+	for (uint32_t i = 0; i < upto; i++) {
+		uint32_t x = e->ident[i];
+		if (x == HP_NONE)
+			continue;
+		Z3_ast is = K(h, Z3_mk_eq(h->z, t, h->id[x].addr));
+		ty = K(h,
+		       Z3_mk_ite(h->z, is, zc_bv(&h->S, 16, h->id[x].cls), ty));
+	}
+	return ty;
+}
+
+static Z3_ast is_null(hp *h, Z3_ast t)
+{
+	return K(h, Z3_mk_eq(h->z, t, zc_bv(&h->S, 64, 0)));
+}
+
+static uint32_t prev_op(const ir_trace *t, uint32_t opi)
+{
+	while (opi > 0) {
+		opi--;
+		if (!ir_op_has(t->ops[opi].opc, IRF_MARK))
+			return opi;
+	}
+	return HP_NONE;
+}
+
+static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	if (op->opc == IR_GUARD_CLASS) {
+		uint32_t c = class_index(h, ir_valname(t, op->args[1]));
+		Z3_ast parts[2] = {K(h, Z3_mk_not(h->z, is_null(h, a[0]))),
+				   K(h, Z3_mk_eq(h->z, type_of(h, e, i, a[0]),
+						 zc_bv(&h->S, 16, c)))};
+		e->pass[i] = K(h, Z3_mk_and(h->z, 2, parts));
+	} else {
+		Z3_ast prev = NULL;
+		if (ir_op_has(op->opc, IRF_OVFGUARD)) {
+			uint32_t src = prev_op(t, i);
+			if (src == HP_NONE || !e->ovf[src])
+				return jp_fail_at(h->err, JP_EINPUT, NULL,
+						  op->line, op->col,
+						  "'%s' does not follow an "
+						  "overflow-checked op",
+						  ir_op_name(t, op));
+			prev = e->ovf[src];
+		}
+		if (op->opc == IR_GUARD_VALUE &&
+		    Z3_get_sort(h->z, a[0]) != Z3_get_sort(h->z, a[1]))
+			return jp_fail_at(h->err, JP_EINPUT, NULL, op->line,
+					  op->col,
+					  "guard_value compares an int with a "
+					  "ref");
+		e->pass[i] =
+		    enc_guard(&h->S, (ir_opcode)op->opc, a, NULL, prev);
+	}
+	uint64_t m = e->esc;
+	m = escape_list(e, m, op->failargs, op->nfail);
+	e->geso[i] = m;
+	normalize(h, e, m, &e->gheap[(size_t)i * h->nf]);
+	return JP_OK;
+}
+
+static void enc_call(hp *h, htrace *e, uint32_t i)
+{
+	const ir_op *op = &e->t->ops[i];
+	uint32_t k = e->ncalls++;
+	e->callop[k] = i;
+	e->esc = escape_list(e, e->esc, op->args, op->nargs);
+	e->callesc[k] = e->esc;
+	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
+	for (uint32_t f = 0; f < h->nf; f++) {
+		Z3_ast a = h->hk[k * h->nf + f];
+		for (uint32_t x = 0; x < h->nid; x++)
+			if (!(e->esc & (UINT64_C(1) << x))) {
+				Z3_ast keep = K(h, Z3_mk_select(h->z, e->cur[f],
+								h->id[x].addr));
+				a = K(h, Z3_mk_store(h->z, a, h->id[x].addr,
+						     keep));
+			}
+		e->cur[f] = a;
+	}
+	if (op->result != IR_NOVAL)
+		e->val[op->result] = h->rk[k];
+}
+
+static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	Z3_context z = h->z;
+	uint32_t f = op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE
+			 ? HP_NONE
+			 : field_index(h, t->strs[op->descr]);
+	switch (op->opc) {
+	case IR_NEW:
+	case IR_NEW_WITH_VTABLE: {
+		uint32_t x = e->ident[i];
+		e->val[op->result] = h->id[x].addr;
+		e->pts[op->result] = UINT64_C(1) << x;
+		for (uint32_t g = 0; g < h->nf; g++)
+			e->cur[g] = K(
+			    h, Z3_mk_store(
+				   z, e->cur[g], h->id[x].addr,
+				   zc_bv(&h->S,
+					 Z3_get_bv_sort_size(z, h->f[g].range),
+					 0)));
+		return;
+	}
+	case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: {
+		Z3_ast sel = K(h, Z3_mk_select(z, e->cur[f], a[0]));
+		Z3_ast zero =
+		    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[f].range), 0);
+		e->val[op->result] =
+		    K(h, Z3_mk_ite(z, is_null(h, a[0]), zero, sel));
+		uint64_t m = 0, src = e->pts[op->args[0]];
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (src & (UINT64_C(1) << x))
+				m |= e->contents[x];
+		e->pts[op->result] = m;
+		return;
+	}
+	case IR_SETFIELD_GC: {
+		Z3_ast st = K(h, Z3_mk_store(z, e->cur[f], a[0], a[1]));
+		e->cur[f] = K(h, Z3_mk_ite(z, is_null(h, a[0]), e->cur[f], st));
+		if (!is_ref(t, op->args[1]))
+			return;
+		uint64_t obj = e->pts[op->args[0]], v = e->pts[op->args[1]];
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (obj & (UINT64_C(1) << x))
+				e->contents[x] |= v;
+		/* Stored into something that is not a known unescaped fresh
+		 * object: the value escapes. */
+		bool known_fresh =
+		    ir_defop(t, op->args[0]) != UINT32_MAX &&
+		    ir_op_has(t->ops[ir_defop(t, op->args[0])].opc, IRF_ALLOC);
+		if (!known_fresh || (obj & e->esc))
+			e->esc = close_esc(e, e->esc | v);
+		else
+			e->esc = close_esc(e, e->esc);
+		return;
+	}
+	default: enc_call(h, e, i); return;
+	}
+}
+
+static jp_status enc_one(hp *h, htrace *e)
+{
+	const ir_trace *t = e->t;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		const ir_value *x = ir_val(t, v);
+		if (x->tag == IR_VAL_INPUT)
+			e->val[v] = h->vars[x->def];
+		else if (x->tag == IR_VAL_CONST_INT)
+			e->val[v] = zc_bv(&h->S, (unsigned)h->w, x->cval);
+		else if (x->tag == IR_VAL_CONST_NULL)
+			e->val[v] = zc_bv(&h->S, 64, 0);
+	}
+	for (uint32_t f = 0; f < h->nf; f++)
+		e->cur[f] = h->f[f].h0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_MARK))
+			continue;
+		Z3_ast a[2] = {NULL, NULL};
+		for (uint32_t j = 0; j < op->nargs && j < 2; j++)
+			a[j] = e->val[op->args[j]];
+		if (ir_op_has(op->opc, IRF_END)) {
+			e->endesc = escape_list(e, e->esc, op->args, op->nargs);
+			normalize(h, e, e->endesc, e->eheap);
+		} else if (ir_op_has(op->opc, IRF_GUARD)) {
+			jp_status st = enc_guard_op(h, e, i, a);
+			if (st)
+				return st;
+		} else if (ir_op_has(op->opc, IRF_HEAP)) {
+			enc_heap_op(h, e, i, a);
+		} else {
+			Z3_ast of = NULL;
+			Z3_ast r =
+			    enc_op(&h->S, h->w, (ir_opcode)op->opc, a, &of);
+			if (!r)
+				return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL,
+						  op->line, op->col,
+						  "cannot encode '%s'",
+						  ir_op_name(t, op));
+			e->val[op->result] = r;
+			e->ovf[i] = of;
+		}
+	}
+	if (h->S.failed || zc_failed())
+		return zc_failed()
+			   ? zc_check_error(h->err, "encoding a heap trace")
+			   : jp_fail(h->err, JP_ENOMEM, "out of memory");
+	return JP_OK;
+}
+
+static bool ht_alloc(hp *h, htrace *e, const ir_trace *t)
+{
+	size_t nv = t->nvals + 1, no = t->nops + 1, nf = h->nf + 1;
+	size_t nc = h->maxcalls + 1;
+	e->t = t;
+	e->val = calloc(nv, sizeof *e->val);
+	e->pts = calloc(nv, sizeof *e->pts);
+	e->pass = calloc(no, sizeof *e->pass);
+	e->ovf = calloc(no, sizeof *e->ovf);
+	e->geso = calloc(no, sizeof *e->geso);
+	e->gheap = calloc(no * nf, sizeof *e->gheap);
+	e->callop = calloc(nc, sizeof *e->callop);
+	e->callesc = calloc(nc, sizeof *e->callesc);
+	e->cheap = calloc(nc * nf, sizeof *e->cheap);
+	e->eheap = calloc(nf, sizeof *e->eheap);
+	e->cur = calloc(nf, sizeof *e->cur);
+	e->ident = malloc(no * sizeof *e->ident);
+	if (!e->val || !e->pts || !e->pass || !e->ovf || !e->geso ||
+	    !e->gheap || !e->callop || !e->callesc || !e->cheap || !e->eheap ||
+	    !e->cur || !e->ident)
+		return false;
+	for (size_t i = 0; i < no; i++)
+		e->ident[i] = HP_NONE;
+	return true;
+}
+
+static void ht_free(htrace *e)
+{
+	free(e->val);
+	free(e->pts);
+	free(e->pass);
+	free(e->ovf);
+	free(e->geso);
+	free(e->gheap);
+	free(e->callop);
+	free(e->callesc);
+	free(e->cheap);
+	free(e->eheap);
+	free(e->cur);
+	free(e->ident);
+}
+
+/* ---- obligations ----------------------------------------------------------
+ */
+
+typedef enum hkind {
+	H_BASE,	      /* an obligation of oblig.h */
+	H_CALL_REACH, /* call k is made by both traces or by neither */
+	H_CALL_EQ,    /* call k: same op, arguments and heap */
+	H_GUARD_HEAP, /* paired guard fails in both: same heap */
+	H_END_HEAP,   /* both reach the end: same heap */
+} hkind;
+
+typedef struct hobl {
+	hkind kind;
+	obl b; /* H_BASE; og/pg/o_upto/p_upto for the others */
+	uint32_t k;
+	uint32_t pos; /* ORIG op index it is about, for the checking order */
+} hobl;
+
+static Z3_ast heap_neq(hp *h, const Z3_ast *x, const Z3_ast *y)
+{
+	Z3_ast *d = calloc(h->nf + 1, sizeof *d);
+	if (!d) {
+		h->S.failed = true;
+		return zc_true(&h->S);
+	}
+	uint32_t n = 0;
+	for (uint32_t f = 0; f < h->nf; f++)
+		if (x[f] != y[f])
+			d[n++] =
+			    K(h, Z3_mk_not(h->z,
+					   K(h, Z3_mk_eq(h->z, x[f], y[f]))));
+	Z3_ast r = n ? K(h, Z3_mk_or(h->z, n, d)) : zc_false(&h->S);
+	free(d);
+	return r;
+}
+
+static Z3_ast all_pass(hp *h, const htrace *e, uint32_t upto)
+{
+	Z3_ast r = zc_true(&h->S);
+	for (uint32_t i = 0; i < upto; i++)
+		if (e->pass[i]) {
+			Z3_ast a[2] = {r, e->pass[i]};
+			r = K(h, Z3_mk_and(h->z, 2, a));
+		}
+	return r;
+}
+
+static Z3_ast neq(hp *h, Z3_ast x, Z3_ast y)
+{
+	if (x == y)
+		return zc_false(&h->S);
+	if (Z3_get_sort(h->z, x) != Z3_get_sort(h->z, y))
+		return zc_true(&h->S);
+	return K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, x, y))));
+}
+
+static Z3_ast or2(hp *h, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = {a, b};
+	return K(h, Z3_mk_or(h->z, 2, v));
+}
+
+static Z3_ast and2(hp *h, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = {a, b};
+	return K(h, Z3_mk_and(h->z, 2, v));
+}
+
+/* The negated goal (without the guard assumptions). */
+static Z3_ast goal_neg(hp *h, const hobl *q)
+{
+	const htrace *eo = &h->ho, *ep = &h->hpp;
+	const obl *b = &q->b;
+	Z3_ast a = b->og != OBL_NONE ? eo->pass[b->og] : NULL;
+	Z3_ast c = b->pg != OBL_NONE ? ep->pass[b->pg] : NULL;
+	switch (q->kind) {
+	case H_CALL_REACH: {
+		Z3_ast ro = q->k < eo->ncalls
+				? all_pass(h, eo, eo->callop[q->k])
+				: zc_false(&h->S);
+		Z3_ast rp = q->k < ep->ncalls
+				? all_pass(h, ep, ep->callop[q->k])
+				: zc_false(&h->S);
+		return K(h, Z3_mk_xor(h->z, ro, rp));
+	}
+	case H_CALL_EQ: {
+		const ir_op *x = &h->o->ops[eo->callop[q->k]];
+		const ir_op *y = &h->p->ops[ep->callop[q->k]];
+		if (x->opc != y->opc || x->nargs != y->nargs)
+			return zc_true(&h->S);
+		Z3_ast r = heap_neq(h, &eo->cheap[(size_t)q->k * h->nf],
+				    &ep->cheap[(size_t)q->k * h->nf]);
+		for (uint32_t j = 0; j < x->nargs; j++)
+			r = or2(
+			    h, r,
+			    neq(h, eo->val[x->args[j]], ep->val[y->args[j]]));
+		return r;
+	}
+	case H_GUARD_HEAP: {
+		Z3_ast r = heap_neq(h, &eo->gheap[(size_t)b->og * h->nf],
+				    &ep->gheap[(size_t)b->pg * h->nf]);
+		return and2(
+		    h,
+		    and2(h, K(h, Z3_mk_not(h->z, a)), K(h, Z3_mk_not(h->z, c))),
+		    r);
+	}
+	case H_END_HEAP: return heap_neq(h, eo->eheap, ep->eheap);
+	case H_BASE: break;
+	}
+	switch (b->kind) {
+	case OBL_SAME: return K(h, Z3_mk_xor(h->z, a, c));
+	case OBL_REMOVED:
+	case OBL_T_ORIG: return K(h, Z3_mk_not(h->z, a));
+	case OBL_NEW:
+	case OBL_T_OPT: return K(h, Z3_mk_not(h->z, c));
+	case OBL_FAILARGS: {
+		const ir_op *ga = &h->o->ops[b->og], *gb = &h->p->ops[b->pg];
+		Z3_ast both =
+		    and2(h, K(h, Z3_mk_not(h->z, a)), K(h, Z3_mk_not(h->z, c)));
+		if (ga->nfail != gb->nfail)
+			return both;
+		Z3_ast d = zc_false(&h->S);
+		for (uint32_t j = 0; j < ga->nfail; j++) {
+			ir_vid va = ga->failargs[j], vb = gb->failargs[j];
+			if (va == IR_NOVAL || vb == IR_NOVAL) {
+				if (va != vb)
+					d = zc_true(&h->S);
+				continue;
+			}
+			d = or2(h, d, neq(h, eo->val[va], ep->val[vb]));
+		}
+		return and2(h, both, d);
+	}
+	case OBL_OUTPUT: {
+		const ir_op *x = &h->o->ops[h->o->nops - 1];
+		const ir_op *y = &h->p->ops[h->p->nops - 1];
+		return neq(h, eo->val[x->args[b->j]], ep->val[y->args[b->j]]);
+	}
+	case OBL_END: return zc_true(&h->S);
+	}
+	return zc_true(&h->S);
+}
+
+static void describe(const hp *h, const hobl *q, strbuf *sb)
+{
+	switch (q->kind) {
+	case H_BASE: obl_describe(&q->b, h->o, h->p, sb); return;
+	case H_CALL_REACH:
+		sb_printf(sb, "call %u (made by both traces or by neither)",
+			  q->k);
+		return;
+	case H_CALL_EQ:
+		sb_printf(sb, "call %u (same op, arguments and heap)", q->k);
+		return;
+	case H_GUARD_HEAP:
+		sb_printf(sb, "guard %s (same heap when it fails)",
+			  ir_guard_label(h->o, q->b.og));
+		return;
+	case H_END_HEAP: sb_puts(sb, "end (same heap)"); return;
+	}
+}
+
+typedef struct hlist {
+	hobl *v;
+	uint32_t n, cap;
+} hlist;
+
+static bool hpush(hlist *l, hobl q)
+{
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 16;
+		hobl *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = q;
+	return true;
+}
+
+static jp_status build_obls(hp *h, const obl_list *L, hlist *out)
+{
+	const htrace *eo = &h->ho, *ep = &h->hpp;
+	bool ok = true;
+	for (uint32_t i = 0; i < L->n; i++) {
+		const obl *b = &L->v[i];
+		uint32_t pos = b->og != OBL_NONE ? b->og : b->o_upto;
+		hobl q = {H_BASE, *b, 0, pos};
+		ok &= hpush(out, q);
+		if (L->v[i].kind == OBL_SAME) {
+			q.kind = H_GUARD_HEAP;
+			ok &= hpush(out, q);
+		}
+	}
+	uint32_t nc = eo->ncalls > ep->ncalls ? eo->ncalls : ep->ncalls;
+	for (uint32_t k = 0; k < nc; k++) {
+		hobl q = {H_CALL_REACH, {0}, k, 0};
+		q.b.og = q.b.pg = OBL_NONE;
+		q.pos = k < eo->ncalls ? eo->callop[k] : h->o->nops;
+		ok &= hpush(out, q);
+		if (k < eo->ncalls && k < ep->ncalls) {
+			q.kind = H_CALL_EQ;
+			q.b.o_upto = eo->callop[k];
+			q.b.p_upto = ep->callop[k];
+			ok &= hpush(out, q);
+		}
+	}
+	if (!obl_ends_differ(h->o, h->p)) {
+		hobl q = {H_END_HEAP, {0}, 0, h->o->nops + 1};
+		q.b.og = q.b.pg = OBL_NONE;
+		q.b.o_upto = h->o->nops;
+		q.b.p_upto = h->p->nops;
+		ok &= hpush(out, q);
+	}
+	if (!ok)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	/* Stable insertion sort by position: the first observable event that
+	 * differs is the one reported. */
+	for (uint32_t i = 1; i < out->n; i++) {
+		hobl q = out->v[i];
+		uint32_t j = i;
+		for (; j > 0 && out->v[j - 1].pos > q.pos; j--)
+			out->v[j] = out->v[j - 1];
+		out->v[j] = q;
+	}
+	return JP_OK;
+}
+
+/* ---- concrete comparison --------------------------------------------------
+ */
+
+typedef struct hrun {
+	const ir_trace *t;
+	const htrace *e;
+	const interp_result *r;
+	const interp_env *env;
+} hrun;
+
+/* Identity of the fresh object at ADDR in run R, or HP_NONE. */
+static uint32_t ident_at(const hrun *R, uint64_t addr)
+{
+	const interp_obj *o = interp_find_obj(R->r, addr);
+	if (!o || o->fresh < 0)
+		return HP_NONE;
+	return R->e->ident[o->alloc_op];
+}
+
+static bool same_value(const hrun *A, uint64_t x, const hrun *B, uint64_t y,
+		       bool ref)
+{
+	if (!ref)
+		return x == y;
+	uint32_t ix = ident_at(A, x), iy = ident_at(B, y);
+	if (ix != HP_NONE || iy != HP_NONE)
+		return ix == iy;
+	return x == y;
+}
+
+static uint64_t init_value(const interp_env *env, uint64_t addr,
+			   const char *field)
+{
+	for (uint32_t i = 0; i < env->ninit; i++)
+		if (env->init[i].addr == addr &&
+		    !strcmp(env->init[i].field, field))
+			return env->init[i].value;
+	return 0;
+}
+
+/* Field F of the object with key (X fresh identity, or ADDR) in the
+ * object list OBJS of run R, with escape mask M. */
+static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
+		     uint64_t m, uint32_t x, uint64_t addr, const char *f,
+		     bool *is_fresh_addr, uint64_t *faddr)
+{
+	*is_fresh_addr = false;
+	for (uint32_t i = 0; i < n; i++) {
+		const interp_obj *o = &objs[i];
+		if (x != HP_NONE) {
+			if (o->fresh < 0 || R->e->ident[o->alloc_op] != x)
+				continue;
+			if (!(m & (UINT64_C(1) << x)))
+				return 0;
+			*is_fresh_addr = true;
+			*faddr = o->addr;
+			return interp_obj_field(o, f);
+		}
+		if (o->fresh < 0 && o->addr == addr) {
+			for (uint32_t j = 0; j < o->nfields; j++)
+				if (!strcmp(o->fields[j], f))
+					return o->values[j];
+			return init_value(R->env, addr, f);
+		}
+	}
+	return x != HP_NONE ? 0 : init_value(R->env, addr, f);
+}
+
+static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
+			uint32_t an, uint64_t am, const hrun *B,
+			const interp_obj *bo, uint32_t bn, uint64_t bm,
+			strbuf *why)
+{
+	for (int side = 0; side < 2; side++) {
+		const interp_obj *objs = side ? bo : ao;
+		uint32_t n = side ? bn : an;
+		const hrun *R = side ? B : A;
+		uint64_t m = side ? bm : am;
+		for (uint32_t i = 0; i < n; i++) {
+			const interp_obj *o = &objs[i];
+			uint32_t x =
+			    o->fresh >= 0 ? R->e->ident[o->alloc_op] : HP_NONE;
+			if (x != HP_NONE && !(m & (UINT64_C(1) << x)))
+				continue;
+			for (uint32_t f = 0; f < h->nf; f++) {
+				bool fa, fb;
+				uint64_t pa = 0, pb = 0;
+				uint64_t va = cell(A, ao, an, am, x, o->addr,
+						   h->f[f].name, &fa, &pa);
+				uint64_t vb = cell(B, bo, bn, bm, x, o->addr,
+						   h->f[f].name, &fb, &pb);
+				if (same_value(A, va, B, vb,
+					       h->f[f].kind == 'r'))
+					continue;
+				if (x != HP_NONE)
+					sb_printf(why,
+						  "field %s of fresh object %s "
+						  "differs",
+						  h->f[f].name, h->id[x].name);
+				else
+					sb_printf(
+					    why,
+					    "field %s of object 0x%016llx "
+					    "differs",
+					    h->f[f].name,
+					    (unsigned long long)o->addr);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool values_equal(const hrun *A, const ir_vid *va, const uint64_t *xa,
+			 const hrun *B, const ir_vid *vb, const uint64_t *xb,
+			 uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if ((va[j] == IR_NOVAL) != (vb[j] == IR_NOVAL))
+			return false;
+		bool ra = is_ref(A->t, va[j]), rb = is_ref(B->t, vb[j]);
+		if (ra != rb || !same_value(A, xa[j], B, xb[j], ra))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the runs differ as seen from outside in the heap model. */
+static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
+{
+	const interp_result *ra = A->r, *rb = B->r;
+	uint32_t nc = ra->ncalls < rb->ncalls ? ra->ncalls : rb->ncalls;
+	for (uint32_t k = 0; k < nc; k++) {
+		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
+		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
+		if (oa->opc != ob->opc || ca->nargs != cb->nargs ||
+		    !values_equal(A, oa->args, ca->args, B, ob->args, cb->args,
+				  ca->nargs)) {
+			sb_printf(why, "call %u differs (op or arguments)", k);
+			return true;
+		}
+		if (!heaps_equal(h, A, ca->objs, ca->nobjs, A->e->callesc[k], B,
+				 cb->objs, cb->nobjs, B->e->callesc[k], why)) {
+			sb_printf(why, " at call %u", k);
+			return true;
+		}
+	}
+	if (ra->ncalls != rb->ncalls) {
+		sb_printf(why, "the original makes %u calls, the optimized %u",
+			  ra->ncalls, rb->ncalls);
+		return true;
+	}
+	bool fa = ra->outcome == INTERP_GUARD_FAIL;
+	bool fb = rb->outcome == INTERP_GUARD_FAIL;
+	if (fa != fb) {
+		sb_puts(why,
+			fa ? "the original leaves at a guard, the optimized "
+			     "reaches its end"
+			   : "the optimized leaves at a guard, the original "
+			     "reaches its end");
+		return true;
+	}
+	uint64_t ma, mb;
+	const ir_op *sa = &A->t->ops[ra->stop_op],
+		    *sb_ = &B->t->ops[rb->stop_op];
+	if (fa) {
+		if (strcmp(ir_guard_label(A->t, ra->stop_op),
+			   ir_guard_label(B->t, rb->stop_op))) {
+			sb_printf(why,
+				  "they leave at different guards (%s, %s)",
+				  ir_guard_label(A->t, ra->stop_op),
+				  ir_guard_label(B->t, rb->stop_op));
+			return true;
+		}
+		if ((sa->nfail != sb_->nfail ||
+		     !values_equal(A, sa->failargs, ra->out, B, sb_->failargs,
+				   rb->out, sa->nfail))) {
+			sb_puts(why, "the fail-args differ");
+			return true;
+		}
+		ma = A->e->geso[ra->stop_op];
+		mb = B->e->geso[rb->stop_op];
+	} else {
+		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
+		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
+				  sa->nargs)) {
+			sb_puts(why, "the ends or outputs differ");
+			return true;
+		}
+		ma = A->e->endesc;
+		mb = B->e->endesc;
+	}
+	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
+			 mb, why)) {
+		sb_puts(why, fa ? " when the guard fails" : " at the end");
+		return true;
+	}
+	return false;
+}
+
+/* ---- model -> environment -------------------------------------------------
+ */
+
+typedef struct henv {
+	interp_env env;
+	uint64_t *args, *addrs, *rets;
+	uint32_t naddrs;
+	interp_cell *init, *writes;
+	interp_type *types;
+} henv;
+
+static void henv_free(henv *v)
+{
+	free(v->args);
+	free(v->addrs);
+	free(v->rets);
+	free(v->init);
+	free(v->writes);
+	free(v->types);
+	memset(v, 0, sizeof *v);
+}
+
+static uint64_t eval(hp *h, Z3_model m, Z3_ast t)
+{
+	Z3_ast r = NULL;
+	uint64_t v = 0;
+	if (Z3_model_eval(h->z, m, t, true, &r) && r) {
+		Z3_inc_ref(h->z, r);
+		if (!zc_numeral(h->z, r, &v))
+			v = 0;
+		Z3_dec_ref(h->z, r);
+	}
+	return v;
+}
+
+static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
+{
+	for (uint32_t x = 0; x < h->nid; x++)
+		if (eval(h, m, h->id[x].addr) == v)
+			return true;
+	return false;
+}
+
+static void add_addr(hp *h, Z3_model m, henv *v, uint64_t a)
+{
+	if (a == 0 || is_fresh_value(h, m, a))
+		return;
+	for (uint32_t i = 0; i < v->naddrs; i++)
+		if (v->addrs[i] == a)
+			return;
+	v->addrs[v->naddrs++] = a;
+}
+
+static jp_status make_env(hp *h, Z3_model m, henv *v)
+{
+	memset(v, 0, sizeof *v);
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	size_t cap = h->o->nvals + h->p->nvals + 1;
+	uint32_t nin = h->o->ninputs;
+	v->args = calloc(nin + 1, sizeof *v->args);
+	v->addrs = calloc(cap, sizeof *v->addrs);
+	v->rets = calloc(h->maxcalls + 1, sizeof *v->rets);
+	if (!v->args || !v->addrs || !v->rets)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < nin; i++)
+		v->args[i] = eval(h, m, h->vars[i]);
+	for (int s = 0; s < 2; s++)
+		for (ir_vid x = 0; x < es[s]->t->nvals; x++)
+			if (es[s]->val[x] && is_ref(es[s]->t, x))
+				add_addr(h, m, v, eval(h, m, es[s]->val[x]));
+	size_t ncell = (size_t)v->naddrs * h->nf + 1;
+	v->init = calloc(ncell, sizeof *v->init);
+	v->writes = calloc(ncell * (h->maxcalls + 1), sizeof *v->writes);
+	v->types = calloc(v->naddrs + 1, sizeof *v->types);
+	if (!v->init || !v->writes || !v->types)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t ni = 0, nw = 0, nt = 0;
+	for (uint32_t i = 0; i < v->naddrs; i++) {
+		Z3_ast a = zc_bv(&h->S, 64, v->addrs[i]);
+		uint64_t c = eval(h, m, K(h, Z3_mk_app(h->z, h->tyfun, 1, &a)));
+		if (c >= 1 && c <= h->ncls)
+			v->types[nt++] =
+			    (interp_type){v->addrs[i], h->cls[c - 1].name};
+		for (uint32_t f = 0; f < h->nf; f++) {
+			uint64_t x =
+			    eval(h, m, K(h, Z3_mk_select(h->z, h->f[f].h0, a)));
+			v->init[ni++] =
+			    (interp_cell){0, v->addrs[i], h->f[f].name, x};
+			for (uint32_t k = 0; k < h->maxcalls; k++) {
+				Z3_ast hk = h->hk[k * h->nf + f];
+				x = eval(h, m, K(h, Z3_mk_select(h->z, hk, a)));
+				v->writes[nw++] = (interp_cell){
+				    k, v->addrs[i], h->f[f].name, x};
+			}
+		}
+	}
+	for (uint32_t k = 0; k < h->maxcalls; k++)
+		v->rets[k] = eval(h, m, h->rk[k]);
+	v->env = (interp_env){.args = v->args,
+			      .nargs = nin,
+			      .init = v->init,
+			      .ninit = ni,
+			      .types = v->types,
+			      .ntypes = nt,
+			      .call_ret = v->rets,
+			      .ncall_ret = h->maxcalls,
+			      .call_writes = v->writes,
+			      .ncall_writes = nw};
+	return JP_OK;
+}
+
+static void report(hp *h, const henv *v, const char *why, const char *what,
+		   strbuf *sb)
+{
+	const ir_trace *o = h->o;
+	sb_printf(sb, "counterexample (heap model) for %s:\n", what);
+	for (uint32_t i = 0; i < o->ninputs; i++) {
+		const char *nm = ir_valname(o, o->inputs[i]);
+		if (is_ref(o, o->inputs[i]))
+			sb_printf(sb, "  %s = 0x%016llx\n", nm,
+				  (unsigned long long)v->args[i]);
+		else
+			sb_printf(sb, "  %s = %lld (0x%llx)\n", nm,
+				  (long long)v->args[i],
+				  (unsigned long long)v->args[i]);
+	}
+	for (uint32_t i = 0; i < v->env.ntypes; i++)
+		sb_printf(sb, "  type of 0x%016llx = %s\n",
+			  (unsigned long long)v->types[i].addr,
+			  v->types[i].cls);
+	for (uint32_t i = 0; i < v->env.ninit; i++)
+		if (v->init[i].value)
+			sb_printf(sb, "  initially 0x%016llx.%s = 0x%llx\n",
+				  (unsigned long long)v->init[i].addr,
+				  v->init[i].field,
+				  (unsigned long long)v->init[i].value);
+	for (uint32_t k = 0; k < h->maxcalls; k++)
+		sb_printf(sb, "  call %u returns 0x%llx\n", k,
+			  (unsigned long long)v->rets[k]);
+	for (uint32_t i = 0; i < v->env.ncall_writes; i++)
+		sb_printf(
+		    sb, "  call %u sets 0x%016llx.%s = 0x%llx\n",
+		    v->writes[i].call, (unsigned long long)v->writes[i].addr,
+		    v->writes[i].field, (unsigned long long)v->writes[i].value);
+	sb_printf(sb, "divergence: %s\n", why);
+}
+
+/* Replays model M; 1 when the traces diverge (RES filled), 0 when not. */
+static int replay(hp *h, Z3_model m, const char *what, jp_status *st)
+{
+	henv v;
+	interp_result ro, rp;
+	memset(&ro, 0, sizeof ro);
+	memset(&rp, 0, sizeof rp);
+	int ans = 0;
+	*st = make_env(h, m, &v);
+	if (!*st)
+		*st = interp_run(h->o, &v.env, &ro, h->err);
+	if (!*st) {
+		*st = interp_run(h->p, &v.env, &rp, h->err);
+		if (*st)
+			interp_result_free(&ro);
+	}
+	if (*st) {
+		henv_free(&v);
+		return 0;
+	}
+	hrun A = {h->o, &h->ho, &ro, &v.env}, B = {h->p, &h->hpp, &rp, &v.env};
+	strbuf why;
+	sb_init(&why);
+	if (hp_diverges(h, &A, &B, &why)) {
+		ans = 1;
+		ver_result *r = h->res;
+		for (uint32_t i = 0; i < h->o->ninputs; i++)
+			r->inputs[i] = v.args[i];
+		strbuf sb;
+		sb_init(&sb);
+		report(h, &v, why.buf, what, &sb);
+		r->cex_text = sb_detach(&sb);
+	}
+	sb_release(&why);
+	interp_result_free(&ro);
+	interp_result_free(&rp);
+	henv_free(&v);
+	return ans;
+}
+
+/* ---- driver ----------------------------------------------------------------
+ */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	timespec_get(&ts, TIME_UTC);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
+{
+	double t0 = now_ms();
+	Z3_ast neg = goal_neg(h, q);
+	out->checked = true;
+	out->status = VER_UNKNOWN;
+	out->how = VER_BY_NONE;
+	if (zc_is_false(h->z, neg)) {
+		out->status = VER_PROVED;
+		out->how = VER_BY_IDENTITY;
+		h->res->by_identity++;
+		return JP_OK;
+	}
+	Z3_solver s = Z3_mk_solver(h->z);
+	Z3_solver_inc_ref(h->z, s);
+	Z3_params p = Z3_mk_params(h->z);
+	Z3_params_inc_ref(h->z, p);
+	if (h->opts->timeout_ms)
+		Z3_params_set_uint(h->z, p,
+				   Z3_mk_string_symbol(h->z, "timeout"),
+				   h->opts->timeout_ms);
+	if (h->opts->rlimit)
+		Z3_params_set_uint(h->z, p, Z3_mk_string_symbol(h->z, "rlimit"),
+				   h->opts->rlimit);
+	Z3_solver_set_params(h->z, s, p);
+	Z3_solver_assert(h->z, s, h->bg);
+	Z3_solver_assert(h->z, s, all_pass(h, &h->ho, q->b.o_upto));
+	Z3_solver_assert(h->z, s, all_pass(h, &h->hpp, q->b.p_upto));
+	Z3_solver_assert(h->z, s, neg);
+	h->res->solver_calls++;
+	Z3_lbool ans = Z3_solver_check(h->z, s);
+	jp_status st = JP_OK;
+	if (ans == Z3_L_FALSE) {
+		out->status = VER_PROVED;
+		out->how = VER_BY_SOLVER;
+		h->res->by_solver++;
+	} else if (ans == Z3_L_TRUE) {
+		Z3_model m = Z3_solver_get_model(h->z, s);
+		Z3_model_inc_ref(h->z, m);
+		if (replay(h, m, out->what, &st) == 1) {
+			out->status = VER_REFUTED;
+			out->how = VER_BY_SOLVER;
+			h->res->by_solver++;
+			*refuted = true;
+		} else if (!st && !h->res->reason) {
+			strbuf sb;
+			sb_init(&sb);
+			sb_printf(
+			    &sb,
+			    "%s: the solver's counterexample does not "
+			    "replay on the interpreter (a behaviour of "
+			    "the heap model the interpreter's environment "
+			    "cannot express, e.g. a call writing to an "
+			    "escaped fresh object, or a fresh address "
+			    "read from the initial heap)",
+			    out->what);
+			h->res->reason = sb_detach(&sb);
+		}
+		Z3_model_dec_ref(h->z, m);
+	} else if (!h->res->reason) {
+		strbuf sb;
+		sb_init(&sb);
+		sb_printf(&sb, "%s: %s", out->what,
+			  Z3_solver_get_reason_unknown(h->z, s));
+		h->res->reason = sb_detach(&sb);
+	}
+	Z3_params_dec_ref(h->z, p);
+	Z3_solver_dec_ref(h->z, s);
+	out->ms = now_ms() - t0;
+	h->res->ms_solve += out->ms;
+	return st;
+}
+
+static jp_status setup(hp *h)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	uint32_t cap = 2 * (o->nops + p->nops) + 2;
+	h->f = calloc(cap, sizeof *h->f);
+	h->cls = calloc(cap, sizeof *h->cls);
+	h->vars = calloc(o->ninputs + 1, sizeof *h->vars);
+	uint32_t co = count_calls(o), cp = count_calls(p);
+	h->maxcalls = co > cp ? co : cp;
+	if (!h->f || !h->cls || !h->vars)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	jp_status st = scan_fields(h, o);
+	if (!st)
+		st = scan_fields(h, p);
+	if (st)
+		return st;
+	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
+	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
+	if (!h->hk || !h->rk || !ht_alloc(h, &h->ho, o) ||
+	    !ht_alloc(h, &h->hpp, p))
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	st = scan_idents(h);
+	if (!st)
+		st = enc_inputs(&h->S, o, h->vars, h->err);
+	if (st)
+		return st;
+	Z3_sort bv64 = zc_bv_sort(h->z, 64), bv16 = zc_bv_sort(h->z, 16);
+	h->tyfun = Z3_mk_func_decl(h->z, Z3_mk_string_symbol(h->z, "type"), 1,
+				   &bv64, bv16);
+	Z3_inc_ref(h->z, Z3_func_decl_to_ast(h->z, h->tyfun));
+	make_calls(h);
+	make_background(h);
+	st = enc_one(h, &h->ho);
+	if (!st)
+		st = enc_one(h, &h->hpp);
+	return st;
+}
+
+static jp_status init_res(hp *h)
+{
+	ver_result *r = h->res;
+	const ir_trace *o = h->o;
+	r->verdict = VER_UNKNOWN;
+	r->mode_used = VER_MODE_ALIGNED;
+	r->failed = -1;
+	r->width = h->w;
+	r->ninputs = o->ninputs;
+	r->inputs = calloc(o->ninputs + 1, sizeof *r->inputs);
+	r->input_names = calloc(o->ninputs + 1, sizeof *r->input_names);
+	r->input_kinds = calloc(o->ninputs + 1, 1);
+	if (!r->inputs || !r->input_names || !r->input_kinds)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < o->ninputs; i++) {
+		const char *nm = ir_valname(o, o->inputs[i]);
+		r->input_names[i] = malloc(strlen(nm) + 1);
+		if (!r->input_names[i])
+			return jp_fail(h->err, JP_ENOMEM, "out of memory");
+		strcpy(r->input_names[i], nm);
+		r->input_kinds[i] = is_ref(o, o->inputs[i]) ? 'r' : 'i';
+	}
+	return JP_OK;
+}
+
+static jp_status run_all(hp *h, const hlist *Q)
+{
+	ver_result *r = h->res;
+	r->obl = calloc(Q->n + 1, sizeof *r->obl);
+	if (!r->obl)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	r->nobl = Q->n;
+	for (uint32_t i = 0; i < Q->n; i++) {
+		strbuf sb;
+		sb_init(&sb);
+		describe(h, &Q->v[i], &sb);
+		r->obl[i].what = sb_detach(&sb);
+		r->obl[i].status = VER_UNKNOWN;
+		r->obl[i].how = VER_BY_NONE;
+		if (!r->obl[i].what)
+			return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	}
+	bool refuted = false, unknown = false;
+	for (uint32_t i = 0; i < Q->n && !refuted; i++) {
+		jp_status st = solve(h, &Q->v[i], &r->obl[i], &refuted);
+		if (st)
+			return st;
+		if (zc_failed())
+			return zc_check_error(h->err, "Z3 (heap model)");
+		if (refuted)
+			r->failed = (int32_t)i;
+		else if (r->obl[i].status == VER_UNKNOWN) {
+			unknown = true;
+			if (r->failed < 0)
+				r->failed = (int32_t)i;
+		}
+	}
+	r->verdict = refuted ? VER_REFUTED : unknown ? VER_UNKNOWN : VER_PROVED;
+	if (refuted) {
+		free(r->reason);
+		r->reason = NULL;
+	} else if (!unknown) {
+		r->failed = -1;
+	}
+	return JP_OK;
+}
+
+jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
+		   const ver_opts *opts, ver_result *res, jp_err *err)
+{
+	if (opts->mode == VER_MODE_TRACE)
+		return jp_fail(err, JP_EUNSUPPORTED,
+			       "trace mode does not model the heap; heap "
+			       "traces are checked in aligned mode");
+	hp *h = calloc(1, sizeof *h);
+	if (!h)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	h->z = z;
+	h->o = orig;
+	h->p = opt;
+	h->opts = opts;
+	h->res = res;
+	h->w = orig->width;
+	h->err = err;
+	zc_scope_init(&h->S, z);
+	double t0 = now_ms();
+	uint32_t *match = calloc(opt->nops + 1, sizeof *match);
+	obl_list L;
+	memset(&L, 0, sizeof L);
+	hlist Q;
+	memset(&Q, 0, sizeof Q);
+	jp_status st = match ? JP_OK : jp_fail(err, JP_ENOMEM, "out of memory");
+	if (!st)
+		st = obl_match_labels(orig, opt, match, err);
+	if (!st)
+		st = init_res(h);
+	if (!st)
+		st = setup(h);
+	res->ms_encode = now_ms() - t0;
+	if (!st)
+		st = obl_build(orig, opt, VER_MODE_ALIGNED, match,
+			       opts->failargs, &L, err);
+	if (!st)
+		st = build_obls(h, &L, &Q);
+	if (!st)
+		st = run_all(h, &Q);
+	free(Q.v);
+	obl_list_free(&L);
+	free(match);
+	ht_free(&h->ho);
+	ht_free(&h->hpp);
+	if (h->tyfun)
+		Z3_dec_ref(z, Z3_func_decl_to_ast(z, h->tyfun));
+	zc_scope_release(&h->S);
+	free(h->f);
+	free(h->cls);
+	free(h->vars);
+	free(h->hk);
+	free(h->rk);
+	free(h);
+	return st;
+}

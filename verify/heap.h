@@ -1,0 +1,61 @@
+/*
+ * heap.h - the verifier's heap model (traces with new, getfield, setfield,
+ * guard_class and escape calls).
+ *
+ * Model (docs/verifier.md, "The heap"):
+ *  - references are 64-bit bit-vectors; input references are unconstrained
+ *    (they may alias each other);
+ *  - every fresh object has an *identity*: objects of the two traces with
+ *    the same result name, the same allocation op and the same type are
+ *    one identity (the optimizer keeps the name of an allocation it
+ *    materializes); any other fresh object is an identity of its own
+ *    trace.  Identity k has one symbolic address a_k, shared by both
+ *    traces, distinct from NULL, from every input and from the others;
+ *  - one array per field, Array(BV64 -> BV_W) for integer fields and
+ *    Array(BV64 -> BV64) for reference fields, starting from a symbolic
+ *    initial array shared by both traces; a field used with both kinds is
+ *    refused (JP_EUNSUPPORTED);
+ *  - a type function from addresses to class numbers for objects that are
+ *    not fresh; fresh objects have the type of their descr;
+ *  - the k-th call (escape_n / escape_i) of either trace returns the same
+ *    unknown r_k and replaces every field by a shared havoc array H_k_f,
+ *    except the slots of fresh objects that have not escaped in that trace;
+ *  - what is observable: guards, outputs (and fail-args with --failargs)
+ *    as before, the calls (same op, same arguments, in the same order),
+ *    and the heap at every call, at the end and at a failing aligned guard,
+ *    compared as whole arrays after the slots of fresh objects that have
+ *    not escaped are set to 0.  Escape is decided statically: passed to a
+ *    call, output, stored into an object that may be escaped or not fresh,
+ *    or stored into a fresh object that escapes later.
+ *
+ * Not modelled (refused with JP_EUNSUPPORTED): ConstPtr, opaque ops, more
+ * than 64 fresh identities, trace mode.
+ *
+ * A counterexample is replayed on the interpreter with an environment
+ * built from the model (input addresses, initial fields, types, call
+ * results, call writes to objects that are not fresh) and compared
+ * concretely (hp_diverges).  Call writes to escaped fresh objects cannot
+ * be expressed in an interp_env, so a model that needs them does not
+ * replay: that obligation is then VER_UNKNOWN, never refuted or proved.
+ */
+#ifndef JP_VERIFY_HEAP_H
+#define JP_VERIFY_HEAP_H
+
+#include <stdbool.h>
+
+#include "ir/trace.h"
+#include "verify/check.h"
+#include "verify/z3ctx.h"
+
+/* Whether T has an op that touches the heap. */
+bool hp_uses_heap(const ir_trace *t);
+
+/* JP_EUNSUPPORTED when T uses something the heap model does not cover. */
+jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err);
+
+/* Checks the pair with the heap model (aligned mode) into RES, which the
+ * caller has zeroed. */
+jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
+		   const ver_opts *opts, ver_result *res, jp_err *err);
+
+#endif
