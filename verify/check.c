@@ -1323,91 +1323,6 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 	return JP_OK;
 }
 
-/* Obligations I..J-1 form a batch when they have the same kind and can
- * share one query: the outputs (all under the same assumptions), or a run
- * of guards that must always pass with the other trace's bound fixed.  A
- * run member's own assumptions include the earlier members' guards; the
- * batch is asked under the first member's assumptions only, which are
- * weaker, so "all of them pass" proved there holds for each under its
- * own. */
-static uint32_t batch_end(const pst *ps, uint32_t i)
-{
-	const obl *a = &ps->L.v[i];
-	uint32_t j = i + 1;
-	for (; j < ps->L.n; j++) {
-		const obl *b = &ps->L.v[j];
-		if (b->kind != a->kind)
-			break;
-		if ((a->kind == OBL_REMOVED || a->kind == OBL_T_ORIG) &&
-		    b->p_upto != a->p_upto)
-			break;
-		if ((a->kind == OBL_NEW || a->kind == OBL_T_OPT) &&
-		    b->o_upto != a->o_upto)
-			break;
-	}
-	return j;
-}
-
-static bool batchable(obl_kind k)
-{
-	return k == OBL_OUTPUT || k == OBL_REMOVED || k == OBL_NEW ||
-	       k == OBL_T_ORIG || k == OBL_T_OPT;
-}
-
-/* Bit-blasting dominates the cost of a query, so one query for a whole
- * batch ("some member fails") is much cheaper than one per member.  When
- * it is unsat every member is proved; otherwise the members are left to
- * the one-by-one walk, which finds the failing one and its counterexample
- * (or the undecided one). */
-static jp_status try_batch(pst *ps, uint32_t i, jp_err *err)
-{
-	if (!batchable(ps->L.v[i].kind) || ps->gave_up)
-		return JP_OK;
-	uint32_t j = batch_end(ps, i);
-	if (j - i < 2)
-		return JP_OK;
-	double t0 = now_ms();
-	const obl *first = &ps->L.v[i];
-	jp_status st = assume(ps, first->o_upto, first->p_upto, err);
-	if (st)
-		return st;
-	Z3_ast *pend = malloc((size_t)(j - i) * sizeof *pend);
-	uint32_t *which = malloc((size_t)(j - i) * sizeof *which);
-	uint32_t n = 0;
-	if (!pend || !which) {
-		free(pend);
-		free(which);
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	}
-	for (uint32_t k = i; k < j && !st; k++) {
-		Z3_ast neg;
-		st = settle_cheaply(ps, k, now_ms(), &neg, err);
-		if (!st && neg) {
-			pend[n] = neg;
-			which[n++] = k;
-		}
-	}
-	if (!st && n >= 2) {
-		Z3_ast any = zc_keep(&ps->S, Z3_mk_or(ps->z, n, pend));
-		Z3_lbool ans = Z3_L_UNDEF;
-		if (!any)
-			st = jp_fail(err, JP_EINTERNAL, "building a batch: %s",
-				     zc_error_text());
-		else
-			st = query(ps, any, false, &ans, NULL, err);
-		if (!st && ans == Z3_L_FALSE) {
-			ps->res->batches++;
-			double each = (now_ms() - t0) / n;
-			for (uint32_t k = 0; k < n; k++)
-				settle(ps, which[k], VER_PROVED, VER_BY_SOLVER,
-				       each);
-		}
-	}
-	free(pend);
-	free(which);
-	return st;
-}
-
 /* Checks every obligation of the current mode.  With proof_only, *PROVED
  * says whether all were proved and nothing else is concluded. */
 static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
@@ -1447,12 +1362,7 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	bool all = true;
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
-		if (ps->res->obl[i].checked)
-			continue; /* settled with its batch */
 		double t1 = now_ms();
-		st = try_batch(ps, i, err);
-		if (st || ps->res->obl[i].checked)
-			continue;
 		st = assume(ps, b->o_upto, b->p_upto, err);
 		if (st)
 			break;
@@ -1821,12 +1731,12 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
-		  "\"lemmas\":%u,\"lemma_queries\":%u,\"batches\":%u,"
+		  "\"lemmas\":%u,\"lemma_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_rewrite, r->by_concrete,
 		  r->by_solver, r->solver_calls, r->second_checked,
 		  r->second_inconclusive, r->slow_queries, r->lemmas,
-		  r->lemma_queries, r->batches, r->ms_total, r->ms_encode,
-		  r->ms_solve, r->ms_screen);
+		  r->lemma_queries, r->ms_total, r->ms_encode, r->ms_solve,
+		  r->ms_screen);
 }

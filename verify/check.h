@@ -116,7 +116,6 @@ typedef struct ver_result {
 	uint32_t slow_queries;	/* queries passed to the fallback solver */
 	uint32_t lemmas;	/* OPT values proved equal to ORIG ones */
 	uint32_t lemma_queries; /* solver queries spent on them */
-	uint32_t batches;	/* queries that proved several obligations */
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 
