@@ -44,6 +44,8 @@ static const opt_pass_hooks *const pass_hooks[OPT_PASS_COUNT] = {
     [OPT_PASS_SIMPLIFY] = &opt_simplify_hooks,
     [OPT_PASS_BOUNDS] = &opt_bounds_hooks,
     [OPT_PASS_CSE] = &opt_cse_hooks,
+    [OPT_PASS_VIRTUALIZE] = &opt_virtualize_hooks,
+    [OPT_PASS_HEAP] = &opt_heap_hooks,
     [OPT_PASS_DCE] = &opt_dce_hooks,
 };
 
@@ -311,11 +313,18 @@ static bool reserve_ops(opt_ctx *c, uint32_t n)
 	return true;
 }
 
-/* The output value for input value V. */
-static ir_vid get(opt_ctx *c, ir_vid v)
+/* The output value for input value V.  A virtual object (virtualize.c) has
+ * no output value until it escapes: asking for one materializes it here,
+ * before the op that uses it is emitted. */
+ir_vid opt_get(opt_ctx *c, ir_vid v)
 {
 	if (v == IR_NOVAL)
 		return IR_NOVAL;
+	if (c->map[v] == IR_NOVAL && opt_enabled(c, OPT_PASS_VIRTUALIZE)) {
+		ir_vid r = opt_vrt_get(c, v);
+		if (r != IR_NOVAL || c->status)
+			return r == IR_NOVAL ? r : opt_find(c, r);
+	}
 	if (c->map[v] == IR_NOVAL) {
 		opt_fail(c, JP_EINTERNAL,
 			 "use of a value before its definition");
@@ -324,7 +333,7 @@ static ir_vid get(opt_ctx *c, ir_vid v)
 	return opt_find(c, c->map[v]);
 }
 
-static uint32_t copy_str(opt_ctx *c, uint32_t id)
+uint32_t opt_copy_str(opt_ctx *c, uint32_t id)
 {
 	if (!id)
 		return 0;
@@ -349,15 +358,17 @@ static void copy_failargs(opt_ctx *c, uint32_t i, uint32_t opi)
 		opt_fail(c, JP_ENOMEM, "out of memory");
 		return;
 	}
+	c->in_failargs = true;
 	for (uint32_t k = 0; k < iop->nfail; k++)
-		fa[k] = get(c, iop->failargs[k]);
+		fa[k] = opt_get(c, iop->failargs[k]);
+	c->in_failargs = false;
 	if (ir_set_failargs(c->out, opi, iop->nfail, fa))
 		opt_fail(c, JP_ENOMEM, "out of memory");
 	free(fa);
 }
 
 /* Bookkeeping shared by every emitted op. */
-static void note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op)
+void opt_note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op)
 {
 	if (opi == UINT32_MAX) {
 		opt_fail(c, JP_ENOMEM, "out of memory");
@@ -378,13 +389,17 @@ static void emit_chain_op(opt_ctx *c, opt_op *op)
 	bool guard = ir_op_has(op->opc, IRF_GUARD);
 	if (iop && iop->result != IR_NOVAL && ir_opinfos[op->opc].result != 'v')
 		name = ir_valname(c->in, iop->result);
-	if (iop && guard)
-		descr = copy_str(c, iop->descr);
+	if (iop && guard) {
+		descr = opt_copy_str(c, iop->descr);
+		/* Fail-args are read at the guard: virtual objects among them
+		 * must exist before it. */
+		opt_before_guard(c, op->in_op);
+	}
 	if (c->status)
 		return;
 	uint32_t opi =
 	    ir_emit(c->out, op->opc, op->nargs, op->args, descr, name);
-	note_emitted(c, opi, op->in_op);
+	opt_note_emitted(c, opi, op->in_op);
 	if (c->status)
 		return;
 	if (iop && guard)
@@ -399,6 +414,8 @@ static void emit_chain_op(opt_ctx *c, opt_op *op)
 		c->exact[c->ovf_out] = 1;
 	if (op->fails)
 		c->dead = true;
+	if (guard)
+		opt_after_guard(c);
 }
 
 static void note_removed(opt_ctx *c, const opt_op *op, opt_pass p)
@@ -511,7 +528,7 @@ static void process_op(opt_ctx *c, uint32_t i)
 	op.opc = (ir_opcode)iop->opc;
 	op.nargs = iop->nargs;
 	for (uint32_t k = 0; k < iop->nargs && k < 2; k++)
-		op.args[k] = get(c, iop->args[k]);
+		op.args[k] = opt_get(c, iop->args[k]);
 	op.in_op = i;
 	op.result = IR_NOVAL;
 	op.out_op = UINT32_MAX;
@@ -535,31 +552,35 @@ static void process_op(opt_ctx *c, uint32_t i)
 		c->map[iop->result] = op.result;
 }
 
-/* Copies an op no pass looks at, through forwarding. */
-static void copy_op(opt_ctx *c, uint32_t i)
+/* Copies an op no pass looks at, through forwarding.  Returns its index in
+ * the output, or UINT32_MAX on error. */
+uint32_t opt_copy_op(opt_ctx *c, uint32_t i)
 {
 	const ir_op *iop = &c->in->ops[i];
+	bool guard = ir_op_has((ir_opcode)iop->opc, IRF_GUARD);
 	ir_vid *args = calloc(iop->nargs + 1, sizeof *args);
 	if (!args) {
 		opt_fail(c, JP_ENOMEM, "out of memory");
-		return;
+		return UINT32_MAX;
 	}
 	for (uint32_t k = 0; k < iop->nargs; k++)
-		args[k] = get(c, iop->args[k]);
+		args[k] = opt_get(c, iop->args[k]);
+	if (guard)
+		opt_before_guard(c, i);
 	const char *name =
 	    iop->result != IR_NOVAL ? ir_valname(c->in, iop->result) : NULL;
-	uint32_t descr = copy_str(c, iop->descr);
-	uint32_t opname = copy_str(c, iop->opname);
+	uint32_t descr = opt_copy_str(c, iop->descr);
+	uint32_t opname = opt_copy_str(c, iop->opname);
 	uint32_t opi = UINT32_MAX;
 	if (!c->status)
 		opi = ir_emit_kind(c->out, (ir_opcode)iop->opc, iop->kind,
 				   iop->nargs, args, descr, name);
 	free(args);
 	if (c->status)
-		return;
-	note_emitted(c, opi, i);
+		return UINT32_MAX;
+	opt_note_emitted(c, opi, i);
 	if (c->status)
-		return;
+		return UINT32_MAX;
 	c->out->ops[opi].opname = opname;
 	/* Printing flags (the toy print spelling) carry over; the label, if
 	 * any, is now written out. */
@@ -567,6 +588,22 @@ static void copy_op(opt_ctx *c, uint32_t i)
 	copy_failargs(c, i, opi);
 	if (iop->result != IR_NOVAL)
 		c->map[iop->result] = c->out->ops[opi].result;
+	if (guard)
+		opt_after_guard(c);
+	return c->status ? UINT32_MAX : opi;
+}
+
+void opt_guard_fails_at(opt_ctx *c, uint32_t i)
+{
+	opt_op op;
+	memset(&op, 0, sizeof op);
+	opt_rewrite(c, &op, IR_GUARD_TRUE, opt_const_int(c, 0), IR_NOVAL);
+	op.in_op = i;
+	op.result = IR_NOVAL;
+	op.out_op = UINT32_MAX;
+	op.fails = true;
+	c->dead_pass = c->cur_pass;
+	emit_chain_op(c, &op);
 }
 
 /* The end op.  After a guard that always fails, values defined after it
@@ -587,16 +624,16 @@ static void emit_end(opt_ctx *c, uint32_t i)
 				      ? ir_const_null(c->out)
 				      : opt_const_int(c, 0);
 		else
-			args[k] = get(c, v);
+			args[k] = opt_get(c, v);
 	}
-	uint32_t descr = copy_str(c, iop->descr);
+	uint32_t descr = opt_copy_str(c, iop->descr);
 	uint32_t opi = UINT32_MAX;
 	if (!c->status)
 		opi = ir_emit(c->out, (ir_opcode)iop->opc, iop->nargs, args,
 			      descr, NULL);
 	free(args);
 	if (!c->status)
-		note_emitted(c, opi, i);
+		opt_note_emitted(c, opi, i);
 }
 
 /* ------------------------------------------------------------------ */
@@ -665,14 +702,17 @@ static void optimize(opt_ctx *c)
 	const ir_trace *in = c->in;
 	for (uint32_t i = 0; i < in->nops && !c->status; i++) {
 		const ir_op *iop = &in->ops[i];
+		c->cur_in = i;
 		if (ir_op_has(iop->opc, IRF_END))
 			emit_end(c, i);
 		else if (c->dead)
 			count_dead(c, i);
+		else if (opt_heap_op(c, i))
+			continue;
 		else if (through_chain(c, iop))
 			process_op(c, i);
 		else
-			copy_op(c, i);
+			opt_copy_op(c, i);
 	}
 }
 

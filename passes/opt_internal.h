@@ -80,7 +80,8 @@ typedef struct opt_pass_hooks {
 } opt_pass_hooks;
 
 extern const opt_pass_hooks opt_fold_hooks, opt_simplify_hooks,
-    opt_bounds_hooks, opt_cse_hooks, opt_dce_hooks;
+    opt_bounds_hooks, opt_cse_hooks, opt_virtualize_hooks, opt_heap_hooks,
+    opt_dce_hooks;
 
 struct opt_ctx {
 	const ir_trace *in;
@@ -106,6 +107,9 @@ struct opt_ctx {
 	opt_pass cur_pass;  /* whose hook is running */
 
 	void *state[OPT_PASS_COUNT]; /* each pass's own data */
+
+	bool in_failargs; /* opt_get is reading a guard's fail-args */
+	uint32_t cur_in;  /* the input op being optimized */
 
 	jp_status status; /* sticky error */
 	jp_err *err;
@@ -174,5 +178,44 @@ bnd opt_bound(opt_ctx *c, ir_vid v);
 
 /* DCE helper: rebuilds the output keeping only ops with KEEP[i]. */
 jp_status opt_compact(opt_ctx *c, const bool *keep);
+
+/* ------------------------------------------------------------------ */
+/* Heap ops.  They do not go through the chain of opt_op hooks (they have
+ * any number of arguments and fail-args); opt.c offers them to
+ * opt_heap_op first (virtualize.c: virtualize, then heapcache.c: heap)
+ * and copies them when neither pass takes them. */
+
+/* The output value for input value V, through forwarding; a virtual
+ * object is materialized (emitted) first. */
+ir_vid opt_get(opt_ctx *c, ir_vid v);
+/* Copies input op I to the output (arguments through opt_get); returns
+ * the output op index or UINT32_MAX. */
+uint32_t opt_copy_op(opt_ctx *c, uint32_t i);
+/* The output string id for input string id ID. */
+uint32_t opt_copy_str(opt_ctx *c, uint32_t id);
+/* Bookkeeping for an op a pass emitted itself with ir_emit. */
+void opt_note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op);
+/* Input guard I always fails: emits guard_true(0) with its label and
+ * fail-args, which ends the trace. */
+void opt_guard_fails_at(opt_ctx *c, uint32_t i);
+
+/* virtualize.c: whether a heap pass consumed input op I (removed it or
+ * emitted it itself). */
+bool opt_heap_op(opt_ctx *c, uint32_t i);
+/* virtualize.c: the output value of V if V is a virtual object
+ * (materializing it), else IR_NOVAL. */
+ir_vid opt_vrt_get(opt_ctx *c, ir_vid v);
+/* Runs before input guard I is emitted (materializes its virtual
+ * fail-args) and after any guard is emitted (the heap cache: the guard
+ * may leave the trace, so every pending store has been observed). */
+void opt_before_guard(opt_ctx *c, uint32_t i);
+void opt_after_guard(opt_ctx *c);
+
+/* heapcache.c, called by virtualize.c. */
+bool opt_hc_op(opt_ctx *c, uint32_t i);
+void opt_hc_guard(opt_ctx *c);
+/* A store emitted by materialization: FIELD (output string id) of the
+ * fresh object OBJ now holds VAL. */
+void opt_hc_known(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val);
 
 #endif

@@ -18,7 +18,7 @@ echo "$out" | grep -q 'descr=g1'; check "bug drops guard g1" $(( $? == 0 ? 1 : 0
 cmp -s <(echo "$out") "$JP_SRC/corpus/bugs/add-wrap-bounds/opt.trace"; check "bug output is the committed opt.trace" $?
 err=$("$JITPROVE" opt --stats "$JP_SRC/corpus/opt/pypy_bound_and.trace" 2>&1 >/dev/null)
 echo "$err" | grep -q '^# ops: 17 -> 1, guards: 8 -> 0$'; check "--stats counts" $?
-echo "$err" | grep -q 'removed by pass: fold [0-9]* simplify [0-9]* bounds [0-9]* cse [0-9]* dce [0-9]*'; check "--stats per pass" $?
+echo "$err" | grep -q 'removed by pass: fold [0-9]* simplify [0-9]* bounds [0-9]* cse [0-9]* virtualize [0-9]* heap [0-9]* dce [0-9]*'; check "--stats per pass" $?
 out=$("$JITPROVE" opt --passes none "$t"); check "--passes none" $?
 [ "$(echo "$out" | grep -c .)" -eq 7 ]; check "--passes none copies" $?
 out=$("$JITPROVE" opt --passes fold,cse --width 8 "$t"); check "--passes and --width" $?
