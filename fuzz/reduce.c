@@ -899,7 +899,8 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 
 /* The class of the failing obligation: which guard failed, or how, is
  * part of how a wrong fact shows, not of what the fact was, so all guard
- * obligations are one class. */
+ * obligations are one class; so are the call obligations (same op,
+ * arguments and heap at the k-th call). */
 static const char *obligation_slug(const red_outcome *o)
 {
 	static const struct {
@@ -910,6 +911,7 @@ static const char *obligation_slug(const red_outcome *o)
 	    {"guard", "guard"},
 	    {"output", "output"},
 	    {"end", "end"},
+	    {"call", "call"},
 	};
 	if (o->kind != RED_REFUTED && o->kind != RED_UNKNOWN)
 		return NULL;

@@ -115,9 +115,9 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		     red_outcome *final, red_stats *st, jp_err *err);
 
 /* The deduplication signature of a failure: the injected-bug set, the
- * failure kind, the class of the failing obligation (guard, output, end;
- * for errors the error status) and the distinct ops of the reduced trace
- * other than guards (the guards when there is nothing else), as a
+ * failure kind, the class of the failing obligation (guard, output, end,
+ * call; for errors the error status) and the distinct ops of the reduced
+ * trace other than guards (the guards when there is nothing else), as a
  * readable string usable as a directory name, e.g.
  * "neg-minint.refuted.guard.int_neg-int_lt".  Long signatures are cut and
  * end in "~" and a hash of the whole. */
