@@ -235,6 +235,40 @@ static bool snapshot(const heap *h, interp_call *c)
 	return true;
 }
 
+/* The address of the fresh object whose allocation result is NAME, or 0
+ * when it was not allocated in this run (yet). */
+static uint64_t fresh_named(const run *r, const char *name)
+{
+	for (uint32_t i = 0; i < r->h.n; i++) {
+		const interp_obj *o = &r->h.objs[i];
+		if (o->fresh >= 0 &&
+		    !strcmp(ir_valname(r->t, r->t->ops[o->alloc_op].result),
+			    name))
+			return o->addr;
+	}
+	return 0;
+}
+
+static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
+				  uint64_t ret)
+{
+	for (uint32_t i = 0; i < r->env->nobj_writes; i++) {
+		const interp_obj_write *w = &r->env->obj_writes[i];
+		if (w->call != k)
+			continue;
+		uint64_t a = w->obj ? fresh_named(r, w->obj) : w->addr;
+		uint64_t v =
+		    w->value_obj ? fresh_named(r, w->value_obj) : w->value;
+		if (!a || (w->value_obj && !v))
+			continue;
+		interp_obj *o = touch(r, a);
+		if (!o || !set_field(o, w->field, v))
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	}
+	*out = ret;
+	return JP_OK;
+}
+
 static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 			 uint64_t *out)
 {
@@ -269,8 +303,7 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		if (!o || !set_field(o, w->field, w->value))
 			return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	}
-	*out = c->ret;
-	return JP_OK;
+	return apply_obj_writes(r, k, out, c->ret);
 }
 
 static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,

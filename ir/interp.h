@@ -37,6 +37,22 @@ typedef struct interp_cell {
 	uint64_t value;
 } interp_cell;
 
+/* A write made by the k-th call that names fresh objects: the target is
+ * the fresh object whose allocation result is named OBJ (or, when OBJ is
+ * NULL, the object at ADDR), and the value is the address of the fresh
+ * object named VALUE_OBJ (or, when VALUE_OBJ is NULL, VALUE).  A write
+ * whose fresh object was not allocated (yet) in this run is skipped.  The
+ * verifier uses these to replay calls that change escaped fresh objects
+ * or store them, whose addresses it cannot know in advance. */
+typedef struct interp_obj_write {
+	uint32_t call;
+	const char *obj;
+	uint64_t addr;
+	const char *field;
+	const char *value_obj;
+	uint64_t value;
+} interp_obj_write;
+
 /* The class of an input object. */
 typedef struct interp_type {
 	uint64_t addr;
@@ -63,6 +79,10 @@ typedef struct interp_env {
 	uint32_t ncall_ret;
 	const interp_cell *call_writes; /* field writes done by calls */
 	uint32_t ncall_writes;
+	/* Writes naming fresh objects, done after the call's call_writes
+	 * (may be NULL). */
+	const interp_obj_write *obj_writes;
+	uint32_t nobj_writes;
 } interp_env;
 
 typedef enum interp_outcome {

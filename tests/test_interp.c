@@ -179,8 +179,62 @@ static void test_fresh_avoids_heap_addresses(void)
 	ir_trace_free(t);
 }
 
+/* Each call records the heap it sees (before its own writes), and
+ * obj_writes name fresh objects by their allocation's result name: as
+ * targets and as stored values.  Writes naming an object not allocated in
+ * the run are skipped. */
+static void test_call_snapshots_and_obj_writes(void)
+{
+	ir_trace *t = parse("[p0]\n"
+			    "p1 = new(descr=Node)\n"
+			    "setfield_gc(p1, 5, descr=val)\n"
+			    "escape_n(p1)\n"
+			    "i2 = getfield_gc_i(p1, descr=val)\n"
+			    "p3 = getfield_gc_r(p0, descr=next)\n"
+			    "escape_n()\n"
+			    "finish(i2, p3)\n",
+			    64);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t args[1] = {0x2000};
+	interp_obj_write ow[] = {
+	    {0, "p1", 0, "val", NULL, 9},	/* fresh target */
+	    {0, NULL, 0x2000, "next", "p1", 0}, /* fresh value */
+	    {1, "p7", 0, "val", NULL, 1},	/* no such object: skipped */
+	};
+	interp_env env = {
+	    .args = args, .nargs = 1, .obj_writes = ow, .nobj_writes = 3};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.ncalls == 2 && r.nout == 2);
+	if (r.outcome != INTERP_FINISH || r.ncalls != 2 || r.nout != 2) {
+		ir_trace_free(t);
+		return;
+	}
+	CHECK_EQ_U64(r.out[0], 9); /* the call changed the escaped box */
+	const interp_obj *box = interp_find_obj(&r, r.vals[t->ops[0].result]);
+	CHECK(box != NULL && box->fresh == 0);
+	CHECK_EQ_U64(r.out[1], box ? box->addr : 1);
+	/* Call 0 saw the box with val = 5, before its own write. */
+	CHECK(r.calls[0].nobjs == 1);
+	if (r.calls[0].nobjs == 1)
+		CHECK_EQ_U64(interp_obj_field(&r.calls[0].objs[0], "val"), 5);
+	/* Call 1 saw both objects, p0.next already pointing to the box. */
+	CHECK(r.calls[1].nobjs == 2);
+	for (uint32_t i = 0; i < r.calls[1].nobjs; i++)
+		if (r.calls[1].objs[i].addr == 0x2000)
+			CHECK_EQ_U64(
+			    interp_obj_field(&r.calls[1].objs[i], "next"),
+			    box ? box->addr : 1);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
+	test_call_snapshots_and_obj_writes();
 	test_fresh_avoids_heap_addresses();
 	test_wraparound();
 	test_overflow_guards();

@@ -95,6 +95,11 @@ typedef struct htrace {
 	Z3_ast *eheap; /* nf: normalized heap at the end */
 	uint64_t contents[HP_MAXID];
 	uint64_t esc;
+	/* Loads of reference fields: field, the call before them (or
+	 * HP_NONE) and the address term, for the realism constraints. */
+	uint32_t nloads;
+	uint32_t *lf, *lk;
+	Z3_ast *lobj;
 	Z3_ast *cur; /* nf: current field arrays while encoding */
 } htrace;
 
@@ -310,6 +315,54 @@ static void make_background(hp *h)
 	free(c);
 }
 
+/* ---- realism of the unknown heap ------------------------------------------
+ */
+
+/* The initial heap and a call's writes cannot hold the address of a fresh
+ * object that the world cannot reach: no initial cell holds a fresh
+ * object, and the k-th call only stores objects that escaped before it.
+ * Without these facts the solver picks such values and the counterexample
+ * does not replay.  Stated at the cells the traces load (no quantifier):
+ * the cell of H0 or of the havoc array of the last call before the load.
+ * The havoc arrays are shared, so the call's cell excludes only objects
+ * that escaped in neither trace at that call: true of the real call in
+ * both runs. */
+static jp_status realism(hp *h)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	size_t cap = ((size_t)h->ho.nloads + h->hpp.nloads) * (h->nid + 1) + 2;
+	Z3_ast *c = calloc(cap, sizeof *c);
+	if (!c)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t n = 0;
+	c[n++] = h->bg;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < es[s]->nloads; i++) {
+			uint32_t f = es[s]->lf[i], k = es[s]->lk[i];
+			uint64_t allowed = 0;
+			Z3_ast arr = h->f[f].h0;
+			if (k != HP_NONE) {
+				if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
+					continue;
+				allowed = h->ho.callesc[k] | h->hpp.callesc[k];
+				arr = h->hk[k * h->nf + f];
+			}
+			Z3_ast v =
+			    K(h, Z3_mk_select(h->z, arr, es[s]->lobj[i]));
+			for (uint32_t x = 0; x < h->nid; x++)
+				if (!(allowed & (UINT64_C(1) << x)))
+					c[n++] = K(
+					    h,
+					    Z3_mk_not(
+						h->z,
+						K(h, Z3_mk_eq(h->z, v,
+							      h->id[x].addr))));
+		}
+	h->bg = K(h, Z3_mk_and(h->z, n, c));
+	free(c);
+	return JP_OK;
+}
+
 /* ---- encoding one trace -------------------------------------------------- */
 
 static uint64_t close_esc(const htrace *e, uint64_t m)
@@ -480,6 +533,11 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 			if (src & (UINT64_C(1) << x))
 				m |= e->contents[x];
 		e->pts[op->result] = m;
+		if (h->f[f].kind == 'r') {
+			e->lf[e->nloads] = f;
+			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
+			e->lobj[e->nloads++] = a[0];
+		}
 		return;
 	}
 	case IR_SETFIELD_GC: {
@@ -573,9 +631,12 @@ static bool ht_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->eheap = calloc(nf, sizeof *e->eheap);
 	e->cur = calloc(nf, sizeof *e->cur);
 	e->ident = malloc(no * sizeof *e->ident);
-	if (!e->val || !e->pts || !e->pass || !e->ovf || !e->geso ||
-	    !e->gheap || !e->callop || !e->callesc || !e->cheap || !e->eheap ||
-	    !e->cur || !e->ident)
+	e->lf = calloc(no, sizeof *e->lf);
+	e->lk = calloc(no, sizeof *e->lk);
+	e->lobj = calloc(no, sizeof *e->lobj);
+	if (!e->lf || !e->lk || !e->lobj || !e->val || !e->pts || !e->pass ||
+	    !e->ovf || !e->geso || !e->gheap || !e->callop || !e->callesc ||
+	    !e->cheap || !e->eheap || !e->cur || !e->ident)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -596,6 +657,9 @@ static void ht_free(htrace *e)
 	free(e->eheap);
 	free(e->cur);
 	free(e->ident);
+	free(e->lf);
+	free(e->lk);
+	free(e->lobj);
 }
 
 /* ---- obligations ----------------------------------------------------------
@@ -616,6 +680,10 @@ typedef struct hobl {
 	uint32_t pos; /* ORIG op index it is about, for the checking order */
 } hobl;
 
+/* "The heaps X and Y differ", as "they differ at some address w" with w
+ * a fresh constant: the same as array disequality (extensionality), but
+ * it leaves only selects over store chains, which the bit-vector solver
+ * handles without array reasoning. */
 static Z3_ast heap_neq(hp *h, const Z3_ast *x, const Z3_ast *y)
 {
 	Z3_ast *d = calloc(h->nf + 1, sizeof *d);
@@ -623,12 +691,16 @@ static Z3_ast heap_neq(hp *h, const Z3_ast *x, const Z3_ast *y)
 		h->S.failed = true;
 		return zc_true(&h->S);
 	}
+	Z3_ast w = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hw"),
+				    zc_bv_sort(h->z, 64)));
 	uint32_t n = 0;
-	for (uint32_t f = 0; f < h->nf; f++)
-		if (x[f] != y[f])
-			d[n++] =
-			    K(h, Z3_mk_not(h->z,
-					   K(h, Z3_mk_eq(h->z, x[f], y[f]))));
+	for (uint32_t f = 0; f < h->nf; f++) {
+		if (x[f] == y[f])
+			continue;
+		Z3_ast sx = K(h, Z3_mk_select(h->z, x[f], w));
+		Z3_ast sy = K(h, Z3_mk_select(h->z, y[f], w));
+		d[n++] = K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));
+	}
 	Z3_ast r = n ? K(h, Z3_mk_or(h->z, n, d)) : zc_false(&h->S);
 	free(d);
 	return r;
@@ -1035,6 +1107,8 @@ typedef struct henv {
 	uint64_t *args, *addrs, *rets;
 	uint32_t naddrs;
 	interp_cell *init, *writes;
+	interp_obj_write *ow;
+	uint32_t now;
 	interp_type *types;
 } henv;
 
@@ -1045,6 +1119,7 @@ static void henv_free(henv *v)
 	free(v->rets);
 	free(v->init);
 	free(v->writes);
+	free(v->ow);
 	free(v->types);
 	memset(v, 0, sizeof *v);
 }
@@ -1062,12 +1137,64 @@ static uint64_t eval(hp *h, Z3_model m, Z3_ast t)
 	return v;
 }
 
-static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
+/* The identity whose model address is V, or HP_NONE. */
+static uint32_t fresh_value(hp *h, Z3_model m, uint64_t v)
 {
 	for (uint32_t x = 0; x < h->nid; x++)
 		if (eval(h, m, h->id[x].addr) == v)
-			return true;
-	return false;
+			return x;
+	return HP_NONE;
+}
+
+static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
+{
+	return fresh_value(h, m, v) != HP_NONE;
+}
+
+static uint64_t escaped_both(const hp *h, uint32_t k)
+{
+	if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
+		return 0;
+	return h->ho.callesc[k] & h->hpp.callesc[k];
+}
+
+/* Records that call K sets field F of (fresh identity X, or ADDR) to the
+ * model value V, naming V's fresh object when it is one. */
+static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
+		   uint64_t addr, uint32_t f, uint64_t val)
+{
+	uint32_t y = h->f[f].kind == 'r' ? fresh_value(h, m, val) : HP_NONE;
+	/* A call can only store a fresh object it can reach: one that has
+	 * escaped in both traces.  Any other fresh address in the model is
+	 * an artefact of the unconstrained havoc arrays; it is replayed as a
+	 * plain address (the replay then decides). */
+	if (y != HP_NONE && !(escaped_both(h, k) & (UINT64_C(1) << y)))
+		y = HP_NONE;
+	if (x == HP_NONE && y == HP_NONE)
+		return; /* a plain call_writes cell does it */
+	v->ow[v->now++] =
+	    (interp_obj_write){k,
+			       x != HP_NONE ? h->id[x].name : NULL,
+			       addr,
+			       h->f[f].name,
+			       y != HP_NONE ? h->id[y].name : NULL,
+			       val};
+}
+
+/* Call K's writes to fresh objects that escaped in both traces. */
+static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
+{
+	uint64_t both = escaped_both(h, k);
+	for (uint32_t x = 0; x < h->nid; x++) {
+		if (!(both & (UINT64_C(1) << x)))
+			continue;
+		for (uint32_t f = 0; f < h->nf; f++) {
+			Z3_ast hk = h->hk[k * h->nf + f];
+			uint64_t val = eval(
+			    h, m, K(h, Z3_mk_select(h->z, hk, h->id[x].addr)));
+			add_ow(h, m, v, k, x, 0, f, val);
+		}
+	}
 }
 
 static void add_addr(hp *h, Z3_model m, henv *v, uint64_t a)
@@ -1101,7 +1228,10 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->init = calloc(ncell, sizeof *v->init);
 	v->writes = calloc(ncell * (h->maxcalls + 1), sizeof *v->writes);
 	v->types = calloc(v->naddrs + 1, sizeof *v->types);
-	if (!v->init || !v->writes || !v->types)
+	v->ow = calloc(((size_t)v->naddrs + h->nid + 1) * (h->nf + 1) *
+			   (h->maxcalls + 1),
+		       sizeof *v->ow);
+	if (!v->init || !v->writes || !v->types || !v->ow)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	uint32_t ni = 0, nw = 0, nt = 0;
 	for (uint32_t i = 0; i < v->naddrs; i++) {
@@ -1123,8 +1253,10 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			}
 		}
 	}
-	for (uint32_t k = 0; k < h->maxcalls; k++)
+	for (uint32_t k = 0; k < h->maxcalls; k++) {
 		v->rets[k] = eval(h, m, h->rk[k]);
+		fresh_writes(h, m, v, k);
+	}
 	v->env = (interp_env){.args = v->args,
 			      .nargs = nin,
 			      .init = v->init,
@@ -1134,7 +1266,9 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .call_ret = v->rets,
 			      .ncall_ret = h->maxcalls,
 			      .call_writes = v->writes,
-			      .ncall_writes = nw};
+			      .ncall_writes = nw,
+			      .obj_writes = v->ow,
+			      .nobj_writes = v->now};
 	return JP_OK;
 }
 
@@ -1171,6 +1305,19 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 		    sb, "  call %u sets 0x%016llx.%s = 0x%llx\n",
 		    v->writes[i].call, (unsigned long long)v->writes[i].addr,
 		    v->writes[i].field, (unsigned long long)v->writes[i].value);
+	for (uint32_t i = 0; i < v->now; i++) {
+		const interp_obj_write *w = &v->ow[i];
+		if (w->obj)
+			sb_printf(sb, "  call %u sets fresh %s.%s = ", w->call,
+				  w->obj, w->field);
+		else
+			sb_printf(sb, "  call %u sets 0x%016llx.%s = ", w->call,
+				  (unsigned long long)w->addr, w->field);
+		if (w->value_obj)
+			sb_printf(sb, "fresh %s\n", w->value_obj);
+		else
+			sb_printf(sb, "0x%llx\n", (unsigned long long)w->value);
+	}
 	sb_printf(sb, "divergence: %s\n", why);
 }
 
@@ -1227,7 +1374,7 @@ static double now_ms(void)
 static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 {
 	double t0 = now_ms();
-	Z3_ast neg = goal_neg(h, q);
+	Z3_ast neg = K(h, Z3_simplify(h->z, goal_neg(h, q)));
 	out->checked = true;
 	out->status = VER_UNKNOWN;
 	out->how = VER_BY_NONE;
@@ -1332,6 +1479,8 @@ static jp_status setup(hp *h)
 	st = enc_one(h, &h->ho);
 	if (!st)
 		st = enc_one(h, &h->hpp);
+	if (!st)
+		st = realism(h);
 	return st;
 }
 
@@ -1392,6 +1541,14 @@ static jp_status run_all(hp *h, const hlist *Q)
 				r->failed = (int32_t)i;
 		}
 	}
+	/* The statistics are counted from the list, so they always add up. */
+	r->by_identity = r->by_solver = 0;
+	for (uint32_t i = 0; i < r->nobl; i++) {
+		if (!r->obl[i].checked)
+			continue;
+		r->by_identity += r->obl[i].how == VER_BY_IDENTITY;
+		r->by_solver += r->obl[i].how == VER_BY_SOLVER;
+	}
 	r->verdict = refuted ? VER_REFUTED : unknown ? VER_UNKNOWN : VER_PROVED;
 	if (refuted) {
 		free(r->reason);
@@ -1435,8 +1592,8 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		st = setup(h);
 	res->ms_encode = now_ms() - t0;
 	if (!st)
-		st = obl_build(orig, opt, VER_MODE_ALIGNED, match,
-			       opts->failargs, &L, err);
+		st = obl_build(orig, opt, VER_MODE_ALIGNED, match, true, &L,
+			       err);
 	if (!st)
 		st = build_obls(h, &L, &Q);
 	if (!st)
