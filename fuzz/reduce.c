@@ -734,6 +734,44 @@ static bool pass_consts(red_state *s)
 	return any;
 }
 
+/* The canonical, simpler op a reducer tries in place of OPC (same
+ * arguments and result kind), or OPC itself.  Trying it makes the ops of
+ * reduced traces -- and so the signatures -- of one bug agree more often:
+ * the same overflow-guard failure on int_mul_ovf and on int_sub_ovf
+ * becomes the int_add_ovf one. */
+static ir_opcode simpler_op(ir_opcode opc)
+{
+	switch (opc) {
+	case IR_INT_SUB_OVF:
+	case IR_INT_MUL_OVF: return IR_INT_ADD_OVF;
+	case IR_NEW_WITH_VTABLE: return IR_NEW;
+	case IR_INT_LE:
+	case IR_INT_GT:
+	case IR_INT_GE: return IR_INT_LT;
+	case IR_UINT_LE:
+	case IR_UINT_GT:
+	case IR_UINT_GE: return IR_UINT_LT;
+	case IR_INT_OR:
+	case IR_INT_XOR: return IR_INT_AND;
+	case IR_INT_SUB: return IR_INT_ADD;
+	default: return opc;
+	}
+}
+
+static bool pass_opcodes(red_state *s)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < s->cur->nops && !s->stopped; i++) {
+		ir_opcode opc = (ir_opcode)s->cur->ops[i].opc;
+		ir_opcode to = simpler_op(opc);
+		if (to == opc)
+			continue;
+		s->e.newopc[i] = (uint16_t)to;
+		any |= try_edit(s);
+	}
+	return any;
+}
+
 /* Pins a value to its counterexample value: a guard on a comparison
  * becomes guard_value(operand, value on the counterexample).  That is
  * stronger than the comparison, so the failure usually stays, and a chain
@@ -849,6 +887,7 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		progress |= pass_consts(&s);
 		progress |= pass_cleanup(&s);
 		progress |= pass_pin(&s);
+		progress |= pass_opcodes(&s);
 	}
 	bool complete = !s.stopped;
 	uint32_t evals = s.evals, accepted = s.accepted;
