@@ -535,6 +535,12 @@ static void process_op(opt_ctx *c, uint32_t i)
 	bool ovf = ir_op_has(op.opc, IRF_OVF);
 	if (ovf)
 		c->ovf = OPT_OVF_NONE;
+	/* Nothing may come between an *_ovf op and its guard: virtual
+	 * objects in the guard's fail-args are materialized before the op
+	 * (early, but the op in between touches no object). */
+	if (ovf && i + 1 < c->in->nops &&
+	    ir_op_has((ir_opcode)c->in->ops[i + 1].opc, IRF_OVFGUARD))
+		opt_before_guard(c, i + 1);
 	if (ir_op_has(op.opc, IRF_OVFGUARD) && !ovf_guard(c, &op))
 		return;
 	if (c->status)

@@ -115,6 +115,26 @@ static void test_materialize_cycle(void)
 		    "var1 = escape(obj0)\n");
 }
 
+/* Nothing may stand between an *_ovf op and its guard: a virtual object
+ * in the overflow guard's fail-args is materialized before the op
+ * (corpus/regressions/ovf-guard-virtual-failargs). */
+static void test_ovf_guard_failargs(void)
+{
+	EXPECT_HEAP(V,
+		    "[i0]\n"
+		    "p1 = new(descr=U)\n"
+		    "setfield_gc(p1, i0, descr=f)\n"
+		    "i2 = int_sub_ovf(i0, 1)\n"
+		    "guard_no_overflow(descr=g0) [p1]\n"
+		    "finish(i2)\n",
+		    "[i0]\n"
+		    "p1 = new(descr=U)\n"
+		    "setfield_gc(p1, i0, descr=f)\n"
+		    "i2 = int_sub_ovf(i0, 1)\n"
+		    "guard_no_overflow(descr=g0) [p1]\n"
+		    "finish(i2)\n");
+}
+
 static void test_load_from_non_virtual(void)
 {
 	EXPECT_HEAP(V,
@@ -410,6 +430,7 @@ int main(void)
 	test_materialize_recursive();
 	test_materialize_cycle();
 	test_load_from_non_virtual();
+	test_ovf_guard_failargs();
 	test_materialize_on_other_ops();
 	test_two_loads();
 	test_store_invalidates();
