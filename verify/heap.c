@@ -967,6 +967,45 @@ static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
 	return x != HP_NONE ? 0 : init_value(R->env, addr, f);
 }
 
+static uint64_t ident_bit(const hrun *R, uint64_t addr)
+{
+	uint32_t x = ident_at(R, addr);
+	return x == HP_NONE ? 0 : UINT64_C(1) << x;
+}
+
+/* The fresh identities the world can reach in the heap OBJS of run R:
+ * PREV (reached before), the reference values ROOTS[0..n) (of trace
+ * values VIDS), every fresh object referenced by a field of an object that
+ * is not fresh, and everything referenced from those.  This is the true
+ * reachability of the concrete run; the encoder's escape sets
+ * over-approximate it, so a symbolic difference in an object nobody can
+ * reach does not replay (the obligation is then unknown, never refuted). */
+static uint64_t reach(const hp *h, const hrun *R, const interp_obj *objs,
+		      uint32_t n, uint64_t prev, const ir_vid *vids,
+		      const uint64_t *roots, uint32_t nroots)
+{
+	uint64_t m = prev;
+	for (uint32_t i = 0; i < nroots; i++)
+		if (is_ref(R->t, vids[i]))
+			m |= ident_bit(R, roots[i]);
+	for (;;) {
+		uint64_t before = m;
+		for (uint32_t i = 0; i < n; i++) {
+			const interp_obj *o = &objs[i];
+			if (o->fresh >= 0 &&
+			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
+				continue;
+			for (uint32_t j = 0; j < o->nfields; j++) {
+				uint32_t f = field_index(h, o->fields[j]);
+				if (f != HP_NONE && h->f[f].kind == 'r')
+					m |= ident_bit(R, o->values[j]);
+			}
+		}
+		if (m == before)
+			return m;
+	}
+}
+
 static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 			uint32_t an, uint64_t am, const hrun *B,
 			const interp_obj *bo, uint32_t bn, uint64_t bm,
@@ -1031,6 +1070,7 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 {
 	const interp_result *ra = A->r, *rb = B->r;
 	uint32_t nc = ra->ncalls < rb->ncalls ? ra->ncalls : rb->ncalls;
+	uint64_t ea = 0, eb = 0; /* identities the world reached so far */
 	for (uint32_t k = 0; k < nc; k++) {
 		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
 		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
@@ -1040,8 +1080,12 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_printf(why, "call %u differs (op or arguments)", k);
 			return true;
 		}
-		if (!heaps_equal(h, A, ca->objs, ca->nobjs, A->e->callesc[k], B,
-				 cb->objs, cb->nobjs, B->e->callesc[k], why)) {
+		ea = reach(h, A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
+			   ca->nargs);
+		eb = reach(h, B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
+			   cb->nargs);
+		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
+				 cb->objs, cb->nobjs, ea | eb, why)) {
 			sb_printf(why, " at call %u", k);
 			return true;
 		}
@@ -1079,8 +1123,10 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_puts(why, "the fail-args differ");
 			return true;
 		}
-		ma = A->e->geso[ra->stop_op];
-		mb = B->e->geso[rb->stop_op];
+		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
+			   sa->nfail);
+		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->failargs,
+			   rb->out, sb_->nfail);
 	} else {
 		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
 		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
@@ -1088,9 +1134,14 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_puts(why, "the ends or outputs differ");
 			return true;
 		}
-		ma = A->e->endesc;
-		mb = B->e->endesc;
+		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
+			   sa->nargs);
+		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
+			   sb_->nargs);
+		ma = mb = ma | mb;
 	}
+	if (fa)
+		ma = mb = ma | mb;
 	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
 			 mb, why)) {
 		sb_puts(why, fa ? " when the guard fails" : " at the end");
