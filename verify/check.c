@@ -265,23 +265,37 @@ static jp_status init_obligations(pst *ps, jp_err *err)
 	return JP_OK;
 }
 
+static uint32_t *how_counter(ver_result *r, ver_how how)
+{
+	switch (how) {
+	case VER_BY_IDENTITY: return &r->by_identity;
+	case VER_BY_REWRITE: return &r->by_rewrite;
+	case VER_BY_CONCRETE: return &r->by_concrete;
+	case VER_BY_SOLVER: return &r->by_solver;
+	default: return NULL;
+	}
+}
+
+/* Records how obligation I was settled.  An obligation may be settled
+ * again (a batch query first, then on its own): the counters then move
+ * with it, so they always add up to the obligations settled. */
 static void settle(pst *ps, uint32_t i, ver_verdict v, ver_how how, double ms)
 {
 	ver_obligation *b = &ps->res->obl[i];
+	if (b->checked && b->status != VER_UNKNOWN) {
+		uint32_t *old = how_counter(ps->res, b->how);
+		if (old && *old)
+			(*old)--;
+	}
 	b->status = v;
 	b->how = how;
 	b->ms = ms;
 	b->checked = true;
 	if (v == VER_UNKNOWN)
 		return;
-	if (how == VER_BY_IDENTITY)
-		ps->res->by_identity++;
-	else if (how == VER_BY_REWRITE)
-		ps->res->by_rewrite++;
-	else if (how == VER_BY_CONCRETE)
-		ps->res->by_concrete++;
-	else if (how == VER_BY_SOLVER)
-		ps->res->by_solver++;
+	uint32_t *c = how_counter(ps->res, how);
+	if (c)
+		(*c)++;
 }
 
 /* ---- encoding ---------------------------------------------------------- */
