@@ -50,7 +50,7 @@ static void env_load(void)
 		env.passes = "all";
 	if (opt_parse_passes(env.passes, &env.cfg.passes, &err))
 		env_error("JITPROVE_PASSES", err.msg);
-	env.slow_every = env_uint("JITPROVE_SLOW_EVERY", 16);
+	env.slow_every = env_uint("JITPROVE_SLOW_EVERY", 32);
 	env.rlimit = env_uint("JITPROVE_RLIMIT", 200000);
 	env.timeout_ms = env_uint("JITPROVE_TIMEOUT_MS", 10000);
 	env.repro_dir = getenv("JITPROVE_REPRO_DIR");
@@ -116,6 +116,8 @@ ft_counters *ft_counters_get(void)
 
 /* ---- decoding ----------------------------------------------------------- */
 
+enum { HEAP_MAX_LEN = 24 };
+
 bool ft_heap_enabled(ver_ctx *vc)
 {
 	const ft_env *e = ft_env_get();
@@ -147,7 +149,12 @@ jp_status ft_decode_trace(gen_ctx *g, rng *r, uint32_t max_len,
 	o.max_len = max_len;
 	o.min_inputs = 1;
 	o.max_inputs = max_inputs;
-	o.heap = heap;
+	/* Heap traces cost the Z3 tier about ten times an integer trace, so
+	 * one decoded trace in four may use heap ops, and those are kept
+	 * shorter.  The choice takes a byte only when heap ops are allowed. */
+	o.heap = heap && rng_chance(r, 1, 4);
+	if (o.heap && o.max_len > HEAP_MAX_LEN)
+		o.max_len = HEAP_MAX_LEN;
 	return gen_trace_rng(g, r, &o, out, ex, err);
 }
 

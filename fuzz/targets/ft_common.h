@@ -12,15 +12,16 @@
  * then every generator choice from a byte-driven rng (fuzz/rng.h), so any
  * byte string -- including the empty one -- decodes to a valid trace, and a
  * one-byte mutation changes one choice.  The first bytes choose the width
- * (one byte), the profile (one byte), then the generator's own choices
- * follow (number of inputs, length, actions, operands, ...).
+ * (one byte), the profile (one byte), whether heap ops are allowed (one
+ * byte, only when heap traces are enabled), then the generator's own
+ * choices follow (number of inputs, length, actions, operands, ...).
  *
  * Environment (read once, by ft_env_get):
  *   JITPROVE_INJECT     bugs to inject into the optimizer ("add-wrap-bounds",
  *                       a comma list, or "none"); unknown names abort with
  *                       the list of valid ones
  *   JITPROVE_PASSES     optimizer passes (default "all")
- *   JITPROVE_SLOW_EVERY run the Z3 tier on 1 input in N (default 16; 0 =
+ *   JITPROVE_SLOW_EVERY run the Z3 tier on 1 input in N (default 32; 0 =
  *                       never, 1 = always); the choice is a hash of the input
  *                       bytes, so a reproducer replays the same way
  *   JITPROVE_RLIMIT     Z3 resource limit per query (default 200000, about
@@ -105,10 +106,11 @@ bool ft_heap_enabled(ver_ctx *vc);
 bool ft_has_heap_ops(const ir_trace *t);
 
 /* Decodes a trace from R (see above): width, profile, then the generator's
- * choices, with at most MAX_LEN ops and at most MAX_INPUTS inputs, heap ops
- * when HEAP.  EX receives the example values, valid until the next call on
- * G.  Errors are the generator's: JP_ENOMEM, or JP_EINTERNAL for a
- * generator bug. */
+ * choices, with at most MAX_LEN ops and at most MAX_INPUTS inputs.  When
+ * HEAP, one more byte decides whether the generator may use heap ops (one
+ * trace in four; at most 24 ops then).  EX receives the example values, valid
+ * until the next call on G.  Errors are the generator's: JP_ENOMEM, or
+ * JP_EINTERNAL for a generator bug. */
 jp_status ft_decode_trace(gen_ctx *g, rng *r, uint32_t max_len,
 			  uint32_t max_inputs, bool heap, ir_trace **out,
 			  gen_example *ex, jp_err *err);
