@@ -63,8 +63,8 @@ static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
 			    alias dse fail */
     [GEN_PROFILE_ALL] =      {30,  8,  4,  8,  6,  3,  8,  4,  3,
 			       4,  4,  3,  4,  3,  4,  3,  4,  3,  3,  3,
-			       4,  4,  4,  3,  2,  2,  1,  2,  2,  1,
-			       2,  2,  2},
+			       4,  4,  4,  3,  2,  2,  1,  3,  3,  4,
+			       4,  4,  3},
     [GEN_PROFILE_ARITH] =    {60, 15,  6,  3,  3,  1,  2,  1,  2,
 			       1,  1,  1,  1,  1,  2,  1,  1,  1,  1,  1,
 			       0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
