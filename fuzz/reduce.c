@@ -794,14 +794,15 @@ static bool pass_pin(red_state *s)
 	if (interp_run(t, &env, &run, NULL) != JP_OK)
 		return false;
 	bool kept = false;
-	for (uint32_t i = 0; i < t->nops && !kept && !s->stopped; i++) {
+	/* !kept is tested first: once a candidate is kept, T is freed. */
+	for (uint32_t i = 0; !kept && !s->stopped && i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->opc != IR_GUARD_TRUE && op->opc != IR_GUARD_FALSE)
 			continue;
 		uint32_t d = ir_defop(t, op->args[0]);
 		if (d == UINT32_MAX || !ir_op_has(t->ops[d].opc, IRF_CMP))
 			continue;
-		for (uint32_t a = 0; a < t->ops[d].nargs && !kept; a++) {
+		for (uint32_t a = 0; !kept && a < t->ops[d].nargs; a++) {
 			ir_vid x = t->ops[d].args[a];
 			if (ir_is_const(t, x) || t->vals[x].kind != 'i' ||
 			    !run.known[x])
