@@ -105,8 +105,7 @@ static const char *const profile_descs[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_BOUNDS] =
 	"range and known-bits guards around add, neg, shift, and",
     [GEN_PROFILE_OVERFLOW] = "*_ovf ops with their guards, ovf snippets",
-    [GEN_PROFILE_HEAP] = "objects, fields, calls and fail-args in every "
-			 "trace (with heap ops on)",
+    [GEN_PROFILE_HEAP] = "objects, fields, calls, fail-args (heap ops on)",
 };
 
 /* One field of one object of the example heap. */
