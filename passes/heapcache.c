@@ -92,23 +92,6 @@ static void hc_fini(opt_ctx *c)
 	c->state[OPT_PASS_HEAP] = NULL;
 }
 
-static bool grow(opt_ctx *c, void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	if (need <= *cap)
-		return true;
-	uint32_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, (size_t)n * sz);
-	if (!q) {
-		opt_fail(c, JP_ENOMEM, "out of memory");
-		return false;
-	}
-	*p = q;
-	*cap = n;
-	return true;
-}
-
 static bool in_list(const ir_vid *l, uint32_t n, ir_vid v)
 {
 	for (uint32_t k = 0; k < n; k++)
@@ -120,7 +103,8 @@ static bool in_list(const ir_vid *l, uint32_t n, ir_vid v)
 static void add_vid(opt_ctx *c, ir_vid **l, uint32_t *n, uint32_t *cap,
 		    ir_vid v)
 {
-	if (!in_list(*l, *n, v) && grow(c, (void **)l, cap, *n + 1, sizeof **l))
+	if (!in_list(*l, *n, v) &&
+	    opt_grow(c, (void **)l, cap, *n + 1, sizeof **l))
 		(*l)[(*n)++] = v;
 }
 
@@ -202,7 +186,8 @@ static void put(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val,
 	hstate *s = hs(c);
 	hentry *e = lookup(c, field, obj);
 	if (!e) {
-		if (!grow(c, (void **)&s->e, &s->cape, s->ne + 1, sizeof *s->e))
+		if (!opt_grow(c, (void **)&s->e, &s->cape, s->ne + 1,
+			      sizeof *s->e))
 			return;
 		e = &s->e[s->ne++];
 	}
@@ -263,8 +248,8 @@ static void overwrite(opt_ctx *c, uint32_t field, ir_vid obj)
 	for (uint32_t k = 0; k < s->np; k++) {
 		if (s->p[k].field != field || opt_find(c, s->p[k].obj) != obj)
 			continue;
-		if (grow(c, (void **)&s->dead, &s->capdead, s->ndead + 1,
-			 sizeof *s->dead))
+		if (opt_grow(c, (void **)&s->dead, &s->capdead, s->ndead + 1,
+			     sizeof *s->dead))
 			s->dead[s->ndead++] = s->p[k].op;
 		s->p[k] = s->p[--s->np];
 		return;
@@ -274,7 +259,7 @@ static void overwrite(opt_ctx *c, uint32_t field, ir_vid obj)
 static void add_pending(opt_ctx *c, uint32_t field, ir_vid obj, uint32_t op)
 {
 	hstate *s = hs(c);
-	if (grow(c, (void **)&s->p, &s->capp, s->np + 1, sizeof *s->p))
+	if (opt_grow(c, (void **)&s->p, &s->capp, s->np + 1, sizeof *s->p))
 		s->p[s->np++] = (hpend){field, obj, op};
 }
 

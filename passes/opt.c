@@ -151,6 +151,23 @@ void opt_fail(opt_ctx *c, jp_status s, const char *what)
 	jp_fail(c->err, s, "optimizer: %s", what);
 }
 
+bool opt_grow(opt_ctx *c, void **p, uint32_t *cap, uint32_t need, size_t sz)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, (size_t)n * sz);
+	if (!q) {
+		opt_fail(c, JP_ENOMEM, "out of memory");
+		return false;
+	}
+	*p = q;
+	*cap = n;
+	return true;
+}
+
 static bool reserve_vals(opt_ctx *c, uint32_t n)
 {
 	if (n <= c->capuf)

@@ -128,6 +128,11 @@ static inline bool opt_bug_on(const opt_ctx *c, opt_bug b)
 /* Records an error (first one wins). */
 void opt_fail(opt_ctx *c, jp_status s, const char *what);
 
+/* Grows the malloc'd array *P (elements of SZ bytes, capacity *CAP) to
+ * hold at least NEED elements, doubling.  On failure records JP_ENOMEM
+ * with opt_fail and returns false; *P is then unchanged. */
+bool opt_grow(opt_ctx *c, void **p, uint32_t *cap, uint32_t need, size_t sz);
+
 /* Union-find over output values. */
 ir_vid opt_find(opt_ctx *c, ir_vid v);
 /* Forwards V's class to TO's (a constant or an earlier value). */

@@ -93,24 +93,6 @@ static void vrt_fini(opt_ctx *c)
 	c->state[OPT_PASS_VIRTUALIZE] = NULL;
 }
 
-/* Grows *P (elements of SZ bytes, capacity *CAP) to hold NEED. */
-static bool grow(opt_ctx *c, void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	if (need <= *cap)
-		return true;
-	uint32_t n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, (size_t)n * sz);
-	if (!q) {
-		opt_fail(c, JP_ENOMEM, "out of memory");
-		return false;
-	}
-	*p = q;
-	*cap = n;
-	return true;
-}
-
 /* BUG materialize-twice: a materialized object is forgotten as soon as
  * the op that made it escape is done; it is virtual again, and the next
  * escape allocates it a second time. */
@@ -210,7 +192,7 @@ static void collect(opt_ctx *c, uint32_t id)
 {
 	vstate *s = vs(c);
 	s->nlist = 0;
-	if (!grow(c, (void **)&s->list, &s->caplist, 1, sizeof *s->list))
+	if (!opt_grow(c, (void **)&s->list, &s->caplist, 1, sizeof *s->list))
 		return;
 	s->list[s->nlist++] = id;
 	s->o[id].mark = true;
@@ -221,8 +203,8 @@ static void collect(opt_ctx *c, uint32_t id)
 			if (!o->f[k].virt || s->o[t].mark ||
 			    s->o[t].out != IR_NOVAL)
 				continue;
-			if (!grow(c, (void **)&s->list, &s->caplist,
-				  s->nlist + 1, sizeof *s->list))
+			if (!opt_grow(c, (void **)&s->list, &s->caplist,
+				      s->nlist + 1, sizeof *s->list))
 				return;
 			s->o[t].mark = true;
 			s->list[s->nlist++] = t;
@@ -297,7 +279,7 @@ void opt_after_guard(opt_ctx *c)
 static void new_object(opt_ctx *c, uint32_t i)
 {
 	vstate *s = vs(c);
-	if (!grow(c, (void **)&s->o, &s->cap, s->n + 1, sizeof *s->o))
+	if (!opt_grow(c, (void **)&s->o, &s->cap, s->n + 1, sizeof *s->o))
 		return;
 	vobj *o = &s->o[s->n];
 	memset(o, 0, sizeof *o);
@@ -331,7 +313,7 @@ static void set_field(opt_ctx *c, uint32_t id, uint32_t descr, ir_vid v)
 		*f = nf;
 		return;
 	}
-	if (grow(c, (void **)&o->f, &o->capf, o->nf + 1, sizeof *o->f))
+	if (opt_grow(c, (void **)&o->f, &o->capf, o->nf + 1, sizeof *o->f))
 		o->f[o->nf++] = nf;
 }
 
