@@ -253,6 +253,29 @@ jp_status gen_parse_range(const char *s, uint32_t *lo, uint32_t *hi,
 	return JP_OK;
 }
 
+/* Prefixes ERR's message with the option it is about. */
+static jp_status option_error(jp_err *err, const char *option)
+{
+	if (!err)
+		return JP_EINPUT;
+	char msg[sizeof err->msg];
+	snprintf(msg, sizeof msg, "%s", err->msg);
+	return jp_fail(err, err->status, "%s: %s", option, msg);
+}
+
+jp_status gen_apply_args(gen_opts *o, const char *profile, const char *length,
+			 const char *inputs, jp_err *err)
+{
+	if (gen_parse_profile(profile, &o->profile, err))
+		return JP_EINPUT;
+	if (length && gen_parse_range(length, &o->min_len, &o->max_len, err))
+		return option_error(err, "--length");
+	if (inputs &&
+	    gen_parse_range(inputs, &o->min_inputs, &o->max_inputs, err))
+		return option_error(err, "--inputs");
+	return gen_check_opts(o, err);
+}
+
 gen_ctx *gen_ctx_new(void)
 {
 	return calloc(1, sizeof(gen_ctx));

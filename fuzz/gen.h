@@ -84,6 +84,12 @@ jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err);
 /* Parses "N" (exactly N) or "LO-HI" (uniform in [LO, HI]). */
 jp_status gen_parse_range(const char *s, uint32_t *lo, uint32_t *hi,
 			  jp_err *err);
+/* Applies the command-line spellings of the generator options to O: a
+ * profile name, and LENGTH / INPUTS ranges (NULL keeps O's value), then
+ * gen_check_opts.  Range errors name their option ("--length: ..."), so
+ * every command that takes these options reports them alike. */
+jp_status gen_apply_args(gen_opts *o, const char *profile, const char *length,
+			 const char *inputs, jp_err *err);
 
 /* Example values of the last generated trace: the input values, and the
  * value of every vid (constants included).  References are addresses: ref

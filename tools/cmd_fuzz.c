@@ -419,15 +419,7 @@ int cmd_fuzz(int argc, char **argv)
 	o.outdir = out;
 	o.gen.width = width;
 	o.gen.heap = !no_heap;
-	if (gen_parse_profile(profile, &o.gen.profile, &err))
-		return cli_usage_error(&spec, "%s", err.msg);
-	if (length &&
-	    gen_parse_range(length, &o.gen.min_len, &o.gen.max_len, &err))
-		return cli_usage_error(&spec, "--length: %s", err.msg);
-	if (inputs &&
-	    gen_parse_range(inputs, &o.gen.min_inputs, &o.gen.max_inputs, &err))
-		return cli_usage_error(&spec, "--inputs: %s", err.msg);
-	if (gen_check_opts(&o.gen, &err))
+	if (gen_apply_args(&o.gen, profile, length, inputs, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
 	if (inject && opt_parse_bugs(inject, &o.cfg.bugs, &err))
 		return cli_usage_error(&spec, "--inject: %s", err.msg);

@@ -50,14 +50,7 @@ int cmd_gen(int argc, char **argv)
 	gen_opts o = gen_default_opts();
 	o.width = width;
 	o.heap = !no_heap;
-	if (gen_parse_profile(profile, &o.profile, &err))
-		return cli_usage_error(&spec, "%s", err.msg);
-	if (length && gen_parse_range(length, &o.min_len, &o.max_len, &err))
-		return cli_usage_error(&spec, "--length: %s", err.msg);
-	if (inputs &&
-	    gen_parse_range(inputs, &o.min_inputs, &o.max_inputs, &err))
-		return cli_usage_error(&spec, "--inputs: %s", err.msg);
-	if (gen_check_opts(&o, &err))
+	if (gen_apply_args(&o, profile, length, inputs, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
 	gen_ctx *g = gen_ctx_new();
 	if (!g) {
