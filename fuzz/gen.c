@@ -217,7 +217,7 @@ jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err)
 	return jp_fail(
 	    err, JP_EINPUT,
 	    "unknown profile '%s'; expected one of: all, arithmetic, "
-	    "bounds-heavy, overflow-heavy",
+	    "bounds-heavy, overflow-heavy, heap",
 	    name);
 }
 

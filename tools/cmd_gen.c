@@ -20,7 +20,7 @@ int cmd_gen(int argc, char **argv)
 	cli_opt opts[] = {
 	    {"seed", CLI_UINT64, &seed, "S  the trace's seed (default 0)"},
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy or overflow-heavy"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  number of ops, guards included (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,

@@ -42,7 +42,8 @@ int cmd_opt(int argc, char **argv)
 	    "o.trace\n"
 	    "checks the optimizer on it.  Every guard of the output carries,\n"
 	    "as descr=, the label of the input guard it stands for.\n"
-	    "Passes, in the order they run: fold, simplify, bounds, cse, dce\n"
+	    "Passes, in the order they run: fold, simplify, bounds, cse,\n"
+	    "virtualize, heap, dce "
 	    "(docs/optimizer.md).",
 	    opts,
 	    5,
