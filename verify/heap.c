@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ir/arena.h"
 #include "ir/interp.h"
 #include "ir/strbuf.h"
 #include "verify/encode.h"
@@ -77,6 +78,23 @@ typedef struct hclass {
 	const char *name;
 } hclass;
 
+/* One write to a field: where COND holds (NULL: always), the cell at ADDR
+ * becomes VAL.  A heap state of one field is an immutable list of writes,
+ * newest first, over a base array that is only ever read.  Reads expand
+ * into if-then-else chains over the writes (mem_read): Z3's array theory
+ * takes seconds, even times out, on select-over-store chains of a ten-op
+ * pair that the bit-vector solver decides in milliseconds once the stores
+ * are gone. */
+typedef struct hnode {
+	Z3_ast cond, addr, val;
+	const struct hnode *next;
+} hnode;
+
+typedef struct hmem {
+	Z3_ast base; /* Array(BV64 -> range): H0 or a call's havoc array */
+	const hnode *w;
+} hmem;
+
 /* What one trace makes observable, and the terms of its values. */
 typedef struct htrace {
 	const ir_trace *t;
@@ -86,13 +104,13 @@ typedef struct htrace {
 	uint32_t *ident;   /* per op: identity of an allocation */
 	uint64_t *pts;	   /* per vid: fresh identities it may be */
 	uint64_t *geso;	   /* per op: escaped identities at a failing guard */
-	Z3_ast *gheap;	   /* per op * nf: normalized heap at a guard */
+	hmem *gheap;	   /* per op * nf: normalized heap at a guard */
 	uint32_t ncalls;   /* calls made */
 	uint32_t *callop;  /* per call: op index */
 	uint64_t *callesc; /* per call: escaped identities */
-	Z3_ast *cheap;	   /* per call * nf: normalized heap at the call */
+	hmem *cheap;	   /* per call * nf: normalized heap at the call */
 	uint64_t endesc;
-	Z3_ast *eheap; /* nf: normalized heap at the end */
+	hmem *eheap; /* nf: normalized heap at the end */
 	uint64_t contents[HP_MAXID];
 	uint64_t esc;
 	/* Loads of reference fields: field, the call before them (or
@@ -100,7 +118,7 @@ typedef struct htrace {
 	uint32_t nloads;
 	uint32_t *lf, *lk;
 	Z3_ast *lobj;
-	Z3_ast *cur; /* nf: current field arrays while encoding */
+	hmem *cur; /* nf: current field states while encoding */
 } htrace;
 
 typedef struct hp {
@@ -122,7 +140,12 @@ typedef struct hp {
 	Z3_ast *rk; /* per call k: result */
 	uint32_t maxcalls;
 	htrace ho, hpp;
-	Z3_ast bg; /* background constraints */
+	Z3_ast bg;	       /* background constraints */
+	arena nodes;	       /* the hnode lists */
+	Z3_solver s;	       /* the incremental solver (solve) */
+	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
+	bool gave_up;	       /* an obligation was unknown */
+	const char *why;       /* reason of the last fast unknown */
 	jp_err *err;
 } hp;
 
@@ -382,6 +405,83 @@ static bool is_ref(const ir_trace *t, ir_vid v)
 	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
 }
 
+/* ---- heap states ----------------------------------------------------------
+ */
+
+static uint32_t fresh_ident_of(const hp *h, Z3_ast a)
+{
+	for (uint32_t x = 0; x < h->nid; x++)
+		if (h->id[x].addr == a)
+			return x;
+	return HP_NONE;
+}
+
+static bool is_input_or_null(const hp *h, Z3_ast a)
+{
+	uint64_t v;
+	if (zc_numeral(h->z, a, &v))
+		return v == 0;
+	for (uint32_t i = 0; i < h->o->ninputs; i++)
+		if (h->vars[i] == a && is_ref(h->o, h->o->inputs[i]))
+			return true;
+	return false;
+}
+
+/* Whether the background constraints make the addresses A and B differ:
+ * two fresh objects, or a fresh object and NULL or an input reference.
+ * Only a shortcut that keeps the read terms small; anything else is left
+ * to the solver. */
+static bool known_distinct(const hp *h, Z3_ast a, Z3_ast b)
+{
+	if (a == b)
+		return false;
+	uint32_t x = fresh_ident_of(h, a), y = fresh_ident_of(h, b);
+	if (x != HP_NONE && y != HP_NONE)
+		return true;
+	if (x != HP_NONE)
+		return is_input_or_null(h, b);
+	if (y != HP_NONE)
+		return is_input_or_null(h, a);
+	return false;
+}
+
+static hmem mem_write(hp *h, hmem m, Z3_ast cond, Z3_ast addr, Z3_ast val)
+{
+	hnode *n = arena_alloc(&h->nodes, sizeof *n);
+	if (!n) {
+		h->S.failed = true;
+		return m;
+	}
+	*n = (hnode){cond, addr, val, m.w};
+	m.w = n;
+	return m;
+}
+
+/* The value of the cell at J after the writes W over BASE. */
+static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j)
+{
+	while (w && known_distinct(h, w->addr, j))
+		w = w->next;
+	if (!w)
+		return K(h, Z3_mk_select(h->z, base, j));
+	if (w->addr == j && !w->cond)
+		return w->val;
+	Z3_ast rest = read_from(h, base, w->next, j);
+	if (rest == w->val)
+		return rest;
+	Z3_ast c = w->addr == j ? w->cond : K(h, Z3_mk_eq(h->z, w->addr, j));
+	if (w->cond && w->addr != j) {
+		Z3_ast v[2] = {w->cond, c};
+		c = K(h, Z3_mk_and(h->z, 2, v));
+	}
+	return K(h, Z3_mk_ite(h->z, c, w->val, rest));
+}
+
+static Z3_ast mem_read(hp *h, hmem m, Z3_ast j)
+{
+	return read_from(h, m.base, m.w, j);
+}
+
 static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
 			    uint32_t n)
 {
@@ -392,16 +492,15 @@ static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
 }
 
 /* The current arrays with the slots of identities outside MASK set to 0. */
-static void normalize(hp *h, const htrace *e, uint64_t mask, Z3_ast *out)
+static void normalize(hp *h, const htrace *e, uint64_t mask, hmem *out)
 {
 	for (uint32_t f = 0; f < h->nf; f++) {
-		Z3_ast a = e->cur[f];
+		hmem a = e->cur[f];
 		Z3_ast zero =
 		    zc_bv(&h->S, Z3_get_bv_sort_size(h->z, h->f[f].range), 0);
 		for (uint32_t x = 0; x < h->nid; x++)
 			if (!(mask & (UINT64_C(1) << x)))
-				a = K(h, Z3_mk_store(h->z, a, h->id[x].addr,
-						     zero));
+				a = mem_write(h, a, NULL, h->id[x].addr, zero);
 		out[f] = a;
 	}
 }
@@ -484,14 +583,12 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->callesc[k] = e->esc;
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	for (uint32_t f = 0; f < h->nf; f++) {
-		Z3_ast a = h->hk[k * h->nf + f];
+		hmem a = {h->hk[k * h->nf + f], NULL};
 		for (uint32_t x = 0; x < h->nid; x++)
-			if (!(e->esc & (UINT64_C(1) << x))) {
-				Z3_ast keep = K(h, Z3_mk_select(h->z, e->cur[f],
-								h->id[x].addr));
-				a = K(h, Z3_mk_store(h->z, a, h->id[x].addr,
-						     keep));
-			}
+			if (!(e->esc & (UINT64_C(1) << x)))
+				a = mem_write(
+				    h, a, NULL, h->id[x].addr,
+				    mem_read(h, e->cur[f], h->id[x].addr));
 		e->cur[f] = a;
 	}
 	if (op->result != IR_NOVAL)
@@ -513,17 +610,15 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		e->val[op->result] = h->id[x].addr;
 		e->pts[op->result] = UINT64_C(1) << x;
 		for (uint32_t g = 0; g < h->nf; g++)
-			e->cur[g] = K(
-			    h, Z3_mk_store(
-				   z, e->cur[g], h->id[x].addr,
-				   zc_bv(&h->S,
-					 Z3_get_bv_sort_size(z, h->f[g].range),
-					 0)));
+			e->cur[g] = mem_write(
+			    h, e->cur[g], NULL, h->id[x].addr,
+			    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[g].range),
+				  0));
 		return;
 	}
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: {
-		Z3_ast sel = K(h, Z3_mk_select(z, e->cur[f], a[0]));
+		Z3_ast sel = mem_read(h, e->cur[f], a[0]);
 		Z3_ast zero =
 		    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[f].range), 0);
 		e->val[op->result] =
@@ -541,8 +636,12 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		return;
 	}
 	case IR_SETFIELD_GC: {
-		Z3_ast st = K(h, Z3_mk_store(z, e->cur[f], a[0], a[1]));
-		e->cur[f] = K(h, Z3_mk_ite(z, is_null(h, a[0]), e->cur[f], st));
+		/* A store through NULL does nothing (the interpreter's
+		 * rule); a fresh object is never NULL. */
+		Z3_ast nn = fresh_ident_of(h, a[0]) != HP_NONE
+				? NULL
+				: K(h, Z3_mk_not(z, is_null(h, a[0])));
+		e->cur[f] = mem_write(h, e->cur[f], nn, a[0], a[1]);
 		if (!is_ref(t, op->args[1]))
 			return;
 		uint64_t obj = e->pts[op->args[0]], v = e->pts[op->args[1]];
@@ -577,7 +676,7 @@ static jp_status enc_one(hp *h, htrace *e)
 			e->val[v] = zc_bv(&h->S, 64, 0);
 	}
 	for (uint32_t f = 0; f < h->nf; f++)
-		e->cur[f] = h->f[f].h0;
+		e->cur[f] = (hmem){h->f[f].h0, NULL};
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		if (ir_op_has(op->opc, IRF_MARK))
@@ -684,7 +783,7 @@ typedef struct hobl {
  * a fresh constant: the same as array disequality (extensionality), but
  * it leaves only selects over store chains, which the bit-vector solver
  * handles without array reasoning. */
-static Z3_ast heap_neq(hp *h, const Z3_ast *x, const Z3_ast *y)
+static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
 {
 	Z3_ast *d = calloc(h->nf + 1, sizeof *d);
 	if (!d) {
@@ -695,11 +794,12 @@ static Z3_ast heap_neq(hp *h, const Z3_ast *x, const Z3_ast *y)
 				    zc_bv_sort(h->z, 64)));
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < h->nf; f++) {
-		if (x[f] == y[f])
+		if (x[f].base == y[f].base && x[f].w == y[f].w)
 			continue;
-		Z3_ast sx = K(h, Z3_mk_select(h->z, x[f], w));
-		Z3_ast sy = K(h, Z3_mk_select(h->z, y[f], w));
-		d[n++] = K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));
+		Z3_ast sx = mem_read(h, x[f], w), sy = mem_read(h, y[f], w);
+		if (sx != sy)
+			d[n++] =
+			    K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));
 	}
 	Z3_ast r = n ? K(h, Z3_mk_or(h->z, n, d)) : zc_false(&h->S);
 	free(d);
@@ -1422,74 +1522,202 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
+/* Queries go first to one incremental solver per pair with a short
+ * budget: the background is asserted once, each guard's pass condition
+ * once behind an indicator constant, and a query assumes the indicators
+ * of the guards before it and pushes only its negated goal.  A query that
+ * budget does not settle goes to a fresh solver with the rest of the
+ * timeout (Z3's non-incremental solver preprocesses the whole query, which
+ * is faster on the hard ones). */
+enum { HP_FAST_MS = 100 };
+
+static void set_limits(hp *h, Z3_solver s, unsigned timeout_ms)
 {
-	double t0 = now_ms();
-	Z3_ast neg = K(h, Z3_simplify(h->z, goal_neg(h, q)));
-	out->checked = true;
-	out->status = VER_UNKNOWN;
-	out->how = VER_BY_NONE;
-	if (zc_is_false(h->z, neg)) {
-		out->status = VER_PROVED;
-		out->how = VER_BY_IDENTITY;
-		h->res->by_identity++;
-		return JP_OK;
-	}
-	Z3_solver s = Z3_mk_solver(h->z);
-	Z3_solver_inc_ref(h->z, s);
 	Z3_params p = Z3_mk_params(h->z);
 	Z3_params_inc_ref(h->z, p);
-	if (h->opts->timeout_ms)
-		Z3_params_set_uint(h->z, p,
-				   Z3_mk_string_symbol(h->z, "timeout"),
-				   h->opts->timeout_ms);
+	if (timeout_ms)
+		Z3_params_set_uint(
+		    h->z, p, Z3_mk_string_symbol(h->z, "timeout"), timeout_ms);
 	if (h->opts->rlimit)
 		Z3_params_set_uint(h->z, p, Z3_mk_string_symbol(h->z, "rlimit"),
 				   h->opts->rlimit);
 	Z3_solver_set_params(h->z, s, p);
+	Z3_params_dec_ref(h->z, p);
+}
+
+static unsigned fast_budget(const hp *h)
+{
+	unsigned user = h->opts->timeout_ms;
+	return user && user < HP_FAST_MS ? user : HP_FAST_MS;
+}
+
+/* Asserts "indicator implies pass" for the guards of E into the
+ * incremental solver. */
+static void indicators(hp *h, const htrace *e, Z3_ast *ind, char tag)
+{
+	for (uint32_t i = 0; i < e->t->nops; i++) {
+		if (!e->pass[i])
+			continue;
+		char sym[32];
+		snprintf(sym, sizeof sym, "pass_%c%u", tag, i);
+		ind[i] = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+					  Z3_mk_bool_sort(h->z)));
+		Z3_solver_assert(h->z, h->s,
+				 K(h, Z3_mk_implies(h->z, ind[i], e->pass[i])));
+	}
+}
+
+static bool make_solver(hp *h)
+{
+	if (h->s)
+		return true;
+	h->s = Z3_mk_simple_solver(h->z);
+	if (!h->s)
+		return false;
+	Z3_solver_inc_ref(h->z, h->s);
+	set_limits(h, h->s, fast_budget(h));
+	Z3_solver_assert(h->z, h->s, h->bg);
+	indicators(h, &h->ho, h->ind_o, 'o');
+	indicators(h, &h->hpp, h->ind_p, 'p');
+	return !zc_failed();
+}
+
+static uint32_t assumptions(const hp *h, const hobl *q, Z3_ast *out)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < q->b.o_upto; i++)
+		if (h->ind_o[i])
+			out[n++] = h->ind_o[i];
+	for (uint32_t i = 0; i < q->b.p_upto; i++)
+		if (h->ind_p[i])
+			out[n++] = h->ind_p[i];
+	return n;
+}
+
+/* The query in a fresh solver with everything asserted. */
+static Z3_solver fresh_solver(hp *h, const hobl *q, Z3_ast neg,
+			      unsigned timeout_ms)
+{
+	Z3_solver s = Z3_mk_solver(h->z);
+	Z3_solver_inc_ref(h->z, s);
+	set_limits(h, s, timeout_ms);
 	Z3_solver_assert(h->z, s, h->bg);
 	Z3_solver_assert(h->z, s, all_pass(h, &h->ho, q->b.o_upto));
 	Z3_solver_assert(h->z, s, all_pass(h, &h->hpp, q->b.p_upto));
 	Z3_solver_assert(h->z, s, neg);
-	h->res->solver_calls++;
-	Z3_lbool ans = Z3_solver_check(h->z, s);
+	return s;
+}
+
+static void set_reason(hp *h, const char *what, const char *why)
+{
+	if (h->res->reason)
+		return;
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s: %s", what, why);
+	h->res->reason = sb_detach(&sb);
+}
+
+/* A satisfying model: refuted when it replays. */
+static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
+			   bool *refuted)
+{
 	jp_status st = JP_OK;
-	if (ans == Z3_L_FALSE) {
+	Z3_model m = Z3_solver_get_model(h->z, s);
+	if (!m)
+		return zc_check_error(h->err, "getting a model");
+	Z3_model_inc_ref(h->z, m);
+	if (replay(h, m, out->what, &st) == 1) {
+		out->status = VER_REFUTED;
+		out->how = VER_BY_SOLVER;
+		*refuted = true;
+	} else if (!st) {
+		set_reason(h, out->what,
+			   "the solver's counterexample does not replay on "
+			   "the interpreter (a behaviour of the heap model "
+			   "the interpreter's environment cannot express, "
+			   "e.g. a call writing to an escaped fresh object, "
+			   "or a fresh address read from the initial heap)");
+	}
+	Z3_model_dec_ref(h->z, m);
+	return st;
+}
+
+/* The incremental query: *ANS is the solver's answer; a model is used
+ * before the goal is popped. */
+static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
+			    ver_obligation *out, bool *refuted, Z3_lbool *ans)
+{
+	if (!make_solver(h))
+		return zc_check_error(h->err, "creating a solver");
+	uint32_t cap = h->o->nops + h->p->nops + 1;
+	Z3_ast *as = calloc(cap, sizeof *as);
+	if (!as)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t n = assumptions(h, q, as);
+	Z3_solver_push(h->z, h->s);
+	Z3_solver_assert(h->z, h->s, neg);
+	*ans = Z3_solver_check_assumptions(h->z, h->s, n, as);
+	free(as);
+	jp_status st = zc_check_error(h->err, "solver check");
+	if (!st && *ans == Z3_L_TRUE)
+		st = use_model(h, h->s, out, refuted);
+	else if (!st && *ans == Z3_L_UNDEF)
+		h->why = Z3_solver_get_reason_unknown(h->z, h->s);
+	Z3_solver_pop(h->z, h->s, 1);
+	return st ? st : zc_check_error(h->err, "solver pop");
+}
+
+static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
+{
+	double t0 = now_ms();
+	Z3_ast raw = goal_neg(h, q);
+	out->checked = true;
+	out->status = VER_UNKNOWN;
+	out->how = VER_BY_NONE;
+	if (zc_is_false(h->z, raw)) {
+		out->status = VER_PROVED;
+		out->how = VER_BY_IDENTITY;
+		return JP_OK;
+	}
+	Z3_ast neg = K(h, Z3_simplify(h->z, raw));
+	if (zc_is_false(h->z, neg)) {
+		out->status = VER_PROVED;
+		out->how = VER_BY_REWRITE;
+		out->ms = now_ms() - t0;
+		return JP_OK;
+	}
+	h->res->solver_calls++;
+	h->why = NULL;
+	Z3_lbool ans = Z3_L_UNDEF;
+	jp_status st = fast_query(h, q, neg, out, refuted, &ans);
+	unsigned user = h->opts->timeout_ms;
+	double spent = now_ms() - t0;
+	/* Once an obligation is unknown the pair cannot be proved: the rest
+	 * only look for a counterexample within the short budget, so a hard
+	 * pair costs one timeout, not one per obligation. */
+	if (!st && ans == Z3_L_UNDEF && !h->gave_up &&
+	    (user == 0 || (user > HP_FAST_MS && spent + 1 < (double)user))) {
+		h->res->slow_queries++;
+		Z3_solver s =
+		    fresh_solver(h, q, neg, user ? user - (unsigned)spent : 0);
+		ans = Z3_solver_check(h->z, s);
+		st = zc_check_error(h->err, "solver check");
+		if (!st && ans == Z3_L_TRUE)
+			st = use_model(h, s, out, refuted);
+		else if (!st && ans == Z3_L_UNDEF)
+			set_reason(h, out->what,
+				   Z3_solver_get_reason_unknown(h->z, s));
+		Z3_solver_dec_ref(h->z, s);
+	} else if (!st && ans == Z3_L_UNDEF) {
+		set_reason(h, out->what, h->why ? h->why : "unknown");
+	}
+	if (!st && ans == Z3_L_FALSE) {
 		out->status = VER_PROVED;
 		out->how = VER_BY_SOLVER;
-		h->res->by_solver++;
-	} else if (ans == Z3_L_TRUE) {
-		Z3_model m = Z3_solver_get_model(h->z, s);
-		Z3_model_inc_ref(h->z, m);
-		if (replay(h, m, out->what, &st) == 1) {
-			out->status = VER_REFUTED;
-			out->how = VER_BY_SOLVER;
-			h->res->by_solver++;
-			*refuted = true;
-		} else if (!st && !h->res->reason) {
-			strbuf sb;
-			sb_init(&sb);
-			sb_printf(
-			    &sb,
-			    "%s: the solver's counterexample does not "
-			    "replay on the interpreter (a behaviour of "
-			    "the heap model the interpreter's environment "
-			    "cannot express, e.g. a call writing to an "
-			    "escaped fresh object, or a fresh address "
-			    "read from the initial heap)",
-			    out->what);
-			h->res->reason = sb_detach(&sb);
-		}
-		Z3_model_dec_ref(h->z, m);
-	} else if (!h->res->reason) {
-		strbuf sb;
-		sb_init(&sb);
-		sb_printf(&sb, "%s: %s", out->what,
-			  Z3_solver_get_reason_unknown(h->z, s));
-		h->res->reason = sb_detach(&sb);
 	}
-	Z3_params_dec_ref(h->z, p);
-	Z3_solver_dec_ref(h->z, s);
+	if (!st && out->status == VER_UNKNOWN)
+		h->gave_up = true;
 	out->ms = now_ms() - t0;
 	h->res->ms_solve += out->ms;
 	return st;
@@ -1511,6 +1739,10 @@ static jp_status setup(hp *h)
 		st = scan_fields(h, p);
 	if (st)
 		return st;
+	h->ind_o = calloc(o->nops + 1, sizeof *h->ind_o);
+	h->ind_p = calloc(p->nops + 1, sizeof *h->ind_p);
+	if (!h->ind_o || !h->ind_p)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
 	if (!h->hk || !h->rk || !ht_alloc(h, &h->ho, o) ||
@@ -1593,12 +1825,13 @@ static jp_status run_all(hp *h, const hlist *Q)
 		}
 	}
 	/* The statistics are counted from the list, so they always add up. */
-	r->by_identity = r->by_solver = 0;
+	r->by_identity = r->by_solver = r->by_rewrite = 0;
 	for (uint32_t i = 0; i < r->nobl; i++) {
 		if (!r->obl[i].checked)
 			continue;
 		r->by_identity += r->obl[i].how == VER_BY_IDENTITY;
 		r->by_solver += r->obl[i].how == VER_BY_SOLVER;
+		r->by_rewrite += r->obl[i].how == VER_BY_REWRITE;
 	}
 	r->verdict = refuted ? VER_REFUTED : unknown ? VER_UNKNOWN : VER_PROVED;
 	if (refuted) {
@@ -1628,6 +1861,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	h->w = orig->width;
 	h->err = err;
 	zc_scope_init(&h->S, z);
+	arena_init(&h->nodes);
 	double t0 = now_ms();
 	uint32_t *match = calloc(opt->nops + 1, sizeof *match);
 	obl_list L;
@@ -1656,7 +1890,12 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	ht_free(&h->hpp);
 	if (h->tyfun)
 		Z3_dec_ref(z, Z3_func_decl_to_ast(z, h->tyfun));
+	if (h->s)
+		Z3_solver_dec_ref(z, h->s);
 	zc_scope_release(&h->S);
+	arena_free(&h->nodes);
+	free(h->ind_o);
+	free(h->ind_p);
 	free(h->f);
 	free(h->cls);
 	free(h->vars);
