@@ -244,6 +244,70 @@ static void u_to_s(int w, vr_fact *f)
 	}
 }
 
+/* The smallest pattern >= LO (unsigned) whose bits agree with ZEROS and
+ * ONES; false when there is none.  Above the highest bit where the
+ * candidate "ONES plus LO's unknown bits" differs from LO, it equals LO;
+ * if that bit is a known 1 the candidate is above LO and the unknown bits
+ * below can all be 0; if it is a known 0, the lowest unknown 0 bit above it
+ * must become 1 instead. */
+static bool next_ge(int w, uint64_t lo, uint64_t zeros, uint64_t ones,
+		    uint64_t *out)
+{
+	uint64_t m = sem_allones(w), u = m & ~(zeros | ones);
+	uint64_t x = ones | (lo & u), diff = x ^ lo;
+	if (!diff) {
+		*out = x;
+		return true;
+	}
+	unsigned p = 63;
+	while (!((diff >> p) & 1))
+		p--;
+	if ((x >> p) & 1) {
+		*out = (x & ~lowbits(p)) | (ones & lowbits(p));
+		return true;
+	}
+	for (unsigned q = p + 1; q < (unsigned)w; q++) {
+		uint64_t b = UINT64_C(1) << q;
+		if ((u & b) && !(lo & b)) {
+			*out = (lo & ~lowbits(q + 1)) | b | (ones & lowbits(q));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The largest pattern <= HI that agrees with the bits: next_ge on the
+ * complements (complementing reverses the order and swaps 0s and 1s). */
+static bool prev_le(int w, uint64_t hi, uint64_t zeros, uint64_t ones,
+		    uint64_t *out)
+{
+	uint64_t m = sem_allones(w), r;
+	if (!next_ge(w, m & ~hi, ones, zeros, &r))
+		return false;
+	*out = m & ~r;
+	return true;
+}
+
+/* Moves both intervals' ends onto patterns the known bits allow.  Signed
+ * order is unsigned order with the sign bit flipped. */
+static bool bounds_to_bits(int w, vr_fact *f)
+{
+	uint64_t lo, hi, sign = sem_minint(w);
+	if (!next_ge(w, f->umin, f->zeros, f->ones, &lo) ||
+	    !prev_le(w, f->umax, f->zeros, f->ones, &hi))
+		return false;
+	f->umin = lo;
+	f->umax = hi;
+	uint64_t fz = (f->zeros & ~sign) | (f->ones & sign);
+	uint64_t fo = (f->ones & ~sign) | (f->zeros & sign);
+	if (!next_ge(w, pat(w, f->smin) ^ sign, fz, fo, &lo) ||
+	    !prev_le(w, pat(w, f->smax) ^ sign, fz, fo, &hi))
+		return false;
+	f->smin = sem_signed(w, lo ^ sign);
+	f->smax = sem_signed(w, hi ^ sign);
+	return true;
+}
+
 /* Makes the three parts of F agree; false when F describes no value. */
 static bool reduce(int w, vr_fact *f)
 {
@@ -264,7 +328,7 @@ static bool reduce(int w, vr_fact *f)
 		if ((f->smin < 0) == (f->smax < 0))
 			prefix_bits(w, pat(w, f->smin), pat(w, f->smax),
 				    &f->zeros, &f->ones);
-		if (is_empty(f))
+		if (is_empty(f) || !bounds_to_bits(w, f) || is_empty(f))
 			return false;
 		if (memcmp(&old, f, sizeof old) == 0)
 			break;
@@ -380,16 +444,17 @@ static vr_fact t_mul(int w, const vr_fact *x, const vr_fact *y)
 	}
 	if (fits)
 		tighten_s(&r, lo, hi);
-	/* The low K bits of a product depend only on the low K bits of the
-	 * factors; trailing zeros add up. */
+	/* With x = x' * 2^tx and y = y' * 2^ty, x known in its low kx bits
+	 * and y in its low ky bits, x * y is known in its low
+	 * min(kx + ty, ky + tx) bits: the unknown parts of x and y are
+	 * multiples of 2^kx and 2^ky, and meet a multiple of 2^ty or 2^tx. */
 	unsigned kx = ctz_w(w, unknown(w, x)), ky = ctz_w(w, unknown(w, y));
-	unsigned k = kx < ky ? kx : ky;
+	unsigned tx = ctz_w(w, ~x->zeros), ty = ctz_w(w, ~y->zeros);
+	unsigned k = kx + ty < ky + tx ? kx + ty : ky + tx;
 	uint64_t low = lowbits(k) & sem_allones(w);
 	uint64_t pv = x->ones * y->ones;
 	r.ones |= pv & low;
 	r.zeros |= ~pv & low;
-	unsigned tz = ctz_w(w, ~x->zeros) + ctz_w(w, ~y->zeros);
-	r.zeros |= lowbits(tz) & sem_allones(w) & ~r.ones;
 	return norm(w, r);
 }
 
@@ -749,6 +814,44 @@ static vr_fact transfer(int w, ir_opcode opc, const vr_fact *a)
 	}
 }
 
+/* An op whose two arguments are the same value: the identities the
+ * interval domain cannot see (x - x is 0 even when x is unknown). */
+static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
+{
+	switch (opc) {
+	case IR_INT_SUB:
+	case IR_INT_SUB_OVF:
+	case IR_INT_XOR:
+	case IR_INT_PY_MOD: /* x % x: 0, and 0 % 0 = 0 */
+	case IR_INT_NE:
+	case IR_INT_LT:
+	case IR_INT_GT:
+	case IR_UINT_LT:
+	case IR_UINT_GT: *out = fconst(w, 0); return true;
+	case IR_INT_EQ:
+	case IR_INT_LE:
+	case IR_INT_GE:
+	case IR_UINT_LE:
+	case IR_UINT_GE: *out = fconst(w, 1); return true;
+	case IR_INT_AND:
+	case IR_INT_OR: *out = *x; return true;
+	case IR_INT_PY_DIV: /* x // x: 1, and 0 // 0 = 0 */
+		*out = x->umin >= 1 ? fconst(w, 1) : bool_fact(w);
+		return true;
+	default: return false;
+	}
+}
+
+/* transfer() for op OP, whose argument facts are A. */
+static vr_fact transfer_op(int w, const ir_op *op, const vr_fact *a)
+{
+	vr_fact f;
+	if (op->nargs == 2 && op->args[0] == op->args[1] &&
+	    same_arg_fact(w, (ir_opcode)op->opc, &a[0], &f))
+		return f;
+	return transfer(w, (ir_opcode)op->opc, a);
+}
+
 /* ---- the state ------------------------------------------------------ */
 
 static bool is_int(const ir_trace *t, ir_vid v)
@@ -779,7 +882,7 @@ static vr_fact eval_now(const vr_state *r, ir_vid v, int depth)
 	vr_fact a[2] = {top(r->w), top(r->w)};
 	for (uint32_t k = 0; k < op->nargs; k++)
 		a[k] = eval_now(r, op->args[k], depth - 1);
-	vr_fact g = transfer(r->w, (ir_opcode)op->opc, a), both;
+	vr_fact g = transfer_op(r->w, op, a), both;
 	return meet(r->w, &f, &g, &both) ? both : f;
 }
 
@@ -965,6 +1068,37 @@ static void assume_cmp(vr_state *r, ir_opcode opc, ir_vid x, ir_vid y,
 	}
 }
 
+/* The inverse of odd A modulo 2^64 (Newton's iteration doubles the
+ * number of correct low bits each step: 3, 6, 12, 24, 48, 96). */
+static uint64_t inverse_odd(uint64_t a)
+{
+	uint64_t x = a;
+	for (int i = 0; i < 5; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/* What x * C == R (mod 2^W) says about x: with C = odd * 2^t and the low k
+ * bits of R known, R's low t bits are 0 and x's low k - t bits are
+ * (R >> t) * odd^-1. */
+static vr_fact mul_solve(int w, const vr_fact *res, uint64_t c)
+{
+	vr_fact f = top(w);
+	if (c == 0)
+		return f;
+	unsigned t = ctz_w(w, c), k = ctz_w(w, unknown(w, res));
+	unsigned z = k < t ? k : t;
+	if (res->ones & lowbits(z))
+		return empty_fact(w);
+	if (k <= t)
+		return f;
+	uint64_t known = lowbits(k - t) & sem_allones(w);
+	uint64_t v = (res->ones >> t) * inverse_odd(c >> t);
+	f.ones = v & known;
+	f.zeros = ~v & known;
+	return f;
+}
+
 /* The result of op I is known to lie in R: narrows its operands, DEPTH
  * more levels.  Each rule solves the op for one operand, so it holds in
  * every execution where the op's relation and R hold. */
@@ -990,6 +1124,13 @@ static void backward(vr_state *r, uint32_t i, const vr_fact *res, int depth)
 	case IR_INT_XOR:
 		refine(r, x, t_xor(w, res, &r->f[y]), depth);
 		refine(r, y, t_xor(w, res, &r->f[x]), depth);
+		break;
+	case IR_INT_MUL:
+	case IR_INT_MUL_OVF:
+		if (is_const(&r->f[y]))
+			refine(r, x, mul_solve(w, res, r->f[y].umin), depth);
+		if (is_const(&r->f[x]))
+			refine(r, y, mul_solve(w, res, r->f[x].umin), depth);
 		break;
 	case IR_INT_NEG: refine(r, x, t_neg(w, res), depth); break;
 	case IR_INT_INVERT: refine(r, x, t_invert(w, res), depth); break;
@@ -1205,6 +1346,8 @@ static bool ovf_decided(const vr_state *r, uint32_t i, bool want)
 	const ir_op *op = &r->t->ops[i];
 	int w = r->w, dlo, dhi;
 	vr_fact x = vr_get(r, op->args[0]), y = vr_get(r, op->args[1]);
+	if (op->opc == IR_INT_SUB_OVF && op->args[0] == op->args[1])
+		return !want; /* x - x = 0 never overflows */
 	switch (op->opc) {
 	case IR_INT_ADD_OVF:
 		exact(w, IR_INT_ADD_OVF, x.smin, y.smin, &dlo);
@@ -1249,6 +1392,8 @@ bool vr_guard_passes(const vr_state *r, uint32_t k)
 	}
 	case IR_GUARD_VALUE: {
 		uint64_t a, b;
+		if (op->args[0] == op->args[1])
+			return true;
 		return vr_const(r, op->args[0], &a) &&
 		       vr_const(r, op->args[1], &b) && a == b;
 	}
