@@ -1339,6 +1339,20 @@ bool vr_const(const vr_state *r, ir_vid v, uint64_t *c)
 	return true;
 }
 
+/* Whether x * y overflows for every x, y of the facts: when neither
+ * interval contains 0 the product keeps one sign and its size only grows
+ * away from the corner nearest 0, so that corner decides. */
+static bool mul_must_overflow(int w, const vr_fact *x, const vr_fact *y)
+{
+	if ((x->smin <= 0 && x->smax >= 0) || (y->smin <= 0 && y->smax >= 0))
+		return false;
+	int64_t xa = x->smin > 0 ? x->smin : x->smax;
+	int64_t ya = y->smin > 0 ? y->smin : y->smax;
+	int d;
+	exact(w, IR_INT_MUL_OVF, xa, ya, &d);
+	return d != 0;
+}
+
 /* Whether the overflow-checked op I overflows never (WANT false) or
  * always (WANT true), judged from its operands' facts. */
 static bool ovf_decided(const vr_state *r, uint32_t i, bool want)
@@ -1359,7 +1373,7 @@ static bool ovf_decided(const vr_state *r, uint32_t i, bool want)
 		return want ? dlo > 0 || dhi < 0 : dlo == 0 && dhi == 0;
 	case IR_INT_MUL_OVF: {
 		if (want)
-			return false;
+			return mul_must_overflow(w, &x, &y);
 		int64_t xs[2] = {x.smin, x.smax}, ys[2] = {y.smin, y.smax};
 		for (int k = 0; k < 4; k++) {
 			int d;
