@@ -117,6 +117,8 @@ static void test_hand_pairs(void)
 	    {"heap_alias_inputs", VER_REFUTED},
 	    {"heap_forward_across_call", VER_REFUTED},
 	    {"heap_escape_via_field", VER_REFUTED},
+	    {"heap_renamed_alloc", VER_PROVED},
+	    {"heap_renamed_alloc_differs", VER_REFUTED},
 	};
 	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
 		char dir[256];
@@ -235,6 +237,71 @@ static void test_mutations(void)
 	}
 }
 
+/* Fresh objects the names do not pair are paired by their first access
+ * path (verify/heap.h): equal paths pair, different or ambiguous paths do
+ * not, and then the objects are different identities. */
+static void test_path_pairing(void)
+{
+	const char *orig = "[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setfield_gc(p2, i1, descr=f)\n"
+			   "p3 = new(descr=T)\n"
+			   "escape_n(p2, p3)\n"
+			   "finish(p3)\n";
+	/* Renamed, same paths ("call 0 arg 0", "call 0 arg 1"). */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p8 = new(descr=T)\n"
+				 "setfield_gc(p8, i1, descr=f)\n"
+				 "p9 = new(descr=T)\n"
+				 "escape_n(p8, p9)\n"
+				 "finish(p9)\n") == VER_PROVED);
+	/* Allocated in the other order: still paired by path. */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p9 = new(descr=T)\n"
+				 "p8 = new(descr=T)\n"
+				 "setfield_gc(p8, i1, descr=f)\n"
+				 "escape_n(p8, p9)\n"
+				 "finish(p9)\n") == VER_PROVED);
+	/* The objects swap places: the field of the object first passed as
+	 * argument 0 differs. */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p8 = new(descr=T)\n"
+				 "setfield_gc(p8, i1, descr=f)\n"
+				 "p9 = new(descr=T)\n"
+				 "escape_n(p9, p8)\n"
+				 "finish(p8)\n") == VER_REFUTED);
+	/* A different type is not the same allocation. */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p8 = new(descr=U)\n"
+				 "setfield_gc(p8, i1, descr=f)\n"
+				 "p9 = new(descr=T)\n"
+				 "escape_n(p8, p9)\n"
+				 "finish(p9)\n") == VER_REFUTED);
+	/* Reached through a field of an input, then through a field of the
+	 * object with that path. */
+	const char *via = "[p0]\n"
+			  "p1 = new(descr=T)\n"
+			  "p2 = new(descr=T)\n"
+			  "setfield_gc(p2, 5, descr=f)\n"
+			  "setfield_gc(p1, p2, descr=n)\n"
+			  "setfield_gc(p0, p1, descr=n)\n"
+			  "finish()\n";
+	CHECK(verdict_text(via, "[p0]\n"
+				"p7 = new(descr=T)\n"
+				"setfield_gc(p7, 5, descr=f)\n"
+				"p6 = new(descr=T)\n"
+				"setfield_gc(p6, p7, descr=n)\n"
+				"setfield_gc(p0, p6, descr=n)\n"
+				"finish()\n") == VER_PROVED);
+	CHECK(verdict_text(via, "[p0]\n"
+				"p7 = new(descr=T)\n"
+				"setfield_gc(p7, 6, descr=f)\n"
+				"p6 = new(descr=T)\n"
+				"setfield_gc(p6, p7, descr=n)\n"
+				"setfield_gc(p0, p6, descr=n)\n"
+				"finish()\n") == VER_REFUTED);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -247,6 +314,7 @@ int main(void)
 	test_boxed_integer();
 	test_unsupported();
 	test_mutations();
+	test_path_pairing();
 	ver_ctx_free(C);
 	return check_summary("test_verify_heap");
 }

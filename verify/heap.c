@@ -59,6 +59,11 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 	return JP_OK;
 }
 
+static bool is_ref(const ir_trace *t, ir_vid v)
+{
+	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
+}
+
 /* ---- the shared model --------------------------------------------------- */
 
 typedef struct hfield {
@@ -239,10 +244,261 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 	return JP_OK;
 }
 
-/* Pairs allocations by result name, op and type; see heap.h. */
+/* ---- pairing fresh objects by their first access path ------------------
+ *
+ * Allocations of the two traces that the result names do not pair are
+ * paired by the path through which each first becomes observable (see
+ * heap.h): "call K arg J", "end arg J", "guard L failarg J", or
+ * "in P.F" (stored into field F of input P), extended by ".F" for an
+ * object first reached through field F of an object with a path.  The
+ * escape rules are the encoder's (a static over-approximation). */
+
+typedef struct hpaths {
+	const ir_trace *t;
+	uint32_t *aop; /* allocation index -> op */
+	uint64_t *pts; /* per vid: allocations it may be */
+	char **key;    /* per allocation: its path, or NULL */
+	uint64_t esc;  /* allocations escaped so far */
+	uint32_t nalloc;
+	bool failed;
+} hpaths;
+
+static void key_set(hpaths *P, uint32_t x, const char *k)
+{
+	if (P->key[x])
+		return;
+	size_t n = strlen(k);
+	P->key[x] = malloc(n + 1);
+	if (!P->key[x]) {
+		P->failed = true;
+		return;
+	}
+	memcpy(P->key[x], k, n + 1);
+}
+
+/* Gives every allocation in MASK that has no path the path K. */
+static void key_mask(hpaths *P, uint64_t mask, const char *k)
+{
+	for (uint32_t x = 0; x < P->nalloc; x++)
+		if (mask & (UINT64_C(1) << x))
+			key_set(P, x, k);
+}
+
+/* Objects stored (before op UPTO) into objects with a path get the path
+ * of the holder extended by the field; ESCAPE adds them to the escaped
+ * set. */
+static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
+{
+	const ir_trace *t = P->t;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < upto; i++) {
+			const ir_op *op = &t->ops[i];
+			if (op->opc != IR_SETFIELD_GC ||
+			    !is_ref(t, op->args[1]))
+				continue;
+			uint64_t obj = P->pts[op->args[0]];
+			uint64_t val = P->pts[op->args[1]] & ~seen;
+			if (!(obj & seen) || !val)
+				continue;
+			for (uint32_t x = 0; x < P->nalloc; x++) {
+				if (!(obj & (UINT64_C(1) << x)) || !P->key[x])
+					continue;
+				strbuf sb;
+				sb_init(&sb);
+				sb_printf(&sb, "%s.%s", P->key[x],
+					  t->strs[op->descr]);
+				key_mask(P, val, sb.buf ? sb.buf : "");
+				P->failed |= !sb.buf;
+				sb_release(&sb);
+			}
+			seen |= val;
+			changed = true;
+		}
+	}
+	if (escape)
+		P->esc |= seen;
+}
+
+/* The objects of the values V[0..n) become observable at EVENT. */
+static void key_event(hpaths *P, uint32_t i, const char *event,
+		      const char *what, const ir_vid *v, uint32_t n,
+		      bool escape)
+{
+	uint64_t seen = escape ? P->esc : 0;
+	for (uint32_t j = 0; j < n; j++) {
+		if (!is_ref(P->t, v[j]))
+			continue;
+		strbuf sb;
+		sb_init(&sb);
+		sb_printf(&sb, "%s %s %u", event, what, j);
+		key_mask(P, P->pts[v[j]] & ~seen, sb.buf ? sb.buf : "");
+		P->failed |= !sb.buf;
+		sb_release(&sb);
+		seen |= P->pts[v[j]];
+	}
+	key_closure(P, i, seen, escape);
+}
+
+static void key_store(hpaths *P, uint32_t i)
+{
+	const ir_trace *t = P->t;
+	const ir_op *op = &t->ops[i];
+	if (!is_ref(t, op->args[1]))
+		return;
+	uint32_t d = ir_defop(t, op->args[0]);
+	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
+	if (fresh && !(P->pts[op->args[0]] & P->esc))
+		return; /* the holder's own path covers it later */
+	uint64_t val = P->pts[op->args[1]] & ~P->esc;
+	const ir_value *x = ir_val(t, op->args[0]);
+	if (x->tag == IR_VAL_INPUT) {
+		strbuf sb;
+		sb_init(&sb);
+		sb_printf(&sb, "in %s.%s", ir_valname(t, op->args[0]),
+			  t->strs[op->descr]);
+		key_mask(P, val, sb.buf ? sb.buf : "");
+		P->failed |= !sb.buf;
+		sb_release(&sb);
+	}
+	/* Through anything else the path is not named: those objects stay
+	 * without a path (and unpaired).  Into an escaped fresh object, the
+	 * closure extends the holder's path. */
+	key_closure(P, i + 1, P->esc | (fresh ? 0 : val), true);
+}
+
+static void key_walk(hpaths *P)
+{
+	const ir_trace *t = P->t;
+	uint32_t ncall = 0;
+	for (uint32_t i = 0; i < t->nops && !P->failed; i++) {
+		const ir_op *op = &t->ops[i];
+		char ev[64];
+		if (ir_op_has(op->opc, IRF_ALLOC)) {
+			for (uint32_t x = 0; x < P->nalloc; x++)
+				if (P->aop[x] == i)
+					P->pts[op->result] = UINT64_C(1) << x;
+		} else if (op->opc == IR_GETFIELD_GC_R) {
+			/* Whatever was stored into what the holder may be. */
+			uint64_t m = 0, src = P->pts[op->args[0]];
+			for (uint32_t j = 0; j < i; j++) {
+				const ir_op *q = &t->ops[j];
+				if (q->opc == IR_SETFIELD_GC &&
+				    is_ref(t, q->args[1]) &&
+				    (P->pts[q->args[0]] & src))
+					m |= P->pts[q->args[1]];
+			}
+			P->pts[op->result] = m;
+		} else if (op->opc == IR_SETFIELD_GC) {
+			key_store(P, i);
+		} else if (ir_op_has(op->opc, IRF_CALL)) {
+			snprintf(ev, sizeof ev, "call %u", ncall++);
+			key_event(P, i, ev, "arg", op->args, op->nargs, true);
+		} else if (ir_op_has(op->opc, IRF_END)) {
+			key_event(P, i, "end", "arg", op->args, op->nargs,
+				  true);
+		} else if (ir_op_has(op->opc, IRF_GUARD) && op->nfail) {
+			snprintf(ev, sizeof ev, "guard %s",
+				 ir_guard_label(t, i));
+			key_event(P, i, ev, "failarg", op->failargs, op->nfail,
+				  false);
+		}
+	}
+}
+
+static void paths_free(hpaths *P)
+{
+	for (uint32_t x = 0; P->key && x < P->nalloc; x++)
+		free(P->key[x]);
+	free(P->key);
+	free(P->aop);
+	free(P->pts);
+}
+
+/* Computes the first access path of every allocation of T; false when
+ * out of memory.  More than 64 allocations: no paths. */
+static bool paths_of(const ir_trace *t, hpaths *P)
+{
+	memset(P, 0, sizeof *P);
+	P->t = t;
+	for (uint32_t i = 0; i < t->nops; i++)
+		P->nalloc += ir_op_has(t->ops[i].opc, IRF_ALLOC);
+	P->aop = calloc(P->nalloc + 1, sizeof *P->aop);
+	P->key = calloc(P->nalloc + 1, sizeof *P->key);
+	P->pts = calloc(t->nvals + 1, sizeof *P->pts);
+	if (!P->aop || !P->key || !P->pts)
+		return false;
+	if (P->nalloc > 64) {
+		P->nalloc = 0;
+		return true;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has(t->ops[i].opc, IRF_ALLOC))
+			P->aop[n++] = i;
+	key_walk(P);
+	return !P->failed;
+}
+
+/* Allocation X of P is paired-by-path candidate: it has a path no other
+ * unpaired allocation of the same trace shares. */
+static bool key_unique(const hpaths *P, uint32_t x, const uint32_t *ident)
+{
+	if (!P->key[x])
+		return false;
+	for (uint32_t y = 0; y < P->nalloc; y++)
+		if (y != x && ident[P->aop[y]] == HP_NONE && P->key[y] &&
+		    !strcmp(P->key[x], P->key[y]))
+			return false;
+	return true;
+}
+
+/* Pairs the allocations the names left unpaired (ORIG's that no OPT
+ * allocation took, OPT's without identity) by equal, unique paths and the
+ * same op and type. */
+static jp_status pair_by_path(hp *h, bool *taken)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	hpaths A, B;
+	bool ok = paths_of(o, &A);
+	ok = paths_of(p, &B) && ok;
+	uint32_t *oid = calloc(o->nops + 1, sizeof *oid);
+	ok = ok && oid;
+	for (uint32_t i = 0; ok && i < o->nops; i++)
+		oid[i] = h->ho.ident[i] != HP_NONE && taken[h->ho.ident[i]]
+			     ? h->ho.ident[i]
+			     : HP_NONE;
+	for (uint32_t y = 0; ok && y < B.nalloc; y++) {
+		const ir_op *op = &p->ops[B.aop[y]];
+		if (h->hpp.ident[B.aop[y]] != HP_NONE ||
+		    !key_unique(&B, y, h->hpp.ident))
+			continue;
+		for (uint32_t x = 0; x < A.nalloc; x++) {
+			const ir_op *q = &o->ops[A.aop[x]];
+			if (oid[A.aop[x]] != HP_NONE || !A.key[x] ||
+			    strcmp(A.key[x], B.key[y]) ||
+			    !key_unique(&A, x, oid) || q->opc != op->opc ||
+			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+				continue;
+			h->hpp.ident[B.aop[y]] = h->ho.ident[A.aop[x]];
+			oid[A.aop[x]] = h->ho.ident[A.aop[x]];
+			taken[h->ho.ident[A.aop[x]]] = true;
+			break;
+		}
+	}
+	free(oid);
+	paths_free(&A);
+	paths_free(&B);
+	return ok ? JP_OK : jp_fail(h->err, JP_ENOMEM, "out of memory");
+}
+
+/* Pairs allocations by result name, op and type, then the rest by their
+ * first access path; see heap.h. */
 static jp_status scan_idents(hp *h)
 {
 	const ir_trace *o = h->o, *p = h->p;
+	bool taken[HP_MAXID] = {false};
 	for (uint32_t i = 0; i < o->nops; i++)
 		if (ir_op_has(o->ops[i].opc, IRF_ALLOC)) {
 			jp_status st =
@@ -263,14 +519,15 @@ static jp_status scan_idents(hp *h)
 			    strcmp(o->strs[q->descr], p->strs[op->descr]))
 				continue;
 			h->hpp.ident[i] = h->ho.ident[j];
-		}
-		if (h->hpp.ident[i] == HP_NONE) {
-			jp_status st = new_ident(h, p, op, &h->hpp.ident[i]);
-			if (st)
-				return st;
+			taken[h->ho.ident[j]] = true;
 		}
 	}
-	return JP_OK;
+	jp_status st = pair_by_path(h, taken);
+	for (uint32_t i = 0; !st && i < p->nops; i++)
+		if (ir_op_has(p->ops[i].opc, IRF_ALLOC) &&
+		    h->hpp.ident[i] == HP_NONE)
+			st = new_ident(h, p, &p->ops[i], &h->hpp.ident[i]);
+	return st;
 }
 
 static uint32_t count_calls(const ir_trace *t)
@@ -398,11 +655,6 @@ static uint64_t close_esc(const htrace *e, uint64_t m)
 				m |= e->contents[x];
 	} while (m != prev);
 	return m;
-}
-
-static bool is_ref(const ir_trace *t, ir_vid v)
-{
-	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
 }
 
 /* ---- heap states ----------------------------------------------------------

@@ -8,13 +8,23 @@
  *  - every fresh object has an *identity*: objects of the two traces with
  *    the same result name, the same allocation op and the same type are
  *    one identity (the optimizer keeps the name of an allocation it
- *    materializes); any other fresh object is an identity of its own
- *    trace.  Identity k has one symbolic address a_k, shared by both
- *    traces, distinct from NULL, from every input and from the others;
+ *    materializes).  Allocations the names leave unpaired (pairs written
+ *    by hand or by another optimizer) are paired by the first access
+ *    path through which each becomes observable, when both have the same
+ *    op and type and the path is unique among the unpaired allocations
+ *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
+ *    "in P.F" (stored into field F of input P), each extended by ".F" for
+ *    an object first reached through field F of an object with a path.
+ *    Any other fresh object is an identity of its own trace.  Identity k
+ *    has one symbolic address a_k, shared by both traces, distinct from
+ *    NULL, from every input and from the others;
  *  - one array per field, Array(BV64 -> BV_W) for integer fields and
  *    Array(BV64 -> BV64) for reference fields, starting from a symbolic
  *    initial array shared by both traces; a field used with both kinds is
- *    refused (JP_EUNSUPPORTED);
+ *    refused (JP_EUNSUPPORTED).  Stores are not array stores: a heap
+ *    state is a list of writes over an array that is only read, and a
+ *    read is an if-then-else chain over the writes (Z3's array theory is
+ *    slow on select-over-store chains);
  *  - a type function from addresses to class numbers for objects that are
  *    not fresh; fresh objects have the type of their descr;
  *  - the k-th call (escape_n / escape_i) of either trace returns the same
