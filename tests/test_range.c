@@ -346,11 +346,14 @@ static ir_trace *gen_one(gen_ctx *g, uint64_t seed, int width, int ninputs,
 			 gen_example *ex)
 {
 	gen_opts o = gen_default_opts();
+	o.heap = ex && seed % 5 == 0; /* heap ops must not confuse it */
 	o.width = width;
 	o.min_len = 3;
 	o.max_len = 20;
 	o.min_inputs = o.max_inputs = (uint32_t)ninputs;
 	o.profile = (gen_profile)(seed % 4); /* all, arith, bounds, overflow */
+	if (o.heap)
+		o.profile = GEN_PROFILE_HEAP;
 	ir_trace *t = NULL;
 	if (gen_trace(g, seed, &o, &t, ex, NULL) != JP_OK)
 		return NULL;
@@ -402,23 +405,37 @@ static void test_sampled(gen_ctx *g)
 	static const int widths[] = {16, 32, 64};
 	rng R;
 	rng_seed(&R, 12345);
-	long traces = 0;
+	long traces = 0, heap = 0;
 	for (uint64_t seed = 1; seed <= 1500; seed++) {
 		int w = widths[seed % 3];
 		int nin = 1 + (int)(seed % 3);
 		gen_example ex;
 		ir_trace *t = gen_one(g, seed * 104729, w, nin, &ex);
+		if (t && t->ninputs != (uint32_t)nin) {
+			CHECK(0);
+			ir_trace_free(t);
+			continue;
+		}
 		if (!t) {
 			CHECK(0);
 			continue;
 		}
 		traces++;
+		for (uint32_t i = 0; i < t->nops; i++)
+			if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP)) {
+				heap++;
+				break;
+			}
 		snap s;
 		snap_take(t, &s);
 		uint64_t in[3];
 		for (int n = 0; n < 48; n++) {
 			for (int i = 0; i < nin; i++) {
 				uint64_t e = ex.inputs[i];
+				if (t->vals[t->inputs[i]].kind != 'i') {
+					in[i] = e; /* an object's address */
+					continue;
+				}
 				switch (rng_below(&R, 5)) {
 				case 0: in[i] = e; break;
 				case 1:
@@ -443,7 +460,8 @@ static void test_sampled(gen_ctx *g)
 		snap_free(&s);
 		ir_trace_free(t);
 	}
-	printf("sampled W=16/32/64: %ld traces\n", traces);
+	printf("sampled W=16/32/64: %ld traces (%ld with heap ops)\n", traces,
+	       heap);
 }
 
 /* ---- removed guards of the optimizer ---------------------------------- */
