@@ -192,6 +192,8 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 	hfield *f = &h->f[h->nf++];
 	f->name = name;
 	f->kind = kind;
+	if (!h->z)
+		return JP_OK; /* the concrete comparison needs no terms */
 	f->range = zc_bv_sort(h->z, kind == 'r' ? 64u : (unsigned)h->w);
 	char sym[32];
 	snprintf(sym, sizeof sym, "h0_%u", h->nf - 1);
@@ -234,13 +236,16 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 				  "traces; the heap model stops there",
 				  HP_MAXID);
 	hident *d = &h->id[h->nid];
+	uint32_t me = h->nid;
 	d->name = ir_valname(t, op->result);
 	d->cls = class_index(h, t->strs[op->descr]);
+	*out = h->nid++;
+	if (!h->z)
+		return JP_OK;
 	char sym[32];
-	snprintf(sym, sizeof sym, "a%u", h->nid);
+	snprintf(sym, sizeof sym, "a%u", me);
 	d->addr = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
 				   zc_bv_sort(h->z, 64)));
-	*out = h->nid++;
 	return JP_OK;
 }
 
@@ -2153,6 +2158,55 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	free(h->vars);
 	free(h->hk);
 	free(h->rk);
+	free(h);
+	return st;
+}
+
+/* ---- the concrete comparison without the solver -------------------------
+ */
+
+jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
+			  const interp_env *env, bool *div, strbuf *why,
+			  jp_err *err)
+{
+	*div = false;
+	hp *h = calloc(1, sizeof *h);
+	if (!h)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	h->o = orig;
+	h->p = opt;
+	h->w = orig->width;
+	h->err = err;
+	uint32_t cap = 2 * (orig->nops + opt->nops) + 2;
+	h->f = calloc(cap, sizeof *h->f);
+	h->cls = calloc(cap, sizeof *h->cls);
+	jp_status st = h->f && h->cls && ht_alloc(h, &h->ho, orig) &&
+			       ht_alloc(h, &h->hpp, opt)
+			   ? JP_OK
+			   : jp_fail(err, JP_ENOMEM, "out of memory");
+	if (!st)
+		st = scan_fields(h, orig);
+	if (!st)
+		st = scan_fields(h, opt);
+	if (!st)
+		st = scan_idents(h);
+	interp_result ro, rp;
+	memset(&ro, 0, sizeof ro);
+	memset(&rp, 0, sizeof rp);
+	if (!st)
+		st = interp_run(orig, env, &ro, err);
+	if (!st)
+		st = interp_run(opt, env, &rp, err);
+	if (!st) {
+		hrun A = {orig, &h->ho, &ro, env}, B = {opt, &h->hpp, &rp, env};
+		*div = hp_diverges(h, &A, &B, why);
+	}
+	interp_result_free(&ro);
+	interp_result_free(&rp);
+	ht_free(&h->ho);
+	ht_free(&h->hpp);
+	free(h->f);
+	free(h->cls);
 	free(h);
 	return st;
 }

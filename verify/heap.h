@@ -53,6 +53,8 @@
 
 #include <stdbool.h>
 
+#include "ir/interp.h"
+#include "ir/strbuf.h"
 #include "ir/trace.h"
 #include "verify/check.h"
 #include "verify/z3ctx.h"
@@ -67,5 +69,18 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err);
  * caller has zeroed. */
 jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		   const ver_opts *opts, ver_result *res, jp_err *err);
+
+/* Runs ORIG and OPT on the interpreter in ENV and compares the runs the
+ * way the heap model does (the rule that replays counterexamples): calls
+ * in order with equal arguments and equal reachable heaps, the same exit,
+ * equal outputs or fail-args, equal reachable heaps at the end; fresh
+ * objects compared by identity (paired as hp_check pairs them), never by
+ * address.  *DIV tells whether they differ, WHY (may be appended to) how.
+ * No solver is involved, so fuzz targets use it as a fast concrete tier
+ * for heap traces.  Errors: JP_ENOMEM, JP_EUNSUPPORTED (more fresh
+ * objects than the model pairs), the interpreter's errors. */
+jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
+			  const interp_env *env, bool *div, strbuf *why,
+			  jp_err *err);
 
 #endif

@@ -8,16 +8,20 @@
  * the trace (one choice changed, inserted or dropped).  Coverage feedback
  * then steers towards traces that reach new code in the optimizer.
  *
- * Fast tier (every integer input): the original and the optimized trace run
- * on the
+ * Fast tier (every input): the original and the optimized trace run on the
  * interpreter on the example inputs, on each input swapped for edge values,
  * and on edge-biased random vectors; any divergence (verify/oblig.h,
  * obl_diverges, aligned by guard label) is a miscompilation and aborts with
- * the reproducer.
+ * the reproducer.  Heap traces are compared by the heap model's rule
+ * instead (verify/heap.h, hp_run_diverges: fresh objects by identity, the
+ * reachable heap at every call and at the end), each vector also in a
+ * world where the input objects start with random fields, the input
+ * references alias and the calls return random values.
  *
- * Slow tier (1 integer input in JITPROVE_SLOW_EVERY, chosen by a hash of
- * the bytes, and every heap trace, which the concrete comparison cannot
- * judge): ver_check under a fixed Z3 resource limit (the wall-clock limit
+ * Slow tier (1 input in JITPROVE_SLOW_EVERY, chosen by a hash of the
+ * bytes, and every heap trace, whose calls may change the heap in ways
+ * no concrete world tried covers): ver_check under a fixed Z3 resource
+ * limit (the wall-clock limit
  * is only a far-away safety net), so the verdict depends only on the input
  * and a crash replays.  A refutation aborts with the verifier's
  * counterexample report; an unknown verdict is not a finding.
@@ -36,6 +40,7 @@
 #include "ft_common.h"
 #include "ir/validate.h"
 #include "verify/check.h"
+#include "verify/heap.h"
 
 #define TARGET "fuzz_pipeline"
 
@@ -43,6 +48,8 @@ enum {
 	MAX_LEN = 40,	/* ops per decoded trace */
 	MAX_INPUTS = 4, /* inputs per decoded trace */
 	NRANDOM = 16,	/* random vectors per input, besides the edges */
+	MAX_CELLS = 64, /* initial fields in a random heap world */
+	MAX_CALLS = 16, /* call results in a random heap world */
 };
 
 static gen_ctx *gen;
@@ -110,6 +117,130 @@ static void fast_tier(const ir_trace *orig, const ir_trace *opt,
 				   why.buf, orig, opt, x, true);
 		}
 	}
+	sb_release(&why);
+	ft_inputs_free(&in);
+}
+
+/* A random heap world for the input vector X of ORIG: the input objects
+ * start with random fields (integers, or NULL or an input reference for
+ * reference fields), and the calls return random values.  ALIAS makes
+ * every reference input the first non-null one. */
+typedef struct heap_world {
+	uint64_t args[MAX_INPUTS + 1];
+	interp_cell init[MAX_CELLS];
+	uint64_t rets[MAX_CALLS];
+	interp_env env;
+} heap_world;
+
+static bool field_is_ref(const ir_trace *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_GETFIELD_GC_R &&
+		    !strcmp(t->strs[op->descr], name))
+			return true;
+		if (op->opc == IR_SETFIELD_GC &&
+		    !strcmp(t->strs[op->descr], name) &&
+		    ir_val(t, op->args[1])->kind == 'r')
+			return true;
+	}
+	return false;
+}
+
+static void heap_world_make(heap_world *w, const ir_trace *orig,
+			    const uint64_t *x, bool alias, rng *r)
+{
+	memset(w, 0, sizeof *w);
+	uint32_t n = orig->ninputs <= MAX_INPUTS ? orig->ninputs : MAX_INPUTS;
+	uint64_t first = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		w->args[j] = x[j];
+		bool ref = ir_val(orig, orig->inputs[j])->kind == 'r';
+		if (ref && alias && first)
+			w->args[j] = first;
+		if (ref && !first)
+			first = x[j];
+	}
+	uint32_t ni = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		if (ir_val(orig, orig->inputs[j])->kind != 'r' || !w->args[j])
+			continue;
+		for (uint32_t i = 0; i < orig->nops && ni < MAX_CELLS; i++) {
+			const ir_op *op = &orig->ops[i];
+			if (!ir_op_has(op->opc, IRF_HEAP) ||
+			    op->opc == IR_NEW ||
+			    op->opc == IR_NEW_WITH_VTABLE ||
+			    ir_op_has(op->opc, IRF_CALL))
+				continue;
+			const char *f = orig->strs[op->descr];
+			uint64_t v = rng_next(r);
+			if (field_is_ref(orig, f))
+				v = rng_chance(r, 1, 2) ? 0 : w->args[j];
+			w->init[ni++] = (interp_cell){0, w->args[j], f, v};
+		}
+	}
+	for (uint32_t k = 0; k < MAX_CALLS; k++)
+		w->rets[k] =
+		    rng_chance(r, 1, 2) ? rng_below(r, 4) : rng_next(r);
+	w->env = (interp_env){.args = w->args,
+			      .nargs = n,
+			      .init = w->init,
+			      .ninit = ni,
+			      .call_ret = w->rets,
+			      .ncall_ret = MAX_CALLS};
+}
+
+/* The fast tier of heap traces: the heap model's concrete comparison in
+ * the default world and in a random one, per input vector. */
+static void heap_fast_tier(const ir_trace *orig, const ir_trace *opt,
+			   const gen_example *ex, rng *r)
+{
+	ft_inputs in;
+	jp_err err;
+	if (orig->ninputs > MAX_INPUTS ||
+	    ft_make_inputs(orig, ex->inputs, r, NRANDOM, &in, &err))
+		return; /* out of memory: not a finding */
+	strbuf why;
+	sb_init(&why);
+	heap_world w;
+	for (uint32_t k = 0; k < in.n; k++) {
+		const uint64_t *x = ft_inputs_at(&in, k);
+		for (int variant = 0; variant < 3; variant++) {
+			heap_world_make(&w, orig, x, variant == 2, r);
+			if (variant == 0) {
+				w.env.ninit = 0;
+				w.env.ncall_ret = 0;
+			}
+			bool div = false;
+			sb_reset(&why);
+			jp_status s = hp_run_diverges(orig, opt, &w.env, &div,
+						      &why, &err);
+			ft_counters_get()->runs++;
+			if (s == JP_ENOMEM || s == JP_EUNSUPPORTED)
+				goto out;
+			if (s)
+				ft_finding(FT_INTERP_ERROR, TARGET,
+					   "the interpreter failed", err.msg,
+					   orig, opt, w.args, false);
+			if (div) {
+				sb_printf(&why,
+					  "\n(found by concrete execution with "
+					  "the heap model's comparison, input "
+					  "vector %u, world %d: %s)",
+					  k, variant,
+					  variant == 0 ? "the default heap"
+					  : variant == 1
+					      ? "random fields and call results"
+					      : "aliased references, random "
+						"fields and call results");
+				ft_finding(FT_DIV_OUTPUT, TARGET,
+					   "the optimized trace behaves "
+					   "differently (heap)",
+					   why.buf, orig, opt, w.args, true);
+			}
+		}
+	}
+out:
 	sb_release(&why);
 	ft_inputs_free(&in);
 }
@@ -199,12 +330,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   orig, opt, ex.inputs, true);
 	c->ops_in += ir_count_ops(orig);
 	c->ops_out += ir_count_ops(opt);
-	/* The concrete comparison (obl_diverges) does not model the heap:
-	 * fresh objects would compare by address and heap effects would go
-	 * unseen.  Heap traces therefore always take the Z3 tier, whose
-	 * heap model replays counterexamples with a heap-aware comparison. */
+	/* obl_diverges does not model the heap (fresh objects would compare
+	 * by address, heap effects would go unseen): heap traces take the
+	 * heap model's concrete comparison, and always the Z3 tier too,
+	 * since no concrete world covers everything a call may do. */
 	bool is_heap = ft_has_heap_ops(orig) || ft_has_heap_ops(opt);
-	if (!is_heap)
+	if (is_heap)
+		heap_fast_tier(orig, opt, &ex, &r);
+	else
 		fast_tier(orig, opt, &ex, &r);
 	if (is_heap ||
 	    (e->slow_every && ft_hash(data, size) % e->slow_every == 0))
