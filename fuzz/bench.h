@@ -91,7 +91,7 @@ typedef struct bench_stream {
 	double seconds; /* wall time of the loop */
 	double ms_gen, ms_opt, ms_ver;
 	double ms_screen, ms_encode, ms_solve; /* parts of ms_ver */
-	uint64_t obl, by_identity, by_concrete, by_rewrite, by_solver;
+	uint64_t obl, by_identity, by_concrete, by_range, by_rewrite, by_solver;
 	uint64_t solver_calls, obl_unknown;
 	/* Where the solver's time goes: obligations settled by the solver
 	 * or left unknown, by kind (red_normalize of the description). */

@@ -320,6 +320,105 @@ static void test_one_constant(int w)
 	}
 }
 
+/* int_add(x, x) takes the x << 1 peephole; it agrees with the
+ * interpreter on every edge value. */
+static void test_add_self(int w)
+{
+	uint64_t v[48];
+	uint32_t n = edge_values(w, v);
+	ir_trace *t = ir_trace_new(w);
+	ir_vid in = ir_add_input(t, 'i', NULL);
+	ir_vid args[2] = {in, in};
+	uint32_t op = ir_emit(t, IR_INT_ADD, 2, args, 0, NULL);
+	ir_vid r = t->ops[op].result;
+	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
+	enc_case cs;
+	cs.t = t;
+	zc_scope_init(&cs.S, Z);
+	jp_err err;
+	bool ok = enc_inputs(&cs.S, t, cs.vars, &err) == JP_OK &&
+		  enc_trace_build(&cs.S, t, cs.vars, &cs.e, &err) == JP_OK;
+	CHECK(ok && cs.e.peepholes == 1);
+	for (uint32_t xi = 0; ok && xi < n; xi++) {
+		uint64_t x[2] = {v[xi], 0};
+		CHECK(case_agrees(&cs, x));
+	}
+	if (ok)
+		enc_trace_free(&cs.e);
+	zc_scope_release(&cs.S);
+	ir_trace_free(t);
+}
+
+/* "x // (1 << s)" and "x % (1 << s)" take enc_peephole's case split on
+ * the shift count instead of a divider: every count (in range, W - 1 where
+ * the divisor is MININT, and past the width) against the interpreter. */
+static void test_shifted_one_divisor(int w)
+{
+	uint64_t v[48];
+	uint32_t n = edge_values(w, v);
+	ir_opcode ops[2] = {IR_INT_PY_DIV, IR_INT_PY_MOD};
+	for (int oi = 0; oi < 2; oi++) {
+		ir_trace *t = ir_trace_new(w);
+		ir_vid x = ir_add_input(t, 'i', NULL);
+		ir_vid sh = ir_add_input(t, 'i', NULL);
+		ir_vid one = ir_const_int(t, 1);
+		ir_vid a0[2] = {one, sh};
+		uint32_t d = ir_emit(t, IR_INT_LSHIFT, 2, a0, 0, NULL);
+		ir_vid a1[2] = {x, t->ops[d].result};
+		uint32_t q = ir_emit(t, ops[oi], 2, a1, 0, NULL);
+		ir_vid r = t->ops[q].result;
+		ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
+		zc_scope S;
+		zc_scope_init(&S, Z);
+		Z3_ast vars[2];
+		enc_trace e;
+		jp_err err;
+		bool ok = enc_inputs(&S, t, vars, &err) == JP_OK &&
+			  enc_trace_build(&S, t, vars, &e, &err) == JP_OK;
+		CHECK(ok);
+		CHECK(ok && e.peepholes == 1);
+		int bad = 0;
+		for (uint64_t c = 0; ok && c < (uint64_t)w + 3 && bad < 3; c++)
+			for (uint32_t xi = 0; xi < n && bad < 3; xi++) {
+				uint64_t in[2] = {v[xi], c == (uint64_t)w + 2
+							     ? sem_allones(w)
+							     : c};
+				Z3_model m = Z3_mk_model(Z);
+				Z3_model_inc_ref(Z, m);
+				for (int i = 0; i < 2; i++)
+					Z3_add_const_interp(
+					    Z, m,
+					    Z3_get_app_decl(
+						Z, Z3_to_app(Z, vars[i])),
+					    zc_bv(&S, (unsigned)w, in[i]));
+				interp_env env = {.args = in, .nargs = 2};
+				interp_result ir;
+				uint64_t got = 0;
+				bool agree =
+				    interp_run(t, &env, &ir, &err) == JP_OK &&
+				    eval(m, e.val[r], &got) &&
+				    got == ir.vals[r];
+				if (!agree) {
+					bad++;
+					fprintf(stderr,
+						"  %s(0x%llx, 1 << %llu) at "
+						"W=%d: encoding 0x%llx\n",
+						ir_opinfo_of(ops[oi])->name,
+						(unsigned long long)in[0],
+						(unsigned long long)in[1], w,
+						(unsigned long long)got);
+				}
+				interp_result_free(&ir);
+				Z3_model_dec_ref(Z, m);
+			}
+		CHECK(bad == 0);
+		if (ok)
+			enc_trace_free(&e);
+		zc_scope_release(&S);
+		ir_trace_free(t);
+	}
+}
+
 /* The peepholes fire where they should, so "x // 4" and "x >> 2" are the
  * same term. */
 static void test_peephole_identity(void)
@@ -333,6 +432,10 @@ static void test_peephole_identity(void)
 	Z3_ast b[2] = {x, zc_bv(&S, 64, 2)};
 	Z3_ast shr = enc_op(&S, 64, IR_INT_RSHIFT, b, NULL);
 	CHECK(div != NULL && div == shr);
+	Z3_ast xx[2] = {x, x};
+	Z3_ast one[2] = {x, zc_bv(&S, 64, 1)};
+	CHECK(enc_peephole(&S, 64, IR_INT_ADD, xx) ==
+	      enc_op(&S, 64, IR_INT_LSHIFT, one, NULL));
 	Z3_ast m[2] = {x, zc_bv(&S, 64, sem_minint(64))};
 	CHECK(enc_peephole(&S, 64, IR_INT_PY_DIV, m) == NULL);
 	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
@@ -395,6 +498,10 @@ int main(void)
 	test_constant_args();
 	test_one_constant(8);
 	test_one_constant(64);
+	test_add_self(8);
+	test_add_self(64);
+	test_shifted_one_divisor(8);
+	test_shifted_one_divisor(64);
 	test_peephole_identity();
 	test_ovf_formulas_proved();
 	test_exhaustive_w8();

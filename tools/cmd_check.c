@@ -108,9 +108,10 @@ static void print_human(const ver_result *r, bool verbose)
 	switch (r->verdict) {
 	case VER_PROVED:
 		printf("proved (%s mode): %u obligations, %u by identity, "
-		       "%u by rewriting, %u by the solver; %.2f ms\n",
+		       "%u by ranges, %u by rewriting, %u by the solver; "
+		       "%.2f ms\n",
 		       ver_mode_name(r->mode_used), r->nobl, r->by_identity,
-		       r->by_rewrite, r->by_solver, r->ms_total);
+		       r->by_range, r->by_rewrite, r->by_solver, r->ms_total);
 		break;
 	case VER_REFUTED:
 		printf("counterexample (%s mode, found by %s), replayed on "
@@ -131,7 +132,8 @@ static void print_human(const ver_result *r, bool verbose)
 
 typedef struct corpus_stats {
 	unsigned pairs, unexpected, skipped;
-	unsigned obl, by_identity, by_rewrite, by_concrete, by_solver, unknown;
+	unsigned obl, by_identity, by_range, by_rewrite, by_concrete, by_solver;
+	unsigned unknown;
 	unsigned solver_calls;
 	double ms;
 } corpus_stats;
@@ -242,6 +244,7 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 		cs->obl += r.nobl;
 		cs->by_identity += r.by_identity;
 		cs->by_rewrite += r.by_rewrite;
+		cs->by_range += r.by_range;
 		cs->by_concrete += r.by_concrete;
 		cs->by_solver += r.by_solver;
 		cs->solver_calls += r.solver_calls;
@@ -331,27 +334,28 @@ static int check_corpus(const char **dirs, int ndirs, const ver_opts *base,
 		for (int i = 0; i < ndirs; i++)
 			corpus_dir(c, dirs[i], base, r > 0 || json, &cs);
 	ver_ctx_free(c);
-	unsigned settled =
-	    cs.by_identity + cs.by_rewrite + cs.by_concrete + cs.by_solver;
+	unsigned settled = cs.by_identity + cs.by_range + cs.by_rewrite +
+			   cs.by_concrete + cs.by_solver;
 	double rate = cs.ms > 0 ? cs.pairs / (cs.ms / 1e3) : 0;
 	double share = settled ? 100.0 * (settled - cs.by_solver) / settled : 0;
 	if (json)
 		printf("{\"pairs\":%u,\"unexpected\":%u,\"pairs_per_s\":%.1f,"
 		       "\"obligations\":%u,\"by_identity\":%u,"
-		       "\"by_rewrite\":%u,\"by_concrete\":%u,"
+		       "\"by_range\":%u,\"by_rewrite\":%u,\"by_concrete\":%u,"
 		       "\"by_solver\":%u,\"unknown\":%u,"
 		       "\"solver_calls\":%u,\"without_solver_pct\":%.1f}\n",
 		       cs.pairs, cs.unexpected, rate, cs.obl, cs.by_identity,
-		       cs.by_rewrite, cs.by_concrete, cs.by_solver, cs.unknown,
-		       cs.solver_calls, share);
+		       cs.by_range, cs.by_rewrite, cs.by_concrete, cs.by_solver,
+		       cs.unknown, cs.solver_calls, share);
 	else
 		printf("%u pairs checked (%ld round%s), %u unexpected; %.1f "
 		       "pairs/s; %u obligations: %u by identity, %u by "
-		       "rewriting, %u by concrete screening, %u by the "
+		       "ranges, %u by rewriting, %u by concrete screening, %u "
+		       "by the "
 		       "solver, %u unknown; %.1f%% of the settled ones "
 		       "without the solver; %u solver calls\n",
 		       cs.pairs, repeat, repeat == 1 ? "" : "s", cs.unexpected,
-		       rate, cs.obl, cs.by_identity, cs.by_rewrite,
+		       rate, cs.obl, cs.by_identity, cs.by_range, cs.by_rewrite,
 		       cs.by_concrete, cs.by_solver, cs.unknown, share,
 		       cs.solver_calls);
 	return cs.unexpected ? EXIT_FOUND : EXIT_PROVED;

@@ -26,10 +26,12 @@
 
 #include "ir/sem.h"
 #include "ir/validate.h"
+#include "verify/abstract.h"
 #include "verify/cex.h"
 #include "verify/encode.h"
 #include "verify/heap.h"
 #include "verify/oblig.h"
+#include "verify/range.h"
 #include "verify/z3ctx.h"
 
 struct ver_ctx {
@@ -110,6 +112,7 @@ const char *ver_how_name(ver_how h)
 	case VER_BY_SOLVER: return "solver";
 	case VER_BY_NONE: return "none";
 	case VER_BY_REWRITE: return "rewrite";
+	case VER_BY_RANGE: return "range";
 	}
 	return "?";
 }
@@ -134,8 +137,17 @@ typedef struct pst {
 	enc_trace eo, ep;
 	bool encoded;
 	/* The incremental solver and what it has been told. */
-	Z3_solver s;		 /* incremental, short budget */
-	Z3_solver s2;		 /* bit-blasting fallback, made on first use */
+	Z3_solver s;  /* incremental, short budget */
+	Z3_solver s2; /* bit-blasting fallback, made on first use */
+	/* The abstraction (verify/abstract.h): a third solver holding the
+	 * assumptions with multipliers and dividers hidden. */
+	Z3_solver s3;
+	Z3_solver sb; /* the one query for the whole pair */
+	/* The range analyses of both traces (verify/range.h). */
+	vr_state *vo, *vp;
+	abs_map A;
+	uint32_t abs_done;	 /* assumptions asserted in s3 */
+	bool abs_any;		 /* some asserted assumption hides something */
 	uint32_t o_done, p_done; /* guards before these op indices asserted */
 	Z3_ast *hyp;		 /* the asserted guard conditions */
 	uint32_t nhyp, caphyp;
@@ -247,6 +259,7 @@ static jp_status init_obligations(pst *ps, jp_err *err)
 	ver_result *r = ps->res;
 	free_obligations(r);
 	r->by_identity = r->by_rewrite = r->by_concrete = r->by_solver = 0;
+	r->by_range = 0;
 	r->failed = -1;
 	r->obl = calloc(ps->L.n + 1, sizeof *r->obl);
 	if (!r->obl)
@@ -272,6 +285,7 @@ static uint32_t *how_counter(ver_result *r, ver_how how)
 	case VER_BY_REWRITE: return &r->by_rewrite;
 	case VER_BY_CONCRETE: return &r->by_concrete;
 	case VER_BY_SOLVER: return &r->by_solver;
+	case VER_BY_RANGE: return &r->by_range;
 	default: return NULL;
 	}
 }
@@ -315,6 +329,15 @@ static jp_status encode(pst *ps, jp_err *err)
 		st = enc_trace_build(&ps->S, ps->p, ps->vars, &ps->ep, err);
 		if (st)
 			enc_trace_free(&ps->eo);
+	}
+	if (!st) {
+		st = vr_init(&ps->vo, ps->o, err);
+		if (!st)
+			st = vr_init(&ps->vp, ps->p, err);
+		if (st) {
+			enc_trace_free(&ps->eo);
+			enc_trace_free(&ps->ep);
+		}
 	}
 	ps->encoded = st == JP_OK;
 	ps->res->ms_encode += now_ms() - t0;
@@ -463,6 +486,10 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 static void reset_hyps(pst *ps)
 {
 	Z3_solver_reset(ps->z, ps->s);
+	if (ps->s3)
+		Z3_solver_reset(ps->z, ps->s3);
+	ps->abs_done = 0;
+	ps->abs_any = false;
 	ps->nhyp = 0;
 	if (ps->hypids)
 		memset(ps->hypids, 0xff,
@@ -772,6 +799,75 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 	return st;
 }
 
+/* The abstract query (verify/abstract.h) gets this budget: without
+ * multipliers, the queries it can prove are easy. */
+enum { ABS_MS = 50 };
+
+/* Asks the abstraction of "assumptions and NEG": *ANS is Z3_L_FALSE only
+ * when that is unsatisfiable, which proves NEG unsatisfiable too;
+ * Z3_L_UNDEF otherwise.  When nothing is hidden the abstract query is the
+ * exact one: *EXACT is set, and with ASK_EXACT it is asked and its answer
+ * (sat with the inputs in X, unsat or unknown) is final for this solver;
+ * without, it is not asked.  Pairs with multipliers somewhere (hard
+ * pairs) keep no incremental exact solver, so this is how their queries
+ * that do not involve the multipliers stay cheap. */
+static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
+				Z3_lbool *ans, uint64_t *x, bool *exact,
+				jp_err *err)
+{
+	Z3_context z = ps->z;
+	*ans = Z3_L_UNDEF;
+	if (!ps->s3) {
+		ps->s3 = Z3_mk_simple_solver(z);
+		if (!ps->s3)
+			return zc_check_error(err, "creating a solver");
+		Z3_solver_inc_ref(z, ps->s3);
+		unsigned user = ps->opts->timeout_ms;
+		set_limits(ps, ps->s3, user && user < ABS_MS ? user : ABS_MS);
+		if (!ps->sb)
+			abs_init(&ps->A, &ps->S);
+	}
+	for (; ps->abs_done < ps->nhyp; ps->abs_done++) {
+		Z3_ast h =
+		    abs_term(&ps->A, ps->hyp[ps->abs_done], &ps->abs_any);
+		if (!h)
+			return jp_fail(err, JP_EINTERNAL,
+				       "abstracting an assumption: %s",
+				       zc_error_text());
+		Z3_solver_assert(z, ps->s3, h);
+	}
+	bool hid = ps->abs_any;
+	Z3_ast g = abs_term(&ps->A, neg, &hid);
+	if (!g)
+		return jp_fail(err, JP_EINTERNAL, "abstracting a goal: %s",
+			       zc_error_text());
+	*exact = !hid;
+	if (!hid && !ask_exact)
+		return zc_check_error(err, "asserting an abstraction");
+	if (hid)
+		ps->res->abstract_calls++;
+	Z3_solver_push(z, ps->s3);
+	Z3_solver_assert(z, ps->s3, g);
+	Z3_lbool a = Z3_solver_check(z, ps->s3);
+	jp_status st = zc_check_error(err, "abstract solver check");
+	if (!st && a == Z3_L_FALSE) {
+		ps->res->abstract_proved += hid;
+		*ans = Z3_L_FALSE;
+	} else if (!st && !hid) {
+		*ans = a;
+		if (a == Z3_L_TRUE && x)
+			st = model_inputs(ps, ps->s3, x, err);
+		if (!st && a == Z3_L_UNDEF) {
+			const char *why =
+			    Z3_solver_get_reason_unknown(z, ps->s3);
+			free(ps->res->reason);
+			ps->res->reason = dup_str(why ? why : "unknown");
+		}
+	}
+	Z3_solver_pop(z, ps->s3, 1);
+	return st ? st : zc_check_error(err, "solver pop");
+}
+
 /* One solver query: is NEG satisfiable under the current assumptions?  On
  * sat, X (when not NULL) receives the inputs.  QUICK queries (simplifying
  * a counterexample, which is optional) get only the incremental solver's
@@ -790,9 +886,20 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	 * hard pair costs one timeout and not one per obligation. */
 	if (ps->gave_up)
 		quick = true;
+	bool exact = false;
+	st = abstract_query(ps, neg, hard_pair(ps), ans, x, &exact, err);
+	if (st || *ans == Z3_L_FALSE || (exact && *ans == Z3_L_TRUE))
+		goto done;
 	if (hard_pair(ps)) {
+		double spent = now_ms() - t0;
+		unsigned left = user == 0 ? 0
+				: spent + 1 < (double)user
+				    ? user - (unsigned)spent
+				    : 1;
+		if (exact && quick)
+			goto done; /* the short budget is spent */
 		ps->res->slow_queries++;
-		st = slow_check(ps, neg, quick ? FAST_MS : user, ans, x, err);
+		st = slow_check(ps, neg, quick ? FAST_MS : left, ans, x, err);
 		goto done;
 	}
 	/* The push makes Z3 internalize the new assumptions: part of the
@@ -1299,6 +1406,58 @@ typedef struct run_flags {
  * terms, Z3's rewriter, or either after new lemmas.  Otherwise *NEG is its
  * negated goal (NULL when it was settled).  The assumptions must be made
  * already. */
+/* Whether guard K of the trace analysed by R certainly passes at the
+ * assumption bound UPTO. */
+static bool passes(vr_state *r, uint32_t upto, uint32_t k)
+{
+	if (k == OBL_NONE || k < upto)
+		return false;
+	vr_advance(r, upto);
+	return vr_infeasible(r) || vr_guard_passes(r, k);
+}
+
+/* Whether the range analyses of the two traces settle B: its assumptions
+ * contradict each other, or the guards it is about certainly pass, or the
+ * two outputs it compares are certainly the same constant.  Each analysis
+ * uses only the guards of its own trace before the bound, a subset of
+ * B's assumptions, so what it concludes holds under all of them. */
+static bool range_settles(pst *ps, const obl *b)
+{
+	/* --smt2 and --solver-cmd exist to audit the proofs with another
+	 * solver: every obligation that needs reasoning goes to a query. */
+	if (ps->opts->smt2_dir || ps->opts->solver_cmd)
+		return false;
+	vr_advance(ps->vo, b->o_upto);
+	vr_advance(ps->vp, b->p_upto);
+	if (vr_infeasible(ps->vo) || vr_infeasible(ps->vp))
+		return true;
+	switch (b->kind) {
+	case OBL_SAME:
+		return passes(ps->vo, b->o_upto, b->og) &&
+		       passes(ps->vp, b->p_upto, b->pg);
+	case OBL_FAILARGS:
+		return passes(ps->vo, b->o_upto, b->og) ||
+		       passes(ps->vp, b->p_upto, b->pg);
+	case OBL_REMOVED:
+	case OBL_T_ORIG: return passes(ps->vo, b->o_upto, b->og);
+	case OBL_NEW:
+	case OBL_T_OPT: return passes(ps->vp, b->p_upto, b->pg);
+	case OBL_OUTPUT: {
+		const ir_op *eo = &ps->o->ops[ps->o->nops - 1];
+		const ir_op *ep = &ps->p->ops[ps->p->nops - 1];
+		ir_vid x = eo->args[b->j], y = ep->args[b->j];
+		uint64_t cx, cy;
+		if (ir_val(ps->o, x)->kind == 'r' ||
+		    ir_val(ps->p, y)->kind == 'r')
+			return false;
+		return vr_const(ps->vo, x, &cx) && vr_const(ps->vp, y, &cy) &&
+		       cx == cy;
+	}
+	case OBL_END: return false;
+	}
+	return false;
+}
+
 static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 				jp_err *err)
 {
@@ -1313,6 +1472,10 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 		if (ident) {
 			settle(ps, i, VER_PROVED, VER_BY_IDENTITY,
 			       now_ms() - t1);
+			return JP_OK;
+		}
+		if (round == 0 && range_settles(ps, b)) {
+			settle(ps, i, VER_PROVED, VER_BY_RANGE, now_ms() - t1);
 			return JP_OK;
 		}
 		/* Z3's rewriter settles many more without a search (x + x
@@ -1335,6 +1498,163 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 			return JP_OK;
 	}
 	return JP_OK;
+}
+
+/* ---- one query for the whole pair ---------------------------------------- */
+
+/* Nearly every pair a campaign checks is correct, and then its obligations
+ * are all unsatisfiable.  Asking them one by one costs a solver call each;
+ * asking "does any obligation fail?" costs one.  With assumptions that only
+ * grow along the list (aligned walks), the question is
+ *   H_0 and (n_0 or (H_1 and (n_1 or (H_2 and (n_2 or ...)))))
+ * where H_i are the assumptions added for obligation i and n_i its negated
+ * goal (false when settled without the solver).  Unsat proves every
+ * obligation; anything else leaves them to the walk one by one, which
+ * finds the failing one and its counterexample. */
+enum { BATCH_MS = 100 };
+
+static bool monotone(const obl_list *L)
+{
+	for (uint32_t i = 1; i < L->n; i++)
+		if (L->v[i].o_upto < L->v[i - 1].o_upto ||
+		    L->v[i].p_upto < L->v[i - 1].p_upto)
+			return false;
+	return true;
+}
+
+/* The conjunction of assumptions [FROM, TO) and REST. */
+static Z3_ast with_hyps(pst *ps, uint32_t from, uint32_t to, Z3_ast rest)
+{
+	if (from == to)
+		return rest;
+	Z3_ast *a = malloc(((size_t)(to - from) + 1) * sizeof *a);
+	if (!a) {
+		ps->S.failed = true;
+		return NULL;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = from; i < to; i++)
+		a[n++] = ps->hyp[i];
+	a[n++] = rest;
+	Z3_ast r = mk_and(ps, n, a);
+	free(a);
+	return r;
+}
+
+static Z3_ast mk_or2(pst *ps, Z3_ast a, Z3_ast b)
+{
+	Z3_ast x[2] = {a, b};
+	return zc_keep(&ps->S, Z3_mk_or(ps->z, 2, x));
+}
+
+/* Is F unsatisfiable, first with multipliers hidden, then (pairs without
+ * hard circuits only) exactly?  Budgets are short: a miss only costs the
+ * walk one by one. */
+static jp_status batch_unsat(pst *ps, Z3_ast f, bool *unsat, jp_err *err)
+{
+	Z3_context z = ps->z;
+	*unsat = false;
+	if (!ps->sb) {
+		ps->sb = Z3_mk_simple_solver(z);
+		if (!ps->sb)
+			return zc_check_error(err, "creating a solver");
+		Z3_solver_inc_ref(z, ps->sb);
+		unsigned user = ps->opts->timeout_ms;
+		set_limits(ps, ps->sb,
+			   user && user < BATCH_MS ? user : BATCH_MS);
+		if (!ps->s3)
+			abs_init(&ps->A, &ps->S);
+	}
+	bool hid = false;
+	Z3_ast g = abs_term(&ps->A, f, &hid);
+	if (!g)
+		return jp_fail(err, JP_EINTERNAL, "abstracting a query: %s",
+			       zc_error_text());
+	for (int exact = 0; exact < 2 && !*unsat; exact++) {
+		if (exact && (hard_pair(ps) || !hid))
+			break;
+		ps->res->solver_calls++;
+		ps->res->batch_calls++;
+		Z3_solver_reset(z, ps->sb);
+		Z3_solver_assert(z, ps->sb, exact ? f : g);
+		*unsat = Z3_solver_check(z, ps->sb) == Z3_L_FALSE;
+		jp_status st = zc_check_error(err, "batch solver check");
+		if (st)
+			return st;
+	}
+	return JP_OK;
+}
+
+/* Tries to prove every obligation of the list with one query; *PROVED
+ * says whether it did (and then the result is complete). */
+static jp_status batch_prove(pst *ps, bool *proved, jp_err *err)
+{
+	*proved = false;
+	uint32_t n = ps->L.n;
+	if (n < 2 || !monotone(&ps->L) || ps->opts->smt2_dir ||
+	    ps->opts->solver_cmd)
+		return JP_OK;
+	double t0 = now_ms();
+	bool lem = ps->lemmas_on;
+	ps->lemmas_on = false;
+	uint32_t *at = malloc((size_t)n * sizeof *at);
+	Z3_ast *neg = malloc((size_t)n * sizeof *neg);
+	ver_how *how = malloc((size_t)n * sizeof *how);
+	jp_status st =
+	    at && neg && how ? JP_OK : jp_fail(err, JP_ENOMEM, "out of memory");
+	uint32_t open = 0;
+	for (uint32_t i = 0; i < n && !st; i++) {
+		const obl *b = &ps->L.v[i];
+		st = assume(ps, b->o_upto, b->p_upto, err);
+		if (st)
+			break;
+		at[i] = ps->nhyp;
+		bool ident;
+		neg[i] = goal_neg(ps, b, &ident);
+		how[i] = VER_BY_IDENTITY;
+		if (ps->S.failed)
+			st = jp_fail(err, JP_EINTERNAL, "building a goal: %s",
+				     zc_error_text());
+		else if (!ident && range_settles(ps, b)) {
+			neg[i] = NULL;
+			how[i] = VER_BY_RANGE;
+		} else if (!ident &&
+			   zc_is_false(
+			       ps->z,
+			       zc_keep(&ps->S, Z3_simplify(ps->z, neg[i])))) {
+			neg[i] = NULL;
+			how[i] = VER_BY_REWRITE;
+		} else if (!ident) {
+			how[i] = VER_BY_SOLVER;
+			open++;
+		}
+	}
+	ps->lemmas_on = lem;
+	bool unsat = !st && open == 0;
+	if (!st && open > 0) {
+		Z3_ast acc = neg[n - 1] ? neg[n - 1] : zc_false(&ps->S);
+		for (uint32_t i = n - 1; i-- > 0;)
+			acc = mk_or2(ps, neg[i] ? neg[i] : zc_false(&ps->S),
+				     with_hyps(ps, at[i], at[i + 1], acc));
+		acc = with_hyps(ps, 0, at[0], acc);
+		st = ps->S.failed
+			 ? jp_fail(err, JP_EINTERNAL, "building a query: %s",
+				   zc_error_text())
+			 : batch_unsat(ps, acc, &unsat, err);
+	}
+	if (!st && unsat) {
+		double ms = (now_ms() - t0) / n;
+		for (uint32_t i = 0; i < n; i++)
+			settle(ps, i, VER_PROVED, how[i], ms);
+		ps->res->verdict = VER_PROVED;
+		ps->res->failed = -1;
+		*proved = true;
+	}
+	ps->res->ms_solve += open ? now_ms() - t0 : 0;
+	free(at);
+	free(neg);
+	free(how);
+	return st;
 }
 
 /* Checks every obligation of the current mode.  With proof_only, *PROVED
@@ -1373,6 +1693,13 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	if (!st && ps->opts->self_check)
 		for (uint32_t e = 0; e < ps->nscreen && e < 8 && !st; e++)
 			st = self_check_at(ps, ps->screen + (size_t)e * n, err);
+	if (!st) {
+		st = batch_prove(ps, proved, err);
+		if (!st && *proved) {
+			free(x);
+			return JP_OK;
+		}
+	}
 	bool all = true;
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
@@ -1599,6 +1926,14 @@ static void pst_free(pst *ps)
 		Z3_solver_dec_ref(ps->z, ps->s);
 	if (ps->s2)
 		Z3_solver_dec_ref(ps->z, ps->s2);
+	if (ps->s3)
+		Z3_solver_dec_ref(ps->z, ps->s3);
+	if (ps->sb)
+		Z3_solver_dec_ref(ps->z, ps->sb);
+	if (ps->s3 || ps->sb)
+		abs_free(&ps->A);
+	vr_free(ps->vo);
+	vr_free(ps->vp);
 	if (ps->encoded) {
 		enc_trace_free(&ps->eo);
 		enc_trace_free(&ps->ep);
@@ -1745,12 +2080,15 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
+		  "\"abstract_calls\":%u,\"abstract_proved\":%u,"
+		  "\"batch_calls\":%u,"
 		  "\"lemmas\":%u,\"lemma_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_rewrite, r->by_concrete,
 		  r->by_solver, r->solver_calls, r->second_checked,
-		  r->second_inconclusive, r->slow_queries, r->lemmas,
+		  r->second_inconclusive, r->slow_queries, r->abstract_calls,
+		  r->abstract_proved, r->batch_calls, r->lemmas,
 		  r->lemma_queries, r->ms_total, r->ms_encode, r->ms_solve,
 		  r->ms_screen);
 }

@@ -82,6 +82,9 @@ typedef enum ver_how {
 	VER_BY_NONE,	 /* unknown */
 	VER_BY_REWRITE,	 /* Z3's rewriter (Z3_simplify) turns the negated
 			    goal into false: no search needed */
+	VER_BY_RANGE,	 /* the verifier's range analysis (verify/range.h):
+			    the guard certainly passes, or both values are
+			    the same constant */
 } ver_how;
 
 typedef struct ver_obligation {
@@ -111,11 +114,15 @@ typedef struct ver_result {
 	/* Statistics. */
 	uint32_t by_identity, by_concrete, by_solver, solver_calls;
 	uint32_t by_rewrite;
+	uint32_t by_range;
 	uint32_t second_checked;      /* queries re-checked by solver_cmd */
 	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
-	uint32_t slow_queries;	/* queries passed to the fallback solver */
-	uint32_t lemmas;	/* OPT values proved equal to ORIG ones */
-	uint32_t lemma_queries; /* solver queries spent on them */
+	uint32_t slow_queries;	  /* queries passed to the fallback solver */
+	uint32_t abstract_calls;  /* queries asked with multipliers hidden */
+	uint32_t abstract_proved; /* ... and proved that way */
+	uint32_t batch_calls;	  /* queries for all obligations at once */
+	uint32_t lemmas;	  /* OPT values proved equal to ORIG ones */
+	uint32_t lemma_queries;	  /* solver queries spent on them */
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 

@@ -416,6 +416,65 @@ static int log2_exact(uint64_t v)
 	return k;
 }
 
+/* S when T is the term 1 << S (bvshl of the numeral 1), else NULL. */
+static Z3_ast shifted_one(Z3_context z, Z3_ast t)
+{
+	uint64_t one;
+	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
+		return NULL;
+	Z3_app app = Z3_to_app(z, t);
+	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) != Z3_OP_BSHL ||
+	    Z3_get_app_num_args(z, app) != 2)
+		return NULL;
+	if (!zc_numeral(z, Z3_get_app_arg(z, app, 0), &one) || one != 1)
+		return NULL;
+	return Z3_get_app_arg(z, app, 1);
+}
+
+/* Floor division and modulo of X by 1 << S without a divider, by cases on
+ * the shift count S (read as unsigned, as int_lshift does):
+ *  - S >= W: the divisor is 0, so x // 0 = 0 and x % 0 = x;
+ *  - S = W - 1: the divisor is MININT; x // MININT is 1 for x = MININT,
+ *    -1 for x > 0 and 0 otherwise, and x % MININT = x - MININT * (x //
+ *    MININT), which is x + MININT for x > 0 and x otherwise (0 for x =
+ *    MININT);
+ *  - otherwise the divisor is a positive 2^S: an arithmetic shift and a
+ *    mask, as for a constant power of two.
+ * Traces compute "x // (1 << y)" where the optimizer turns it into
+ * "x >> y"; with a general divider such pairs time out at 64 bits. */
+static Z3_ast by_shifted_one(zc_scope *s, int w, ir_opcode opc, Z3_ast x,
+			     Z3_ast sh)
+{
+	Z3_context z = s->z;
+	unsigned uw = (unsigned)w;
+	Z3_ast zero = zc_bv(s, uw, 0), min = zc_bv(s, uw, sem_minint(w));
+	Z3_ast d = K(s, Z3_mk_bvshl(z, zc_bv(s, uw, 1), sh));
+	Z3_ast big = K(s, Z3_mk_bvuge(z, sh, zc_bv(s, uw, uw)));
+	Z3_ast top = K(s, Z3_mk_eq(z, sh, zc_bv(s, uw, uw - 1)));
+	Z3_ast pos = K(s, Z3_mk_bvsgt(z, x, zero));
+	Z3_ast by0, bymin, bypow;
+	if (opc == IR_INT_PY_DIV) {
+		by0 = zero;
+		bymin = K(
+		    s, Z3_mk_ite(
+			   z, K(s, Z3_mk_eq(z, x, min)), zc_bv(s, uw, 1),
+			   K(s, Z3_mk_ite(z, pos, zc_bv(s, uw, sem_allones(w)),
+					  zero))));
+		bypow = K(s, Z3_mk_bvashr(z, x, sh));
+	} else {
+		by0 = x;
+		bymin =
+		    K(s, Z3_mk_ite(z, pos, K(s, Z3_mk_bvadd(z, x, min)),
+				   K(s, Z3_mk_ite(z, K(s, Z3_mk_eq(z, x, min)),
+						  zero, x))));
+		bypow =
+		    K(s, Z3_mk_bvand(z, x,
+				     K(s, Z3_mk_bvsub(z, d, zc_bv(s, uw, 1)))));
+	}
+	return K(s,
+		 Z3_mk_ite(z, big, by0, K(s, Z3_mk_ite(z, top, bymin, bypow))));
+}
+
 /* Cheaper terms for ops with a power-of-two constant argument, each equal
  * to the general encoding for every input (the tests check them against
  * the interpreter): multiplying by 2^k is shifting left; floor division
@@ -429,6 +488,13 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	int k, x = 0;
 	if (!ir_op_has(opc, IRF_PURE) || ir_opinfo_of(opc)->nargs != 2)
 		return NULL;
+	/* x + x is x << 1, as the optimizer writes it: the two forms are
+	 * equal adder circuits that a SAT solver takes a second to match. */
+	if (opc == IR_INT_ADD && a[0] == a[1])
+		return K(s, Z3_mk_bvshl(s->z, a[0], zc_bv(s, (unsigned)w, 1)));
+	Z3_ast sh = shifted_one(s->z, a[1]);
+	if (sh && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
+		return by_shifted_one(s, w, opc, a[0], sh);
 	if (zc_numeral(s->z, a[1], &c))
 		x = 0;
 	else if (ir_op_has(opc, IRF_COMM) && zc_numeral(s->z, a[0], &c))

@@ -36,7 +36,7 @@ for p in r["campaign"].values():
     assert p["traces"] >= 1
     assert p["proved"] + p["refuted"] + p["unknown"] + p["errors"] == p["traces"]
     o = p["obligations"]
-    assert o["by_identity"] + o["by_concrete"] + o["by_rewrite"] + \
+    assert o["by_identity"] + o["by_concrete"] + o["by_range"] + o["by_rewrite"] + \
         o["by_solver"] + o["unknown"] == o["total"], o
     assert sum(k["n"] for k in p["solver_kinds"]) == o["by_solver"] + o["unknown"], p
     for k in ("generate", "optimize", "verify", "screen", "encode", "solve"):

@@ -1,0 +1,53 @@
+/*
+ * abstract.h - queries with their multipliers and dividers hidden.
+ *
+ * Bit-blasting a 64-bit multiplication or division (a 128-bit one for
+ * uint_mul_high and for the overflow check of int_mul_ovf) is what makes
+ * the solver slow, yet most obligations of a pair that multiplies hold
+ * whatever the product is: both traces compute the same product term, and
+ * the obligation is about what is done with it afterwards.
+ *
+ * An abstraction replaces every multiplication, division and remainder
+ * term by a fresh variable of the same sort, the same term always by the
+ * same variable.  If "assumptions and not goal" is unsatisfiable after
+ * the replacement, it was unsatisfiable before: any model of the original
+ * query is a model of the abstract one once each fresh variable is given
+ * the value of the term it stands for.  So an unsat abstract query proves
+ * the obligation; sat or unknown says nothing (the fresh variables may
+ * take values no multiplication gives), and the caller asks the exact
+ * query.  This holds for any set of replaced terms, so the choice of what
+ * to hide affects only speed, never soundness.
+ *
+ * Ownership: an abs_map belongs to one check; the terms it makes are kept
+ * in the caller's zc_scope and live as long as it.
+ */
+#ifndef JP_VERIFY_ABSTRACT_H
+#define JP_VERIFY_ABSTRACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "verify/z3ctx.h"
+
+typedef struct abs_map {
+	zc_scope *S;
+	Z3_ast *from, *to; /* hidden terms and their variables */
+	uint32_t n, cap;
+	unsigned *seen; /* open-addressing set of visited term ids */
+	uint32_t nseen, capseen;
+	Z3_ast *stack; /* the walk's work list */
+	uint32_t capstack;
+	bool failed; /* out of memory, or a Z3 call failed */
+} abs_map;
+
+void abs_init(abs_map *m, zc_scope *S);
+/* Forgets every hidden term (the terms themselves stay in the scope). */
+void abs_reset(abs_map *m);
+void abs_free(abs_map *m);
+
+/* T with every multiplication, division and remainder replaced by its
+ * variable; *HID is set when T contains one.  NULL when something failed
+ * (m->failed is then set). */
+Z3_ast abs_term(abs_map *m, Z3_ast t, bool *hid);
+
+#endif
