@@ -142,7 +142,6 @@ typedef struct pst {
 	/* The abstraction (verify/abstract.h): a third solver holding the
 	 * assumptions with multipliers and dividers hidden. */
 	Z3_solver s3;
-	Z3_solver sb; /* the one query for the whole pair */
 	/* The range analyses of both traces (verify/range.h). */
 	vr_state *vo, *vp;
 	abs_map A;
@@ -824,8 +823,7 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
 		Z3_solver_inc_ref(z, ps->s3);
 		unsigned user = ps->opts->timeout_ms;
 		set_limits(ps, ps->s3, user && user < ABS_MS ? user : ABS_MS);
-		if (!ps->sb)
-			abs_init(&ps->A, &ps->S);
+		abs_init(&ps->A, &ps->S);
 	}
 	for (; ps->abs_done < ps->nhyp; ps->abs_done++) {
 		Z3_ast h =
@@ -1500,163 +1498,6 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 	return JP_OK;
 }
 
-/* ---- one query for the whole pair ---------------------------------------- */
-
-/* Nearly every pair a campaign checks is correct, and then its obligations
- * are all unsatisfiable.  Asking them one by one costs a solver call each;
- * asking "does any obligation fail?" costs one.  With assumptions that only
- * grow along the list (aligned walks), the question is
- *   H_0 and (n_0 or (H_1 and (n_1 or (H_2 and (n_2 or ...)))))
- * where H_i are the assumptions added for obligation i and n_i its negated
- * goal (false when settled without the solver).  Unsat proves every
- * obligation; anything else leaves them to the walk one by one, which
- * finds the failing one and its counterexample. */
-enum { BATCH_MS = 100 };
-
-static bool monotone(const obl_list *L)
-{
-	for (uint32_t i = 1; i < L->n; i++)
-		if (L->v[i].o_upto < L->v[i - 1].o_upto ||
-		    L->v[i].p_upto < L->v[i - 1].p_upto)
-			return false;
-	return true;
-}
-
-/* The conjunction of assumptions [FROM, TO) and REST. */
-static Z3_ast with_hyps(pst *ps, uint32_t from, uint32_t to, Z3_ast rest)
-{
-	if (from == to)
-		return rest;
-	Z3_ast *a = malloc(((size_t)(to - from) + 1) * sizeof *a);
-	if (!a) {
-		ps->S.failed = true;
-		return NULL;
-	}
-	uint32_t n = 0;
-	for (uint32_t i = from; i < to; i++)
-		a[n++] = ps->hyp[i];
-	a[n++] = rest;
-	Z3_ast r = mk_and(ps, n, a);
-	free(a);
-	return r;
-}
-
-static Z3_ast mk_or2(pst *ps, Z3_ast a, Z3_ast b)
-{
-	Z3_ast x[2] = {a, b};
-	return zc_keep(&ps->S, Z3_mk_or(ps->z, 2, x));
-}
-
-/* Is F unsatisfiable, first with multipliers hidden, then (pairs without
- * hard circuits only) exactly?  Budgets are short: a miss only costs the
- * walk one by one. */
-static jp_status batch_unsat(pst *ps, Z3_ast f, bool *unsat, jp_err *err)
-{
-	Z3_context z = ps->z;
-	*unsat = false;
-	if (!ps->sb) {
-		ps->sb = Z3_mk_simple_solver(z);
-		if (!ps->sb)
-			return zc_check_error(err, "creating a solver");
-		Z3_solver_inc_ref(z, ps->sb);
-		unsigned user = ps->opts->timeout_ms;
-		set_limits(ps, ps->sb,
-			   user && user < BATCH_MS ? user : BATCH_MS);
-		if (!ps->s3)
-			abs_init(&ps->A, &ps->S);
-	}
-	bool hid = false;
-	Z3_ast g = abs_term(&ps->A, f, &hid);
-	if (!g)
-		return jp_fail(err, JP_EINTERNAL, "abstracting a query: %s",
-			       zc_error_text());
-	for (int exact = 0; exact < 2 && !*unsat; exact++) {
-		if (exact && (hard_pair(ps) || !hid))
-			break;
-		ps->res->solver_calls++;
-		ps->res->batch_calls++;
-		Z3_solver_reset(z, ps->sb);
-		Z3_solver_assert(z, ps->sb, exact ? f : g);
-		*unsat = Z3_solver_check(z, ps->sb) == Z3_L_FALSE;
-		jp_status st = zc_check_error(err, "batch solver check");
-		if (st)
-			return st;
-	}
-	return JP_OK;
-}
-
-/* Tries to prove every obligation of the list with one query; *PROVED
- * says whether it did (and then the result is complete). */
-static jp_status batch_prove(pst *ps, bool *proved, jp_err *err)
-{
-	*proved = false;
-	uint32_t n = ps->L.n;
-	if (n < 2 || !monotone(&ps->L) || ps->opts->smt2_dir ||
-	    ps->opts->solver_cmd)
-		return JP_OK;
-	double t0 = now_ms();
-	bool lem = ps->lemmas_on;
-	ps->lemmas_on = false;
-	uint32_t *at = malloc((size_t)n * sizeof *at);
-	Z3_ast *neg = malloc((size_t)n * sizeof *neg);
-	ver_how *how = malloc((size_t)n * sizeof *how);
-	jp_status st =
-	    at && neg && how ? JP_OK : jp_fail(err, JP_ENOMEM, "out of memory");
-	uint32_t open = 0;
-	for (uint32_t i = 0; i < n && !st; i++) {
-		const obl *b = &ps->L.v[i];
-		st = assume(ps, b->o_upto, b->p_upto, err);
-		if (st)
-			break;
-		at[i] = ps->nhyp;
-		bool ident;
-		neg[i] = goal_neg(ps, b, &ident);
-		how[i] = VER_BY_IDENTITY;
-		if (ps->S.failed)
-			st = jp_fail(err, JP_EINTERNAL, "building a goal: %s",
-				     zc_error_text());
-		else if (!ident && range_settles(ps, b)) {
-			neg[i] = NULL;
-			how[i] = VER_BY_RANGE;
-		} else if (!ident &&
-			   zc_is_false(
-			       ps->z,
-			       zc_keep(&ps->S, Z3_simplify(ps->z, neg[i])))) {
-			neg[i] = NULL;
-			how[i] = VER_BY_REWRITE;
-		} else if (!ident) {
-			how[i] = VER_BY_SOLVER;
-			open++;
-		}
-	}
-	ps->lemmas_on = lem;
-	bool unsat = !st && open == 0;
-	if (!st && open > 0) {
-		Z3_ast acc = neg[n - 1] ? neg[n - 1] : zc_false(&ps->S);
-		for (uint32_t i = n - 1; i-- > 0;)
-			acc = mk_or2(ps, neg[i] ? neg[i] : zc_false(&ps->S),
-				     with_hyps(ps, at[i], at[i + 1], acc));
-		acc = with_hyps(ps, 0, at[0], acc);
-		st = ps->S.failed
-			 ? jp_fail(err, JP_EINTERNAL, "building a query: %s",
-				   zc_error_text())
-			 : batch_unsat(ps, acc, &unsat, err);
-	}
-	if (!st && unsat) {
-		double ms = (now_ms() - t0) / n;
-		for (uint32_t i = 0; i < n; i++)
-			settle(ps, i, VER_PROVED, how[i], ms);
-		ps->res->verdict = VER_PROVED;
-		ps->res->failed = -1;
-		*proved = true;
-	}
-	ps->res->ms_solve += open ? now_ms() - t0 : 0;
-	free(at);
-	free(neg);
-	free(how);
-	return st;
-}
-
 /* Checks every obligation of the current mode.  With proof_only, *PROVED
  * says whether all were proved and nothing else is concluded. */
 static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
@@ -1693,13 +1534,6 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	if (!st && ps->opts->self_check)
 		for (uint32_t e = 0; e < ps->nscreen && e < 8 && !st; e++)
 			st = self_check_at(ps, ps->screen + (size_t)e * n, err);
-	if (!st) {
-		st = batch_prove(ps, proved, err);
-		if (!st && *proved) {
-			free(x);
-			return JP_OK;
-		}
-	}
 	bool all = true;
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
@@ -1928,9 +1762,7 @@ static void pst_free(pst *ps)
 		Z3_solver_dec_ref(ps->z, ps->s2);
 	if (ps->s3)
 		Z3_solver_dec_ref(ps->z, ps->s3);
-	if (ps->sb)
-		Z3_solver_dec_ref(ps->z, ps->sb);
-	if (ps->s3 || ps->sb)
+	if (ps->s3)
 		abs_free(&ps->A);
 	vr_free(ps->vo);
 	vr_free(ps->vp);
@@ -2076,19 +1908,18 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 	}
 	sb_printf(sb,
 		  ",\"stats\":{\"obligations\":%u,\"by_identity\":%u,"
-		  "\"by_rewrite\":%u,"
+		  "\"by_rewrite\":%u,\"by_range\":%u,"
 		  "\"by_concrete\":%u,\"by_solver\":%u,\"solver_calls\":%u,"
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
 		  "\"abstract_calls\":%u,\"abstract_proved\":%u,"
-		  "\"batch_calls\":%u,"
 		  "\"lemmas\":%u,\"lemma_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
-		  r->nobl, r->by_identity, r->by_rewrite, r->by_concrete,
-		  r->by_solver, r->solver_calls, r->second_checked,
-		  r->second_inconclusive, r->slow_queries, r->abstract_calls,
-		  r->abstract_proved, r->batch_calls, r->lemmas,
+		  r->nobl, r->by_identity, r->by_rewrite, r->by_range,
+		  r->by_concrete, r->by_solver, r->solver_calls,
+		  r->second_checked, r->second_inconclusive, r->slow_queries,
+		  r->abstract_calls, r->abstract_proved, r->lemmas,
 		  r->lemma_queries, r->ms_total, r->ms_encode, r->ms_solve,
 		  r->ms_screen);
 }

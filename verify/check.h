@@ -120,7 +120,6 @@ typedef struct ver_result {
 	uint32_t slow_queries;	  /* queries passed to the fallback solver */
 	uint32_t abstract_calls;  /* queries asked with multipliers hidden */
 	uint32_t abstract_proved; /* ... and proved that way */
-	uint32_t batch_calls;	  /* queries for all obligations at once */
 	uint32_t lemmas;	  /* OPT values proved equal to ORIG ones */
 	uint32_t lemma_queries;	  /* solver queries spent on them */
 	double ms_total, ms_encode, ms_solve, ms_screen;

@@ -1,0 +1,107 @@
+/*
+ * test_abstract.c - hiding multipliers and dividers (verify/abstract.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "verify/abstract.h"
+#include "verify/z3ctx.h"
+
+static Z3_context Z;
+
+static Z3_ast var(zc_scope *S, const char *name)
+{
+	return zc_keep(S, Z3_mk_const(Z, Z3_mk_string_symbol(Z, name),
+				      Z3_mk_bv_sort(Z, 64)));
+}
+
+static Z3_lbool solve(Z3_ast f)
+{
+	Z3_solver s = Z3_mk_simple_solver(Z);
+	Z3_solver_inc_ref(Z, s);
+	Z3_solver_assert(Z, s, f);
+	Z3_lbool a = Z3_solver_check(Z, s);
+	Z3_solver_dec_ref(Z, s);
+	return a;
+}
+
+/* The same product is one variable everywhere; a term with no multiplier is
+ * left alone; what is under a hidden term is not hidden separately. */
+static void test_hiding(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	abs_map m;
+	abs_init(&m, &S);
+	Z3_ast x = var(&S, "x"), y = var(&S, "y");
+	Z3_ast p = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
+	Z3_ast q = zc_keep(&S, Z3_mk_bvudiv(Z, p, y));
+	Z3_ast sum = zc_keep(&S, Z3_mk_bvadd(Z, x, y));
+	bool hid = false;
+	CHECK(abs_term(&m, sum, &hid) == sum && !hid);
+	Z3_ast a = abs_term(&m, p, &hid);
+	CHECK(hid && a != p);
+	CHECK(Z3_get_ast_kind(Z, a) == Z3_APP_AST &&
+	      Z3_get_app_num_args(Z, Z3_to_app(Z, a)) == 0);
+	hid = false;
+	Z3_ast p2 = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
+	CHECK(abs_term(&m, p2, &hid) == a && hid);
+	hid = false;
+	Z3_ast b = abs_term(&m, q, &hid);
+	CHECK(hid && b != a && m.n == 2);
+	CHECK(!m.failed);
+	abs_free(&m);
+	zc_scope_release(&S);
+}
+
+/* An abstract query proves what holds for any product, and does not prove
+ * what needs the product's meaning (the exact query is unsat, the abstract
+ * one sat). */
+static void test_over_approximation(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	abs_map m;
+	abs_init(&m, &S);
+	Z3_ast x = var(&S, "x"), y = var(&S, "y");
+	Z3_ast p = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
+	/* p < y and not (p <= y): unsat for any p. */
+	Z3_ast lt = zc_keep(&S, Z3_mk_bvslt(Z, p, y));
+	Z3_ast le = zc_keep(&S, Z3_mk_bvsle(Z, p, y));
+	Z3_ast c1[2] = {lt, zc_keep(&S, Z3_mk_not(Z, le))};
+	Z3_ast f1 = zc_keep(&S, Z3_mk_and(Z, 2, c1));
+	bool hid = false;
+	Z3_ast g1 = abs_term(&m, f1, &hid);
+	CHECK(hid && solve(g1) == Z3_L_FALSE);
+	/* x * 2 is odd: unsat, but only because of the multiplication. */
+	Z3_ast d = zc_keep(&S, Z3_mk_bvmul(Z, x, zc_bv(&S, 64, 2)));
+	Z3_ast odd =
+	    zc_keep(&S, Z3_mk_eq(Z, zc_keep(&S, Z3_mk_extract(Z, 0, 0, d)),
+				 zc_keep(&S, Z3_mk_unsigned_int(
+						 Z, 1, Z3_mk_bv_sort(Z, 1)))));
+	CHECK(solve(odd) == Z3_L_FALSE);
+	hid = false;
+	Z3_ast g2 = abs_term(&m, odd, &hid);
+	CHECK(hid && solve(g2) == Z3_L_TRUE);
+	abs_reset(&m);
+	CHECK(m.n == 0);
+	abs_free(&m);
+	zc_scope_release(&S);
+}
+
+int main(void)
+{
+	zc_ctx zc;
+	jp_err err;
+	if (zc_init(&zc, &err) != JP_OK) {
+		fprintf(stderr, "no Z3: %s\n", err.msg);
+		return 1;
+	}
+	Z = zc.z;
+	test_hiding();
+	test_over_approximation();
+	CHECK(!zc_failed());
+	zc_fini(&zc);
+	return check_summary("test_abstract");
+}
