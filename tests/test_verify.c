@@ -470,9 +470,10 @@ static void test_errors(void)
 	ver_opts o = test_opts();
 	ver_result r;
 	jp_err err;
-	/* The heap model does not cover ConstPtr objects yet. */
-	ir_trace *a = parse(
-	    "[p0]\ni1 = getfield_gc_i(ConstPtr(k), descr=f)\nfinish(i1)\n", 64);
+	/* The heap model needs one kind per field. */
+	ir_trace *a = parse("[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
+			    "p2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n",
+			    64);
 	CHECK(ver_check(C, a, a, &o, &r, &err) == JP_EUNSUPPORTED);
 	CHECK(strstr(err.msg, "heap") != NULL);
 	ir_trace *b = parse("[i0, i1]\nfinish(i0)\n", 64);

@@ -18,7 +18,7 @@ static ver_ctx *C;
 
 static ir_trace *parse(const char *text)
 {
-	ir_parse_opts o = {.width = 64};
+	ir_parse_opts o = {.width = 64, .opaque = true};
 	ir_trace *t = NULL;
 	jp_err e;
 	if (ir_parse(text, strlen(text), &o, &t, &e)) {
@@ -182,7 +182,8 @@ static void test_boxed_integer(void)
 static void test_unsupported(void)
 {
 	static const char *texts[] = {
-	    "[p0]\ni1 = getfield_gc_i(ConstPtr(k), descr=f)\nfinish(i1)\n",
+	    "[p0]\ni1 = getfield_gc_i(p0, descr=f)\ni2 = my_op(i1)\n"
+	    "finish(i2)\n",
 	    "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
 	    "p2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n",
 	};
@@ -303,6 +304,77 @@ static void test_path_pairing(void)
 				"finish()\n") == VER_REFUTED);
 }
 
+/* ConstPtr: a fixed non-null object, the same in both traces, that may
+ * be an input object but is never a fresh one. */
+static void test_const_ptr(void)
+{
+	const char *load = "[p0, i1]\n"
+			   "setfield_gc(ConstPtr(g), i1, descr=f)\n"
+			   "setfield_gc(p0, 5, descr=f)\n"
+			   "i2 = getfield_gc_i(ConstPtr(g), descr=f)\n"
+			   "finish(i2)\n";
+	CHECK(verdict_text(load, load) == VER_PROVED);
+	/* Forwarding i1 past a store through p0 forgets that p0 may be the
+	 * ConstPtr's object. */
+	CHECK(verdict_text(load, "[p0, i1]\n"
+				 "setfield_gc(ConstPtr(g), i1, descr=f)\n"
+				 "setfield_gc(p0, 5, descr=f)\n"
+				 "finish(i1)\n") == VER_REFUTED);
+	/* A fresh object is never the ConstPtr's: forwarding past a store
+	 * through a fresh object is right. */
+	CHECK(verdict_text("[i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setfield_gc(ConstPtr(g), i1, descr=f)\n"
+			   "setfield_gc(p2, 5, descr=f)\n"
+			   "i3 = getfield_gc_i(ConstPtr(g), descr=f)\n"
+			   "escape_n(p2)\n"
+			   "finish(i3)\n",
+			   "[i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setfield_gc(ConstPtr(g), i1, descr=f)\n"
+			   "setfield_gc(p2, 5, descr=f)\n"
+			   "escape_n(p2)\n"
+			   "finish(i1)\n") == VER_PROVED);
+	/* Stored into the ConstPtr's object, a fresh object escapes: a call
+	 * sees its fields. */
+	const char *esc = "[p0, i1]\n"
+			  "p2 = new(descr=T)\n"
+			  "setfield_gc(p2, i1, descr=f)\n"
+			  "setfield_gc(ConstPtr(g), p2, descr=n)\n"
+			  "escape_n()\n"
+			  "finish()\n";
+	CHECK(verdict_text(esc, "[p0, i1]\n"
+				"p2 = new(descr=T)\n"
+				"setfield_gc(ConstPtr(g), p2, descr=n)\n"
+				"setfield_gc(p2, i1, descr=f)\n"
+				"escape_n()\n"
+				"finish()\n") == VER_PROVED);
+	CHECK(verdict_text(esc, "[p0, i1]\n"
+				"p2 = new(descr=T)\n"
+				"setfield_gc(ConstPtr(g), p2, descr=n)\n"
+				"escape_n()\n"
+				"setfield_gc(p2, i1, descr=f)\n"
+				"finish()\n") == VER_REFUTED);
+	/* Two ConstPtrs may be one object. */
+	CHECK(verdict_text("[i1]\n"
+			   "setfield_gc(ConstPtr(a), i1, descr=f)\n"
+			   "setfield_gc(ConstPtr(b), 0, descr=f)\n"
+			   "i2 = getfield_gc_i(ConstPtr(a), descr=f)\n"
+			   "finish(i2)\n",
+			   "[i1]\n"
+			   "setfield_gc(ConstPtr(a), i1, descr=f)\n"
+			   "setfield_gc(ConstPtr(b), 0, descr=f)\n"
+			   "finish(i1)\n") == VER_REFUTED);
+	/* And never NULL. */
+	CHECK(verdict_text("[i1]\n"
+			   "guard_nonnull(ConstPtr(a))\n"
+			   "setfield_gc(ConstPtr(a), i1, descr=f)\n"
+			   "finish()\n",
+			   "[i1]\n"
+			   "setfield_gc(ConstPtr(a), i1, descr=f)\n"
+			   "finish()\n") == VER_PROVED);
+}
+
 /* hp_run_diverges: the heap model's concrete comparison, without Z3. */
 static int run_div(const char *a, const char *b, const uint64_t *args)
 {
@@ -392,6 +464,7 @@ int main(void)
 	test_mutations();
 	test_path_pairing();
 	test_run_diverges();
+	test_const_ptr();
 	ver_ctx_free(C);
 	return check_summary("test_verify_heap");
 }

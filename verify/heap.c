@@ -24,11 +24,6 @@ bool hp_uses_heap(const ir_trace *t)
 	return false;
 }
 
-static bool const_ptr(const ir_trace *t, ir_vid v)
-{
-	return v != IR_NOVAL && ir_val(t, v)->tag == IR_VAL_CONST_PTR;
-}
-
 jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 {
 	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
@@ -43,17 +38,6 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 			    err, JP_EUNSUPPORTED, file, op->line, op->col,
 			    "'%s' is an opaque op; the heap model "
 			    "covers escape_n/escape_i calls only",
-			    ir_op_name(t, op));
-		bool bad = false;
-		for (uint32_t a = 0; a < op->nargs; a++)
-			bad |= const_ptr(t, op->args[a]);
-		for (uint32_t a = 0; a < op->nfail; a++)
-			bad |= const_ptr(t, op->failargs[a]);
-		if (bad)
-			return jp_fail_at(
-			    err, JP_EUNSUPPORTED, file, op->line, op->col,
-			    "'%s' uses a ConstPtr; the heap model "
-			    "does not cover ConstPtr objects yet",
 			    ir_op_name(t, op));
 	}
 	return JP_OK;
@@ -82,6 +66,14 @@ typedef struct hident {
 typedef struct hclass {
 	const char *name;
 } hclass;
+
+/* A ConstPtr: one symbolic address per name, shared by both traces,
+ * non-null and distinct from every fresh object, but free to alias an
+ * input or another ConstPtr (the environment places them). */
+typedef struct hcptr {
+	const char *name;
+	Z3_ast addr;
+} hcptr;
 
 /* One write to a field: where COND holds (NULL: always), the cell at ADDR
  * becomes VAL.  A heap state of one field is an immutable list of writes,
@@ -140,6 +132,8 @@ typedef struct hp {
 	uint32_t nid;
 	hclass *cls;
 	uint32_t ncls;
+	hcptr *cp;
+	uint32_t ncp;
 	Z3_func_decl tyfun;
 	Z3_ast *hk; /* per call k * nf: havoc arrays */
 	Z3_ast *rk; /* per call k: result */
@@ -358,11 +352,15 @@ static void key_store(hpaths *P, uint32_t i)
 		return; /* the holder's own path covers it later */
 	uint64_t val = P->pts[op->args[1]] & ~P->esc;
 	const ir_value *x = ir_val(t, op->args[0]);
-	if (x->tag == IR_VAL_INPUT) {
+	if (x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR) {
 		strbuf sb;
 		sb_init(&sb);
-		sb_printf(&sb, "in %s.%s", ir_valname(t, op->args[0]),
-			  t->strs[op->descr]);
+		if (x->tag == IR_VAL_INPUT)
+			sb_printf(&sb, "in %s.%s", ir_valname(t, op->args[0]),
+				  t->strs[op->descr]);
+		else
+			sb_printf(&sb, "in ConstPtr(%s).%s", t->strs[x->name],
+				  t->strs[op->descr]);
 		key_mask(P, val, sb.buf ? sb.buf : "");
 		P->failed |= !sb.buf;
 		sb_release(&sb);
@@ -562,10 +560,40 @@ static void make_calls(hp *h)
 	}
 }
 
-/* Fresh addresses are distinct, non-null and not an input reference. */
+/* The ConstPtr of name NAME, made on first use. */
+static Z3_ast cptr_addr(hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->ncp; i++)
+		if (!strcmp(h->cp[i].name, name))
+			return h->cp[i].addr;
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "ConstPtr(%s)", name);
+	if (!sb.buf) {
+		h->S.failed = true;
+		return zc_bv(&h->S, 64, 1);
+	}
+	hcptr *c = &h->cp[h->ncp++];
+	c->name = name;
+	c->addr = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sb.buf),
+				   zc_bv_sort(h->z, 64)));
+	sb_release(&sb);
+	return c->addr;
+}
+
+static void scan_cptrs(hp *h, const ir_trace *t)
+{
+	for (ir_vid v = 0; v < t->nvals; v++)
+		if (ir_val(t, v)->tag == IR_VAL_CONST_PTR)
+			cptr_addr(h, t->strs[ir_val(t, v)->name]);
+}
+
+/* Fresh addresses are distinct, non-null, not an input reference and not
+ * a ConstPtr; a ConstPtr is non-null. */
 static void make_background(hp *h)
 {
-	uint32_t cap = h->nid * (h->o->ninputs + 2) + 2, n = 0;
+	uint32_t cap = h->nid * (h->o->ninputs + h->ncp + 2) + h->ncp + 2,
+		 n = 0;
 	Z3_ast *c = calloc(cap, sizeof *c);
 	if (!c) {
 		h->S.failed = true;
@@ -583,6 +611,16 @@ static void make_background(hp *h)
 				    Z3_mk_not(h->z,
 					      K(h, Z3_mk_eq(h->z, h->id[i].addr,
 							    h->vars[j]))));
+		for (uint32_t j = 0; j < h->ncp; j++)
+			c[n++] =
+			    K(h,
+			      Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, h->id[i].addr,
+							    h->cp[j].addr))));
+	}
+	for (uint32_t j = 0; j < h->ncp; j++) {
+		c[n++] =
+		    K(h, Z3_mk_not(h->z,
+				   K(h, Z3_mk_eq(h->z, h->cp[j].addr, null))));
 	}
 	if (h->nid >= 2) {
 		Z3_ast *a = calloc(h->nid, sizeof *a);
@@ -680,6 +718,9 @@ static bool is_input_or_null(const hp *h, Z3_ast a)
 		return v == 0;
 	for (uint32_t i = 0; i < h->o->ninputs; i++)
 		if (h->vars[i] == a && is_ref(h->o, h->o->inputs[i]))
+			return true;
+	for (uint32_t i = 0; i < h->ncp; i++)
+		if (h->cp[i].addr == a)
 			return true;
 	return false;
 }
@@ -931,6 +972,8 @@ static jp_status enc_one(hp *h, htrace *e)
 			e->val[v] = zc_bv(&h->S, (unsigned)h->w, x->cval);
 		else if (x->tag == IR_VAL_CONST_NULL)
 			e->val[v] = zc_bv(&h->S, 64, 0);
+		else if (x->tag == IR_VAL_CONST_PTR)
+			e->val[v] = cptr_addr(h, t->strs[x->name]);
 	}
 	for (uint32_t f = 0; f < h->nf; f++)
 		e->cur[f] = (hmem){h->f[f].h0, NULL};
@@ -1518,6 +1561,7 @@ typedef struct henv {
 	interp_obj_write *ow;
 	uint32_t now;
 	interp_type *types;
+	interp_ptr *ptrs;
 } henv;
 
 static void henv_free(henv *v)
@@ -1529,6 +1573,7 @@ static void henv_free(henv *v)
 	free(v->writes);
 	free(v->ow);
 	free(v->types);
+	free(v->ptrs);
 	memset(v, 0, sizeof *v);
 }
 
@@ -1624,10 +1669,14 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->args = calloc(nin + 1, sizeof *v->args);
 	v->addrs = calloc(cap, sizeof *v->addrs);
 	v->rets = calloc(h->maxcalls + 1, sizeof *v->rets);
-	if (!v->args || !v->addrs || !v->rets)
+	v->ptrs = calloc(h->ncp + 1, sizeof *v->ptrs);
+	if (!v->args || !v->addrs || !v->rets || !v->ptrs)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < nin; i++)
 		v->args[i] = eval(h, m, h->vars[i]);
+	for (uint32_t i = 0; i < h->ncp; i++)
+		v->ptrs[i] =
+		    (interp_ptr){h->cp[i].name, eval(h, m, h->cp[i].addr)};
 	for (int s = 0; s < 2; s++)
 		for (ir_vid x = 0; x < es[s]->t->nvals; x++)
 			if (es[s]->val[x] && is_ref(es[s]->t, x))
@@ -1671,6 +1720,8 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .ninit = ni,
 			      .types = v->types,
 			      .ntypes = nt,
+			      .ptrs = v->ptrs,
+			      .nptrs = h->ncp,
 			      .call_ret = v->rets,
 			      .ncall_ret = h->maxcalls,
 			      .call_writes = v->writes,
@@ -1695,6 +1746,9 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 				  (long long)v->args[i],
 				  (unsigned long long)v->args[i]);
 	}
+	for (uint32_t i = 0; i < v->env.nptrs; i++)
+		sb_printf(sb, "  ConstPtr(%s) = 0x%016llx\n", v->ptrs[i].name,
+			  (unsigned long long)v->ptrs[i].addr);
 	for (uint32_t i = 0; i < v->env.ntypes; i++)
 		sb_printf(sb, "  type of 0x%016llx = %s\n",
 			  (unsigned long long)v->types[i].addr,
@@ -1986,10 +2040,11 @@ static jp_status setup(hp *h)
 	uint32_t cap = 2 * (o->nops + p->nops) + 2;
 	h->f = calloc(cap, sizeof *h->f);
 	h->cls = calloc(cap, sizeof *h->cls);
+	h->cp = calloc(o->nvals + p->nvals + 1, sizeof *h->cp);
 	h->vars = calloc(o->ninputs + 1, sizeof *h->vars);
 	uint32_t co = count_calls(o), cp = count_calls(p);
 	h->maxcalls = co > cp ? co : cp;
-	if (!h->f || !h->cls || !h->vars)
+	if (!h->f || !h->cls || !h->vars || !h->cp)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	jp_status st = scan_fields(h, o);
 	if (!st)
@@ -2015,6 +2070,8 @@ static jp_status setup(hp *h)
 				   &bv64, bv16);
 	Z3_inc_ref(h->z, Z3_func_decl_to_ast(h->z, h->tyfun));
 	make_calls(h);
+	scan_cptrs(h, o);
+	scan_cptrs(h, p);
 	make_background(h);
 	st = enc_one(h, &h->ho);
 	if (!st)
@@ -2153,6 +2210,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	arena_free(&h->nodes);
 	free(h->ind_o);
 	free(h->ind_p);
+	free(h->cp);
 	free(h->f);
 	free(h->cls);
 	free(h->vars);

@@ -38,8 +38,14 @@
  *    call, output, stored into an object that may be escaped or not fresh,
  *    or stored into a fresh object that escapes later.
  *
- * Not modelled (refused with JP_EUNSUPPORTED): ConstPtr, opaque ops, more
- * than 64 fresh identities, trace mode.
+ * A ConstPtr(name) is one symbolic address per name, shared by both
+ * traces: non-null, distinct from every fresh object, free to be an input
+ * object or another ConstPtr's; its object is not fresh (its fields start
+ * in the initial heap, calls may change them, what is stored into it
+ * escapes).  Counterexamples place it (interp_env.ptrs).
+ *
+ * Not modelled (refused with JP_EUNSUPPORTED): opaque ops, more than 64
+ * fresh identities, trace mode.
  *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call

@@ -44,7 +44,7 @@ expect_rc 3 "rlimit unknown json" -- "$JITPROVE" check --json --rlimit 1 --width
 [ "$(json_get "d['obligations'][d['failed']]['status']")" = unknown ] || bad "json unknown obligation"
 
 # Input errors and unsupported ops: exit 2 with a message.
-printf '[p0]\ni1 = getfield_gc_i(ConstPtr(k), descr=f)\nfinish(i1)\n' >"$tmp/heap.trace"
+printf '[p0, i1]\nsetfield_gc(p0, i1, descr=f)\np2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n' >"$tmp/heap.trace"
 expect_rc 2 "heap op" -- "$JITPROVE" check "$tmp/heap.trace" "$tmp/heap.trace"
 grep -q 'heap' "$tmp/all" || bad "heap message"
 printf '[i0, i1]\nfinish(i0)\n' >"$tmp/two.trace"
