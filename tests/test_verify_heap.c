@@ -375,6 +375,54 @@ static void test_const_ptr(void)
 			   "finish()\n") == VER_PROVED);
 }
 
+/* A field store into an allocation's own result replaces what the field
+ * held: an object no longer held there does not escape with its holder
+ * (before, the escape sets kept it, and the solver's difference in that
+ * unreachable object did not replay: unknown). */
+static void test_overwritten_field(void)
+{
+	const char *orig = "[p0]\n"
+			   "p2 = new(descr=T)\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p3, 9, descr=v)\n"
+			   "setfield_gc(p2, p3, descr=n)\n"
+			   "setfield_gc(p2, p0, descr=n)\n"
+			   "finish(p2)\n";
+	CHECK(verdict_text(orig, "[p0]\n"
+				 "p2 = new(descr=T)\n"
+				 "setfield_gc(p2, p0, descr=n)\n"
+				 "finish(p2)\n") == VER_PROVED);
+	/* Still held: p3 is observable and missing from the other trace. */
+	CHECK(verdict_text("[p0]\n"
+			   "p2 = new(descr=T)\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p3, 9, descr=v)\n"
+			   "setfield_gc(p2, p0, descr=n)\n"
+			   "setfield_gc(p2, p3, descr=n)\n"
+			   "finish(p2)\n",
+			   "[p0]\n"
+			   "p2 = new(descr=T)\n"
+			   "setfield_gc(p2, p0, descr=n)\n"
+			   "finish(p2)\n") == VER_REFUTED);
+	/* Held when a call saw it: it escaped for good, and the call may
+	 * have changed it. */
+	CHECK(verdict_text("[p0]\n"
+			   "p2 = new(descr=T)\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p2, p3, descr=n)\n"
+			   "escape_n(p2)\n"
+			   "setfield_gc(p2, p0, descr=n)\n"
+			   "i4 = getfield_gc_i(p3, descr=v)\n"
+			   "finish(i4)\n",
+			   "[p0]\n"
+			   "p2 = new(descr=T)\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p2, p3, descr=n)\n"
+			   "escape_n(p2)\n"
+			   "setfield_gc(p2, p0, descr=n)\n"
+			   "finish(0)\n") == VER_REFUTED);
+}
+
 /* hp_run_diverges: the heap model's concrete comparison, without Z3. */
 static int run_div(const char *a, const char *b, const uint64_t *args)
 {
@@ -465,6 +513,7 @@ int main(void)
 	test_path_pairing();
 	test_run_diverges();
 	test_const_ptr();
+	test_overwritten_field();
 	ver_ctx_free(C);
 	return check_summary("test_verify_heap");
 }

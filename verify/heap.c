@@ -108,7 +108,12 @@ typedef struct htrace {
 	hmem *cheap;	   /* per call * nf: normalized heap at the call */
 	uint64_t endesc;
 	hmem *eheap; /* nf: normalized heap at the end */
-	uint64_t contents[HP_MAXID];
+	/* Per identity x and field f (cont[x * nf + f]): the identities the
+	 * field may hold.  A store into the object of an allocation's own
+	 * result replaces the set (that reference is exactly one object), so
+	 * an object no longer held there does not escape with its holder. */
+	uint64_t *cont;
+	uint32_t nf;
 	uint64_t esc;
 	/* Loads of reference fields: field, the call before them (or
 	 * HP_NONE) and the address term, for the realism constraints. */
@@ -688,6 +693,15 @@ static jp_status realism(hp *h)
 
 /* ---- encoding one trace -------------------------------------------------- */
 
+/* What the fields of identity X may hold. */
+static uint64_t contents(const htrace *e, uint32_t x)
+{
+	uint64_t m = 0;
+	for (uint32_t f = 0; f < e->nf; f++)
+		m |= e->cont[(size_t)x * e->nf + f];
+	return m;
+}
+
 static uint64_t close_esc(const htrace *e, uint64_t m)
 {
 	uint64_t prev;
@@ -695,7 +709,7 @@ static uint64_t close_esc(const htrace *e, uint64_t m)
 		prev = m;
 		for (uint32_t x = 0; x < HP_MAXID; x++)
 			if (m & (UINT64_C(1) << x))
-				m |= e->contents[x];
+				m |= contents(e, x);
 	} while (m != prev);
 	return m;
 }
@@ -924,7 +938,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		uint64_t m = 0, src = e->pts[op->args[0]];
 		for (uint32_t x = 0; x < HP_MAXID; x++)
 			if (src & (UINT64_C(1) << x))
-				m |= e->contents[x];
+				m |= e->cont[(size_t)x * h->nf + f];
 		e->pts[op->result] = m;
 		if (h->f[f].kind == 'r') {
 			e->lf[e->nloads] = f;
@@ -943,14 +957,17 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		if (!is_ref(t, op->args[1]))
 			return;
 		uint64_t obj = e->pts[op->args[0]], v = e->pts[op->args[1]];
-		for (uint32_t x = 0; x < HP_MAXID; x++)
-			if (obj & (UINT64_C(1) << x))
-				e->contents[x] |= v;
-		/* Stored into something that is not a known unescaped fresh
-		 * object: the value escapes. */
 		bool known_fresh =
 		    ir_defop(t, op->args[0]) != UINT32_MAX &&
 		    ir_op_has(t->ops[ir_defop(t, op->args[0])].opc, IRF_ALLOC);
+		for (uint32_t x = 0; x < HP_MAXID; x++) {
+			if (!(obj & (UINT64_C(1) << x)))
+				continue;
+			uint64_t *c = &e->cont[(size_t)x * h->nf + f];
+			*c = known_fresh ? v : *c | v;
+		}
+		/* Stored into something that is not a known unescaped fresh
+		 * object: the value escapes. */
 		if (!known_fresh || (obj & e->esc))
 			e->esc = close_esc(e, e->esc | v);
 		else
@@ -1033,9 +1050,11 @@ static bool ht_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->lf = calloc(no, sizeof *e->lf);
 	e->lk = calloc(no, sizeof *e->lk);
 	e->lobj = calloc(no, sizeof *e->lobj);
-	if (!e->lf || !e->lk || !e->lobj || !e->val || !e->pts || !e->pass ||
-	    !e->ovf || !e->geso || !e->gheap || !e->callop || !e->callesc ||
-	    !e->cheap || !e->eheap || !e->cur || !e->ident)
+	e->nf = h->nf;
+	e->cont = calloc((size_t)HP_MAXID * nf, sizeof *e->cont);
+	if (!e->cont || !e->lf || !e->lk || !e->lobj || !e->val || !e->pts ||
+	    !e->pass || !e->ovf || !e->geso || !e->gheap || !e->callop ||
+	    !e->callesc || !e->cheap || !e->eheap || !e->cur || !e->ident)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -1059,6 +1078,7 @@ static void ht_free(htrace *e)
 	free(e->lf);
 	free(e->lk);
 	free(e->lobj);
+	free(e->cont);
 }
 
 /* ---- obligations ----------------------------------------------------------

@@ -36,7 +36,9 @@
  *    compared as whole arrays after the slots of fresh objects that have
  *    not escaped are set to 0.  Escape is decided statically: passed to a
  *    call, output, stored into an object that may be escaped or not fresh,
- *    or stored into a fresh object that escapes later.
+ *    or stored into a fresh object that escapes later while it still
+ *    holds it (a store through an allocation's own result replaces the
+ *    field's contents).
  *
  * A ConstPtr(name) is one symbolic address per name, shared by both
  * traces: non-null, distinct from every fresh object, free to be an input
