@@ -149,7 +149,8 @@ typedef struct hp {
 	Z3_solver s;	       /* the incremental solver (solve) */
 	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
 	bool gave_up;	       /* an obligation was unknown */
-	const char *why;       /* reason of the last fast unknown */
+	char why[96];	       /* reason of the last fast unknown (a copy:
+				  Z3's string lives until its next call) */
 	jp_err *err;
 } hp;
 
@@ -1994,7 +1995,8 @@ static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
 	if (!st && *ans == Z3_L_TRUE)
 		st = use_model(h, h->s, out, refuted);
 	else if (!st && *ans == Z3_L_UNDEF)
-		h->why = Z3_solver_get_reason_unknown(h->z, h->s);
+		snprintf(h->why, sizeof h->why, "%s",
+			 Z3_solver_get_reason_unknown(h->z, h->s));
 	Z3_solver_pop(h->z, h->s, 1);
 	return st ? st : zc_check_error(h->err, "solver pop");
 }
@@ -2019,7 +2021,7 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 		return JP_OK;
 	}
 	h->res->solver_calls++;
-	h->why = NULL;
+	h->why[0] = 0;
 	Z3_lbool ans = Z3_L_UNDEF;
 	jp_status st = fast_query(h, q, neg, out, refuted, &ans);
 	unsigned user = h->opts->timeout_ms;
@@ -2041,7 +2043,7 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 				   Z3_solver_get_reason_unknown(h->z, s));
 		Z3_solver_dec_ref(h->z, s);
 	} else if (!st && ans == Z3_L_UNDEF) {
-		set_reason(h, out->what, h->why ? h->why : "unknown");
+		set_reason(h, out->what, h->why[0] ? h->why : "unknown");
 	}
 	if (!st && ans == Z3_L_FALSE) {
 		out->status = VER_PROVED;
