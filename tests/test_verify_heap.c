@@ -182,8 +182,7 @@ static void test_boxed_integer(void)
 static void test_unsupported(void)
 {
 	static const char *texts[] = {
-	    "[p0]\ni1 = getfield_gc_i(p0, descr=f)\ni2 = my_op(i1)\n"
-	    "finish(i2)\n",
+	    "[p0]\np1 = my_op(p0)\nfinish(p1)\n",
 	    "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
 	    "p2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n",
 	};
@@ -423,6 +422,44 @@ static void test_overwritten_field(void)
 			   "finish(0)\n") == VER_REFUTED);
 }
 
+/* Opaque ops returning an integer (or nothing) are calls: observable, in
+ * order, same name and arguments, may change every escaped object. */
+static void test_opaque(void)
+{
+	const char *orig = "[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setfield_gc(p2, i1, descr=f)\n"
+			   "i3 = my_hash(p2, i1)\n"
+			   "i4 = getfield_gc_i(p2, descr=f)\n"
+			   "finish(i3, i4)\n";
+	CHECK(verdict_text(orig, orig) == VER_PROVED);
+	/* The call may change p2.f: the load cannot be forwarded. */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p2 = new(descr=T)\n"
+				 "setfield_gc(p2, i1, descr=f)\n"
+				 "i3 = my_hash(p2, i1)\n"
+				 "finish(i3, i1)\n") == VER_REFUTED);
+	/* Another opaque op is another call. */
+	CHECK(verdict_text(orig, "[p0, i1]\n"
+				 "p2 = new(descr=T)\n"
+				 "setfield_gc(p2, i1, descr=f)\n"
+				 "i3 = other_hash(p2, i1)\n"
+				 "i4 = getfield_gc_i(p2, descr=f)\n"
+				 "finish(i3, i4)\n") == VER_REFUTED);
+	/* Its result is the same unknown in both traces. */
+	CHECK(verdict_text("[p0, i1]\n"
+			   "guard_nonnull(p0)\n"
+			   "i3 = my_hash(i1)\n"
+			   "setfield_gc(p0, i3, descr=f)\n"
+			   "i4 = getfield_gc_i(p0, descr=f)\n"
+			   "finish(i4)\n",
+			   "[p0, i1]\n"
+			   "guard_nonnull(p0)\n"
+			   "i3 = my_hash(i1)\n"
+			   "setfield_gc(p0, i3, descr=f)\n"
+			   "finish(i3)\n") == VER_PROVED);
+}
+
 /* hp_run_diverges: the heap model's concrete comparison, without Z3. */
 static int run_div(const char *a, const char *b, const uint64_t *args)
 {
@@ -514,6 +551,7 @@ int main(void)
 	test_run_diverges();
 	test_const_ptr();
 	test_overwritten_field();
+	test_opaque();
 	ver_ctx_free(C);
 	return check_summary("test_verify_heap");
 }

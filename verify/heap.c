@@ -33,14 +33,28 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 		const ir_op *op = &t->ops[i];
 		if (ir_op_has(op->opc, IRF_MARK))
 			continue;
-		if (op->opc == IR_OPAQUE)
+		/* An opaque op is a call like escape_i; one that returns a
+		 * reference could return an escaped fresh object, which
+		 * the replay environment cannot express. */
+		if (op->opc == IR_OPAQUE && op->kind == 'r')
 			return jp_fail_at(
 			    err, JP_EUNSUPPORTED, file, op->line, op->col,
-			    "'%s' is an opaque op; the heap model "
-			    "covers escape_n/escape_i calls only",
+			    "'%s' is an opaque op returning a reference; the "
+			    "heap model covers calls returning integers or "
+			    "nothing",
 			    ir_op_name(t, op));
 	}
 	return JP_OK;
+}
+
+/* Two calls are the same call when they are the same op (opaque ops:
+ * of the same name). */
+static bool same_call_op(const ir_trace *a, const ir_op *x, const ir_trace *b,
+			 const ir_op *y)
+{
+	return x->opc == y->opc &&
+	       (x->opc != IR_OPAQUE ||
+		!strcmp(ir_op_name(a, x), ir_op_name(b, y)));
 }
 
 static bool is_ref(const ir_trace *t, ir_vid v)
@@ -1179,7 +1193,7 @@ static Z3_ast goal_neg(hp *h, const hobl *q)
 	case H_CALL_EQ: {
 		const ir_op *x = &h->o->ops[eo->callop[q->k]];
 		const ir_op *y = &h->p->ops[ep->callop[q->k]];
-		if (x->opc != y->opc || x->nargs != y->nargs)
+		if (!same_call_op(h->o, x, h->p, y) || x->nargs != y->nargs)
 			return zc_true(&h->S);
 		Z3_ast r = heap_neq(h, &eo->cheap[(size_t)q->k * h->nf],
 				    &ep->cheap[(size_t)q->k * h->nf]);
@@ -1495,7 +1509,8 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 	for (uint32_t k = 0; k < nc; k++) {
 		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
 		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
-		if (oa->opc != ob->opc || ca->nargs != cb->nargs ||
+		if (!same_call_op(A->t, oa, B->t, ob) ||
+		    ca->nargs != cb->nargs ||
 		    !values_equal(A, oa->args, ca->args, B, ob->args, cb->args,
 				  ca->nargs)) {
 			sb_printf(why, "call %u differs (op or arguments)", k);

@@ -27,8 +27,9 @@
  *    slow on select-over-store chains);
  *  - a type function from addresses to class numbers for objects that are
  *    not fresh; fresh objects have the type of their descr;
- *  - the k-th call (escape_n / escape_i) of either trace returns the same
- *    unknown r_k and replaces every field by a shared havoc array H_k_f,
+ *  - the k-th call (escape_n / escape_i / opaque) of either trace returns
+ *    the same unknown r_k and replaces every field by a shared havoc array
+ *    H_k_f,
  *    except the slots of fresh objects that have not escaped in that trace;
  *  - what is observable: guards, outputs (and fail-args with --failargs)
  *    as before, the calls (same op, same arguments, in the same order),
@@ -46,8 +47,11 @@
  * in the initial heap, calls may change them, what is stored into it
  * escapes).  Counterexamples place it (interp_env.ptrs).
  *
- * Not modelled (refused with JP_EUNSUPPORTED): opaque ops, more than 64
- * fresh identities, trace mode.
+ * Opaque ops returning an integer or nothing are calls like escape_i /
+ * escape_n (the same call when the names match).
+ *
+ * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
+ * reference, more than 64 fresh identities, trace mode.
  *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
