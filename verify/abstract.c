@@ -13,9 +13,7 @@ void abs_init(abs_map *m, zc_scope *S)
 void abs_reset(abs_map *m)
 {
 	m->n = 0;
-	m->nseen = 0;
-	if (m->seen)
-		memset(m->seen, 0xff, (size_t)m->capseen * sizeof *m->seen);
+	zc_idset_clear(&m->seen);
 	m->failed = false;
 }
 
@@ -23,7 +21,7 @@ void abs_free(abs_map *m)
 {
 	free(m->from);
 	free(m->to);
-	free(m->seen);
+	zc_idset_free(&m->seen);
 	free(m->stack);
 	zc_scope *S = m->S;
 	memset(m, 0, sizeof *m);
@@ -50,43 +48,13 @@ static bool is_hidden_kind(Z3_decl_kind k)
 	}
 }
 
-static uint32_t slot(unsigned id, uint32_t cap)
-{
-	return (id * 2654435761u) & (cap - 1);
-}
-
 /* Adds ID to the visited set; false when it was there already. */
 static bool visit(abs_map *m, unsigned id)
 {
-	if ((m->nseen + 1) * 2 > m->capseen) {
-		uint32_t ncap = m->capseen ? m->capseen * 2 : 256;
-		unsigned *n = malloc((size_t)ncap * sizeof *n);
-		if (!n) {
-			m->failed = true;
-			return false;
-		}
-		memset(n, 0xff, (size_t)ncap * sizeof *n);
-		for (uint32_t i = 0; i < m->capseen; i++) {
-			if (m->seen[i] == UINT32_MAX)
-				continue;
-			uint32_t k = slot(m->seen[i], ncap);
-			while (n[k] != UINT32_MAX)
-				k = (k + 1) & (ncap - 1);
-			n[k] = m->seen[i];
-		}
-		free(m->seen);
-		m->seen = n;
-		m->capseen = ncap;
-	}
-	uint32_t k = slot(id, m->capseen);
-	while (m->seen[k] != UINT32_MAX) {
-		if (m->seen[k] == id)
-			return false;
-		k = (k + 1) & (m->capseen - 1);
-	}
-	m->seen[k] = id;
-	m->nseen++;
-	return true;
+	bool added;
+	if (!zc_idset_add(&m->seen, id, &added))
+		m->failed = true;
+	return added;
 }
 
 static bool push(abs_map *m, uint32_t *top, Z3_ast t)

@@ -33,8 +33,7 @@ typedef struct abs_map {
 	zc_scope *S;
 	Z3_ast *from, *to; /* hidden terms and their variables */
 	uint32_t n, cap;
-	unsigned *seen; /* open-addressing set of visited term ids */
-	uint32_t nseen, capseen;
+	zc_idset seen; /* terms visited by the walk */
 	Z3_ast *stack; /* the walk's work list */
 	uint32_t capstack;
 	bool failed; /* out of memory, or a Z3 call failed */

@@ -150,9 +150,8 @@ typedef struct pst {
 	uint32_t o_done, p_done; /* guards before these op indices asserted */
 	Z3_ast *hyp;		 /* the asserted guard conditions */
 	uint32_t nhyp, caphyp;
-	unsigned *hypids; /* open-addressing set of asserted term ids */
-	uint32_t hypcap;
-	bool hyp_false; /* some assumption is the constant false */
+	zc_idset hypids; /* ids of the asserted terms */
+	bool hyp_false;	 /* some assumption is the constant false */
 	/* The mode being checked. */
 	ver_mode mode;
 	obl_list L;
@@ -415,48 +414,6 @@ static jp_status make_slow_solver(pst *ps, jp_err *err)
 	return zc_check_error(err, "creating a solver");
 }
 
-static bool hyp_has(const pst *ps, unsigned id)
-{
-	if (!ps->hypcap)
-		return false;
-	uint32_t m = ps->hypcap - 1, k = (id * 2654435761u) & m;
-	while (ps->hypids[k] != UINT32_MAX) {
-		if (ps->hypids[k] == id)
-			return true;
-		k = (k + 1) & m;
-	}
-	return false;
-}
-
-static bool hyp_insert(pst *ps, unsigned id)
-{
-	if ((ps->nhyp + 1) * 2 > ps->hypcap) {
-		uint32_t ncap = ps->hypcap ? ps->hypcap * 2 : 64;
-		unsigned *n = malloc((size_t)ncap * sizeof *n);
-		if (!n)
-			return false;
-		memset(n, 0xff, (size_t)ncap * sizeof *n);
-		for (uint32_t i = 0; i < ps->nhyp; i++) {
-			unsigned h = Z3_get_ast_id(ps->z, ps->hyp[i]);
-			uint32_t k = (h * 2654435761u) & (ncap - 1);
-			while (n[k] != UINT32_MAX)
-				k = (k + 1) & (ncap - 1);
-			n[k] = h;
-		}
-		free(ps->hypids);
-		ps->hypids = n;
-		ps->hypcap = ncap;
-	}
-	uint32_t m = ps->hypcap - 1, k = (id * 2654435761u) & m;
-	while (ps->hypids[k] != UINT32_MAX) {
-		if (ps->hypids[k] == id)
-			return true;
-		k = (k + 1) & m;
-	}
-	ps->hypids[k] = id;
-	return true;
-}
-
 static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 {
 	if (zc_is_true(ps->z, t))
@@ -464,7 +421,7 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 	if (zc_is_false(ps->z, t))
 		ps->hyp_false = true;
 	unsigned id = Z3_get_ast_id(ps->z, t);
-	if (hyp_has(ps, id))
+	if (zc_idset_has(&ps->hypids, id))
 		return JP_OK;
 	if (ps->nhyp == ps->caphyp) {
 		uint32_t ncap = ps->caphyp ? ps->caphyp * 2 : 64;
@@ -474,7 +431,8 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 		ps->hyp = h;
 		ps->caphyp = ncap;
 	}
-	if (!hyp_insert(ps, id))
+	bool added;
+	if (!zc_idset_add(&ps->hypids, id, &added))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	ps->hyp[ps->nhyp++] = t;
 	if (!hard_pair(ps))
@@ -490,9 +448,7 @@ static void reset_hyps(pst *ps)
 	ps->abs_done = 0;
 	ps->abs_any = false;
 	ps->nhyp = 0;
-	if (ps->hypids)
-		memset(ps->hypids, 0xff,
-		       (size_t)ps->hypcap * sizeof *ps->hypids);
+	zc_idset_clear(&ps->hypids);
 	ps->hyp_false = false;
 	ps->o_done = ps->p_done = 0;
 	/* Lemmas were proved under the dropped assumptions. */
@@ -528,7 +484,7 @@ static jp_status assume(pst *ps, uint32_t o_upto, uint32_t p_upto, jp_err *err)
 static bool known_true(const pst *ps, Z3_ast t)
 {
 	return ps->hyp_false || zc_is_true(ps->z, t) ||
-	       hyp_has(ps, Z3_get_ast_id(ps->z, t));
+	       zc_idset_has(&ps->hypids, Z3_get_ast_id(ps->z, t));
 }
 
 static Z3_ast mk_not(pst *ps, Z3_ast a)
@@ -773,6 +729,31 @@ static jp_status model_inputs(pst *ps, Z3_solver s, uint64_t *x, jp_err *err)
 	return st;
 }
 
+/* Reads the outcome of the check S just made into *ANS: the inputs of a
+ * model into X (when not NULL) on sat, Z3's reason on unknown. */
+static jp_status read_answer(pst *ps, Z3_solver s, Z3_lbool *ans, uint64_t *x,
+			     jp_err *err)
+{
+	jp_status st = zc_check_error(err, "solver check");
+	if (!st && *ans == Z3_L_TRUE && x)
+		st = model_inputs(ps, s, x, err);
+	if (!st && *ans == Z3_L_UNDEF) {
+		const char *why = Z3_solver_get_reason_unknown(ps->z, s);
+		free(ps->res->reason);
+		ps->res->reason = dup_str(why ? why : "unknown");
+	}
+	return st;
+}
+
+/* What is left of a USER ms budget (0: none) after SPENT ms; at least 1
+ * when limited, so a spent budget stays limited. */
+static unsigned budget_left(unsigned user, double spent)
+{
+	if (user == 0)
+		return 0;
+	return spent + 1 < (double)user ? user - (unsigned)spent : 1;
+}
+
 /* The fallback: the assumptions and NEG in the bit-blasting solver. */
 static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 			    Z3_lbool *ans, uint64_t *x, jp_err *err)
@@ -787,15 +768,7 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 		Z3_solver_assert(z, ps->s2, ps->hyp[i]);
 	Z3_solver_assert(z, ps->s2, neg);
 	*ans = Z3_solver_check(z, ps->s2);
-	st = zc_check_error(err, "solver check");
-	if (!st && *ans == Z3_L_TRUE && x)
-		st = model_inputs(ps, ps->s2, x, err);
-	if (!st && *ans == Z3_L_UNDEF) {
-		const char *why = Z3_solver_get_reason_unknown(z, ps->s2);
-		free(ps->res->reason);
-		ps->res->reason = dup_str(why ? why : "unknown");
-	}
-	return st;
+	return read_answer(ps, ps->s2, ans, x, err);
 }
 
 /* The abstract query (verify/abstract.h) gets this budget: without
@@ -847,19 +820,15 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
 	Z3_solver_push(z, ps->s3);
 	Z3_solver_assert(z, ps->s3, g);
 	Z3_lbool a = Z3_solver_check(z, ps->s3);
-	jp_status st = zc_check_error(err, "abstract solver check");
-	if (!st && a == Z3_L_FALSE) {
-		ps->res->abstract_proved += hid;
-		*ans = Z3_L_FALSE;
-	} else if (!st && !hid) {
+	jp_status st;
+	if (!hid) {
 		*ans = a;
-		if (a == Z3_L_TRUE && x)
-			st = model_inputs(ps, ps->s3, x, err);
-		if (!st && a == Z3_L_UNDEF) {
-			const char *why =
-			    Z3_solver_get_reason_unknown(z, ps->s3);
-			free(ps->res->reason);
-			ps->res->reason = dup_str(why ? why : "unknown");
+		st = read_answer(ps, ps->s3, ans, x, err);
+	} else {
+		st = zc_check_error(err, "abstract solver check");
+		if (!st && a == Z3_L_FALSE) {
+			ps->res->abstract_proved++;
+			*ans = Z3_L_FALSE;
 		}
 	}
 	Z3_solver_pop(z, ps->s3, 1);
@@ -889,15 +858,12 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	if (st || *ans == Z3_L_FALSE || (exact && *ans == Z3_L_TRUE))
 		goto done;
 	if (hard_pair(ps)) {
-		double spent = now_ms() - t0;
-		unsigned left = user == 0 ? 0
-				: spent + 1 < (double)user
-				    ? user - (unsigned)spent
-				    : 1;
 		if (exact && quick)
 			goto done; /* the short budget is spent */
 		ps->res->slow_queries++;
-		st = slow_check(ps, neg, quick ? FAST_MS : left, ans, x, err);
+		st = slow_check(
+		    ps, neg, quick ? FAST_MS : budget_left(user, now_ms() - t0),
+		    ans, x, err);
 		goto done;
 	}
 	/* The push makes Z3 internalize the new assumptions: part of the
@@ -905,14 +871,7 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	Z3_solver_push(z, ps->s);
 	Z3_solver_assert(z, ps->s, neg);
 	*ans = Z3_solver_check(z, ps->s);
-	st = zc_check_error(err, "solver check");
-	if (!st && *ans == Z3_L_TRUE && x)
-		st = model_inputs(ps, ps->s, x, err);
-	if (!st && *ans == Z3_L_UNDEF) {
-		const char *why = Z3_solver_get_reason_unknown(z, ps->s);
-		free(ps->res->reason);
-		ps->res->reason = dup_str(why ? why : "unknown");
-	}
+	st = read_answer(ps, ps->s, ans, x, err);
 	Z3_solver_pop(z, ps->s, 1);
 	if (!st)
 		st = zc_check_error(err, "solver pop");
@@ -922,8 +881,7 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	if (!st && *ans == Z3_L_UNDEF && fallback && !quick &&
 	    (user == 0 || spent + 1 < (double)user)) {
 		ps->res->slow_queries++;
-		st = slow_check(ps, neg, user ? user - (unsigned)spent : 0, ans,
-				x, err);
+		st = slow_check(ps, neg, budget_left(user, spent), ans, x, err);
 	}
 done:
 	ps->res->ms_solve += now_ms() - t0;
@@ -1404,14 +1362,11 @@ typedef struct run_flags {
  * terms, Z3's rewriter, or either after new lemmas.  Otherwise *NEG is its
  * negated goal (NULL when it was settled).  The assumptions must be made
  * already. */
-/* Whether guard K of the trace analysed by R certainly passes at the
- * assumption bound UPTO. */
-static bool passes(vr_state *r, uint32_t upto, uint32_t k)
+/* Whether guard K of the trace analysed by R, already advanced to the
+ * assumption bound UPTO, certainly passes. */
+static bool passes(const vr_state *r, uint32_t upto, uint32_t k)
 {
-	if (k == OBL_NONE || k < upto)
-		return false;
-	vr_advance(r, upto);
-	return vr_infeasible(r) || vr_guard_passes(r, k);
+	return k != OBL_NONE && k >= upto && vr_guard_passes(r, k);
 }
 
 /* Whether the range analyses of the two traces settle B: its assumptions
@@ -1773,7 +1728,7 @@ static void pst_free(pst *ps)
 	zc_scope_release(&ps->S);
 	free(ps->vars);
 	free(ps->hyp);
-	free(ps->hypids);
+	zc_idset_free(&ps->hypids);
 	free(ps->screen);
 	free(ps->lem_from);
 	free(ps->lem_to);

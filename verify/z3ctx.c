@@ -1,5 +1,6 @@
 #include "z3ctx.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,4 +165,72 @@ bool zc_is_true(Z3_context z, Z3_ast a)
 bool zc_is_false(Z3_context z, Z3_ast a)
 {
 	return a && Z3_get_bool_value(z, a) == Z3_L_FALSE;
+}
+
+static uint32_t id_slot(unsigned id, uint32_t cap)
+{
+	return (id * 2654435761u) & (cap - 1);
+}
+
+bool zc_idset_has(const zc_idset *s, unsigned id)
+{
+	if (!s->cap)
+		return false;
+	for (uint32_t k = id_slot(id, s->cap); s->slot[k] != UINT_MAX;
+	     k = (k + 1) & (s->cap - 1))
+		if (s->slot[k] == id)
+			return true;
+	return false;
+}
+
+static bool idset_grow(zc_idset *s)
+{
+	uint32_t ncap = s->cap ? s->cap * 2 : 64;
+	unsigned *n = malloc((size_t)ncap * sizeof *n);
+	if (!n)
+		return false;
+	memset(n, 0xff, (size_t)ncap * sizeof *n);
+	for (uint32_t i = 0; i < s->cap; i++) {
+		if (s->slot[i] == UINT_MAX)
+			continue;
+		uint32_t k = id_slot(s->slot[i], ncap);
+		while (n[k] != UINT_MAX)
+			k = (k + 1) & (ncap - 1);
+		n[k] = s->slot[i];
+	}
+	free(s->slot);
+	s->slot = n;
+	s->cap = ncap;
+	return true;
+}
+
+bool zc_idset_add(zc_idset *s, unsigned id, bool *added)
+{
+	*added = false;
+	if ((s->n + 1) * 2 > s->cap && !idset_grow(s))
+		return false;
+	uint32_t k = id_slot(id, s->cap);
+	while (s->slot[k] != UINT_MAX) {
+		if (s->slot[k] == id)
+			return true;
+		k = (k + 1) & (s->cap - 1);
+	}
+	s->slot[k] = id;
+	s->n++;
+	*added = true;
+	return true;
+}
+
+void zc_idset_clear(zc_idset *s)
+{
+	if (s->slot)
+		memset(s->slot, 0xff, (size_t)s->cap * sizeof *s->slot);
+	s->n = 0;
+}
+
+void zc_idset_free(zc_idset *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+	s->n = s->cap = 0;
 }

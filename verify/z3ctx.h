@@ -85,4 +85,18 @@ bool zc_numeral(Z3_context z, Z3_ast a, uint64_t *v);
 bool zc_is_true(Z3_context z, Z3_ast a);
 bool zc_is_false(Z3_context z, Z3_ast a);
 
+/* A set of term ids (Z3_get_ast_id), for "seen this term already": open
+ * addressing, grown as needed.  Ids are stable while the terms are alive,
+ * so a set must not outlive the scope holding its terms. */
+typedef struct zc_idset {
+	unsigned *slot; /* UINT_MAX marks an empty slot */
+	uint32_t n, cap;
+} zc_idset;
+
+bool zc_idset_has(const zc_idset *s, unsigned id);
+/* Adds ID; *ADDED says whether it was new.  False when out of memory. */
+bool zc_idset_add(zc_idset *s, unsigned id, bool *added);
+void zc_idset_clear(zc_idset *s);
+void zc_idset_free(zc_idset *s);
+
 #endif
