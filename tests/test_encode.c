@@ -443,6 +443,142 @@ static void test_peephole_identity(void)
 	zc_scope_release(&S);
 }
 
+/* Division by a constant k and what an optimizer makes of it.  ORIG is
+ * "[i0] q = i0 // k; r = i0 % k; finish(q, r)"; MAGIC the multiply-high
+ * sequence for both (the sign folded in with i0 ^ (i0 >> (W-1))); NONNEG
+ * the sequence an optimizer emits when it knows i0 >= 0, without the sign
+ * fold. */
+static ir_vid emit2(ir_trace *t, ir_opcode opc, ir_vid x, ir_vid y)
+{
+	ir_vid a[2] = {x, y};
+	uint32_t op = ir_emit(t, opc, 2, a, 0, NULL);
+	return t->ops[op].result;
+}
+
+static ir_trace *div_orig(int w, uint64_t k)
+{
+	ir_trace *t = ir_trace_new(w);
+	ir_vid x = ir_add_input(t, 'i', NULL), c = ir_const_int(t, k);
+	ir_vid f[2] = {emit2(t, IR_INT_PY_DIV, x, c),
+		       emit2(t, IR_INT_PY_MOD, x, c)};
+	ir_emit(t, IR_FINISH, 2, f, 0, NULL);
+	return t;
+}
+
+static ir_trace *div_magic(int w, uint64_t k, uint64_t m, int s, bool nonneg)
+{
+	ir_trace *t = ir_trace_new(w);
+	ir_vid x = ir_add_input(t, 'i', NULL), n = x, sg = IR_NOVAL;
+	if (!nonneg) {
+		sg = emit2(t, IR_INT_RSHIFT, x,
+			   ir_const_int(t, (uint64_t)w - 1));
+		n = emit2(t, IR_INT_XOR, sg, x); /* either order */
+	}
+	ir_vid h = emit2(t, IR_UINT_MUL_HIGH, ir_const_int(t, m), n);
+	ir_vid q = emit2(t, IR_UINT_RSHIFT, h, ir_const_int(t, (uint64_t)s));
+	if (!nonneg)
+		q = emit2(t, IR_INT_XOR, q, sg);
+	ir_vid p = emit2(t, IR_INT_MUL, q, ir_const_int(t, k));
+	ir_vid f[2] = {q, emit2(t, IR_INT_SUB, x, p)};
+	ir_emit(t, IR_FINISH, 2, f, 0, NULL);
+	return t;
+}
+
+/* Whether the finish arguments of T, encoded in E over VAR, evaluate to
+ * what the interpreter computes on input X. */
+static bool finish_agrees(const ir_trace *t, Z3_ast var, const enc_trace *e,
+			  uint64_t x)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	Z3_model m = Z3_mk_model(Z);
+	Z3_model_inc_ref(Z, m);
+	Z3_add_const_interp(Z, m, Z3_get_app_decl(Z, Z3_to_app(Z, var)),
+			    zc_bv(&S, (unsigned)t->width, x));
+	interp_env env = {.args = &x, .nargs = 1};
+	interp_result r;
+	jp_err err;
+	bool ok = interp_run(t, &env, &r, &err) == JP_OK;
+	const ir_op *fin = &t->ops[t->nops - 1];
+	for (uint32_t i = 0; ok && i < fin->nargs; i++) {
+		uint64_t got = 0;
+		ok = eval(m, e->val[fin->args[i]], &got) &&
+		     got == r.vals[fin->args[i]];
+	}
+	Z3_model_dec_ref(Z, m);
+	interp_result_free(&r);
+	zc_scope_release(&S);
+	return ok;
+}
+
+/* ORIG and MAGIC encode to the very same terms (so the pair is settled
+ * without a solver), NONNEG to a term that agrees with the interpreter on
+ * every input (negative ones included, where the identity does not hold),
+ * and all three agree with the interpreter: on every input for the small
+ * divisors at W = 8, on edge values otherwise. */
+static void test_division_forms(int w, uint64_t k, uint64_t m, int s)
+{
+	ir_trace *t[3] = {div_orig(w, k), div_magic(w, k, m, s, false),
+			  div_magic(w, k, m, s, true)};
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	Z3_ast var;
+	enc_trace e[3];
+	jp_err err;
+	bool ok = enc_inputs(&S, t[0], &var, &err) == JP_OK;
+	for (int i = 0; i < 3; i++)
+		ok =
+		    ok && enc_trace_build(&S, t[i], &var, &e[i], &err) == JP_OK;
+	CHECK(ok);
+	if (!ok) {
+		fprintf(stderr, "  W=%d k=%llu: %s\n", w, (unsigned long long)k,
+			err.msg);
+		return;
+	}
+	for (int f = 0; f < 2; f++) {
+		ir_vid a = t[0]->ops[t[0]->nops - 1].args[f];
+		ir_vid b = t[1]->ops[t[1]->nops - 1].args[f];
+		CHECK(e[0].val[a] == e[1].val[b]);
+	}
+	uint64_t v[48];
+	bool all = w == 8 && k < 32;
+	uint32_t n = all ? 256 : edge_values(w, v);
+	int bad = 0;
+	for (uint32_t i = 0; i < n && bad < 3; i++) {
+		uint64_t x = all ? i : v[i];
+		for (int j = 0; j < 3; j++)
+			if (!finish_agrees(t[j], var, &e[j], x) && ++bad)
+				fprintf(stderr,
+					"  W=%d k=%llu form %d x=0x%llx\n", w,
+					(unsigned long long)k, j,
+					(unsigned long long)x);
+	}
+	CHECK(bad == 0);
+	for (int i = 0; i < 3; i++) {
+		enc_trace_free(&e[i]);
+		ir_trace_free(t[i]);
+	}
+	zc_scope_release(&S);
+}
+
+/* Every divisor at W = 8 with the Granlund-Montgomery constants, and
+ * PyPy's constants at W = 64. */
+static void test_division_by_constants(void)
+{
+	for (uint64_t k = 3; k < 128; k++) {
+		if (!(k & (k - 1)))
+			continue;
+		int l = 0;
+		while (k >> l)
+			l++;
+		uint64_t m = ((UINT64_C(1) << (7 + l)) + k - 1) / k;
+		test_division_forms(8, k, m, l - 1);
+	}
+	test_division_forms(64, 3, UINT64_C(0xAAAAAAAAAAAAAAAB), 1);
+	test_division_forms(64, 7, UINT64_C(0x924924924924924A), 2);
+	test_division_forms(64, 10, UINT64_C(0xCCCCCCCCCCCCCCCD), 3);
+}
+
 /* Heap ops are refused with a message naming the op. */
 static void test_unsupported(void)
 {
@@ -503,6 +639,7 @@ int main(void)
 	test_shifted_one_divisor(8);
 	test_shifted_one_divisor(64);
 	test_peephole_identity();
+	test_division_by_constants();
 	test_ovf_formulas_proved();
 	test_exhaustive_w8();
 	CHECK(!zc_failed());

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ir/sem.h"
+#include "verify/divmagic.h"
 
 /* ---- support check ---------------------------------------------------- */
 
@@ -475,13 +476,147 @@ static Z3_ast by_shifted_one(zc_scope *s, int w, ir_opcode opc, Z3_ast x,
 		 Z3_mk_ite(z, big, by0, K(s, Z3_mk_ite(z, top, bymin, bypow))));
 }
 
-/* Cheaper terms for ops with a power-of-two constant argument, each equal
+/* ---- division by a constant ------------------------------------------ */
+
+/* A commutative op's arguments in the order encode_op gives them (by term
+ * id), so that terms built here are the very terms the ops build. */
+static Z3_ast mk_comm(zc_scope *s, Z3_ast (*mk)(Z3_context, Z3_ast, Z3_ast),
+		      Z3_ast a, Z3_ast b)
+{
+	if (Z3_get_ast_id(s->z, a) > Z3_get_ast_id(s->z, b)) {
+		Z3_ast t = a;
+		a = b;
+		b = t;
+	}
+	return K(s, mk(s->z, a, b));
+}
+
+/* floor(x / k) for a constant k > 0, in the form every division by a
+ * constant is given: with t = x >> (W-1) (0 or -1), x ^ t is x for x >= 0
+ * and -x-1 >= 0 for x < 0, and floor(x / k) == ((x ^ t) /u k) ^ t (for x <
+ * 0: floor(x / k) = -ceil(-x / k) = -(floor((-x-1) / k) + 1) = ~floor((-x-1)
+ * / k)).  This is the shape PyPy's intdiv.py and our optimizer emit, with
+ * the unsigned division written as a multiply-high (divmagic.h), so the two
+ * sides of such a pair become one term. */
+static Z3_ast floordiv_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
+{
+	unsigned uw = (unsigned)w;
+	Z3_ast t = K(s, Z3_mk_bvashr(s->z, x, zc_bv(s, uw, uw - 1)));
+	Z3_ast n = mk_comm(s, Z3_mk_bvxor, x, t);
+	Z3_ast q = K(s, Z3_mk_bvudiv(s->z, n, zc_bv(s, uw, k)));
+	return mk_comm(s, Z3_mk_bvxor, q, t);
+}
+
+/* x % k == x - floor(x / k) * k for k > 0: the true result is in [0, k),
+ * so computing it modulo 2^W loses nothing. */
+static Z3_ast floormod_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
+{
+	Z3_ast q = floordiv_const(s, w, x, k);
+	Z3_ast p = mk_comm(s, Z3_mk_bvmul, q, zc_bv(s, (unsigned)w, k));
+	return K(s, Z3_mk_bvsub(s->z, x, p));
+}
+
+static bool app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
+		   Z3_app *app)
+{
+	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
+		return false;
+	*app = Z3_to_app(z, t);
+	return Z3_get_decl_kind(z, Z3_get_app_decl(z, *app)) == kind &&
+	       Z3_get_app_num_args(z, *app) == nargs;
+}
+
+static Z3_ast arg_of(Z3_context z, Z3_app app, unsigned i)
+{
+	return Z3_get_app_arg(z, app, i);
+}
+
+/* The constant M when T is zero_ext(M) or a numeral. */
+static bool zext_numeral(Z3_context z, Z3_ast t, uint64_t *m)
+{
+	Z3_app app;
+	if (app_of(z, t, Z3_OP_ZERO_EXT, 1, &app))
+		t = arg_of(z, app, 0);
+	return zc_numeral(z, t, m);
+}
+
+/* Whether T is enc_umulh's term for uint_mul_high(N, M) with a constant M:
+ * extract[2W-1:W](zero_ext(N) * zero_ext(M)), in either order. */
+static bool umulh_const(Z3_context z, Z3_ast t, Z3_ast *n, uint64_t *m)
+{
+	Z3_app ex, mul, ext;
+	if (!app_of(z, t, Z3_OP_EXTRACT, 1, &ex) ||
+	    !app_of(z, arg_of(z, ex, 0), Z3_OP_BMUL, 2, &mul))
+		return false;
+	for (unsigned i = 0; i < 2; i++)
+		if (zext_numeral(z, arg_of(z, mul, i), m) &&
+		    app_of(z, arg_of(z, mul, 1 - i), Z3_OP_ZERO_EXT, 1, &ext)) {
+			*n = arg_of(z, ext, 0);
+			return true;
+		}
+	return false;
+}
+
+/* Whether the sign bit of T is 0 by its shape alone, whatever the inputs:
+ * x ^ (x >> (W-1)), a logical shift right by a non-zero constant, or a
+ * mask without the sign bit. */
+static bool sign_bit_clear(Z3_context z, int w, Z3_ast t)
+{
+	Z3_app app, sh;
+	uint64_t c;
+	if (app_of(z, t, Z3_OP_BLSHR, 2, &app))
+		return zc_numeral(z, arg_of(z, app, 1), &c) && c != 0;
+	if (app_of(z, t, Z3_OP_BAND, 2, &app))
+		for (unsigned i = 0; i < 2; i++)
+			if (zc_numeral(z, arg_of(z, app, i), &c) &&
+			    !((c >> (w - 1)) & 1))
+				return true;
+	if (!app_of(z, t, Z3_OP_BXOR, 2, &app))
+		return false;
+	for (unsigned i = 0; i < 2; i++)
+		if (app_of(z, arg_of(z, app, i), Z3_OP_BASHR, 2, &sh) &&
+		    arg_of(z, sh, 0) == arg_of(z, app, 1 - i) &&
+		    zc_numeral(z, arg_of(z, sh, 1), &c) && c == (uint64_t)w - 1)
+			return true;
+	return false;
+}
+
+/* uint_mul_high(n, M) >> S, when divmagic.h proves it equal to n /u d:
+ *  - when the sign bit of n is clear by its shape, it is n /u d itself;
+ *  - otherwise, when the identity holds for n < 2^(W-1), it is
+ *    "n >= 0 ? floordiv_const(n, d) : original": the first branch is the
+ *    term the original trace's "n // d" has (for n >= 0 it equals n /u d),
+ *    so under a guard that n >= 0 the two sides agree without a multiplier
+ *    (verify/abstract.h hides what is left).
+ * NULL when the identity does not hold or A is not that shape. */
+static Z3_ast umulh_shift(zc_scope *s, int w, const Z3_ast *a)
+{
+	Z3_context z = s->z;
+	uint64_t m, sh, d;
+	Z3_ast n;
+	if (!zc_numeral(z, a[1], &sh) || sh >= (uint64_t)w ||
+	    !umulh_const(z, a[0], &n, &m) ||
+	    !dm_divisor(w, m, (int)sh, w - 1, &d))
+		return NULL;
+	if (sign_bit_clear(z, w, n))
+		return K(s, Z3_mk_bvudiv(z, n, zc_bv(s, (unsigned)w, d)));
+	if (sem_is_negative(w, d))
+		return NULL;
+	Z3_ast orig = K(s, Z3_mk_bvlshr(z, a[0], a[1]));
+	return K(s, Z3_mk_ite(z, K(s, Z3_mk_not(z, is_neg(s, w, n))),
+			      floordiv_const(s, w, n, d), orig));
+}
+
+/* Cheaper or canonical terms for ops with a constant argument, each equal
  * to the general encoding for every input (the tests check them against
  * the interpreter): multiplying by 2^k is shifting left; floor division
  * and modulo by a positive 2^k are an arithmetic shift and a mask; the
- * high half of x * 2^k is x >> (W - k).  Bit-blasted multipliers and
- * dividers are what makes 64-bit queries slow, and the shifts also make
- * "x // 4" and "x >> 2" the same term.  NULL when no rule applies. */
+ * high half of x * 2^k is x >> (W - k); floor division and modulo by any
+ * other positive constant, and a multiply-high and shift that divides by
+ * one (divmagic.h), take the one form of floordiv_const.  Bit-blasted
+ * multipliers and dividers are what makes 64-bit queries slow, and these
+ * forms also make "x // 4" and "x >> 2", or "x // 7" and its
+ * multiply-high sequence, the same term.  NULL when no rule applies. */
 Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 {
 	uint64_t c;
@@ -492,6 +627,8 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])
 		return K(s, Z3_mk_bvshl(s->z, a[0], zc_bv(s, (unsigned)w, 1)));
+	if (opc == IR_UINT_RSHIFT)
+		return umulh_shift(s, w, a);
 	Z3_ast sh = shifted_one(s->z, a[1]);
 	if (sh && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
 		return by_shifted_one(s, w, opc, a[0], sh);
@@ -508,8 +645,15 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		return K(s, Z3_mk_bvneg(s->z, a[0]));
 	if (c == sem_allones(w) && x == 0 && opc == IR_INT_PY_MOD)
 		return zc_bv(s, uw, 0);
-	if ((k = log2_exact(c)) < 0)
+	if ((k = log2_exact(c)) < 0) {
+		if (x || c < 3 || sem_is_negative(w, c))
+			return NULL;
+		if (opc == IR_INT_PY_DIV)
+			return floordiv_const(s, w, a[0], c);
+		if (opc == IR_INT_PY_MOD)
+			return floormod_const(s, w, a[0], c);
 		return NULL;
+	}
 	switch (opc) {
 	case IR_INT_MUL:
 		return K(s, Z3_mk_bvshl(s->z, a[x], zc_bv(s, uw, (uint64_t)k)));

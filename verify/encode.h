@@ -68,9 +68,18 @@ void enc_trace_free(enc_trace *e);
  * Returns NULL (and marks S failed) for an op it cannot encode. */
 Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf);
 
-/* A cheaper term equal to enc_op's for ops with a power-of-two constant
- * argument (multiplication, floor division and modulo, uint_mul_high) or
- * a divisor of -1, or NULL when none applies.  enc_trace_build uses it. */
+/* A cheaper or canonical term equal to enc_op's for ops with a constant
+ * argument, or NULL when none applies; enc_trace_build uses it:
+ *  - a power of two: multiplication, floor division and modulo,
+ *    uint_mul_high become shifts and masks; a divisor of -1 a negation;
+ *  - any other positive divisor k: "x // k" becomes ((x ^ t) /u k) ^ t
+ *    with t = x >> (W-1), and "x % k" x minus that times k;
+ *  - "uint_mul_high(n, M) >> S" becomes the same unsigned division when
+ *    verify/divmagic.h proves the constants divide exactly (for n whose
+ *    sign bit is clear by the shape of its term; otherwise under an
+ *    if-then-else on n's sign that keeps the original term for n < 0).
+ * The last two make an optimizer's multiply-high sequence for a division
+ * by a constant the same term as the division it replaced. */
 Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a);
 
 /* "The guard passes" for guard OPC on argument terms A, with ARG0_BOOL the
