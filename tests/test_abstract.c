@@ -26,8 +26,8 @@ static Z3_lbool solve(Z3_ast f)
 	return a;
 }
 
-/* The same product is one variable everywhere; a term with no multiplier is
- * left alone; what is under a hidden term is not hidden separately. */
+/* The same product is one stand-in everywhere; a term with no multiplier is
+ * left alone; a hidden term inside another is hidden in its arguments. */
 static void test_hiding(void)
 {
 	zc_scope S;
@@ -42,14 +42,19 @@ static void test_hiding(void)
 	CHECK(abs_term(&m, sum, &hid) == sum && !hid);
 	Z3_ast a = abs_term(&m, p, &hid);
 	CHECK(hid && a != p);
+	/* An uninterpreted function of the same arguments. */
 	CHECK(Z3_get_ast_kind(Z, a) == Z3_APP_AST &&
-	      Z3_get_app_num_args(Z, Z3_to_app(Z, a)) == 0);
+	      Z3_get_app_num_args(Z, Z3_to_app(Z, a)) == 2 &&
+	      Z3_get_decl_kind(Z, Z3_get_app_decl(Z, Z3_to_app(Z, a))) ==
+		  Z3_OP_UNINTERPRETED);
 	hid = false;
 	Z3_ast p2 = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
 	CHECK(abs_term(&m, p2, &hid) == a && hid);
 	hid = false;
 	Z3_ast b = abs_term(&m, q, &hid);
 	CHECK(hid && b != a && m.n == 2);
+	/* The division's stand-in takes the product's stand-in as argument. */
+	CHECK(Z3_get_app_arg(Z, Z3_to_app(Z, b), 0) == a);
 	CHECK(!m.failed);
 	abs_free(&m);
 	zc_scope_release(&S);
@@ -90,6 +95,36 @@ static void test_over_approximation(void)
 	zc_scope_release(&S);
 }
 
+/* Congruence: products of arguments that are equal but written
+ * differently are equal in the abstraction, and the proof needs no
+ * multiplier; products of different arguments are not made equal. */
+static void test_congruence(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	abs_map m;
+	abs_init(&m, &S);
+	Z3_ast x = var(&S, "x"), y = var(&S, "y"), z = var(&S, "z");
+	Z3_ast yy = zc_keep(&S, Z3_mk_bvand(Z, y, y));
+	Z3_ast p1 = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
+	Z3_ast p2 = zc_keep(&S, Z3_mk_bvmul(Z, x, yy));
+	Z3_ast ne = zc_keep(&S, Z3_mk_not(Z, zc_keep(&S, Z3_mk_eq(Z, p1, p2))));
+	bool hid = false;
+	Z3_ast g = abs_term(&m, ne, &hid);
+	CHECK(hid && solve(g) == Z3_L_FALSE);
+	/* Under y = z, x * y = x * z; without it, not provable. */
+	Z3_ast p3 = zc_keep(&S, Z3_mk_bvmul(Z, x, z));
+	Z3_ast ne3 =
+	    zc_keep(&S, Z3_mk_not(Z, zc_keep(&S, Z3_mk_eq(Z, p1, p3))));
+	Z3_ast g3 = abs_term(&m, ne3, &hid);
+	CHECK(solve(g3) == Z3_L_TRUE);
+	Z3_ast c[2] = {zc_keep(&S, Z3_mk_eq(Z, y, z)), g3};
+	CHECK(solve(zc_keep(&S, Z3_mk_and(Z, 2, c))) == Z3_L_FALSE);
+	CHECK(!m.failed);
+	abs_free(&m);
+	zc_scope_release(&S);
+}
+
 int main(void)
 {
 	zc_ctx zc;
@@ -101,6 +136,7 @@ int main(void)
 	Z = zc.z;
 	test_hiding();
 	test_over_approximation();
+	test_congruence();
 	CHECK(!zc_failed());
 	zc_fini(&zc);
 	return check_summary("test_abstract");

@@ -57,11 +57,11 @@ static bool visit(abs_map *m, unsigned id)
 	return added;
 }
 
-static bool push(abs_map *m, uint32_t *top, Z3_ast t)
+static bool push(abs_map *m, uint32_t *top, Z3_ast t, bool post)
 {
 	if (*top == m->capstack) {
 		uint32_t ncap = m->capstack ? m->capstack * 2 : 256;
-		Z3_ast *s = realloc(m->stack, (size_t)ncap * sizeof *s);
+		abs_item *s = realloc(m->stack, (size_t)ncap * sizeof *s);
 		if (!s) {
 			m->failed = true;
 			return false;
@@ -69,31 +69,80 @@ static bool push(abs_map *m, uint32_t *top, Z3_ast t)
 		m->stack = s;
 		m->capstack = ncap;
 	}
-	m->stack[(*top)++] = t;
+	m->stack[(*top)++] = (abs_item){t, post};
 	return true;
 }
 
-/* Records T as hidden behind a fresh variable of its sort. */
+static bool grow(abs_map *m)
+{
+	if (m->n < m->cap)
+		return true;
+	uint32_t ncap = m->cap ? m->cap * 2 : 16;
+	Z3_ast *f = realloc(m->from, (size_t)ncap * sizeof *f);
+	if (f)
+		m->from = f;
+	Z3_ast *v = f ? realloc(m->to, (size_t)ncap * sizeof *v) : NULL;
+	if (!v) {
+		m->failed = true;
+		return false;
+	}
+	m->to = v;
+	m->cap = ncap;
+	return true;
+}
+
+/* The uninterpreted function standing for operation KIND on ARGS: one per
+ * kind, arity and sorts, so the same operation always gets the same
+ * function and equal arguments give equal results (congruence). */
+static Z3_func_decl stand_in(Z3_context z, Z3_decl_kind kind, unsigned n,
+			     const Z3_ast *args, Z3_sort range)
+{
+	Z3_sort dom[8];
+	char name[64];
+	int len = snprintf(name, sizeof name, "abs!%d!%u!%u", (int)kind, n,
+			   Z3_get_bv_sort_size(z, range));
+	for (unsigned i = 0; i < n; i++) {
+		dom[i] = Z3_get_sort(z, args[i]);
+		if (len > 0 && (size_t)len < sizeof name)
+			len += snprintf(name + len, sizeof name - (size_t)len,
+					"!%u", Z3_get_bv_sort_size(z, dom[i]));
+	}
+	return Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), n, dom, range);
+}
+
+/* Records T = op(a1..an) as hidden behind op's stand-in applied to the
+ * abstracted arguments.  The walk is post-order, so every hidden term
+ * inside the arguments is already in the map. */
 static bool hide(abs_map *m, Z3_ast t)
 {
 	Z3_context z = m->S->z;
-	if (m->n == m->cap) {
-		uint32_t ncap = m->cap ? m->cap * 2 : 16;
-		Z3_ast *f = realloc(m->from, (size_t)ncap * sizeof *f);
-		if (f)
-			m->from = f;
-		Z3_ast *v = f ? realloc(m->to, (size_t)ncap * sizeof *v) : NULL;
-		if (!v) {
+	Z3_app app = Z3_to_app(z, t);
+	unsigned n = Z3_get_app_num_args(z, app);
+	Z3_ast args[8];
+	if (n == 0 || n > 8 || !grow(m)) {
+		m->failed = true;
+		return false;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		Z3_ast a = Z3_get_app_arg(z, app, i);
+		args[i] = m->n ? zc_keep(m->S, Z3_substitute(z, a, m->n,
+							     m->from, m->to))
+			       : a;
+		if (!args[i]) {
 			m->failed = true;
 			return false;
 		}
-		m->to = v;
-		m->cap = ncap;
 	}
-	char name[32];
-	snprintf(name, sizeof name, "hidden!%u", Z3_get_ast_id(z, t));
-	Z3_ast v = zc_keep(m->S, Z3_mk_const(z, Z3_mk_string_symbol(z, name),
-					     Z3_get_sort(z, t)));
+	Z3_decl_kind kind = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+	Z3_func_decl f = stand_in(z, kind, n, args, Z3_get_sort(z, t));
+	if (!f) {
+		m->failed = true;
+		return false;
+	}
+	Z3_ast fa = Z3_func_decl_to_ast(z, f);
+	Z3_inc_ref(z, fa);
+	Z3_ast v = zc_keep(m->S, Z3_mk_app(z, f, n, args));
+	Z3_dec_ref(z, fa);
 	if (!v) {
 		m->failed = true;
 		return false;
@@ -104,30 +153,33 @@ static bool hide(abs_map *m, Z3_ast t)
 	return true;
 }
 
-/* Walks T's terms not seen before, hiding the outermost multipliers and
- * dividers (what is under a hidden term no longer matters).  *HID is set
- * when T contains a hidden term, new or not. */
+/* Walks T's terms not seen before, hiding every multiplier and divider,
+ * inner ones (in the arguments of others) first.  *HID is set when T
+ * contains a hidden term, new or not. */
 static void collect(abs_map *m, Z3_ast t, bool *hid)
 {
 	Z3_context z = m->S->z;
 	uint32_t top = 0;
 	uint32_t before = m->n;
-	if (!push(m, &top, t))
+	if (!push(m, &top, t, false))
 		return;
 	while (top > 0 && !m->failed) {
-		Z3_ast a = m->stack[--top];
+		abs_item it = m->stack[--top];
+		Z3_ast a = it.t;
+		if (it.post) {
+			hide(m, a);
+			continue;
+		}
 		if (Z3_get_ast_kind(z, a) != Z3_APP_AST ||
 		    !visit(m, Z3_get_ast_id(z, a)))
 			continue;
 		Z3_app app = Z3_to_app(z, a);
 		Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
-		if (is_hidden_kind(k)) {
-			hide(m, a);
-			continue;
-		}
+		if (is_hidden_kind(k) && !push(m, &top, a, true))
+			return;
 		unsigned n = Z3_get_app_num_args(z, app);
 		for (unsigned i = 0; i < n; i++)
-			if (!push(m, &top, Z3_get_app_arg(z, app, i)))
+			if (!push(m, &top, Z3_get_app_arg(z, app, i), false))
 				return;
 	}
 	if (m->n > before)

@@ -8,15 +8,20 @@
  * the obligation is about what is done with it afterwards.
  *
  * An abstraction replaces every multiplication, division and remainder
- * term by a fresh variable of the same sort, the same term always by the
- * same variable.  If "assumptions and not goal" is unsatisfiable after
- * the replacement, it was unsatisfiable before: any model of the original
- * query is a model of the abstract one once each fresh variable is given
- * the value of the term it stands for.  So an unsat abstract query proves
- * the obligation; sat or unknown says nothing (the fresh variables may
- * take values no multiplication gives), and the caller asks the exact
- * query.  This holds for any set of replaced terms, so the choice of what
- * to hide affects only speed, never soundness.
+ * term op(a, b) by f_op(a', b'), where f_op is an uninterpreted function
+ * (one per operation and sorts) and a', b' are the arguments abstracted in
+ * turn.  If "assumptions and not goal" is unsatisfiable after the
+ * replacement, it was unsatisfiable before: any model of the original
+ * query is a model of the abstract one once each f_op is interpreted as
+ * the operation it stands for.  So an unsat abstract query proves the
+ * obligation; sat or unknown says nothing (the functions may take values
+ * no multiplication gives), and the caller asks the exact query.  This
+ * holds for any set of replaced terms, so the choice of what to hide
+ * affects only speed, never soundness.
+ *
+ * Functions rather than fresh variables keep congruence: x * y and
+ * x * (y & y), or a product of two values the guards make equal, are equal
+ * in the abstraction too, which the solver shows without a multiplier.
  *
  * Ownership: an abs_map belongs to one check; the terms it makes are kept
  * in the caller's zc_scope and live as long as it.
@@ -29,12 +34,19 @@
 
 #include "verify/z3ctx.h"
 
+/* An entry of the walk's work list: a term to visit, or (POST) a hidden
+ * term whose arguments have been visited. */
+typedef struct abs_item {
+	Z3_ast t;
+	bool post;
+} abs_item;
+
 typedef struct abs_map {
 	zc_scope *S;
-	Z3_ast *from, *to; /* hidden terms and their variables */
+	Z3_ast *from, *to; /* hidden terms and their stand-ins */
 	uint32_t n, cap;
-	zc_idset seen; /* terms visited by the walk */
-	Z3_ast *stack; /* the walk's work list */
+	zc_idset seen;		/* terms visited by the walk */
+	struct abs_item *stack; /* the walk's work list */
 	uint32_t capstack;
 	bool failed; /* out of memory, or a Z3 call failed */
 } abs_map;
@@ -45,7 +57,7 @@ void abs_reset(abs_map *m);
 void abs_free(abs_map *m);
 
 /* T with every multiplication, division and remainder replaced by its
- * variable; *HID is set when T contains one.  NULL when something failed
+ * stand-in; *HID is set when T contains one.  NULL when something failed
  * (m->failed is then set). */
 Z3_ast abs_term(abs_map *m, Z3_ast t, bool *hid);
 
