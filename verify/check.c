@@ -32,6 +32,7 @@
 #include "verify/heap.h"
 #include "verify/oblig.h"
 #include "verify/range.h"
+#include "verify/slice.h"
 #include "verify/z3ctx.h"
 
 struct ver_ctx {
@@ -139,6 +140,11 @@ typedef struct pst {
 	/* The incremental solver and what it has been told. */
 	Z3_solver s;  /* incremental, short budget */
 	Z3_solver s2; /* bit-blasting fallback, made on first use */
+	/* The fallback first asks a slice of the assumptions
+	 * (verify/slice.h); keep[i] says whether hyp[i] is in it. */
+	sl_set sl;
+	bool *keep;
+	uint32_t capkeep;
 	/* The abstraction (verify/abstract.h): a third solver holding the
 	 * assumptions with multipliers and dividers hidden. */
 	Z3_solver s3;
@@ -447,6 +453,7 @@ static void reset_hyps(pst *ps)
 		Z3_solver_reset(ps->z, ps->s3);
 	ps->abs_done = 0;
 	ps->abs_any = false;
+	sl_clear(&ps->sl);
 	ps->nhyp = 0;
 	zc_idset_clear(&ps->hypids);
 	ps->hyp_false = false;
@@ -754,21 +761,86 @@ static unsigned budget_left(unsigned user, double spent)
 	return spent + 1 < (double)user ? user - (unsigned)spent : 1;
 }
 
-/* The fallback: the assumptions and NEG in the bit-blasting solver. */
+/* Sets ps->keep to the slice of the assumptions for NEG (verify/slice.h);
+ * *KEPT receives its size. */
+static jp_status slice_for(pst *ps, Z3_ast neg, uint32_t *kept, jp_err *err)
+{
+	if (ps->capkeep < ps->nhyp + 1) {
+		bool *k = realloc(ps->keep, ((size_t)ps->nhyp + 1) * sizeof *k);
+		if (!k)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		ps->keep = k;
+		ps->capkeep = ps->nhyp + 1;
+	}
+	while (ps->sl.n < ps->nhyp)
+		if (!sl_add(&ps->sl, ps->hyp[ps->sl.n]))
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+	*kept = sl_select(&ps->sl, neg, ps->keep);
+	if (*kept == UINT32_MAX)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	return zc_check_error(err, "slicing the assumptions");
+}
+
+/* A sliced query whose model breaks a dropped assumption is asked again
+ * with the broken ones added; after this many such rounds, with all. */
+enum { SLICE_ROUNDS = 2 };
+
+/* The fallback: NEG under the assumptions in a fresh bit-blasting solver.
+ * Fresh, because the qfbv tactic simplifies the whole query before it
+ * bit-blasts and is several times faster than an incremental solver on
+ * hard queries; but then every assumption is bit-blasted again for every
+ * query, so it is first asked with the slice the goal needs.  Unsat of a
+ * slice proves NEG unsatisfiable under all the assumptions; its model is
+ * used only when every dropped assumption holds in it (then it is a model
+ * of the full query), otherwise the dropped assumptions it breaks join the
+ * slice and it is asked again: the answer is always the full query's. */
 static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 			    Z3_lbool *ans, uint64_t *x, jp_err *err)
 {
 	Z3_context z = ps->z;
+	double t0 = now_ms();
+	uint32_t kept = 0;
 	jp_status st = make_slow_solver(ps, err);
-	if (st)
-		return st;
-	Z3_solver_reset(z, ps->s2);
-	set_limits(ps, ps->s2, timeout_ms);
-	for (uint32_t i = 0; i < ps->nhyp; i++)
-		Z3_solver_assert(z, ps->s2, ps->hyp[i]);
-	Z3_solver_assert(z, ps->s2, neg);
-	*ans = Z3_solver_check(z, ps->s2);
-	return read_answer(ps, ps->s2, ans, x, err);
+	if (!st)
+		st = slice_for(ps, neg, &kept, err);
+	for (int round = 0; !st; round++) {
+		if (round == SLICE_ROUNDS && kept < ps->nhyp) {
+			for (uint32_t i = 0; i < ps->nhyp; i++)
+				ps->keep[i] = true;
+			kept = ps->nhyp;
+		}
+		Z3_solver_reset(z, ps->s2);
+		set_limits(ps, ps->s2, budget_left(timeout_ms, now_ms() - t0));
+		for (uint32_t i = 0; i < ps->nhyp; i++)
+			if (ps->keep[i])
+				Z3_solver_assert(z, ps->s2, ps->hyp[i]);
+		Z3_solver_assert(z, ps->s2, neg);
+		*ans = Z3_solver_check(z, ps->s2);
+		if (*ans != Z3_L_TRUE || kept == ps->nhyp)
+			break;
+		st = zc_check_error(err, "solver check");
+		Z3_model m = st ? NULL : Z3_solver_get_model(z, ps->s2);
+		if (!m) {
+			st = st ? st : zc_check_error(err, "reading a model");
+			break;
+		}
+		Z3_model_inc_ref(z, m);
+		uint32_t bad = sl_violated(z, m, ps->hyp, ps->nhyp, ps->keep);
+		Z3_model_dec_ref(z, m);
+		st = zc_check_error(err, "checking a model");
+		if (st || bad == 0)
+			break; /* a model of the full query */
+		kept = bad == UINT32_MAX ? ps->nhyp : kept + bad;
+		if (timeout_ms && now_ms() - t0 + 1 >= (double)timeout_ms) {
+			/* The budget went on slices: the full query's answer
+			 * is not known. */
+			*ans = Z3_L_UNDEF;
+			free(ps->res->reason);
+			ps->res->reason = dup_str("timeout");
+			return JP_OK;
+		}
+	}
+	return st ? st : read_answer(ps, ps->s2, ans, x, err);
 }
 
 /* The abstract query (verify/abstract.h) gets this budget: without
@@ -1729,6 +1801,8 @@ static void pst_free(pst *ps)
 	free(ps->vars);
 	free(ps->hyp);
 	zc_idset_free(&ps->hypids);
+	sl_free(&ps->sl);
+	free(ps->keep);
 	free(ps->screen);
 	free(ps->lem_from);
 	free(ps->lem_to);
@@ -1777,6 +1851,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.opts = opts;
 	ps.res = res;
 	zc_scope_init(&ps.S, ps.z);
+	sl_init(&ps.sl, ps.z);
 	st = init_result(&ps, err);
 	if (!st)
 		st = make_screen(&ps, err);
