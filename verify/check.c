@@ -168,8 +168,9 @@ typedef struct pst {
 	uint32_t nlem, caplem;
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
-	bool lemmas_on; /* aligned walks only: assumptions only grow */
-	bool gave_up;	/* an obligation was unknown: later queries quick */
+	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
+	uint32_t lemma_unknowns; /* lemma queries the budget did not settle */
+	bool gave_up; /* an obligation was unknown: later queries quick */
 	/* Screening inputs kept for the self-check. */
 	uint64_t *screen;
 	uint32_t nscreen;
@@ -1388,12 +1389,21 @@ static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		       uint64_t *x, jp_err *err);
 
+/* Lemmas are optional, and a candidate the short budget cannot settle is
+ * usually a product or quotient the optimizer rewrote, like the pair's
+ * next candidates: each such query costs the abstract and the
+ * bit-blasting budget (about 100 ms).  On the bench's 1000-op pairs one
+ * pair spent 1.3 s of its 1.8 s on thirteen of them.  After this many,
+ * a pair tries no more lemmas (those proved stay in use). */
+enum { LEMMA_UNKNOWNS = 2 };
+
 /* Tries the candidates defined before OPT op P_UPTO, each with the short
  * budget.  *ADDED says whether a lemma was proved. */
 static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 {
 	*added = false;
-	for (; ps->next_cand < ps->ncand; ps->next_cand++) {
+	for (; ps->next_cand < ps->ncand && ps->lemma_unknowns < LEMMA_UNKNOWNS;
+	     ps->next_cand++) {
 		ir_vid pv = ps->cand_p[ps->next_cand];
 		ir_vid ov = ps->cand_o[ps->next_cand];
 		if (ps->p->vals[pv].def >= p_upto)
@@ -1409,6 +1419,8 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 		if (!simp || !zc_is_false(ps->z, simp)) {
 			ps->res->lemma_queries++;
 			st = query(ps, neg, true, &ans, NULL, err);
+			if (!st && ans == Z3_L_UNDEF)
+				ps->lemma_unknowns++;
 		}
 		if (!st && ans == Z3_L_FALSE) {
 			st = add_lemma(ps, raw, y, err);
