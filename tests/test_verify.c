@@ -336,6 +336,81 @@ static void test_cheap_settlements(void)
 	ver_result_free(&r);
 }
 
+/* Fallback queries are first asked with the assumptions their goal's
+ * multipliers need (verify/slice.h).  Screening is off so that the solver
+ * decides; at width 8 the ground truth is every input.  The dropped
+ * assumption is a guard on a product the goal does not contain. */
+static ver_verdict check_sliced(const char *orig, const char *opt,
+				ver_verdict want)
+{
+	ver_opts o = test_opts();
+	o.screen_inputs = 0;
+	ir_trace *a = parse(orig, 8), *b = parse(opt, 8);
+	ver_result r;
+	jp_err err;
+	memset(&r, 0, sizeof r);
+	CHECK(a && b && ver_check(C, a, b, &o, &r, &err) == JP_OK);
+	if (r.verdict != want)
+		fprintf(stderr, "  verdict %s, expected %s for\n%s",
+			ver_verdict_name(r.verdict), ver_verdict_name(want),
+			orig);
+	CHECK(r.verdict == want);
+	/* The query reached the bit-blasting fallback, where slicing is. */
+	CHECK(r.slow_queries >= 1);
+	CHECK(r.by_concrete == 0);
+	bool differ = a && b && differ_somewhere(a, b, true);
+	CHECK(differ == (want == VER_REFUTED));
+	if (r.verdict == VER_REFUTED)
+		CHECK(behave_differently(a, b, r.inputs, true));
+	ver_result_free(&r);
+	ir_trace_free(a);
+	ir_trace_free(b);
+	return want;
+}
+
+static void test_slicing(void)
+{
+	/* Dropped and not needed: a square is 0 or 1 modulo 4 whatever the
+	 * guard on y * y says. */
+	check_sliced("[i0, i1]\ni2 = int_mul(i1, i1)\ni3 = int_ne(i2, 4)\n"
+		     "guard_true(i3, descr=a)\ni4 = int_mul(i0, i0)\n"
+		     "i5 = int_and(i4, 2)\ni6 = int_eq(i5, 0)\n"
+		     "guard_true(i6, descr=b)\nfinish(i0)\n",
+		     "[i0, i1]\ni2 = int_mul(i1, i1)\ni3 = int_ne(i2, 4)\n"
+		     "guard_true(i3, descr=a)\ni4 = int_mul(i0, i0)\n"
+		     "finish(i0)\n",
+		     VER_PROVED);
+	/* Dropped, and the slice's model must satisfy it: (x * x) & 4 is 4
+	 * for x = 2, and the counterexample must pass guard a. */
+	check_sliced("[i0, i1]\ni2 = int_mul(i1, i1)\ni3 = int_ne(i2, 4)\n"
+		     "guard_true(i3, descr=a)\ni4 = int_mul(i0, i0)\n"
+		     "i5 = int_and(i4, 4)\ni6 = int_eq(i5, 0)\n"
+		     "guard_true(i6, descr=b)\nfinish(i0)\n",
+		     "[i0, i1]\ni2 = int_mul(i1, i1)\ni3 = int_ne(i2, 4)\n"
+		     "guard_true(i3, descr=a)\ni4 = int_mul(i0, i0)\n"
+		     "finish(i0)\n",
+		     VER_REFUTED);
+	/* The slice is sat (x = 1), but only because it dropped x * x = 0,
+	 * which makes x even: the model breaks it, it joins the slice, and
+	 * the removed guard is proved. */
+	check_sliced("[i0]\ni1 = int_mul(i0, i0)\ni2 = int_eq(i1, 0)\n"
+		     "guard_true(i2, descr=a)\ni3 = int_and(i0, 1)\n"
+		     "i4 = int_eq(i3, 0)\nguard_true(i4, descr=b)\n"
+		     "finish(i0)\n",
+		     "[i0]\ni1 = int_mul(i0, i0)\ni2 = int_eq(i1, 0)\n"
+		     "guard_true(i2, descr=a)\nfinish(i0)\n",
+		     VER_PROVED);
+	/* The dropped assumption cannot hold (no square is 2 modulo 8): the
+	 * removed guard holds vacuously, and the slice's model (x >= 5) is
+	 * no counterexample. */
+	check_sliced("[i0]\ni1 = int_mul(i0, i0)\ni2 = int_eq(i1, 2)\n"
+		     "guard_true(i2, descr=a)\ni3 = int_lt(i0, 5)\n"
+		     "guard_true(i3, descr=b)\nfinish(i0)\n",
+		     "[i0]\ni1 = int_mul(i0, i0)\ni2 = int_eq(i1, 2)\n"
+		     "guard_true(i2, descr=a)\nfinish(i0)\n",
+		     VER_PROVED);
+}
+
 static void test_modes(void)
 {
 	/* Guards without labels in OPT: the pairing is inferred. */
@@ -931,6 +1006,7 @@ int main(void)
 	test_unknown();
 	test_identity_no_solver();
 	test_cheap_settlements();
+	test_slicing();
 	test_modes();
 	test_guards();
 	test_failargs();
