@@ -28,9 +28,7 @@ void abs_free(abs_map *m)
 	m->S = S;
 }
 
-/* Whether the application is a multiplier or divider: the circuits that
- * are expensive to bit-blast. */
-static bool is_hidden_kind(Z3_decl_kind k)
+bool abs_hidden_kind(Z3_decl_kind k)
 {
 	switch (k) {
 	case Z3_OP_BMUL:
@@ -175,7 +173,7 @@ static void collect(abs_map *m, Z3_ast t, bool *hid)
 			continue;
 		Z3_app app = Z3_to_app(z, a);
 		Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
-		if (is_hidden_kind(k) && !push(m, &top, a, true))
+		if (abs_hidden_kind(k) && !push(m, &top, a, true))
 			return;
 		unsigned n = Z3_get_app_num_args(z, app);
 		for (unsigned i = 0; i < n; i++)

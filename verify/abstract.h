@@ -51,6 +51,12 @@ typedef struct abs_map {
 	bool failed; /* out of memory, or a Z3 call failed */
 } abs_map;
 
+/* Whether an application of KIND is a multiplier or divider (bvmul, the
+ * signed and unsigned divisions and remainders): the circuits that are
+ * expensive to bit-blast, which the abstraction hides and verify/slice.h
+ * slices by. */
+bool abs_hidden_kind(Z3_decl_kind k);
+
 void abs_init(abs_map *m, zc_scope *S);
 /* Forgets every hidden term (the terms themselves stay in the scope). */
 void abs_reset(abs_map *m);

@@ -1,5 +1,7 @@
 #include "slice.h"
 
+#include "verify/abstract.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,26 +27,6 @@ void sl_free(sl_set *s)
 	Z3_context z = s->z;
 	memset(s, 0, sizeof *s);
 	s->z = z;
-}
-
-/* Multipliers and dividers: the circuits that are expensive to bit-blast
- * (the kinds verify/abstract.c hides, for the same reason). */
-static bool is_hard_kind(Z3_decl_kind k)
-{
-	switch (k) {
-	case Z3_OP_BMUL:
-	case Z3_OP_BSDIV:
-	case Z3_OP_BUDIV:
-	case Z3_OP_BSREM:
-	case Z3_OP_BUREM:
-	case Z3_OP_BSMOD:
-	case Z3_OP_BSDIV_I:
-	case Z3_OP_BUDIV_I:
-	case Z3_OP_BSREM_I:
-	case Z3_OP_BUREM_I:
-	case Z3_OP_BSMOD_I: return true;
-	default: return false;
-	}
 }
 
 static bool push(sl_set *s, uint32_t *top, Z3_ast t)
@@ -97,7 +79,7 @@ static bool walk(sl_set *s, Z3_ast t, zc_idset *out)
 			continue;
 		Z3_app app = Z3_to_app(z, a);
 		Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
-		if (is_hard_kind(k)) {
+		if (abs_hidden_kind(k)) {
 			if (!out) {
 				if (!add_id(s, id))
 					return false;
