@@ -370,6 +370,7 @@ int cmd_check(int argc, char **argv)
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
 	long timeout = 10000, rlimit = 0, screen = 32;
+	long memory = VER_DEFAULT_MEMORY_MB;
 	uint64_t seed = 1;
 	const cli_opt opts[] = {
 	    {"mode", CLI_STRING, &mode,
@@ -381,6 +382,11 @@ int cmd_check(int argc, char **argv)
 	     "N  per solver query, wall clock (default 10000; 0 = none)"},
 	    {"rlimit", CLI_INT, &rlimit,
 	     "N  per solver query, Z3 resource limit (default none)"},
+	    {"memory-mb", CLI_INT, &memory,
+	     "N  per solver query, cap on Z3's memory in MB "
+	     "(default " VER_DEFAULT_MEMORY_MB_TEXT
+	     "; 0 = none); over it the query is "
+	     "unknown"},
 	    {"smt2", CLI_STRING, &smt2,
 	     "DIR  write every solver query there as an SMT-LIB 2 file"},
 	    {"solver-cmd", CLI_STRING, &solver,
@@ -447,10 +453,14 @@ int cmd_check(int argc, char **argv)
 	if (timeout < 0 || rlimit < 0 || screen < 0 || timeout > 0x7fffffffL ||
 	    rlimit > 0x7fffffffL || screen > 100000)
 		return cli_usage_error(&spec, "limits must be non-negative");
+	if (memory < 0 || memory > 4095)
+		return cli_usage_error(
+		    &spec, "--memory-mb expects 0..4095, found %ld", memory);
 	vo.width = width;
 	vo.failargs = failargs;
 	vo.timeout_ms = (unsigned)timeout;
 	vo.rlimit = (unsigned)rlimit;
+	vo.memory_mb = (unsigned)memory;
 	vo.screen_inputs = (unsigned)screen;
 	vo.seed = seed;
 	vo.smt2_dir = smt2;

@@ -55,6 +55,9 @@ typedef struct ver_opts {
 	bool failargs;		/* also compare fail-args at aligned guards */
 	unsigned timeout_ms;	/* per solver query, wall clock; 0 = none */
 	unsigned rlimit;	/* per query, Z3 resource limit; 0 = none */
+	unsigned memory_mb;	/* per query, cap on Z3's memory (MB of its
+				   process-wide total, verify/z3ctx.h); over
+				   it the query is unknown; 0 = none */
 	unsigned screen_inputs; /* random/edge inputs run concretely first */
 	uint64_t seed;		/* for the random screening inputs */
 	const char *smt2_dir;	/* write each query there, or NULL */
@@ -70,8 +73,14 @@ typedef struct ver_opts {
 	const char *orig_name, *opt_name;
 } ver_opts;
 
-/* Defaults: auto mode, 10 s timeout, no rlimit, 32 screening inputs,
- * counterexamples simplified, no self-check. */
+/* The default ver_opts.memory_mb, as a number and as text for help
+ * messages (z3ctx.c has the measurements behind it). */
+#define VER_DEFAULT_MEMORY_MB	   48u
+#define VER_DEFAULT_MEMORY_MB_TEXT "48"
+
+/* Defaults: auto mode, 10 s timeout, no rlimit, memory cap
+ * VER_DEFAULT_MEMORY_MB, 32 screening inputs, counterexamples simplified,
+ * no self-check. */
 ver_opts ver_default_opts(void);
 
 /* How an obligation was settled. */

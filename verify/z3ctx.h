@@ -17,6 +17,27 @@
  * zc_ctx.recycle_every checks, which keeps memory flat over millions of
  * checks.  No term or solver may live across zc_begin_check.
  *
+ * Memory of single queries: Z3 counts every byte it allocates in one
+ * process-wide total (Z3_get_estimated_alloc_size, zc_z3_mb).
+ * zc_limit_params caps that total for a solver's queries: past the cap a
+ * query answers unknown, with the reason "max. memory exceeded" (tactic
+ * solvers) or "memout" (SMT solvers), never an error, and the context
+ * stays usable.  Z3 looks at the total only between steps, so a query
+ * can overshoot the cap by one step (bit-blasting a wide multiplier or
+ * divider: about 30 MB, z3ctx.c).  Because the total also counts what a
+ * context keeps between checks (its term tables and allocator pools grow
+ * to fit the largest query seen and never shrink), zc_begin_check
+ * rebuilds the context when Z3 holds more than zc_ctx.retain_mb at the
+ * start of a check, so that one hard query does not leave every later
+ * query starting close to the cap.
+ *
+ * The C library's heap: glibc keeps freed memory for reuse, so after a
+ * hard query the process stays tens of MB above what Z3 holds.  With
+ * glibc, zc_init fixes the mmap threshold (a process-wide malloc setting;
+ * large blocks then go back to the system when freed) and zc_begin_check
+ * trims the heap after a rebuild and after a check that took long enough
+ * for the trim to cost little.  z3ctx.c has the measurements.
+ *
  * Threads: a zc_ctx belongs to one thread.  The error record is
  * thread-local, so several workers with their own contexts do not mix up
  * their errors.
@@ -33,19 +54,53 @@
 
 typedef struct zc_ctx {
 	Z3_context z;
-	unsigned checks;	/* checks since the context was (re)built */
-	unsigned recycle_every; /* rebuild after this many checks */
-	unsigned rebuilds;	/* how often it was rebuilt (statistics) */
+	unsigned checks;	  /* checks since the context was (re)built */
+	unsigned recycle_every;	  /* rebuild after this many checks */
+	unsigned rebuilds;	  /* how often it was rebuilt (statistics) */
+	unsigned retain_mb;	  /* rebuild when Z3 holds more than this at the
+				     start of a check; 0 = never */
+	unsigned memory_rebuilds; /* rebuilds because of retain_mb (part of
+				     rebuilds) */
+	unsigned trims;		  /* freed memory handed back (statistics) */
+	double last_begin_ms;	  /* when the last check began */
 } zc_ctx;
+
+/* The default zc_ctx.retain_mb.  A fresh context holds about 16 MB;
+ * z3ctx.c has the measurements behind the value. */
+#define ZC_DEFAULT_RETAIN_MB 24u
 
 /* Builds the context.  Errors: JP_ENOMEM / JP_EINTERNAL when Z3 cannot
  * create one. */
 jp_status zc_init(zc_ctx *zc, jp_err *err);
 void zc_fini(zc_ctx *zc);
 
-/* Starts a check: rebuilds the context when it is due, and clears the
- * error record. */
+/* Starts a check: rebuilds the context when it is due (every
+ * recycle_every checks, or when Z3 holds more than retain_mb), and clears
+ * the error record. */
 jp_status zc_begin_check(zc_ctx *zc, jp_err *err);
+
+/* The kinds of solver, which Z3 limits in different ways. */
+typedef enum zc_solver_kind {
+	ZC_SMT_SOLVER,	  /* Z3_mk_simple_solver / Z3_mk_solver */
+	ZC_TACTIC_SOLVER, /* Z3_mk_solver_from_tactic */
+} zc_solver_kind;
+
+/* Applies the memory cap MEMORY_MB (MB of Z3's process-wide total; 0:
+ * none) to a solver of kind KIND about to be configured with P
+ * (Z3_solver_set_params).  Tactic solvers get it as their max_memory
+ * parameter.  SMT solvers must not: they accept it, but their
+ * preprocessing turns it into a Z3 error instead of unknown.  They stop
+ * at Z3's high watermark instead, a global setting that this sets (with
+ * different caps in one process, the last one set wins). */
+void zc_limit_params(Z3_context z, Z3_params p, zc_solver_kind kind,
+		     unsigned memory_mb);
+
+/* Whether REASON (from Z3_solver_get_reason_unknown) says that a memory
+ * limit stopped the query. */
+bool zc_is_memout(const char *reason);
+
+/* Z3's process-wide allocation total in MB (all contexts, all threads). */
+unsigned zc_z3_mb(void);
 
 /* Whether a Z3 call failed since the last zc_clear_error (on this thread),
  * and a description of the first failure. */
