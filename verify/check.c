@@ -78,6 +78,7 @@ ver_opts ver_default_opts(void)
 	memset(&o, 0, sizeof o);
 	o.mode = VER_MODE_AUTO;
 	o.timeout_ms = 10000;
+	o.memory_mb = VER_DEFAULT_MEMORY_MB;
 	o.screen_inputs = 32;
 	o.seed = 1;
 	o.simplify = true;
@@ -378,6 +379,8 @@ static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 	if (ps->opts->rlimit)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
 				   ps->opts->rlimit);
+	zc_limit_params(z, p, s == ps->s2 ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
+			ps->opts->memory_mb);
 	Z3_solver_set_params(z, s, p);
 	Z3_params_dec_ref(z, p);
 }
