@@ -94,6 +94,34 @@ static Z3_ast K(zc_scope *s, Z3_ast a)
 	return zc_keep(s, a);
 }
 
+/* Puts the two arguments A of a commutative op in the one canonical order
+ * (by term id), so that int_add(x, y) and int_add(y, x) are the same
+ * term.  Every commutative term the encoder builds goes through it. */
+static void canonical_order(Z3_context z, Z3_ast *a)
+{
+	if (Z3_get_ast_id(z, a[0]) > Z3_get_ast_id(z, a[1])) {
+		Z3_ast t = a[0];
+		a[0] = a[1];
+		a[1] = t;
+	}
+}
+
+/* Whether T is an application of KIND with NARGS arguments (*APP). */
+static bool app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
+		   Z3_app *app)
+{
+	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
+		return false;
+	*app = Z3_to_app(z, t);
+	return Z3_get_decl_kind(z, Z3_get_app_decl(z, *app)) == kind &&
+	       Z3_get_app_num_args(z, *app) == nargs;
+}
+
+static Z3_ast arg_of(Z3_context z, Z3_app app, unsigned i)
+{
+	return Z3_get_app_arg(z, app, i);
+}
+
 static Z3_ast bool_to_bv(zc_scope *s, int w, Z3_ast c)
 {
 	return K(s, Z3_mk_ite(s->z, c, zc_bv(s, (unsigned)w, 1),
@@ -421,15 +449,11 @@ static int log2_exact(uint64_t v)
 static Z3_ast shifted_one(Z3_context z, Z3_ast t)
 {
 	uint64_t one;
-	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
+	Z3_app app;
+	if (!app_of(z, t, Z3_OP_BSHL, 2, &app) ||
+	    !zc_numeral(z, arg_of(z, app, 0), &one) || one != 1)
 		return NULL;
-	Z3_app app = Z3_to_app(z, t);
-	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) != Z3_OP_BSHL ||
-	    Z3_get_app_num_args(z, app) != 2)
-		return NULL;
-	if (!zc_numeral(z, Z3_get_app_arg(z, app, 0), &one) || one != 1)
-		return NULL;
-	return Z3_get_app_arg(z, app, 1);
+	return arg_of(z, app, 1);
 }
 
 /* Floor division and modulo of X by 1 << S without a divider, by cases on
@@ -478,17 +502,14 @@ static Z3_ast by_shifted_one(zc_scope *s, int w, ir_opcode opc, Z3_ast x,
 
 /* ---- division by a constant ------------------------------------------ */
 
-/* A commutative op's arguments in the order encode_op gives them (by term
- * id), so that terms built here are the very terms the ops build. */
+/* A commutative term in canonical_order, so that the terms built here are
+ * the very terms the ops build. */
 static Z3_ast mk_comm(zc_scope *s, Z3_ast (*mk)(Z3_context, Z3_ast, Z3_ast),
 		      Z3_ast a, Z3_ast b)
 {
-	if (Z3_get_ast_id(s->z, a) > Z3_get_ast_id(s->z, b)) {
-		Z3_ast t = a;
-		a = b;
-		b = t;
-	}
-	return K(s, mk(s->z, a, b));
+	Z3_ast ab[2] = {a, b};
+	canonical_order(s->z, ab);
+	return K(s, mk(s->z, ab[0], ab[1]));
 }
 
 /* floor(x / k) for a constant k > 0, in the form every division by a
@@ -514,21 +535,6 @@ static Z3_ast floormod_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 	Z3_ast q = floordiv_const(s, w, x, k);
 	Z3_ast p = mk_comm(s, Z3_mk_bvmul, q, zc_bv(s, (unsigned)w, k));
 	return K(s, Z3_mk_bvsub(s->z, x, p));
-}
-
-static bool app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
-		   Z3_app *app)
-{
-	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
-		return false;
-	*app = Z3_to_app(z, t);
-	return Z3_get_decl_kind(z, Z3_get_app_decl(z, *app)) == kind &&
-	       Z3_get_app_num_args(z, *app) == nargs;
-}
-
-static Z3_ast arg_of(Z3_context z, Z3_app app, unsigned i)
-{
-	return Z3_get_app_arg(z, app, i);
 }
 
 /* The constant M when T is zero_ext(M) or a numeral. */
@@ -701,14 +707,8 @@ static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 	Z3_ast a[2] = {NULL, NULL};
 	for (uint32_t i = 0; i < op->nargs && i < 2; i++)
 		a[i] = e->val[op->args[i]];
-	/* Commutative ops get their arguments in a canonical order, so that
-	 * int_add(x, y) and int_add(y, x) are the same term. */
-	if (ir_op_has(opc, IRF_COMM) && op->nargs == 2 &&
-	    Z3_get_ast_id(s->z, a[0]) > Z3_get_ast_id(s->z, a[1])) {
-		Z3_ast t = a[0];
-		a[0] = a[1];
-		a[1] = t;
-	}
+	if (ir_op_has(opc, IRF_COMM) && op->nargs == 2)
+		canonical_order(s->z, a);
 	if (ir_op_has(opc, IRF_GUARD)) {
 		Z3_ast prev = NULL;
 		if (ir_op_has(opc, IRF_OVFGUARD)) {
