@@ -336,6 +336,42 @@ static void test_cheap_settlements(void)
 	ver_result_free(&r);
 }
 
+/* What the assumptions pin (check.c, "facts"): a guard_value on x - 7
+ * makes x the constant 10 in the terms after it, so the optimizer's
+ * folded product is the same term without a solver call; a guard on a
+ * comparison makes the comparison 1 later on.  The same pairs with the
+ * constant wrong must still be refuted. */
+static void test_facts(void)
+{
+	static const char *orig =
+	    "[i0, i1]\ni2 = int_sub(i0, 7)\nguard_value(i2, 3, descr=a)\n"
+	    "i3 = int_mul(i0, i1)\ni4 = int_lt(i1, i0)\n"
+	    "guard_true(i4, descr=b)\ni5 = int_xor(i0, i1)\n"
+	    "i6 = int_lt(i1, i0)\nfinish(i3, i5, i6)\n";
+	ver_result r = check_stats(
+	    orig, "[i0, i1]\ni2 = int_sub(i0, 7)\nguard_value(i2, 3, descr=a)\n"
+		  "i3 = int_mul(i1, 10)\ni4 = int_lt(i1, 10)\n"
+		  "guard_true(i4, descr=b)\ni5 = int_xor(i1, 10)\n"
+		  "finish(i3, i5, 1)\n");
+	CHECK(r.verdict == VER_PROVED);
+	CHECK(r.solver_calls == 0);
+	ver_result_free(&r);
+	r = check_stats(orig,
+			"[i0, i1]\ni2 = int_sub(i0, 7)\nguard_value(i2, 3, "
+			"descr=a)\ni3 = int_mul(i1, 11)\ni4 = int_lt(i1, 10)\n"
+			"guard_true(i4, descr=b)\ni5 = int_xor(i1, 10)\n"
+			"finish(i3, i5, 1)\n");
+	CHECK(r.verdict == VER_REFUTED);
+	ver_result_free(&r);
+	/* A fact holds only after its guard: before it, i0 is free. */
+	r = check_stats("[i0]\ni1 = int_add(i0, 1)\nguard_true(i1, descr=a)\n"
+			"guard_value(i0, 5, descr=b)\nfinish(i0)\n",
+			"[i0]\ni1 = int_add(5, 1)\nguard_true(i1, descr=a)\n"
+			"guard_value(i0, 5, descr=b)\nfinish(5)\n");
+	CHECK(r.verdict == VER_REFUTED);
+	ver_result_free(&r);
+}
+
 /* Fallback queries are first asked with the assumptions their goal's
  * multipliers need (verify/slice.h).  Screening is off so that the solver
  * decides; at width 8 the ground truth is every input.  The dropped
@@ -1006,6 +1042,7 @@ int main(void)
 	test_unknown();
 	test_identity_no_solver();
 	test_cheap_settlements();
+	test_facts();
 	test_slicing();
 	test_modes();
 	test_guards();

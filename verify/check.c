@@ -424,6 +424,8 @@ static jp_status make_slow_solver(pst *ps, jp_err *err)
 	return zc_check_error(err, "creating a solver");
 }
 
+static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err);
+
 static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 {
 	if (zc_is_true(ps->z, t))
@@ -447,7 +449,8 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 	ps->hyp[ps->nhyp++] = t;
 	if (!hard_pair(ps))
 		Z3_solver_assert(ps->z, ps->s, t);
-	return zc_check_error(err, "asserting a guard condition");
+	jp_status st = zc_check_error(err, "asserting a guard condition");
+	return st ? st : learn_facts(ps, t, 0, err);
 }
 
 static void reset_hyps(pst *ps)
@@ -547,15 +550,27 @@ static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
 	return r;
 }
 
-/* T with every proved lemma applied (OPT terms replaced by the equal ORIG
- * terms), so that computations the optimizer changed but kept equal
+/* Rounds of substitution in subst: Z3_substitute replaces the terms it
+ * meets in T, but not a term it has just rebuilt, so a fact about a term
+ * that itself contains a substituted term needs a second round.  Bounded,
+ * because every round is sound on its own. */
+enum { SUBST_ROUNDS = 3 };
+
+/* T with every proved lemma and every fact applied (OPT terms replaced by
+ * the equal ORIG terms, terms the assumptions pin replaced by their
+ * constants), so that computations the optimizer changed but kept equal
  * become identical terms downstream. */
 static Z3_ast subst(pst *ps, Z3_ast t)
 {
-	if (!t || ps->nlem == 0)
-		return t;
-	return zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->nlem, ps->lem_from,
-					     ps->lem_to));
+	for (int r = 0; t && ps->nlem && r < SUBST_ROUNDS; r++) {
+		Z3_ast u =
+		    zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->nlem,
+						  ps->lem_from, ps->lem_to));
+		if (u == t)
+			break;
+		t = u;
+	}
+	return t;
 }
 
 /* The negated goal of B (satisfiable iff B fails somewhere under its
@@ -1387,6 +1402,140 @@ static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 	ps->lem_from[ps->nlem] = from;
 	ps->lem_to[ps->nlem++] = to;
 	return JP_OK;
+}
+
+/* ---- facts: terms an assumption pins to a constant ----
+ *
+ * An assumption "T = C" with C a numeral makes T, and every term that T is
+ * an invertible function of by constants (x + k, x - k, k - x, x ^ k, -x,
+ * ~x), a known constant under every later assumption.  guard_value is the
+ * common source: the optimizer folds the guarded constant into the code
+ * after the guard, and substituting it into the original's terms as well
+ * often makes the two sides identical terms, with no solver call (the
+ * incremental solver does not eliminate such equalities itself, and a
+ * product over a pinned value then costs a bit-blasted multiplier).  A
+ * Boolean assumption B likewise makes B true, "not B" makes B false, and
+ * ite(B, k1, k2) = k1 makes B true.  Each replacement is an equality
+ * implied by the assumptions, which stay asserted, so it keeps every
+ * proof and every model.  Facts live with the lemmas and are dropped with
+ * them when the assumptions are reset. */
+
+static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
+{
+	if (!from || !to || from == to ||
+	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
+		return JP_OK;
+	return add_lemma(ps, from, to, err);
+}
+
+/* The width of bit-vector term T, or 0 when it is no bit-vector of at most
+ * 64 bits. */
+static unsigned bv_width(Z3_context z, Z3_ast t)
+{
+	Z3_sort so = Z3_get_sort(z, t);
+	if (Z3_get_sort_kind(z, so) != Z3_BV_SORT)
+		return 0;
+	unsigned w = Z3_get_bv_sort_size(z, so);
+	return w <= 64 ? w : 0;
+}
+
+/* One step back from "T = C" to the argument of T: *X and *C become the
+ * argument and its value, or false when T is no invertible step. */
+static bool invert_step(Z3_context z, Z3_ast t, Z3_ast *x, uint64_t *c)
+{
+	Z3_app a;
+	uint64_t k;
+	if (zc_app_of(z, t, Z3_OP_BNEG, 1, &a)) {
+		*x = zc_arg_of(z, a, 0);
+		*c = 0 - *c;
+		return true;
+	}
+	if (zc_app_of(z, t, Z3_OP_BNOT, 1, &a)) {
+		*x = zc_arg_of(z, a, 0);
+		*c = ~*c;
+		return true;
+	}
+	Z3_decl_kind kinds[3] = {Z3_OP_BADD, Z3_OP_BSUB, Z3_OP_BXOR};
+	for (int i = 0; i < 3; i++) {
+		if (!zc_app_of(z, t, kinds[i], 2, &a))
+			continue;
+		Z3_ast l = zc_arg_of(z, a, 0), r = zc_arg_of(z, a, 1);
+		bool kl = zc_numeral(z, l, &k);
+		if (!kl && !zc_numeral(z, r, &k))
+			return false;
+		*x = kl ? r : l;
+		if (kinds[i] == Z3_OP_BXOR)
+			*c ^= k;
+		else if (kinds[i] == Z3_OP_BADD)
+			*c -= k;
+		else
+			*c = kl ? k - *c : *c + k; /* k - x = c, x - k = c */
+		return true;
+	}
+	return false;
+}
+
+enum { FACT_DEPTH = 8 };
+
+static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, jp_err *err)
+{
+	Z3_context z = ps->z;
+	for (int d = 0; d < FACT_DEPTH; d++) {
+		unsigned w = bv_width(z, t);
+		if (!w)
+			return JP_OK;
+		c &= w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+		jp_status st = add_fact(ps, t, zc_bv(&ps->S, w, c), err);
+		if (st)
+			return st;
+		Z3_app a;
+		uint64_t k1, k2;
+		if (zc_app_of(z, t, Z3_OP_ITE, 3, &a) &&
+		    zc_numeral(z, zc_arg_of(z, a, 1), &k1) &&
+		    zc_numeral(z, zc_arg_of(z, a, 2), &k2) && k1 != k2 &&
+		    (c == k1 || c == k2))
+			return learn_facts(ps,
+					   c == k1
+					       ? zc_arg_of(z, a, 0)
+					       : mk_not(ps, zc_arg_of(z, a, 0)),
+					   d + 1, err);
+		if (!invert_step(z, t, &t, &c))
+			return JP_OK;
+	}
+	return JP_OK;
+}
+
+/* Learns what assumption H pins (above). */
+static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err)
+{
+	Z3_context z = ps->z;
+	if (depth > FACT_DEPTH || zc_is_true(z, h) || zc_is_false(z, h))
+		return JP_OK;
+	Z3_app a;
+	uint64_t c;
+	if (zc_app_of(z, h, Z3_OP_EQ, 2, &a)) {
+		Z3_ast l = zc_arg_of(z, a, 0), r = zc_arg_of(z, a, 1);
+		if (zc_numeral(z, r, &c))
+			return learn_value(ps, l, c, err);
+		if (zc_numeral(z, l, &c))
+			return learn_value(ps, r, c, err);
+	}
+	if (zc_app_of(z, h, Z3_OP_NOT, 1, &a))
+		return add_fact(ps, zc_arg_of(z, a, 0), zc_false(&ps->S), err);
+	if (Z3_get_ast_kind(z, h) == Z3_APP_AST &&
+	    Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, h))) ==
+		Z3_OP_AND) {
+		a = Z3_to_app(z, h);
+		unsigned n = Z3_get_app_num_args(z, a);
+		for (unsigned i = 0; i < n; i++) {
+			jp_status st =
+			    learn_facts(ps, zc_arg_of(z, a, i), depth + 1, err);
+			if (st)
+				return st;
+		}
+		return JP_OK;
+	}
+	return add_fact(ps, h, zc_true(&ps->S), err);
 }
 
 static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,

@@ -106,22 +106,6 @@ static void canonical_order(Z3_context z, Z3_ast *a)
 	}
 }
 
-/* Whether T is an application of KIND with NARGS arguments (*APP). */
-static bool app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
-		   Z3_app *app)
-{
-	if (Z3_get_ast_kind(z, t) != Z3_APP_AST)
-		return false;
-	*app = Z3_to_app(z, t);
-	return Z3_get_decl_kind(z, Z3_get_app_decl(z, *app)) == kind &&
-	       Z3_get_app_num_args(z, *app) == nargs;
-}
-
-static Z3_ast arg_of(Z3_context z, Z3_app app, unsigned i)
-{
-	return Z3_get_app_arg(z, app, i);
-}
-
 static Z3_ast bool_to_bv(zc_scope *s, int w, Z3_ast c)
 {
 	return K(s, Z3_mk_ite(s->z, c, zc_bv(s, (unsigned)w, 1),
@@ -450,10 +434,10 @@ static Z3_ast shifted_one(Z3_context z, Z3_ast t)
 {
 	uint64_t one;
 	Z3_app app;
-	if (!app_of(z, t, Z3_OP_BSHL, 2, &app) ||
-	    !zc_numeral(z, arg_of(z, app, 0), &one) || one != 1)
+	if (!zc_app_of(z, t, Z3_OP_BSHL, 2, &app) ||
+	    !zc_numeral(z, zc_arg_of(z, app, 0), &one) || one != 1)
 		return NULL;
-	return arg_of(z, app, 1);
+	return zc_arg_of(z, app, 1);
 }
 
 /* Floor division and modulo of X by 1 << S without a divider, by cases on
@@ -541,8 +525,8 @@ static Z3_ast floormod_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 static bool zext_numeral(Z3_context z, Z3_ast t, uint64_t *m)
 {
 	Z3_app app;
-	if (app_of(z, t, Z3_OP_ZERO_EXT, 1, &app))
-		t = arg_of(z, app, 0);
+	if (zc_app_of(z, t, Z3_OP_ZERO_EXT, 1, &app))
+		t = zc_arg_of(z, app, 0);
 	return zc_numeral(z, t, m);
 }
 
@@ -551,13 +535,14 @@ static bool zext_numeral(Z3_context z, Z3_ast t, uint64_t *m)
 static bool umulh_const(Z3_context z, Z3_ast t, Z3_ast *n, uint64_t *m)
 {
 	Z3_app ex, mul, ext;
-	if (!app_of(z, t, Z3_OP_EXTRACT, 1, &ex) ||
-	    !app_of(z, arg_of(z, ex, 0), Z3_OP_BMUL, 2, &mul))
+	if (!zc_app_of(z, t, Z3_OP_EXTRACT, 1, &ex) ||
+	    !zc_app_of(z, zc_arg_of(z, ex, 0), Z3_OP_BMUL, 2, &mul))
 		return false;
 	for (unsigned i = 0; i < 2; i++)
-		if (zext_numeral(z, arg_of(z, mul, i), m) &&
-		    app_of(z, arg_of(z, mul, 1 - i), Z3_OP_ZERO_EXT, 1, &ext)) {
-			*n = arg_of(z, ext, 0);
+		if (zext_numeral(z, zc_arg_of(z, mul, i), m) &&
+		    zc_app_of(z, zc_arg_of(z, mul, 1 - i), Z3_OP_ZERO_EXT, 1,
+			      &ext)) {
+			*n = zc_arg_of(z, ext, 0);
 			return true;
 		}
 	return false;
@@ -570,19 +555,20 @@ static bool sign_bit_clear(Z3_context z, int w, Z3_ast t)
 {
 	Z3_app app, sh;
 	uint64_t c;
-	if (app_of(z, t, Z3_OP_BLSHR, 2, &app))
-		return zc_numeral(z, arg_of(z, app, 1), &c) && c != 0;
-	if (app_of(z, t, Z3_OP_BAND, 2, &app))
+	if (zc_app_of(z, t, Z3_OP_BLSHR, 2, &app))
+		return zc_numeral(z, zc_arg_of(z, app, 1), &c) && c != 0;
+	if (zc_app_of(z, t, Z3_OP_BAND, 2, &app))
 		for (unsigned i = 0; i < 2; i++)
-			if (zc_numeral(z, arg_of(z, app, i), &c) &&
+			if (zc_numeral(z, zc_arg_of(z, app, i), &c) &&
 			    !((c >> (w - 1)) & 1))
 				return true;
-	if (!app_of(z, t, Z3_OP_BXOR, 2, &app))
+	if (!zc_app_of(z, t, Z3_OP_BXOR, 2, &app))
 		return false;
 	for (unsigned i = 0; i < 2; i++)
-		if (app_of(z, arg_of(z, app, i), Z3_OP_BASHR, 2, &sh) &&
-		    arg_of(z, sh, 0) == arg_of(z, app, 1 - i) &&
-		    zc_numeral(z, arg_of(z, sh, 1), &c) && c == (uint64_t)w - 1)
+		if (zc_app_of(z, zc_arg_of(z, app, i), Z3_OP_BASHR, 2, &sh) &&
+		    zc_arg_of(z, sh, 0) == zc_arg_of(z, app, 1 - i) &&
+		    zc_numeral(z, zc_arg_of(z, sh, 1), &c) &&
+		    c == (uint64_t)w - 1)
 			return true;
 	return false;
 }

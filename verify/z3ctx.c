@@ -292,6 +292,21 @@ bool zc_numeral(Z3_context z, Z3_ast a, uint64_t *v)
 	return Z3_get_numeral_uint64(z, a, v);
 }
 
+bool zc_app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
+	       Z3_app *app)
+{
+	if (!t || Z3_get_ast_kind(z, t) != Z3_APP_AST)
+		return false;
+	*app = Z3_to_app(z, t);
+	return Z3_get_decl_kind(z, Z3_get_app_decl(z, *app)) == kind &&
+	       Z3_get_app_num_args(z, *app) == nargs;
+}
+
+Z3_ast zc_arg_of(Z3_context z, Z3_app app, unsigned i)
+{
+	return Z3_get_app_arg(z, app, i);
+}
+
 bool zc_is_true(Z3_context z, Z3_ast a)
 {
 	return a && Z3_get_bool_value(z, a) == Z3_L_TRUE;

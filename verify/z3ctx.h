@@ -136,6 +136,11 @@ Z3_ast zc_false(zc_scope *s);
 
 /* The value of a bit-vector numeral (width <= 64), or false. */
 bool zc_numeral(Z3_context z, Z3_ast a, uint64_t *v);
+/* Whether T is an application of KIND with NARGS arguments (*APP). */
+bool zc_app_of(Z3_context z, Z3_ast t, Z3_decl_kind kind, unsigned nargs,
+	       Z3_app *app);
+/* Argument I of APP (no reference taken: APP keeps it alive). */
+Z3_ast zc_arg_of(Z3_context z, Z3_app app, unsigned i);
 /* Whether A is the constant true / false. */
 bool zc_is_true(Z3_context z, Z3_ast a);
 bool zc_is_false(Z3_context z, Z3_ast a);
