@@ -287,6 +287,36 @@ static void test_precision(void)
 	ir_trace_free(t);
 }
 
+/* A product by a constant that cannot wrap is divided back: after the
+ * overflow guard, -16942912 <= 7 * x <= -16942911 pins x (bench trace
+ * seed 17602344612149625081); a negative constant factor narrows the
+ * other one from the overflow guard alone. */
+static void test_mul_divide(void)
+{
+	ir_trace *t = parse("[i0, i1]\ni2 = int_mul_ovf(i0, 7)\n"
+			    "guard_no_overflow()\ni3 = int_le(i2, -16942913)\n"
+			    "guard_false(i3)\ni4 = int_sub(0, i2)\n"
+			    "i5 = int_lt(i4, 16942911)\nguard_false(i5)\n"
+			    "i6 = int_mul_ovf(i1, -4)\nguard_no_overflow()\n"
+			    "i7 = int_mul(i1, -3)\ni8 = int_gt(i7, 30)\n"
+			    "guard_true(i8)\nfinish(i0, i1)\n",
+			    64);
+	vr_state *r = NULL;
+	uint64_t c;
+	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	if (!r)
+		return;
+	vr_advance(r, t->nops);
+	CHECK(vr_const(r, named(t, "i0"), &c) &&
+	      c == (uint64_t)INT64_C(-2420416));
+	vr_fact f = vr_get(r, named(t, "i1"));
+	/* -4 * i1 does not overflow: 1 - 2^61 <= i1 <= 2^61; then
+	 * -3 * i1 >= 31 cannot wrap, so i1 <= -11. */
+	CHECK(f.smin == -(INT64_C(1) << 61) + 1 && f.smax == -11);
+	vr_free(r);
+	ir_trace_free(t);
+}
+
 /* Guards that can fail after the earlier ones passed: never claimed. */
 static void test_negative(void)
 {
@@ -573,6 +603,7 @@ static void test_corpus(gen_ctx *g)
 int main(void)
 {
 	test_precision();
+	test_mul_divide();
 	test_negative();
 	gen_ctx *g = gen_ctx_new();
 	CHECK(g != NULL);

@@ -1099,6 +1099,40 @@ static vr_fact mul_solve(int w, const vr_fact *res, uint64_t c)
 	return f;
 }
 
+/* Floor and ceiling of A / B for B other than 0 and -1 (C division
+ * truncates toward zero). */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a % b < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a % b < 0) == (b < 0)) ? q + 1 : q;
+}
+
+/* What x * C in RES says about x in the signed intervals, when no x of
+ * X's fact makes the product wrap (a wrapped product is no multiple of
+ * C in the integers): x lies between RES's bounds divided by C.  The
+ * optimizer's bounds analysis narrows a factor this way after an
+ * overflow guard, and so must the checker to follow it. */
+static vr_fact mul_divide(int w, const vr_fact *x, const vr_fact *res,
+			  int64_t c)
+{
+	int dlo, dhi;
+	if (c == 0 || c == -1)
+		return top(w);
+	exact(w, IR_INT_MUL_OVF, x->smin, c, &dlo);
+	exact(w, IR_INT_MUL_OVF, x->smax, c, &dhi);
+	if (dlo || dhi)
+		return top(w);
+	int64_t lo = c > 0 ? ceil_div(res->smin, c) : ceil_div(res->smax, c);
+	int64_t hi = c > 0 ? floor_div(res->smax, c) : floor_div(res->smin, c);
+	return lo > hi ? empty_fact(w) : srange(w, lo, hi);
+}
+
 /* The result of op I is known to lie in R: narrows its operands, DEPTH
  * more levels.  Each rule solves the op for one operand, so it holds in
  * every execution where the op's relation and R hold. */
@@ -1127,10 +1161,16 @@ static void backward(vr_state *r, uint32_t i, const vr_fact *res, int depth)
 		break;
 	case IR_INT_MUL:
 	case IR_INT_MUL_OVF:
-		if (is_const(&r->f[y]))
+		if (is_const(&r->f[y])) {
 			refine(r, x, mul_solve(w, res, r->f[y].umin), depth);
-		if (is_const(&r->f[x]))
+			refine(r, x, mul_divide(w, &r->f[x], res, r->f[y].smin),
+			       depth);
+		}
+		if (is_const(&r->f[x])) {
 			refine(r, y, mul_solve(w, res, r->f[x].umin), depth);
+			refine(r, y, mul_divide(w, &r->f[y], res, r->f[x].smin),
+			       depth);
+		}
 		break;
 	case IR_INT_NEG: refine(r, x, t_neg(w, res), depth); break;
 	case IR_INT_INVERT: refine(r, x, t_invert(w, res), depth); break;
@@ -1251,8 +1291,14 @@ static void assume_no_overflow(vr_state *r, uint32_t i)
 		for (int s = 0; s < 2; s++) {
 			ir_vid a = s ? x : y, b = s ? y : x;
 			int64_t amin = r->f[a].smin;
+			int64_t amax = r->f[a].smax;
 			if (amin >= 1) {
 				int64_t blo = lo / amin, bhi = hi / amin;
+				refine(r, b, srange(w, blo, bhi), REFINE_DEPTH);
+			} else if (amax <= -2) {
+				/* The other factor <= a <= -2: hi/a <= x <=
+				 * lo/a (truncation rounds toward 0, inward). */
+				int64_t blo = hi / amax, bhi = lo / amax;
 				refine(r, b, srange(w, blo, bhi), REFINE_DEPTH);
 			}
 		}
