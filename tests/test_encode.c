@@ -320,16 +320,20 @@ static void test_one_constant(int w)
 	}
 }
 
-/* int_add(x, x) takes the x << 1 peephole; it agrees with the
+/* int_add(x, x) takes the x << 1 peephole (int_add_ovf(x, x) its value
+ * too, with the overflow check of the addition); both agree with the
  * interpreter on every edge value. */
-static void test_add_self(int w)
+static void test_add_self(int w, ir_opcode opc)
 {
 	uint64_t v[48];
 	uint32_t n = edge_values(w, v);
 	ir_trace *t = ir_trace_new(w);
 	ir_vid in = ir_add_input(t, 'i', NULL);
 	ir_vid args[2] = {in, in};
-	uint32_t op = ir_emit(t, IR_INT_ADD, 2, args, 0, NULL);
+	uint32_t op = ir_emit(t, opc, 2, args, 0, NULL);
+	if (opc == IR_INT_ADD_OVF)
+		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
+			NULL);
 	ir_vid r = t->ops[op].result;
 	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
 	enc_case cs;
@@ -338,7 +342,7 @@ static void test_add_self(int w)
 	jp_err err;
 	bool ok = enc_inputs(&cs.S, t, cs.vars, &err) == JP_OK &&
 		  enc_trace_build(&cs.S, t, cs.vars, &cs.e, &err) == JP_OK;
-	CHECK(ok && cs.e.peepholes == 1);
+	CHECK(ok && cs.e.peepholes == (opc == IR_INT_ADD));
 	for (uint32_t xi = 0; ok && xi < n; xi++) {
 		uint64_t x[2] = {v[xi], 0};
 		CHECK(case_agrees(&cs, x));
@@ -440,6 +444,18 @@ static void test_peephole_identity(void)
 	CHECK(enc_peephole(&S, 64, IR_INT_PY_DIV, m) == NULL);
 	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
 	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
+	/* The wrapped result of x +ovf x is the same term as x + x, and
+	 * products by 0 and 1 need no multiplier. */
+	Z3_ast ovf = NULL;
+	CHECK(enc_op(&S, 64, IR_INT_ADD_OVF, xx, &ovf) ==
+	      enc_peephole(&S, 64, IR_INT_ADD, xx));
+	CHECK(ovf != NULL);
+	Z3_ast zero[2] = {zc_bv(&S, 64, 0), x};
+	uint64_t c = 1;
+	CHECK(zc_numeral(Z, enc_peephole(&S, 64, IR_INT_MUL, zero), &c) &&
+	      c == 0);
+	CHECK(enc_peephole(&S, 64, IR_INT_MUL, one) == x);
+	CHECK(enc_op(&S, 64, IR_INT_MUL_OVF, one, &ovf) == x);
 	zc_scope_release(&S);
 }
 
@@ -634,8 +650,10 @@ int main(void)
 	test_constant_args();
 	test_one_constant(8);
 	test_one_constant(64);
-	test_add_self(8);
-	test_add_self(64);
+	for (int w = 8; w <= 64; w *= 8) {
+		test_add_self(w, IR_INT_ADD);
+		test_add_self(w, IR_INT_ADD_OVF);
+	}
 	test_shifted_one_divisor(8);
 	test_shifted_one_divisor(64);
 	test_peephole_identity();

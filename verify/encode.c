@@ -328,18 +328,23 @@ Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf)
 	case IR_SAME_AS_I: return a[0];
 	case IR_INT_PY_DIV: return enc_py_div(s, w, a[0], a[1]);
 	case IR_INT_PY_MOD: return enc_py_mod(s, a[0], a[1]);
+	/* The wrapped result of an overflow-checked op is the plain op's,
+	 * peepholes included, so that x +ovf x and x + x are one term. */
 	case IR_INT_ADD_OVF:
-		r = K(s, Z3_mk_bvadd(z, a[0], a[1]));
+		r = enc_peephole(s, w, IR_INT_ADD, a);
+		r = r ? r : K(s, Z3_mk_bvadd(z, a[0], a[1]));
 		if (ovf)
 			*ovf = ovf_add(s, w, a[0], a[1], r);
 		return r;
 	case IR_INT_SUB_OVF:
-		r = K(s, Z3_mk_bvsub(z, a[0], a[1]));
+		r = enc_peephole(s, w, IR_INT_SUB, a);
+		r = r ? r : K(s, Z3_mk_bvsub(z, a[0], a[1]));
 		if (ovf)
 			*ovf = ovf_sub(s, w, a[0], a[1], r);
 		return r;
 	case IR_INT_MUL_OVF:
-		r = K(s, Z3_mk_bvmul(z, a[0], a[1]));
+		r = enc_peephole(s, w, IR_INT_MUL, a);
+		r = r ? r : K(s, Z3_mk_bvmul(z, a[0], a[1]));
 		if (ovf)
 			*ovf = ovf_mul(s, w, a[0], a[1], r);
 		return r;
@@ -631,6 +636,12 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	else
 		return NULL;
 	unsigned uw = (unsigned)w;
+	/* Products by 0 and 1 (the generator writes them, and a fact can
+	 * make a factor one) need no multiplier at all. */
+	if (c == 0 && (opc == IR_INT_MUL || opc == IR_UINT_MUL_HIGH))
+		return zc_bv(s, uw, 0);
+	if (c == 1 && opc == IR_INT_MUL)
+		return a[x];
 	/* Floor division by -1 is negation (MININT // -1 wraps to MININT,
 	 * which is -MININT), and the remainder is 0. */
 	if (c == sem_allones(w) && x == 0 && opc == IR_INT_PY_DIV)
