@@ -320,10 +320,11 @@ static void test_one_constant(int w)
 	}
 }
 
-/* int_add(x, x) takes the x << 1 peephole (int_add_ovf(x, x) its value
- * too, with the overflow check of the addition); both agree with the
- * interpreter on every edge value. */
-static void test_add_self(int w, ir_opcode opc)
+/* An op of one value twice takes a peephole: int_add(x, x) is x << 1,
+ * int_and / int_or give x, int_xor / int_sub 0; int_add_ovf(x, x) and
+ * int_sub_ovf(x, x) take them for their value, with the overflow check
+ * of the op.  Each agrees with the interpreter on every edge value. */
+static void test_same_args(int w, ir_opcode opc)
 {
 	uint64_t v[48];
 	uint32_t n = edge_values(w, v);
@@ -331,7 +332,7 @@ static void test_add_self(int w, ir_opcode opc)
 	ir_vid in = ir_add_input(t, 'i', NULL);
 	ir_vid args[2] = {in, in};
 	uint32_t op = ir_emit(t, opc, 2, args, 0, NULL);
-	if (opc == IR_INT_ADD_OVF)
+	if (ir_op_has(opc, IRF_OVF))
 		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
 			NULL);
 	ir_vid r = t->ops[op].result;
@@ -342,7 +343,7 @@ static void test_add_self(int w, ir_opcode opc)
 	jp_err err;
 	bool ok = enc_inputs(&cs.S, t, cs.vars, &err) == JP_OK &&
 		  enc_trace_build(&cs.S, t, cs.vars, &cs.e, &err) == JP_OK;
-	CHECK(ok && cs.e.peepholes == (opc == IR_INT_ADD));
+	CHECK(ok && cs.e.peepholes == !ir_op_has(opc, IRF_OVF));
 	for (uint32_t xi = 0; ok && xi < n; xi++) {
 		uint64_t x[2] = {v[xi], 0};
 		CHECK(case_agrees(&cs, x));
@@ -650,10 +651,12 @@ int main(void)
 	test_constant_args();
 	test_one_constant(8);
 	test_one_constant(64);
-	for (int w = 8; w <= 64; w *= 8) {
-		test_add_self(w, IR_INT_ADD);
-		test_add_self(w, IR_INT_ADD_OVF);
-	}
+	static const ir_opcode same[] = {
+	    IR_INT_ADD, IR_INT_ADD_OVF, IR_INT_AND,    IR_INT_OR,
+	    IR_INT_XOR, IR_INT_SUB,	IR_INT_SUB_OVF};
+	for (int w = 8; w <= 64; w *= 8)
+		for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+			test_same_args(w, same[i]);
 	test_shifted_one_divisor(8);
 	test_shifted_one_divisor(64);
 	test_peephole_identity();

@@ -624,6 +624,12 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])
 		return K(s, Z3_mk_bvshl(s->z, a[0], zc_bv(s, (unsigned)w, 1)));
+	/* x & x and x | x are x, x ^ x and x - x are 0: the generator
+	 * writes them, and the optimizer folds them. */
+	if (a[0] == a[1] && (opc == IR_INT_AND || opc == IR_INT_OR))
+		return a[0];
+	if (a[0] == a[1] && (opc == IR_INT_XOR || opc == IR_INT_SUB))
+		return zc_bv(s, (unsigned)w, 0);
 	if (opc == IR_UINT_RSHIFT)
 		return umulh_shift(s, w, a);
 	Z3_ast sh = shifted_one(s->z, a[1]);
