@@ -1401,23 +1401,32 @@ static jp_status find_candidates(pst *ps, jp_err *err)
 	return JP_OK;
 }
 
+/* Appends FROM -> TO to a substitution map (the lemmas' or the facts'):
+ * two arrays of length *N, grown together. */
+static jp_status map_push(Z3_ast **from, Z3_ast **to, uint32_t *n,
+			  uint32_t *cap, Z3_ast f, Z3_ast t, jp_err *err)
+{
+	if (*n == *cap) {
+		uint32_t ncap = *cap ? *cap * 2 : 16;
+		Z3_ast *nf = realloc(*from, ncap * sizeof *nf);
+		if (!nf)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		*from = nf;
+		Z3_ast *nt = realloc(*to, ncap * sizeof *nt);
+		if (!nt)
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		*to = nt;
+		*cap = ncap;
+	}
+	(*from)[*n] = f;
+	(*to)[(*n)++] = t;
+	return JP_OK;
+}
+
 static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 {
-	if (ps->nlem == ps->caplem) {
-		uint32_t ncap = ps->caplem ? ps->caplem * 2 : 16;
-		Z3_ast *f = realloc(ps->lem_from, ncap * sizeof *f);
-		if (!f)
-			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->lem_from = f;
-		Z3_ast *t = realloc(ps->lem_to, ncap * sizeof *t);
-		if (!t)
-			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->lem_to = t;
-		ps->caplem = ncap;
-	}
-	ps->lem_from[ps->nlem] = from;
-	ps->lem_to[ps->nlem++] = to;
-	return JP_OK;
+	return map_push(&ps->lem_from, &ps->lem_to, &ps->nlem, &ps->caplem,
+			from, to, err);
 }
 
 /* ---- facts: terms an assumption pins to a constant ----
@@ -1441,21 +1450,8 @@ static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 	if (!from || !to || from == to ||
 	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
 		return JP_OK;
-	if (ps->nfact == ps->capfact) {
-		uint32_t ncap = ps->capfact ? ps->capfact * 2 : 16;
-		Z3_ast *f = realloc(ps->fact_from, ncap * sizeof *f);
-		if (!f)
-			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->fact_from = f;
-		Z3_ast *t = realloc(ps->fact_to, ncap * sizeof *t);
-		if (!t)
-			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->fact_to = t;
-		ps->capfact = ncap;
-	}
-	ps->fact_from[ps->nfact] = from;
-	ps->fact_to[ps->nfact++] = to;
-	return JP_OK;
+	return map_push(&ps->fact_from, &ps->fact_to, &ps->nfact, &ps->capfact,
+			from, to, err);
 }
 
 /* The width of bit-vector term T, or 0 when it is no bit-vector of at most
