@@ -17,6 +17,19 @@
 
 static Z3_context Z;
 
+/* Appends "r = OPC(ARGS) [guard_no_overflow] finish(r)" to T. */
+static ir_trace *emit_op(ir_trace *t, ir_opcode opc, uint32_t nargs,
+			 const ir_vid *args)
+{
+	uint32_t op = ir_emit(t, opc, nargs, args, 0, NULL);
+	if (ir_op_has(opc, IRF_OVF))
+		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
+			NULL);
+	ir_vid r = t->ops[op].result;
+	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
+	return t;
+}
+
 /* A trace "[i0, i1] r = OPC(i0, i1) [guard_no_overflow] finish(r)". */
 static ir_trace *one_op(ir_opcode opc, int w)
 {
@@ -25,13 +38,7 @@ static ir_trace *one_op(ir_opcode opc, int w)
 	ir_vid in[2];
 	for (int i = 0; i < oi->nargs; i++)
 		in[i] = ir_add_input(t, oi->args[i] == 'r' ? 'r' : 'i', NULL);
-	uint32_t op = ir_emit(t, opc, (uint32_t)oi->nargs, in, 0, NULL);
-	if (ir_op_has(opc, IRF_OVF))
-		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
-			NULL);
-	ir_vid r = t->ops[op].result;
-	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
-	return t;
+	return emit_op(t, opc, (uint32_t)oi->nargs, in);
 }
 
 static bool eval(Z3_model m, Z3_ast t, uint64_t *v)
@@ -58,18 +65,25 @@ typedef struct enc_case {
 	enc_trace e;
 } enc_case;
 
-static bool case_open(enc_case *c, ir_opcode opc, int w)
+/* Encodes T (which C then owns); case_close releases C either way. */
+static bool case_encode(enc_case *c, ir_trace *t)
 {
-	c->t = one_op(opc, w);
+	c->t = t;
+	memset(&c->e, 0, sizeof c->e);
 	zc_scope_init(&c->S, Z);
 	jp_err err;
 	if (enc_inputs(&c->S, c->t, c->vars, &err) ||
 	    enc_trace_build(&c->S, c->t, c->vars, &c->e, &err)) {
-		fprintf(stderr, "encode %s: %s\n", ir_opinfo_of(opc)->name,
+		fprintf(stderr, "encode %s: %s\n", ir_op_name(t, &t->ops[0]),
 			err.msg);
 		return false;
 	}
 	return true;
+}
+
+static bool case_open(enc_case *c, ir_opcode opc, int w)
+{
+	return case_encode(c, one_op(opc, w));
 }
 
 static void case_close(enc_case *c)
@@ -288,21 +302,9 @@ static void test_one_constant(int w)
 				ir_vid in = ir_add_input(t, 'i', NULL);
 				ir_vid c = ir_const_int(t, v[ci]);
 				ir_vid args[2] = {side ? c : in, side ? in : c};
-				uint32_t op = ir_emit(t, (ir_opcode)opc, 2,
-						      args, 0, NULL);
-				if (ir_op_has((ir_opcode)opc, IRF_OVF))
-					ir_emit(t, IR_GUARD_NO_OVERFLOW, 0,
-						NULL, ir_cstr(t, "g0"), NULL);
-				ir_vid r = t->ops[op].result;
-				ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
 				enc_case cs;
-				cs.t = t;
-				zc_scope_init(&cs.S, Z);
-				jp_err err;
-				bool ok = enc_inputs(&cs.S, t, cs.vars, &err) ==
-					      JP_OK &&
-					  enc_trace_build(&cs.S, t, cs.vars,
-							  &cs.e, &err) == JP_OK;
+				bool ok = case_encode(
+				    &cs, emit_op(t, (ir_opcode)opc, 2, args));
 				CHECK(ok);
 				for (uint32_t xi = 0; ok && xi < n; xi++) {
 					uint64_t x[2] = {v[xi], 0};
@@ -311,10 +313,7 @@ static void test_one_constant(int w)
 						break;
 					}
 				}
-				if (ok)
-					enc_trace_free(&cs.e);
-				zc_scope_release(&cs.S);
-				ir_trace_free(t);
+				case_close(&cs);
 			}
 		CHECK(bad == 0);
 	}
@@ -331,27 +330,14 @@ static void test_same_args(int w, ir_opcode opc)
 	ir_trace *t = ir_trace_new(w);
 	ir_vid in = ir_add_input(t, 'i', NULL);
 	ir_vid args[2] = {in, in};
-	uint32_t op = ir_emit(t, opc, 2, args, 0, NULL);
-	if (ir_op_has(opc, IRF_OVF))
-		ir_emit(t, IR_GUARD_NO_OVERFLOW, 0, NULL, ir_cstr(t, "g0"),
-			NULL);
-	ir_vid r = t->ops[op].result;
-	ir_emit(t, IR_FINISH, 1, &r, 0, NULL);
 	enc_case cs;
-	cs.t = t;
-	zc_scope_init(&cs.S, Z);
-	jp_err err;
-	bool ok = enc_inputs(&cs.S, t, cs.vars, &err) == JP_OK &&
-		  enc_trace_build(&cs.S, t, cs.vars, &cs.e, &err) == JP_OK;
+	bool ok = case_encode(&cs, emit_op(t, opc, 2, args));
 	CHECK(ok && cs.e.peepholes == !ir_op_has(opc, IRF_OVF));
 	for (uint32_t xi = 0; ok && xi < n; xi++) {
 		uint64_t x[2] = {v[xi], 0};
 		CHECK(case_agrees(&cs, x));
 	}
-	if (ok)
-		enc_trace_free(&cs.e);
-	zc_scope_release(&cs.S);
-	ir_trace_free(t);
+	case_close(&cs);
 }
 
 /* "x // (1 << s)" and "x % (1 << s)" take enc_peephole's case split on
