@@ -286,10 +286,15 @@ static void test_constant_args(void)
  * enc_peephole replaces multipliers and dividers by shifts and masks. */
 static void test_one_constant(int w)
 {
-	uint64_t v[48];
+	uint64_t v[80];
 	uint32_t n = edge_values(w, v);
-	for (int k = 2; k < w; k += (k < 8 ? 1 : 7))
+	for (int k = 2; k < w; k += (k < 8 ? 1 : 7)) {
 		v[n++] = UINT64_C(1) << k;
+		v[n++] = sem_mask(w, 0 - (UINT64_C(1) << k));
+	}
+	const int64_t odd[] = {-3, -7, -10, -100};
+	for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+		v[n++] = sem_from_signed(w, odd[i]);
 	for (int opc = 0; opc < IR_OPCODE_COUNT; opc++) {
 		const ir_opinfo *oi = ir_opinfo_of((ir_opcode)opc);
 		if (!sem_evaluable((ir_opcode)opc) || oi->nargs != 2 ||
@@ -315,6 +320,34 @@ static void test_one_constant(int w)
 				}
 				case_close(&cs);
 			}
+		CHECK(bad == 0);
+	}
+}
+
+/* Floor division and modulo at W=8 by every constant, positive and
+ * negative, agree with the interpreter on every dividend: the peepholes
+ * replace the divider for each of them. */
+static void test_division_every_constant_w8(void)
+{
+	const ir_opcode ops[] = {IR_INT_PY_DIV, IR_INT_PY_MOD};
+	for (size_t k = 0; k < 2; k++) {
+		int bad = 0;
+		for (uint64_t c = 0; c < 256 && bad < 3; c++) {
+			ir_trace *t = ir_trace_new(8);
+			ir_vid args[2] = {ir_add_input(t, 'i', NULL),
+					  ir_const_int(t, c)};
+			enc_case cs;
+			bool ok = case_encode(&cs, emit_op(t, ops[k], 2, args));
+			CHECK(ok);
+			for (uint64_t x = 0; ok && x < 256; x++) {
+				uint64_t in[2] = {x, 0};
+				if (!case_agrees(&cs, in)) {
+					bad++;
+					break;
+				}
+			}
+			case_close(&cs);
+		}
 		CHECK(bad == 0);
 	}
 }
@@ -427,8 +460,14 @@ static void test_peephole_identity(void)
 	Z3_ast one[2] = {x, zc_bv(&S, 64, 1)};
 	CHECK(enc_peephole(&S, 64, IR_INT_ADD, xx) ==
 	      enc_op(&S, 64, IR_INT_LSHIFT, one, NULL));
+	/* Negative divisors, MININT included, need no divider either. */
 	Z3_ast m[2] = {x, zc_bv(&S, 64, sem_minint(64))};
-	CHECK(enc_peephole(&S, 64, IR_INT_PY_DIV, m) == NULL);
+	Z3_ast n16[2] = {x, zc_bv(&S, 64, sem_from_signed(64, -16))};
+	Z3_app app;
+	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_DIV, m), Z3_OP_ITE,
+			3, &app));
+	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_MOD, n16),
+			Z3_OP_ITE, 3, &app));
 	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
 	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
 	/* The wrapped result of x +ovf x is the same term as x + x, and
@@ -645,6 +684,7 @@ int main(void)
 			test_same_args(w, same[i]);
 	test_shifted_one_divisor(8);
 	test_shifted_one_divisor(64);
+	test_division_every_constant_w8();
 	test_peephole_identity();
 	test_division_by_constants();
 	test_ovf_formulas_proved();
