@@ -464,10 +464,10 @@ static void test_peephole_identity(void)
 	Z3_ast m[2] = {x, zc_bv(&S, 64, sem_minint(64))};
 	Z3_ast n16[2] = {x, zc_bv(&S, 64, sem_from_signed(64, -16))};
 	Z3_app app;
-	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_DIV, m), Z3_OP_ITE,
+	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_DIV, m), Z3_OP_ITE, 3,
+			&app));
+	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_MOD, n16), Z3_OP_ITE,
 			3, &app));
-	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_MOD, n16),
-			Z3_OP_ITE, 3, &app));
 	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
 	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
 	/* The wrapped result of x +ovf x is the same term as x + x, and

@@ -457,11 +457,11 @@ static Z3_ast by_minint(zc_scope *s, int w, ir_opcode opc, Z3_ast x)
 	Z3_ast pos = K(s, Z3_mk_bvsgt(z, x, zero));
 	Z3_ast is_min = K(s, Z3_mk_eq(z, x, min));
 	if (opc == IR_INT_PY_DIV)
-		return K(s, Z3_mk_ite(z, is_min, zc_bv(s, uw, 1),
-				      K(s, Z3_mk_ite(z, pos,
-						     zc_bv(s, uw,
-							   sem_allones(w)),
-						     zero))));
+		return K(s,
+			 Z3_mk_ite(z, is_min, zc_bv(s, uw, 1),
+				   K(s, Z3_mk_ite(z, pos,
+						  zc_bv(s, uw, sem_allones(w)),
+						  zero))));
 	return K(s, Z3_mk_ite(z, pos, K(s, Z3_mk_bvadd(z, x, min)),
 			      K(s, Z3_mk_ite(z, is_min, zero, x))));
 }
@@ -572,8 +572,9 @@ static Z3_ast by_constant(zc_scope *s, int w, ir_opcode opc, Z3_ast x,
 	Z3_ast m = mod_positive(s, w, x, d);
 	Z3_ast m0 = K(s, Z3_mk_eq(z, m, zc_bv(s, uw, 0)));
 	if (opc == IR_INT_PY_MOD)
-		return K(s, Z3_mk_ite(z, m0, zc_bv(s, uw, 0),
-				      K(s, Z3_mk_bvadd(z, m, zc_bv(s, uw, c)))));
+		return K(s,
+			 Z3_mk_ite(z, m0, zc_bv(s, uw, 0),
+				   K(s, Z3_mk_bvadd(z, m, zc_bv(s, uw, c)))));
 	Z3_ast q = div_positive(s, w, x, d);
 	return K(s, Z3_mk_ite(z, m0, K(s, Z3_mk_bvneg(z, q)),
 			      K(s, Z3_mk_bvnot(z, q))));
