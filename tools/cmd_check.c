@@ -274,6 +274,19 @@ static bool is_pair_dir(const char *dir)
 	return true;
 }
 
+/* The verdict an expect file names: the first word of its first line that
+ * is neither blank nor a '#' comment (corpus/regressions explain
+ * themselves in comments).  NULL when there is none.  Cuts TEXT. */
+static const char *expect_word(char *text)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		line += strspn(line, " \t\r");
+		if (*line && *line != '#')
+			return strtok(line, " \t\r");
+	}
+	return NULL;
+}
+
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -301,7 +314,7 @@ static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
 		char *expect = read_small(path);
 		const char *want = "counterexample"; /* reproducers */
 		if (expect)
-			want = strtok(expect, " \t\n");
+			want = expect_word(expect);
 		const char *got;
 		char detail[1300];
 		double t0 = now_ms();

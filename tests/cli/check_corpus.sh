@@ -5,7 +5,8 @@
 # reproducer without one must be refuted), every counterexample says it was
 # replayed, and the self-checks (each trace against itself, the encoding
 # against the interpreter) hold.  Then the whole corpus once more in one
-# process with --corpus, which also prints the throughput.
+# process with --corpus, which also prints the throughput, together with
+# corpus/regressions (whose expect files start with '#' comments).
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
@@ -35,6 +36,7 @@ done
 [ "$n" -ge 40 ] || { echo "FAIL only $n pairs found"; fail=$((fail + 1)); }
 dirs=("$JP_SRC/corpus/pairs")
 [ -d "$JP_SRC/corpus/bugs" ] && dirs+=("$JP_SRC/corpus/bugs")
+dirs+=("$JP_SRC/corpus/regressions")
 if ! "$JITPROVE" check --corpus "${dirs[@]}" >"$tmp/out" 2>&1; then
   echo "FAIL check --corpus"; grep -v '^ok' "$tmp/out"; fail=$((fail + 1))
 fi
