@@ -125,6 +125,63 @@ static void test_congruence(void)
 	zc_scope_release(&S);
 }
 
+/* Commutation and congruence: under y = z, x * y = z * x needs the
+ * factors swapped, which congruence alone cannot see; and x / y = x / (y |
+ * 1) holds once y is odd, which Z3's congruence closure learns only from
+ * an equality it is told.  abs_axioms supplies both, and makes nothing
+ * equal that is not.  The axioms stop at ABS_MAX_AXIOMS. */
+static void test_axioms(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	abs_map m;
+	abs_init(&m, &S);
+	Z3_ast x = var(&S, "x"), y = var(&S, "y"), z = var(&S, "z");
+	Z3_ast p1 = zc_keep(&S, Z3_mk_bvmul(Z, x, y));
+	Z3_ast p2 = zc_keep(&S, Z3_mk_bvmul(Z, z, x));
+	Z3_ast ne = zc_keep(&S, Z3_mk_not(Z, zc_keep(&S, Z3_mk_eq(Z, p1, p2))));
+	Z3_ast yz = zc_keep(&S, Z3_mk_eq(Z, y, z));
+	bool hid = false;
+	Z3_ast g = abs_term(&m, ne, &hid);
+	Z3_ast c[3] = {yz, g, NULL};
+	CHECK(hid && solve(zc_keep(&S, Z3_mk_and(Z, 2, c))) == Z3_L_TRUE);
+	Z3_ast ax = NULL;
+	/* Congruence and commutation of the two products. */
+	CHECK(abs_axioms(&m, &ax) && ax != NULL && m.naxioms == 2);
+	c[2] = ax;
+	CHECK(solve(zc_keep(&S, Z3_mk_and(Z, 3, c))) == Z3_L_FALSE);
+	/* Without y = z the products may differ. */
+	Z3_ast c2[2] = {g, ax};
+	CHECK(solve(zc_keep(&S, Z3_mk_and(Z, 2, c2))) == Z3_L_TRUE);
+	/* Nothing new since the last call. */
+	CHECK(abs_axioms(&m, &ax) && ax == NULL);
+	/* Two quotients: one congruence axiom, none with the products. */
+	Z3_ast y1 = zc_keep(&S, Z3_mk_bvor(Z, y, zc_bv(&S, 64, 1)));
+	Z3_ast q1 = zc_keep(&S, Z3_mk_bvudiv(Z, x, y));
+	Z3_ast q2 = zc_keep(&S, Z3_mk_bvudiv(Z, x, y1));
+	Z3_ast qne =
+	    zc_keep(&S, Z3_mk_not(Z, zc_keep(&S, Z3_mk_eq(Z, q1, q2))));
+	Z3_ast odd = zc_keep(
+	    &S, Z3_mk_eq(Z, zc_keep(&S, Z3_mk_bvand(Z, y, zc_bv(&S, 64, 1))),
+			 zc_bv(&S, 64, 1)));
+	Z3_ast c3[3] = {odd, abs_term(&m, qne, &hid), NULL};
+	CHECK(abs_axioms(&m, &ax) && ax != NULL && m.naxioms == 3);
+	c3[2] = ax;
+	CHECK(solve(zc_keep(&S, Z3_mk_and(Z, 3, c3))) == Z3_L_FALSE);
+	/* Many products: at most ABS_MAX_AXIOMS axioms in all. */
+	Z3_ast v = x;
+	for (int i = 0; i < 20; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "v%d", i);
+		v = zc_keep(&S, Z3_mk_bvmul(Z, var(&S, name), v));
+		CHECK(abs_term(&m, v, &hid) != NULL);
+	}
+	CHECK(abs_axioms(&m, &ax) && ax != NULL && m.naxioms == ABS_MAX_AXIOMS);
+	CHECK(!m.failed);
+	abs_free(&m);
+	zc_scope_release(&S);
+}
+
 int main(void)
 {
 	zc_ctx zc;
@@ -137,6 +194,7 @@ int main(void)
 	test_hiding();
 	test_over_approximation();
 	test_congruence();
+	test_axioms();
 	CHECK(!zc_failed());
 	zc_fini(&zc);
 	return check_summary("test_abstract");

@@ -13,6 +13,8 @@ void abs_init(abs_map *m, zc_scope *S)
 void abs_reset(abs_map *m)
 {
 	m->n = 0;
+	m->paired = 0;
+	m->naxioms = 0;
 	zc_idset_clear(&m->seen);
 	m->failed = false;
 }
@@ -202,4 +204,70 @@ Z3_ast abs_term(abs_map *m, Z3_ast t, bool *hid)
 	else if (r != t)
 		*hid = true;
 	return r;
+}
+
+/* "a = c and b = d implies U = V" for U = f(a, b) and V = f(c, d), or with
+ * c and d swapped (SWAP). */
+static Z3_ast implies_equal(zc_scope *S, Z3_ast u, Z3_ast v, bool swap)
+{
+	Z3_context z = S->z;
+	Z3_app au = Z3_to_app(z, u), av = Z3_to_app(z, v);
+	Z3_ast eqs[2];
+	for (unsigned k = 0; k < 2; k++)
+		eqs[k] = zc_keep(
+		    S, Z3_mk_eq(z, Z3_get_app_arg(z, au, k),
+				Z3_get_app_arg(z, av, swap ? 1 - k : k)));
+	Z3_ast both =
+	    eqs[0] && eqs[1] ? zc_keep(S, Z3_mk_and(z, 2, eqs)) : NULL;
+	Z3_ast same = zc_keep(S, Z3_mk_eq(z, u, v));
+	return both && same ? zc_keep(S, Z3_mk_implies(z, both, same)) : NULL;
+}
+
+/* The axioms of stand-ins U (hiding FROM) and V: none unless they apply
+ * one function to two arguments; congruence; for products, commutation.
+ * Writes at most ROOM of them to OUT and returns how many. */
+static unsigned pair_axioms(zc_scope *S, Z3_ast from, Z3_ast u, Z3_ast v,
+			    Z3_ast *out, unsigned room)
+{
+	Z3_context z = S->z;
+	Z3_app au = Z3_to_app(z, u), av = Z3_to_app(z, v);
+	if (Z3_get_app_num_args(z, au) != 2 ||
+	    !Z3_is_eq_func_decl(z, Z3_get_app_decl(z, au),
+				Z3_get_app_decl(z, av)))
+		return 0;
+	bool product =
+	    Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, from))) ==
+	    Z3_OP_BMUL;
+	unsigned n = 0;
+	for (int swap = 0; swap <= product && n < room; swap++) {
+		Z3_ast a = implies_equal(S, u, v, swap);
+		if (a)
+			out[n++] = a;
+	}
+	return n;
+}
+
+bool abs_axioms(abs_map *m, Z3_ast *out)
+{
+	zc_scope *S = m->S;
+	Z3_context z = S->z;
+	Z3_ast ax[ABS_MAX_AXIOMS];
+	unsigned nax = 0;
+	for (; m->paired < m->n; m->paired++) {
+		uint32_t i = m->paired;
+		for (uint32_t j = 0; j < i && m->naxioms < ABS_MAX_AXIOMS;
+		     j++) {
+			unsigned k =
+			    pair_axioms(S, m->from[i], m->to[i], m->to[j],
+					ax + nax, ABS_MAX_AXIOMS - m->naxioms);
+			nax += k;
+			m->naxioms += k;
+		}
+	}
+	*out = nax == 0	  ? NULL
+	       : nax == 1 ? ax[0]
+			  : zc_keep(S, Z3_mk_and(z, nax, ax));
+	if (zc_failed())
+		m->failed = true;
+	return !m->failed;
 }

@@ -48,8 +48,14 @@ typedef struct abs_map {
 	zc_idset seen;		/* terms visited by the walk */
 	struct abs_item *stack; /* the walk's work list */
 	uint32_t capstack;
-	bool failed; /* out of memory, or a Z3 call failed */
+	bool failed;	  /* out of memory, or a Z3 call failed */
+	uint32_t paired;  /* stand-ins abs_axioms has looked at */
+	uint32_t naxioms; /* axioms it has made (at most ABS_MAX_AXIOMS) */
 } abs_map;
+
+/* The most axioms one map makes (abs_axioms): they grow with the square
+ * of the number of stand-ins. */
+enum { ABS_MAX_AXIOMS = 64 };
 
 /* Whether an application of KIND is a multiplier or divider (bvmul, the
  * signed and unsigned divisions and remainders): the circuits that are
@@ -66,5 +72,18 @@ void abs_free(abs_map *m);
  * stand-in; *HID is set when T contains one.  NULL when something failed
  * (m->failed is then set). */
 Z3_ast abs_term(abs_map *m, Z3_ast t, bool *hid);
+
+/* Axioms about the stand-ins made since the last call, for each pair of
+ * applications f(a, b) and f(c, d) of one function: congruence, "a = c
+ * and b = d implies f(a, b) = f(c, d)", and for products commutation, "a
+ * = d and b = c implies the same".  Z3 merges f(a, b) and f(c, d) only
+ * once a = c and b = d are equalities of its e-graph, which what it learns
+ * bit by bit does not give it: an optimizer that rewrote a factor (and
+ * the encoder's term order, which may then swap the factors) made such
+ * pairs time out on the bit-blasted multipliers.  Each axiom holds for
+ * the operation, so asserting them keeps the abstraction sound.  *OUT
+ * receives their conjunction, or NULL when there are none; false when
+ * something failed. */
+bool abs_axioms(abs_map *m, Z3_ast *out);
 
 #endif

@@ -919,6 +919,12 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
 	if (!g)
 		return jp_fail(err, JP_EINTERNAL, "abstracting a goal: %s",
 			       zc_error_text());
+	Z3_ast ax;
+	if (!abs_axioms(&ps->A, &ax))
+		return jp_fail(err, JP_EINTERNAL, "commutation axioms: %s",
+			       zc_error_text());
+	if (ax)
+		Z3_solver_assert(z, ps->s3, ax);
 	*exact = !hid;
 	if (!hid && !ask_exact)
 		return zc_check_error(err, "asserting an abstraction");
