@@ -149,6 +149,7 @@ typedef struct pst {
 	/* The abstraction (verify/abstract.h): a third solver holding the
 	 * assumptions with multipliers and dividers hidden. */
 	Z3_solver s3;
+	Z3_solver s4; /* the abstraction's bit-blasting fallback */
 	/* The range analyses of both traces (verify/range.h). */
 	vr_state *vo, *vp;
 	abs_map A;
@@ -382,7 +383,8 @@ static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 	if (ps->opts->rlimit)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
 				   ps->opts->rlimit);
-	zc_limit_params(z, p, s == ps->s2 ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
+	bool tactic = s == ps->s2 || s == ps->s4;
+	zc_limit_params(z, p, tactic ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
 			ps->opts->memory_mb);
 	Z3_solver_set_params(z, s, p);
 	Z3_params_dec_ref(z, p);
@@ -410,21 +412,28 @@ static jp_status make_solver(pst *ps, jp_err *err)
 	return zc_check_error(err, "configuring the solver");
 }
 
-static jp_status make_slow_solver(pst *ps, jp_err *err)
+/* Makes *S, when not made yet, a solver of the tactic NAME. */
+static jp_status make_tactic_solver(pst *ps, Z3_solver *s, const char *name,
+				    jp_err *err)
 {
-	if (ps->s2)
+	if (*s)
 		return JP_OK;
 	Z3_context z = ps->z;
-	Z3_tactic t = Z3_mk_tactic(z, "qfbv");
+	Z3_tactic t = Z3_mk_tactic(z, name);
 	if (!t)
-		return zc_check_error(err, "creating the qfbv tactic");
+		return zc_check_error(err, "creating a tactic");
 	Z3_tactic_inc_ref(z, t);
-	ps->s2 = Z3_mk_solver_from_tactic(z, t);
+	*s = Z3_mk_solver_from_tactic(z, t);
 	Z3_tactic_dec_ref(z, t);
-	if (!ps->s2)
+	if (!*s)
 		return zc_check_error(err, "creating a solver");
-	Z3_solver_inc_ref(z, ps->s2);
+	Z3_solver_inc_ref(z, *s);
 	return zc_check_error(err, "creating a solver");
+}
+
+static jp_status make_slow_solver(pst *ps, jp_err *err)
+{
+	return make_tactic_solver(ps, &ps->s2, "qfbv", err);
 }
 
 static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err);
@@ -459,8 +468,10 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 static void reset_hyps(pst *ps)
 {
 	Z3_solver_reset(ps->z, ps->s);
-	if (ps->s3)
+	if (ps->s3) {
 		Z3_solver_reset(ps->z, ps->s3);
+		abs_reset(&ps->A); /* its axioms went with the reset */
+	}
 	ps->abs_done = 0;
 	ps->abs_any = false;
 	sl_clear(&ps->sl);
@@ -882,6 +893,34 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
  * multipliers, the queries it can prove are easy. */
 enum { ABS_MS = 50 };
 
+/* Asks the abstract query that the incremental solver S3 holds, the goal
+ * included, of a fresh bit-blasting solver (the qfufbv tactic) with
+ * ABS_MS: Z3's incremental core is poor at some queries that mix the
+ * stand-ins with bit-vector reasoning (measured: one timed out after 10 s
+ * that the tactic proves in 20 ms).  *ANS becomes Z3_L_FALSE only when
+ * that proves the query unsatisfiable. */
+static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
+{
+	Z3_context z = ps->z;
+	jp_status st = make_tactic_solver(ps, &ps->s4, "qfufbv", err);
+	if (st)
+		return st;
+	Z3_solver_reset(z, ps->s4);
+	unsigned user = ps->opts->timeout_ms;
+	set_limits(ps, ps->s4, user && user < ABS_MS ? user : ABS_MS);
+	Z3_ast_vector v = Z3_solver_get_assertions(z, ps->s3);
+	if (!v)
+		return zc_check_error(err, "reading the abstract query");
+	Z3_ast_vector_inc_ref(z, v);
+	unsigned n = Z3_ast_vector_size(z, v);
+	for (unsigned i = 0; i < n; i++)
+		Z3_solver_assert(z, ps->s4, Z3_ast_vector_get(z, v, i));
+	Z3_ast_vector_dec_ref(z, v);
+	if (Z3_solver_check(z, ps->s4) == Z3_L_FALSE)
+		*ans = Z3_L_FALSE;
+	return zc_check_error(err, "abstract fallback check");
+}
+
 /* Asks the abstraction of "assumptions and NEG": *ANS is Z3_L_FALSE only
  * when that is unsatisfiable, which proves NEG unsatisfiable too;
  * Z3_L_UNDEF otherwise.  When nothing is hidden the abstract query is the
@@ -939,6 +978,8 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
 		st = read_answer(ps, ps->s3, ans, x, err);
 	} else {
 		st = zc_check_error(err, "abstract solver check");
+		if (!st && a == Z3_L_UNDEF)
+			st = abstract_tactic(ps, &a, err);
 		if (!st && a == Z3_L_FALSE) {
 			ps->res->abstract_proved++;
 			*ans = Z3_L_FALSE;
@@ -1997,6 +2038,8 @@ static void pst_free(pst *ps)
 		Z3_solver_dec_ref(ps->z, ps->s2);
 	if (ps->s3)
 		Z3_solver_dec_ref(ps->z, ps->s3);
+	if (ps->s4)
+		Z3_solver_dec_ref(ps->z, ps->s4);
 	if (ps->s3)
 		abs_free(&ps->A);
 	vr_free(ps->vo);
