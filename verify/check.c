@@ -171,6 +171,7 @@ typedef struct pst {
 	/* Facts: terms the assumptions pin to constants (learn_facts). */
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
+	zc_idset factids;	   /* ids of the fact_from terms */
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
 	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
@@ -483,6 +484,7 @@ static void reset_hyps(pst *ps)
 	 * assumptions. */
 	ps->nlem = 0;
 	ps->nfact = 0;
+	zc_idset_clear(&ps->factids);
 	ps->next_cand = 0;
 }
 
@@ -1497,6 +1499,11 @@ static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 	if (!from || !to || from == to ||
 	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
 		return JP_OK;
+	bool added;
+	if (!zc_idset_add(&ps->factids, Z3_get_ast_id(ps->z, from), &added))
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	if (!added)
+		return JP_OK; /* the first fact of a term stays */
 	return map_push(&ps->fact_from, &ps->fact_to, &ps->nfact, &ps->capfact,
 			from, to, err);
 }
@@ -1720,6 +1727,35 @@ static bool range_settles(pst *ps, const obl *b)
 	return false;
 }
 
+/* Learns, as facts, the values that the range analysis of trace T (state
+ * R, encoding E) pins to one constant before op UPTO: the guards before it
+ * are among the query's assumptions, so the facts hold under them.  The
+ * optimizer folds such values (x | c is -1 once x is known negative), and
+ * the solver would otherwise find them again by bit-blasting, sometimes
+ * through a 128-bit overflow multiplier. */
+static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
+				 const enc_trace *e, uint32_t upto, jp_err *err)
+{
+	/* Audits (--smt2, --solver-cmd) want the reasoning in the queries,
+	 * as range_settles does. */
+	if (ps->opts->smt2_dir || ps->opts->solver_cmd)
+		return JP_OK;
+	vr_advance(r, upto);
+	if (vr_infeasible(r))
+		return JP_OK;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		uint64_t c;
+		const ir_value *x = ir_val(t, v);
+		if (x->kind != 'i' || x->tag == IR_VAL_CONST_INT ||
+		    !e->val[v] || !vr_const(r, v, &c))
+			continue;
+		jp_status st = learn_value(ps, e->val[v], c, err);
+		if (st)
+			return st;
+	}
+	return JP_OK;
+}
+
 static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 				jp_err *err)
 {
@@ -1751,6 +1787,14 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 		}
 		/* The same with the pinned terms replaced by their
 		 * constants; the solver gets the smaller goal too. */
+		jp_status st = round ? JP_OK
+				     : facts_of_ranges(ps, ps->vo, ps->o,
+						       &ps->eo, b->o_upto, err);
+		if (!st && !round)
+			st = facts_of_ranges(ps, ps->vp, ps->p, &ps->ep,
+					     b->p_upto, err);
+		if (st)
+			return st;
 		Z3_ast f = subst_facts(ps, g);
 		if (f != g) {
 			simp = zc_keep(&ps->S, Z3_simplify(ps->z, f));
@@ -2052,6 +2096,7 @@ static void pst_free(pst *ps)
 	free(ps->vars);
 	free(ps->hyp);
 	zc_idset_free(&ps->hypids);
+	zc_idset_free(&ps->factids);
 	sl_free(&ps->sl);
 	free(ps->keep);
 	free(ps->screen);
