@@ -896,9 +896,10 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 enum { ABS_MS = 50 };
 
 /* Asks the abstract query that the incremental solver S3 holds, the goal
- * included, of a fresh bit-blasting solver (the qfufbv tactic) with
- * ABS_MS: Z3's incremental core is poor at some queries that mix the
- * stand-ins with bit-vector reasoning (measured: one timed out after 10 s
+ * included, of a fresh bit-blasting solver (the qfufbv tactic) with four
+ * times ABS_MS (it runs rarely, and a loaded machine should not turn its
+ * proofs into unknowns): Z3's incremental core is poor at some queries that mix
+ * the stand-ins with bit-vector reasoning (measured: one timed out after 10 s
  * that the tactic proves in 20 ms).  *ANS becomes Z3_L_FALSE only when
  * that proves the query unsatisfiable. */
 static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
@@ -909,7 +910,8 @@ static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
 		return st;
 	Z3_solver_reset(z, ps->s4);
 	unsigned user = ps->opts->timeout_ms;
-	set_limits(ps, ps->s4, user && user < ABS_MS ? user : ABS_MS);
+	unsigned ms = 4 * ABS_MS;
+	set_limits(ps, ps->s4, user && user < ms ? user : ms);
 	Z3_ast_vector v = Z3_solver_get_assertions(z, ps->s3);
 	if (!v)
 		return zc_check_error(err, "reading the abstract query");
