@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fuzz/ci.h"
 #include "ir/parse.h"
 #include "ir/strbuf.h"
 #include "verify/check.h"
@@ -274,17 +275,28 @@ static bool is_pair_dir(const char *dir)
 	return true;
 }
 
-/* The verdict an expect file names: the first word of its first line that
- * is neither blank nor a '#' comment (corpus/regressions explain
- * themselves in comments).  NULL when there is none.  Cuts TEXT. */
-static const char *expect_word(char *text)
+/* The verdict the expect file PATH names, read with the parser of
+ * `jitprove ci` (fuzz/ci.h), so that comments and settings lines mean the
+ * same to both: "counterexample" when there is no file (reproducers) or
+ * no verdict in it, NULL (with the located message printed) when it does
+ * not parse. */
+static const char *expected_verdict(const char *path)
 {
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-		line += strspn(line, " \t\r");
-		if (*line && *line != '#')
-			return strtok(line, " \t\r");
+	char *text = read_small(path);
+	if (!text)
+		return "counterexample";
+	ci_expect x;
+	jp_err err;
+	jp_status st =
+	    ci_parse_expect(text, strlen(text), path, CI_PAIR, &x, &err);
+	free(text);
+	if (st) {
+		char msg[1300];
+		jp_err_format(&err, msg, (int)sizeof msg);
+		fprintf(stderr, "jitprove: %s\n", msg);
+		return NULL;
 	}
-	return NULL;
+	return x.has_verdict ? ci_verdict_name(x.verdict) : "counterexample";
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -311,10 +323,7 @@ static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
 			continue;
 		}
 		path_join(path, sizeof path, dir, "expect");
-		char *expect = read_small(path);
-		const char *want = "counterexample"; /* reproducers */
-		if (expect)
-			want = expect_word(expect);
+		const char *want = expected_verdict(path);
 		const char *got;
 		char detail[1300];
 		double t0 = now_ms();
@@ -328,7 +337,6 @@ static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
 			printf("%-4s %s: %s (%s)%s%s\n", ok ? "ok" : "FAIL",
 			       dir, got, detail, ok ? "" : ", expected ",
 			       ok ? "" : (want ? want : "?"));
-		free(expect);
 		free(names[i]);
 	}
 	free(names);
