@@ -366,6 +366,15 @@ static bool hard_pair(const pst *ps)
 	return ps->encoded && (ps->eo.hard || ps->ep.hard);
 }
 
+/* Whether the proofs are being audited (--smt2 writes every query out,
+ * --solver-cmd re-checks it with another solver): then every obligation
+ * that needs reasoning must go to a query, and the range analyses settle
+ * nothing themselves. */
+static bool auditing(const pst *ps)
+{
+	return ps->opts->smt2_dir || ps->opts->solver_cmd;
+}
+
 /* Queries go first to Z3's incremental solver, which is fastest on the
  * easy queries that make up nearly all of them, with a short time budget;
  * a query it cannot settle in that budget goes to a fresh bit-blasting
@@ -1043,7 +1052,7 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	}
 done:
 	ps->res->ms_solve += now_ms() - t0;
-	if (!st && (ps->opts->smt2_dir || ps->opts->solver_cmd))
+	if (!st && auditing(ps))
 		st = recheck(ps, neg, *ans, err);
 	return st;
 }
@@ -1694,9 +1703,7 @@ static bool passes(const vr_state *r, uint32_t upto, uint32_t k)
  * B's assumptions, so what it concludes holds under all of them. */
 static bool range_settles(pst *ps, const obl *b)
 {
-	/* --smt2 and --solver-cmd exist to audit the proofs with another
-	 * solver: every obligation that needs reasoning goes to a query. */
-	if (ps->opts->smt2_dir || ps->opts->solver_cmd)
+	if (auditing(ps))
 		return false;
 	vr_advance(ps->vo, b->o_upto);
 	vr_advance(ps->vp, b->p_upto);
@@ -1738,9 +1745,7 @@ static bool range_settles(pst *ps, const obl *b)
 static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 				 const enc_trace *e, uint32_t upto, jp_err *err)
 {
-	/* Audits (--smt2, --solver-cmd) want the reasoning in the queries,
-	 * as range_settles does. */
-	if (ps->opts->smt2_dir || ps->opts->solver_cmd)
+	if (auditing(ps))
 		return JP_OK;
 	vr_advance(r, upto);
 	if (vr_infeasible(r))
@@ -1789,14 +1794,15 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 		}
 		/* The same with the pinned terms replaced by their
 		 * constants; the solver gets the smaller goal too. */
-		jp_status st = round ? JP_OK
-				     : facts_of_ranges(ps, ps->vo, ps->o,
+		if (round == 0) {
+			jp_status st = facts_of_ranges(ps, ps->vo, ps->o,
 						       &ps->eo, b->o_upto, err);
-		if (!st && !round)
-			st = facts_of_ranges(ps, ps->vp, ps->p, &ps->ep,
-					     b->p_upto, err);
-		if (st)
-			return st;
+			if (!st)
+				st = facts_of_ranges(ps, ps->vp, ps->p, &ps->ep,
+						     b->p_upto, err);
+			if (st)
+				return st;
+		}
 		Z3_ast f = subst_facts(ps, g);
 		if (f != g) {
 			simp = zc_keep(&ps->S, Z3_simplify(ps->z, f));
