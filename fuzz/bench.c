@@ -358,12 +358,14 @@ static long cur_rss_kb(void)
 	return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-static bench_mem_sample mem_sample(uint64_t traces, double start)
+static bench_mem_sample mem_sample(uint64_t traces, double start,
+				   const bench_stream *s)
 {
 	bench_mem_sample m;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	m.traces = traces;
+	m.unknown = s->unknown;
 	m.seconds = now_s() - start;
 	m.maxrss_kb = ru.ru_maxrss;
 	m.cur_rss_kb = cur_rss_kb();
@@ -386,7 +388,7 @@ static void memory_child(const bench_opts *o, int fd)
 	uint64_t n = o->memory_traces ? o->memory_traces : 1;
 	uint32_t nsamples = BENCH_MAX_MEM_SAMPLES - 1, next = 1;
 	double start = now_s();
-	bench_mem_sample m = mem_sample(0, start);
+	bench_mem_sample m = mem_sample(0, start, &s);
 	if (write(fd, &m, sizeof m) != (ssize_t)sizeof m)
 		_exit(3);
 	for (uint64_t k = 0; k < n; k++) {
@@ -394,10 +396,16 @@ static void memory_child(const bench_opts *o, int fd)
 		    now_s() - start > o->memory_seconds)
 			break;
 		uint64_t seed = rng_derive(o->seed, STREAM_MEMORY, k);
-		if (judge(g, &env, seed, &go, &s, NULL))
+		jp_err err;
+		if (judge(g, &env, seed, &go, &s, &err)) {
+			/* The parent reports the failure; the reason can
+			 * only go to stderr. */
+			fprintf(stderr, "memory slice, trace %llu: %s\n",
+				(unsigned long long)k, err.msg);
 			_exit(3);
+		}
 		if ((k + 1) * nsamples >= next * n && next <= nsamples) {
-			m = mem_sample(k + 1, start);
+			m = mem_sample(k + 1, start, &s);
 			if (write(fd, &m, sizeof m) != (ssize_t)sizeof m)
 				_exit(3);
 			while ((k + 1) * nsamples >= next * n)
@@ -405,7 +413,7 @@ static void memory_child(const bench_opts *o, int fd)
 		}
 	}
 	if (next <= nsamples) { /* stopped by the time cap */
-		m = mem_sample(s.traces, start);
+		m = mem_sample(s.traces, start, &s);
 		if (write(fd, &m, sizeof m) != (ssize_t)sizeof m)
 			_exit(3);
 	}
@@ -438,8 +446,19 @@ static jp_status bench_memory(const bench_opts *o, bench_result *res,
 			res->mem[res->nmem++] = m;
 	close(fds[0]);
 	int status;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0)
+	if (waitpid(pid, &status, 0) < 0)
+		return jp_fail(err, JP_EINTERNAL,
+			       "the memory slice's process is lost");
+	if (WIFSIGNALED(status))
+		return jp_fail(
+		    err, JP_EINTERNAL,
+		    "the memory slice's process died of signal %d "
+		    "after %llu traces",
+		    WTERMSIG(status),
+		    (unsigned long long)(res->nmem
+					     ? res->mem[res->nmem - 1].traces
+					     : 0));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return jp_fail(err, JP_EINTERNAL,
 			       "the memory slice's process failed");
 	return JP_OK;
@@ -678,10 +697,12 @@ static void json_rest(const bench_result *r, strbuf *sb)
 	for (uint32_t i = 0; i < r->nmem; i++)
 		sb_printf(sb,
 			  "%s\n  {\"traces\": %llu, \"seconds\": %.2f, "
-			  "\"maxrss_kb\": %ld, \"rss_kb\": %ld}",
+			  "\"maxrss_kb\": %ld, \"rss_kb\": %ld, "
+			  "\"unknown\": %llu}",
 			  i ? "," : "", (unsigned long long)r->mem[i].traces,
 			  r->mem[i].seconds, r->mem[i].maxrss_kb,
-			  r->mem[i].cur_rss_kb);
+			  r->mem[i].cur_rss_kb,
+			  (unsigned long long)r->mem[i].unknown);
 	sb_puts(sb, "],\n \"bugs\": [");
 	for (uint32_t i = 0; i < r->nbugs; i++) {
 		const bench_bug *b = &r->bugs[i];
@@ -819,12 +840,13 @@ static void table_memory(const bench_result *r, strbuf *sb)
 	if (!r->nmem)
 		return;
 	sb_puts(sb, "memory of a campaign slice (child process)\n"
-		    "  traces  seconds  maxrss MB  rss MB\n");
+		    "  traces  seconds  maxrss MB  rss MB  unknown\n");
 	for (uint32_t i = 0; i < r->nmem; i++)
-		sb_printf(sb, "%8llu %8.1f %10.1f %7.1f\n",
+		sb_printf(sb, "%8llu %8.1f %10.1f %7.1f %8llu\n",
 			  (unsigned long long)r->mem[i].traces,
 			  r->mem[i].seconds, r->mem[i].maxrss_kb / 1024.0,
-			  r->mem[i].cur_rss_kb / 1024.0);
+			  r->mem[i].cur_rss_kb / 1024.0,
+			  (unsigned long long)r->mem[i].unknown);
 	/* Growth is measured over the second half of the slice: the first
 	 * traces warm up the allocators and Z3's caches, and extrapolating
 	 * from them would be meaningless. */

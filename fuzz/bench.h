@@ -106,8 +106,9 @@ typedef struct bench_stream {
 typedef struct bench_mem_sample {
 	uint64_t traces;
 	double seconds;
-	long maxrss_kb;	 /* ru_maxrss so far */
-	long cur_rss_kb; /* resident now (/proc/self/statm), -1 if unknown */
+	long maxrss_kb;	  /* ru_maxrss so far */
+	long cur_rss_kb;  /* resident now (/proc/self/statm), -1 if unknown */
+	uint64_t unknown; /* traces judged unknown so far */
 } bench_mem_sample;
 
 typedef struct bench_bug {

@@ -182,7 +182,14 @@ jp_status zc_begin_check(zc_ctx *zc, jp_err *err)
  * The queries the cap stops would mostly have timed out anyway, later:
  * the cap costs a few unknowns in 4,000 traces and saves CPU time.  The
  * peak stays about 80 MB above the cap: Z3's checks come between whole
- * operators, and bit-blasting one 64-bit divider adds about 30 MB. */
+ * operators, and bit-blasting one 64-bit divider adds about 30 MB.
+ *
+ * Tried and dropped: a hard ceiling (Z3's global memory_max_size, 48 MB
+ * above the cap), which stops Z3 at the allocation that crosses it.  The
+ * call then fails with Z3_MEMOUT_FAIL, but the context is left broken:
+ * in the memory slice of `jitprove bench` the first pair that reached
+ * the ceiling (trace 6,629) made the next Z3_del_context crash with
+ * SIGSEGV (Z3 4.8.12). */
 
 /* The high watermark this thread set last, so that the global setting
  * (which takes a lock and parses a string) is only touched on a change. */
