@@ -1,0 +1,167 @@
+/* verify/isolate: results come back, the caller's memory is untouched by
+ * the child, and a stuck or crashing child ends as a timeout or a death
+ * instead of taking the caller with it. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "verify/isolate.h"
+
+static int shared_value = 7;
+
+static double ms_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Doubles the number in *ARG into OUT, and changes a global that only the
+ * child's copy of memory should see. */
+static size_t double_it(void *arg, void *out, size_t cap)
+{
+	int v = *(int *)arg * 2;
+	shared_value = 1000;
+	memcpy(out, &v, sizeof v);
+	return cap < sizeof v ? cap : sizeof v;
+}
+
+static void test_result_comes_back(void)
+{
+	int in = 21, out = 0;
+	size_t len = 99;
+	int sig = -1;
+	iso_stats st = {0};
+	iso_outcome how =
+	    iso_run(double_it, &in, &out, sizeof out, &len, 5000, &sig, &st);
+	CHECK(how == ISO_DONE);
+	CHECK(len == sizeof out);
+	CHECK(out == 42);
+	CHECK(sig == 0);
+	CHECK(shared_value == 7); /* the child's write stayed in the child */
+	CHECK(st.runs == 1 && st.timeouts == 0 && st.deaths == 0);
+}
+
+/* A large result goes through the pipe in several pieces. */
+static size_t fill_big(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	unsigned char *p = out;
+	for (size_t i = 0; i < cap; i++)
+		p[i] = (unsigned char)(i * 31 + 7);
+	return cap;
+}
+
+static void test_big_result(void)
+{
+	size_t cap = 1u << 20;
+	unsigned char *buf = calloc(1, cap);
+	size_t len = 0;
+	int sig;
+	CHECK(iso_run(fill_big, NULL, buf, cap, &len, 0, &sig, NULL) ==
+	      ISO_DONE);
+	CHECK(len == cap);
+	size_t bad = 0;
+	for (size_t i = 0; i < cap; i++)
+		bad += buf[i] != (unsigned char)(i * 31 + 7);
+	CHECK(bad == 0);
+	free(buf);
+}
+
+static size_t hang(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	(void)out;
+	(void)cap;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static void test_deadline_kills(void)
+{
+	int out;
+	size_t len = 5;
+	int sig;
+	iso_stats st = {0};
+	double t0 = ms_now();
+	iso_outcome how =
+	    iso_run(hang, NULL, &out, sizeof out, &len, 200, &sig, &st);
+	double took = ms_now() - t0;
+	CHECK(how == ISO_TIMEOUT);
+	CHECK(len == 0);
+	CHECK(took >= 190 && took < 3000);
+	CHECK(st.timeouts == 1);
+}
+
+static size_t crash(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	(void)out;
+	(void)cap;
+	raise(SIGABRT);
+	return 0;
+}
+
+static void test_crash_is_a_death(void)
+{
+	int out;
+	size_t len;
+	int sig = 0;
+	iso_stats st = {0};
+	iso_outcome how =
+	    iso_run(crash, NULL, &out, sizeof out, &len, 5000, &sig, &st);
+	CHECK(how == ISO_DIED);
+	CHECK(sig == SIGABRT);
+	CHECK(st.deaths == 1);
+}
+
+/* The child touches 96 MB; the caller's own peak must not move, and the
+ * statistics must see the child's. */
+static size_t balloon(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	size_t n = (size_t)96 << 20;
+	char *p = malloc(n);
+	if (!p)
+		return 0;
+	memset(p, 1, n);
+	long sum = 0;
+	for (size_t i = 0; i < n; i += 4096)
+		sum += p[i];
+	memcpy(out, &sum, sizeof sum);
+	return cap;
+}
+
+static void test_memory_stays_in_child(void)
+{
+	struct rusage before, after;
+	getrusage(RUSAGE_SELF, &before);
+	long sum = 0;
+	size_t len;
+	int sig;
+	iso_stats st = {0};
+	CHECK(iso_run(balloon, NULL, &sum, sizeof sum, &len, 0, &sig, &st) ==
+	      ISO_DONE);
+	CHECK(sum == (long)((96 << 20) / 4096));
+	getrusage(RUSAGE_SELF, &after);
+	printf("isolate: caller peak %ld -> %ld kB, child peak %ld kB\n",
+	       before.ru_maxrss, after.ru_maxrss, st.max_rss_kb);
+	CHECK(after.ru_maxrss - before.ru_maxrss < 16 * 1024);
+	CHECK(st.max_rss_kb >= 96 * 1024);
+}
+
+int main(void)
+{
+	test_result_comes_back();
+	test_big_result();
+	test_deadline_kills();
+	test_crash_is_a_death();
+	test_memory_stays_in_child();
+	return check_summary("test_isolate");
+}

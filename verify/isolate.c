@@ -1,0 +1,156 @@
+/*
+ * isolate.c - one piece of work in a forked child (verify/isolate.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "verify/isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double iso_now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static bool write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		p += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
+/* The child: the length first, then the bytes.  Exit status 0 only when
+ * all of it was written. */
+static void child(iso_fn fn, void *arg, void *out, size_t cap, int fd)
+{
+	size_t n = fn(arg, out, cap);
+	if (n > cap)
+		n = cap;
+	uint64_t len = n;
+	bool ok = write_all(fd, &len, sizeof len) && write_all(fd, out, n);
+	_exit(ok ? 0 : 1);
+}
+
+/* Reads exactly N bytes from FD before the deadline END (ms on the
+ * monotonic clock; 0 = none).  1: read, 0: end of file or error, -1: the
+ * deadline passed. */
+static int read_until(int fd, void *buf, size_t n, double end)
+{
+	char *p = buf;
+	while (n) {
+		int wait = -1;
+		if (end > 0) {
+			double left = end - iso_now_ms();
+			if (left <= 0)
+				return -1;
+			wait = (int)left + 1;
+		}
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		int r = poll(&pf, 1, wait);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return 0;
+		if (r == 0)
+			continue; /* the loop looks at the deadline */
+		ssize_t k = read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return 0;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 1;
+}
+
+/* Reaps PID, retrying when a signal interrupts the wait. */
+static int reap(pid_t pid)
+{
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+static void note_rss(iso_stats *stats)
+{
+	struct rusage ru;
+	if (stats && getrusage(RUSAGE_CHILDREN, &ru) == 0 &&
+	    ru.ru_maxrss > stats->max_rss_kb)
+		stats->max_rss_kb = ru.ru_maxrss;
+}
+
+iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
+		    unsigned deadline_ms, int *signo, iso_stats *stats)
+{
+	*signo = 0;
+	*len = 0;
+	int fds[2];
+	if (pipe(fds))
+		return ISO_UNAVAILABLE;
+	/* Whatever the caller has buffered would otherwise be written
+	 * twice, once by each process. */
+	fflush(NULL);
+	double end = deadline_ms ? iso_now_ms() + deadline_ms : 0;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return ISO_UNAVAILABLE;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(fn, arg, out, cap, fds[1]);
+	}
+	close(fds[1]);
+	if (stats)
+		stats->runs++;
+	uint64_t n = 0;
+	int r = read_until(fds[0], &n, sizeof n, end);
+	if (r == 1 && n <= cap)
+		r = read_until(fds[0], out, (size_t)n, end);
+	else if (r == 1)
+		r = 0; /* a length the child cannot have written */
+	close(fds[0]);
+	if (r < 0)
+		kill(pid, SIGKILL);
+	int status = reap(pid);
+	note_rss(stats);
+	if (r < 0) {
+		if (stats)
+			stats->timeouts++;
+		return ISO_TIMEOUT;
+	}
+	if (r == 1 && status >= 0 && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0) {
+		*len = (size_t)n;
+		return ISO_DONE;
+	}
+	if (status >= 0 && WIFSIGNALED(status))
+		*signo = WTERMSIG(status);
+	if (stats)
+		stats->deaths++;
+	return ISO_DIED;
+}
