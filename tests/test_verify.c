@@ -263,6 +263,45 @@ static void test_unknown(void)
 	check_pair(HARD_ORIG, HARD_OPT, 8, o, VER_PROVED);
 }
 
+/* The fallback solver runs in a child process (ver_opts.isolate): its
+ * counterexample must come back whole, and agree with the in-process
+ * answer.  A product equal to a constant with both factors above 1 is
+ * beyond the concrete screen, and the multiplication of two unknowns
+ * makes the pair a hard one, which goes to the fallback. */
+static void test_isolated_fallback(void)
+{
+	const char *orig = "[i0, i1]\ni2 = int_gt(i0, 1)\nguard_true(i2, "
+			   "descr=a)\ni3 = int_gt(i1, 1)\nguard_true(i3, "
+			   "descr=b)\ni4 = int_mul(i0, i1)\n"
+			   "i5 = int_eq(i4, 1000036000099)\nfinish(i5)\n";
+	const char *opt = "[i0, i1]\ni2 = int_gt(i0, 1)\nguard_true(i2, "
+			  "descr=a)\ni3 = int_gt(i1, 1)\nguard_true(i3, "
+			  "descr=b)\nfinish(0)\n";
+	ir_trace *a = parse(orig, 64), *b = parse(opt, 64);
+	for (int iso = 0; iso < 2; iso++) {
+		ver_opts o = test_opts();
+		o.isolate = iso;
+		ver_result r;
+		jp_err err;
+		CHECK(ver_check(C, a, b, &o, &r, &err) == JP_OK);
+		CHECK(r.verdict == VER_REFUTED);
+		CHECK(r.slow_queries >= 1);
+		CHECK(iso ? r.isolated >= 1 : r.isolated == 0);
+		CHECK(r.isolated_lost == 0);
+		if (r.verdict == VER_REFUTED && r.ninputs == 2) {
+			/* Independent of verify/: the inputs really make
+			 * the product the constant. */
+			CHECK(r.inputs[0] * r.inputs[1] == 1000036000099u);
+			CHECK((int64_t)r.inputs[0] > 1 &&
+			      (int64_t)r.inputs[1] > 1);
+			CHECK(behave_differently(a, b, r.inputs, true));
+		}
+		ver_result_free(&r);
+	}
+	ir_trace_free(a);
+	ir_trace_free(b);
+}
+
 static void test_identity_no_solver(void)
 {
 	const char *t = "[i0, i1]\ni2 = int_add_ovf(i0, i1)\n"
@@ -1040,6 +1079,7 @@ int main(void)
 	test_mul_12();
 	test_ovf_sub_of_add();
 	test_unknown();
+	test_isolated_fallback();
 	test_identity_no_solver();
 	test_cheap_settlements();
 	test_facts();

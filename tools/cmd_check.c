@@ -387,7 +387,7 @@ int cmd_check(int argc, char **argv)
 	int width = 64;
 	bool opaque = false, failargs = false, json = false;
 	bool self_check = false, no_simplify = false, verbose = false;
-	bool corpus = false;
+	bool corpus = false, in_process = false;
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
 	long timeout = 10000, rlimit = 0, screen = 32;
@@ -408,6 +408,9 @@ int cmd_check(int argc, char **argv)
 	     "(default " VER_DEFAULT_MEMORY_MB_TEXT
 	     "; 0 = none); over it the query is "
 	     "unknown"},
+	    {"in-process", CLI_FLAG, &in_process,
+	     "run the fallback solver's queries in this process, not in a "
+	     "forked child with a hard memory ceiling (for debuggers)"},
 	    {"smt2", CLI_STRING, &smt2,
 	     "DIR  write every solver query there as an SMT-LIB 2 file"},
 	    {"solver-cmd", CLI_STRING, &solver,
@@ -488,6 +491,7 @@ int cmd_check(int argc, char **argv)
 	vo.solver_cmd = solver;
 	vo.self_check = self_check;
 	vo.simplify = !no_simplify;
+	vo.isolate = !in_process;
 	if (corpus) {
 		return check_corpus(pos, npos, &vo, repeat, json);
 	}

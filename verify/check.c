@@ -30,6 +30,7 @@
 #include "verify/cex.h"
 #include "verify/encode.h"
 #include "verify/heap.h"
+#include "verify/isolate.h"
 #include "verify/oblig.h"
 #include "verify/range.h"
 #include "verify/slice.h"
@@ -82,6 +83,7 @@ ver_opts ver_default_opts(void)
 	o.screen_inputs = 32;
 	o.seed = 1;
 	o.simplify = true;
+	o.isolate = true;
 	return o;
 }
 
@@ -793,6 +795,13 @@ static jp_status model_inputs(pst *ps, Z3_solver s, uint64_t *x, jp_err *err)
 	return st;
 }
 
+/* Records why the last query's answer is unknown. */
+static void set_reason(pst *ps, const char *why)
+{
+	free(ps->res->reason);
+	ps->res->reason = dup_str(why);
+}
+
 /* Reads the outcome of the check S just made into *ANS: the inputs of a
  * model into X (when not NULL) on sat, Z3's reason on unknown. */
 static jp_status read_answer(pst *ps, Z3_solver s, Z3_lbool *ans, uint64_t *x,
@@ -803,8 +812,7 @@ static jp_status read_answer(pst *ps, Z3_solver s, Z3_lbool *ans, uint64_t *x,
 		st = model_inputs(ps, s, x, err);
 	if (!st && *ans == Z3_L_UNDEF) {
 		const char *why = Z3_solver_get_reason_unknown(ps->z, s);
-		free(ps->res->reason);
-		ps->res->reason = dup_str(why ? why : "unknown");
+		set_reason(ps, why ? why : "unknown");
 	}
 	return st;
 }
@@ -842,24 +850,15 @@ static jp_status slice_for(pst *ps, Z3_ast neg, uint32_t *kept, jp_err *err)
  * with the broken ones added; after this many such rounds, with all. */
 enum { SLICE_ROUNDS = 2 };
 
-/* The fallback: NEG under the assumptions in a fresh bit-blasting solver.
- * Fresh, because the qfbv tactic simplifies the whole query before it
- * bit-blasts and is several times faster than an incremental solver on
- * hard queries; but then every assumption is bit-blasted again for every
- * query, so it is first asked with the slice the goal needs.  Unsat of a
- * slice proves NEG unsatisfiable under all the assumptions; its model is
- * used only when every dropped assumption holds in it (then it is a model
- * of the full query), otherwise the dropped assumptions it breaks join the
- * slice and it is asked again: the answer is always the full query's. */
-static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
-			    Z3_lbool *ans, uint64_t *x, jp_err *err)
+/* The rounds of slow_check (below), starting from the slice in ps->keep
+ * (KEPT assumptions). */
+static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
+			     uint32_t kept, Z3_lbool *ans, uint64_t *x,
+			     jp_err *err)
 {
 	Z3_context z = ps->z;
 	double t0 = now_ms();
-	uint32_t kept = 0;
-	jp_status st = make_slow_solver(ps, err);
-	if (!st)
-		st = slice_for(ps, neg, &kept, err);
+	jp_status st = JP_OK;
 	for (int round = 0; !st; round++) {
 		if (round == SLICE_ROUNDS && kept < ps->nhyp) {
 			for (uint32_t i = 0; i < ps->nhyp; i++)
@@ -892,12 +891,188 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 			/* The budget went on slices: the full query's answer
 			 * is not known. */
 			*ans = Z3_L_UNDEF;
-			free(ps->res->reason);
-			ps->res->reason = dup_str("timeout");
+			set_reason(ps, "timeout");
 			return JP_OK;
 		}
 	}
 	return st ? st : read_answer(ps, ps->s2, ans, x, err);
+}
+
+/* ---- the slow rounds in a child process (verify/isolate.h) ---- */
+
+/* Z3's hard memory ceiling in the child: this much above the cap on its
+ * total (ver_opts.memory_mb).  The cap stops a query between steps; the
+ * ceiling stops the one step that would overshoot it by far. */
+enum { CEILING_ABOVE_CAP_MB = 40 };
+
+/* Time the child gets beyond its own budget before it is killed: Z3
+ * stops at its timeout by itself, so the deadline only catches a child
+ * that is stuck. */
+enum { DEADLINE_GRACE_MS = 1000 };
+
+/* What the child hands back. */
+typedef struct slow_out {
+	jp_status st;
+	Z3_lbool ans;
+	char reason[128];
+	char msg[sizeof(((jp_err *)0)->msg)];
+	uint64_t x[]; /* ninputs values on sat */
+} slow_out;
+
+/* The slow rounds for a child, with the slice already taken (KEPT
+ * assumptions). */
+typedef struct slow_job {
+	pst *ps;
+	Z3_ast neg;
+	unsigned timeout_ms;
+	uint32_t kept;
+	bool want_x;
+} slow_job;
+
+static size_t slow_child(void *arg, void *out, size_t cap)
+{
+	slow_job *j = arg;
+	pst *ps = j->ps;
+	slow_out *o = out;
+	(void)cap;
+	if (ps->opts->memory_mb)
+		zc_set_ceiling(ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+	jp_err err;
+	jp_err_clear(&err);
+	uint64_t *x = j->want_x ? o->x : NULL;
+	o->st =
+	    slow_rounds(ps, j->neg, j->timeout_ms, j->kept, &o->ans, x, &err);
+	o->reason[0] = 0;
+	if (o->st && zc_failed_memout()) {
+		/* The ceiling stopped the query: unknown, like the cap. */
+		o->st = JP_OK;
+		o->ans = Z3_L_UNDEF;
+		snprintf(o->reason, sizeof o->reason, "memout (ceiling)");
+	} else if (o->ans == Z3_L_UNDEF && ps->res->reason) {
+		snprintf(o->reason, sizeof o->reason, "%s", ps->res->reason);
+	}
+	snprintf(o->msg, sizeof o->msg, "%s", err.msg);
+	return sizeof *o + (size_t)ps->o->ninputs * sizeof o->x[0];
+}
+
+/* Runs the slow rounds of J in a child; DEADLINE_MS (0: none) is when it is
+ * killed. *RAN is false when no child could be made: the caller then does the
+ * work itself. */
+static jp_status run_in_child(slow_job *j, unsigned deadline_ms, Z3_lbool *ans,
+			      uint64_t *x, bool *ran, jp_err *err)
+{
+	pst *ps = j->ps;
+	size_t cap = sizeof(slow_out) + (size_t)ps->o->ninputs * sizeof *x;
+	slow_out *o = calloc(1, cap);
+	if (!o)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	j->want_x = x != NULL;
+	size_t len;
+	int sig;
+	iso_outcome how =
+	    iso_run(slow_child, j, o, cap, &len, deadline_ms, &sig, NULL);
+	*ran = how != ISO_UNAVAILABLE;
+	if (*ran)
+		ps->res->isolated++;
+	jp_status st = JP_OK;
+	if (how == ISO_DONE && len == cap) {
+		*ans = o->ans;
+		if (o->st)
+			st = jp_fail(err, o->st, "%s", o->msg);
+		else if (o->ans == Z3_L_TRUE && x)
+			memcpy(x, o->x, (size_t)ps->o->ninputs * sizeof *x);
+		else if (o->ans == Z3_L_UNDEF)
+			set_reason(ps, o->reason[0] ? o->reason : "unknown");
+	} else if (*ran) {
+		/* Killed at the deadline, or ended without an answer (Z3
+		 * aborting past its ceiling): nothing is known. */
+		ps->res->isolated_lost++;
+		*ans = Z3_L_UNDEF;
+		char why[64];
+		if (how == ISO_TIMEOUT)
+			snprintf(why, sizeof why,
+				 "timeout (solver process killed)");
+		else if (sig)
+			snprintf(why, sizeof why,
+				 "solver process ended by signal %d", sig);
+		else
+			snprintf(why, sizeof why, "solver process failed");
+		set_reason(ps, why);
+	}
+	free(o);
+	return st;
+}
+
+/* The fallback: NEG under the assumptions in a fresh bit-blasting solver.
+ * Fresh, because the qfbv tactic simplifies the whole query before it
+ * bit-blasts and is several times faster than an incremental solver on
+ * hard queries; but then every assumption is bit-blasted again for every
+ * query, so it is first asked with the slice the goal needs.  Unsat of a
+ * slice proves NEG unsatisfiable under all the assumptions; its model is
+ * used only when every dropped assumption holds in it (then it is a model
+ * of the full query), otherwise the dropped assumptions it breaks join the
+ * slice and it is asked again: the answer is always the full query's.
+ * These are the queries that can blow up, so with ver_opts.isolate the
+ * rounds run in a child process; the slice is taken here, in the caller,
+ * because the slicer keeps what it learns for the next query. */
+static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
+			    Z3_lbool *ans, uint64_t *x, jp_err *err)
+{
+	uint32_t kept = 0;
+	jp_status st = make_slow_solver(ps, err);
+	if (!st)
+		st = slice_for(ps, neg, &kept, err);
+	if (st)
+		return st;
+	bool ran = false;
+	if (ps->opts->isolate) {
+		slow_job j = {ps, neg, timeout_ms, kept, false};
+		unsigned deadline =
+		    timeout_ms ? timeout_ms + DEADLINE_GRACE_MS : 0;
+		st = run_in_child(&j, deadline, ans, x, &ran, err);
+		if (st || ran)
+			return st;
+	}
+	return slow_rounds(ps, neg, timeout_ms, kept, ans, x, err);
+}
+
+typedef struct unsat_job {
+	pst *ps;
+	Z3_solver s;
+} unsat_job;
+
+static size_t unsat_child(void *arg, void *out, size_t cap)
+{
+	unsat_job *j = arg;
+	if (j->ps->opts->memory_mb)
+		zc_set_ceiling(j->ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+	unsigned char *unsat = out;
+	*unsat = Z3_solver_check(j->ps->z, j->s) == Z3_L_FALSE;
+	return cap;
+}
+
+/* Asks solver S, set up with a budget of BUDGET_MS, whether its assertions
+ * are unsatisfiable; with ver_opts.isolate the check runs in a child
+ * process (verify/isolate.h), which is how the abstract fallback's
+ * bit-blasting stays out of the caller's memory.  False when it is not
+ * known to be unsat, including a child that was killed or died. */
+static bool unsat_in_child(pst *ps, Z3_solver s, unsigned budget_ms)
+{
+	unsigned char unsat = 0;
+	if (ps->opts->isolate) {
+		unsat_job j = {ps, s};
+		size_t len;
+		int sig;
+		iso_outcome how =
+		    iso_run(unsat_child, &j, &unsat, 1, &len,
+			    budget_ms + DEADLINE_GRACE_MS, &sig, NULL);
+		if (how != ISO_UNAVAILABLE) {
+			ps->res->isolated++;
+			ps->res->isolated_lost += how != ISO_DONE;
+			return how == ISO_DONE && len == 1 && unsat;
+		}
+	}
+	return Z3_solver_check(ps->z, s) == Z3_L_FALSE;
 }
 
 /* The abstract query (verify/abstract.h) gets this budget: without
@@ -929,7 +1104,7 @@ static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
 	for (unsigned i = 0; i < n; i++)
 		Z3_solver_assert(z, ps->s4, Z3_ast_vector_get(z, v, i));
 	Z3_ast_vector_dec_ref(z, v);
-	if (Z3_solver_check(z, ps->s4) == Z3_L_FALSE)
+	if (unsat_in_child(ps, ps->s4, user && user < ms ? user : ms))
 		*ans = Z3_L_FALSE;
 	return zc_check_error(err, "abstract fallback check");
 }
@@ -2249,13 +2424,14 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  "\"second_solver_checks\":%u,"
 		  "\"second_solver_inconclusive\":%u,\"slow_queries\":%u,"
 		  "\"abstract_calls\":%u,\"abstract_proved\":%u,"
+		  "\"isolated\":%u,\"isolated_lost\":%u,"
 		  "\"lemmas\":%u,\"lemma_queries\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_rewrite, r->by_range,
 		  r->by_concrete, r->by_solver, r->solver_calls,
 		  r->second_checked, r->second_inconclusive, r->slow_queries,
-		  r->abstract_calls, r->abstract_proved, r->lemmas,
-		  r->lemma_queries, r->ms_total, r->ms_encode, r->ms_solve,
-		  r->ms_screen);
+		  r->abstract_calls, r->abstract_proved, r->isolated,
+		  r->isolated_lost, r->lemmas, r->lemma_queries, r->ms_total,
+		  r->ms_encode, r->ms_solve, r->ms_screen);
 }

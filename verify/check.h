@@ -68,6 +68,12 @@ typedef struct ver_opts {
 	const uint64_t *examples;
 	uint32_t nexamples;
 	bool simplify; /* simplify counterexamples (default true) */
+	/* Run the fallback solver's queries, the ones that bit-blast
+	 * multipliers and dividers, in a forked child (verify/isolate.h)
+	 * with a hard memory ceiling and a deadline, so that a query that
+	 * blows up costs the caller no memory (default true; the libFuzzer
+	 * targets turn it off). */
+	bool isolate;
 	/* Names of the traces in error messages (file names); NULL gives
 	 * "original trace" / "optimized trace". */
 	const char *orig_name, *opt_name;
@@ -129,6 +135,8 @@ typedef struct ver_result {
 	uint32_t slow_queries;	  /* queries passed to the fallback solver */
 	uint32_t abstract_calls;  /* queries asked with multipliers hidden */
 	uint32_t abstract_proved; /* ... and proved that way */
+	uint32_t isolated;	  /* slow queries run in a child process */
+	uint32_t isolated_lost;	  /* ... that was killed or died: unknown */
 	uint32_t lemmas;	  /* OPT values proved equal to ORIG ones */
 	uint32_t lemma_queries;	  /* solver queries spent on them */
 	double ms_total, ms_encode, ms_solve, ms_screen;

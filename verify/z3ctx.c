@@ -22,12 +22,14 @@
  * to the next call). */
 static _Thread_local bool zc_err_set;
 static _Thread_local char zc_err_text[256];
+static _Thread_local Z3_error_code zc_err_code;
 
 static void record_error(Z3_context c, Z3_error_code e)
 {
 	if (zc_err_set)
 		return;
 	zc_err_set = true;
+	zc_err_code = e;
 	const char *msg = Z3_get_error_msg(c, e);
 	snprintf(zc_err_text, sizeof zc_err_text, "Z3 error %d: %s", (int)e,
 		 msg ? msg : "(no message)");
@@ -41,6 +43,11 @@ bool zc_failed(void)
 const char *zc_error_text(void)
 {
 	return zc_err_set ? zc_err_text : "no Z3 error";
+}
+
+bool zc_failed_memout(void)
+{
+	return zc_err_set && zc_err_code == Z3_MEMOUT_FAIL;
 }
 
 void zc_clear_error(void)
@@ -189,7 +196,9 @@ jp_status zc_begin_check(zc_ctx *zc, jp_err *err)
  * call then fails with Z3_MEMOUT_FAIL, but the context is left broken:
  * in the memory slice of `jitprove bench` the first pair that reached
  * the ceiling (trace 6,629) made the next Z3_del_context crash with
- * SIGSEGV (Z3 4.8.12). */
+ * SIGSEGV (Z3 4.8.12).  The ceiling is therefore set only in a child
+ * process that ends after its one query (zc_set_ceiling, used by the
+ * isolated fallback queries of verify/check.c). */
 
 /* The high watermark this thread set last, so that the global setting
  * (which takes a lock and parses a string) is only touched on a change. */
@@ -224,6 +233,13 @@ void zc_limit_params(Z3_context z, Z3_params p, zc_solver_kind kind,
 	if (memory_mb)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "max_memory"),
 				   memory_mb);
+}
+
+void zc_set_ceiling(unsigned mb)
+{
+	char v[32];
+	snprintf(v, sizeof v, "%u", mb);
+	Z3_global_param_set("memory_max_size", v);
 }
 
 bool zc_is_memout(const char *reason)

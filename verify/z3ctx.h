@@ -99,6 +99,13 @@ void zc_limit_params(Z3_context z, Z3_params p, zc_solver_kind kind,
  * limit stopped the query. */
 bool zc_is_memout(const char *reason);
 
+/* Sets Z3's hard ceiling: the allocation that takes its process-wide
+ * total past MB megabytes (0: no ceiling) fails, and the Z3 call that made
+ * it fails with Z3_MEMOUT_FAIL (zc_failed_memout).  The context is then
+ * broken: Z3 4.8.12 can crash deleting it.  Only for a process that ends
+ * after the failing call (a child of verify/isolate.h). */
+void zc_set_ceiling(unsigned mb);
+
 /* Z3's process-wide allocation total in MB (all contexts, all threads). */
 unsigned zc_z3_mb(void);
 
@@ -106,6 +113,8 @@ unsigned zc_z3_mb(void);
  * and a description of the first failure. */
 bool zc_failed(void);
 const char *zc_error_text(void);
+/* Whether the recorded failure is Z3 running out of memory. */
+bool zc_failed_memout(void);
 void zc_clear_error(void);
 
 /* Turns a recorded Z3 failure into JP_EINTERNAL with WHAT as context;

@@ -344,6 +344,9 @@ static int check(const pair *p, ver_mode mode, rng *r, uint64_t seed)
 	vo.mode = mode;
 	vo.timeout_ms = e->timeout_ms;
 	vo.rlimit = e->rlimit;
+	/* A fork per hard query would slow libFuzzer down and copy its
+	 * coverage state; the target's own memory limit guards it. */
+	vo.isolate = false;
 	vo.seed = seed;
 	vo.self_check = true;
 	if (p->ex) {

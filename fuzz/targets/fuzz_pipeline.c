@@ -255,6 +255,9 @@ static void slow_tier(const ir_trace *orig, const ir_trace *opt,
 	vo.mode = VER_MODE_AUTO;
 	vo.timeout_ms = e->timeout_ms;
 	vo.rlimit = e->rlimit;
+	/* A fork per hard query would slow libFuzzer down and copy its
+	 * coverage state; the target's own memory limit guards it. */
+	vo.isolate = false;
 	vo.seed = 0;
 	vo.examples = ex->inputs;
 	vo.nexamples = 1;

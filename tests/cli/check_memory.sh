@@ -62,6 +62,32 @@ for m in "" "--memory-mb 32"; do
   "$JITPROVE" check $m "$P/const_fold/orig.trace" "$P/const_fold/opt.trace" >"$tmp/out" 2>&1 ||
     bad "easy pair with '$m': exit $?"
 done
+# A pair whose fallback query overshoots the cap by one bit-blasting step
+# (bench/spikes): in a forked child with a hard ceiling it stays unknown
+# for memory, and the whole process tree (jitprove and its solver children,
+# which count the memory they share with it) peaks well below the 126 MB
+# it reached in one process.  --in-process keeps the old behaviour.
+S="$JP_SRC/bench/spikes/trace3890"
+python3 - "$JITPROVE" "$S" "$tmp/spike.json" <<'PY' || bad "spike pair: isolation"
+import json, resource, subprocess, sys
+jp, s, out = sys.argv[1:4]
+r = subprocess.run([jp, "check", "--json", "--timeout-ms", "500",
+                    s + "/orig.trace", s + "/opt.trace"],
+                   capture_output=True, text=True)
+assert r.returncode == 3, (r.returncode, r.stderr)
+d = json.loads(r.stdout)
+assert d["verdict"] == "unknown", d["verdict"]
+assert "mem" in d["reason"], d["reason"]
+assert d["stats"]["isolated"] >= 1, d["stats"]
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print("spike pair: peak of jitprove and its children %d MB" % peak)
+assert peak < 110, peak
+r = subprocess.run([jp, "check", "--json", "--in-process",
+                    "--timeout-ms", "500", s + "/orig.trace",
+                    s + "/opt.trace"], capture_output=True, text=True)
+d = json.loads(r.stdout)
+assert r.returncode == 3 and d["stats"]["isolated"] == 0, d["stats"]
+PY
 # Validation.
 "$JITPROVE" check --memory-mb -1 "$tmp/orig.trace" "$tmp/opt.trace" >"$tmp/out" 2>&1
 [ $? -eq 2 ] || bad "--memory-mb -1 accepted"
