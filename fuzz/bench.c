@@ -368,6 +368,8 @@ static bench_mem_sample mem_sample(uint64_t traces, double start,
 	m.unknown = s->unknown;
 	m.seconds = now_s() - start;
 	m.maxrss_kb = ru.ru_maxrss;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	m.workers_kb = ru.ru_maxrss;
 	m.cur_rss_kb = cur_rss_kb();
 	return m;
 }
@@ -697,11 +699,11 @@ static void json_rest(const bench_result *r, strbuf *sb)
 	for (uint32_t i = 0; i < r->nmem; i++)
 		sb_printf(sb,
 			  "%s\n  {\"traces\": %llu, \"seconds\": %.2f, "
-			  "\"maxrss_kb\": %ld, \"rss_kb\": %ld, "
-			  "\"unknown\": %llu}",
+			  "\"maxrss_kb\": %ld, \"workers_maxrss_kb\": %ld, "
+			  "\"rss_kb\": %ld, \"unknown\": %llu}",
 			  i ? "," : "", (unsigned long long)r->mem[i].traces,
 			  r->mem[i].seconds, r->mem[i].maxrss_kb,
-			  r->mem[i].cur_rss_kb,
+			  r->mem[i].workers_kb, r->mem[i].cur_rss_kb,
 			  (unsigned long long)r->mem[i].unknown);
 	sb_puts(sb, "],\n \"bugs\": [");
 	for (uint32_t i = 0; i < r->nbugs; i++) {
@@ -835,16 +837,26 @@ static void table_profiles(const bench_result *r, strbuf *sb)
 		  r->camp_traces_per_s);
 }
 
+/* The slice's footprint: its own peak, or a solver child's, which
+ * counts the slice's memory too. */
+static long peak_kb(const bench_mem_sample *m)
+{
+	return m->workers_kb > m->maxrss_kb ? m->workers_kb : m->maxrss_kb;
+}
+
 static void table_memory(const bench_result *r, strbuf *sb)
 {
 	if (!r->nmem)
 		return;
-	sb_puts(sb, "memory of a campaign slice (child process)\n"
-		    "  traces  seconds  maxrss MB  rss MB  unknown\n");
+	sb_puts(sb, "memory of a campaign slice (child process; workers: the "
+		    "largest solver child)\n"
+		    "  traces  seconds  maxrss MB  workers MB  rss MB  "
+		    "unknown\n");
 	for (uint32_t i = 0; i < r->nmem; i++)
-		sb_printf(sb, "%8llu %8.1f %10.1f %7.1f %8llu\n",
+		sb_printf(sb, "%8llu %8.1f %10.1f %11.1f %7.1f %8llu\n",
 			  (unsigned long long)r->mem[i].traces,
 			  r->mem[i].seconds, r->mem[i].maxrss_kb / 1024.0,
+			  r->mem[i].workers_kb / 1024.0,
 			  r->mem[i].cur_rss_kb / 1024.0,
 			  (unsigned long long)r->mem[i].unknown);
 	/* Growth is measured over the second half of the slice: the first
@@ -855,8 +867,11 @@ static void table_memory(const bench_result *r, strbuf *sb)
 	for (uint32_t i = 0; i < r->nmem; i++)
 		if (r->mem[i].traces * 2 <= b->traces)
 			a = &r->mem[i];
-	sb_printf(sb, "  peak RSS of the slice: %.1f MB after %llu traces\n",
-		  b->maxrss_kb / 1024.0, (unsigned long long)b->traces);
+	sb_printf(sb,
+		  "  peak RSS of the slice: %.1f MB after %llu traces "
+		  "(the slice %.1f, its largest solver child %.1f)\n",
+		  peak_kb(b) / 1024.0, (unsigned long long)b->traces,
+		  b->maxrss_kb / 1024.0, b->workers_kb / 1024.0);
 	/* The verifier rebuilds its Z3 context every BENCH_RECYCLE checks
 	 * (verify/z3ctx.c); before the first rebuild memory only climbs, so
 	 * a shorter slice says nothing about the steady state. */
@@ -871,14 +886,14 @@ static void table_memory(const bench_result *r, strbuf *sb)
 		sb_printf(sb,
 			  "  peak RSS over 1,000,000 traces: %.1f MB (target "
 			  "< 150 MB: %s, measured)\n",
-			  b->maxrss_kb / 1024.0,
-			  verdict(b->maxrss_kb / 1024.0 < 150));
+			  peak_kb(b) / 1024.0,
+			  verdict(peak_kb(b) / 1024.0 < 150));
 	}
 	if (b->traces >= 2 * BENCH_RECYCLE && b->traces > a->traces) {
-		double kb_per_trace = (double)(b->maxrss_kb - a->maxrss_kb) /
+		double kb_per_trace = (double)(peak_kb(b) - peak_kb(a)) /
 				      (double)(b->traces - a->traces);
-		double at_1m =
-		    b->maxrss_kb + kb_per_trace * (1e6 - (double)b->traces);
+		double at_1m = (double)peak_kb(b) +
+			       kb_per_trace * (1e6 - (double)b->traces);
 		sb_printf(
 		    sb,
 		    "  peak RSS growth over the second half (traces %llu.."

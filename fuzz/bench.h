@@ -107,6 +107,10 @@ typedef struct bench_mem_sample {
 	uint64_t traces;
 	double seconds;
 	long maxrss_kb;	  /* ru_maxrss so far */
+	long workers_kb;  /* largest ru_maxrss of a solver child so far
+			     (ver_opts.isolate); it counts the memory the
+			     child shares with the slice, so the larger of
+			     the two is the slice's footprint */
 	long cur_rss_kb;  /* resident now (/proc/self/statm), -1 if unknown */
 	uint64_t unknown; /* traces judged unknown so far */
 } bench_mem_sample;

@@ -47,6 +47,10 @@ assert len(mem) >= 2 and mem[-1]["traces"] == 4, mem
 assert all(m["maxrss_kb"] > 0 for m in mem)
 assert all(a["maxrss_kb"] <= b["maxrss_kb"] for a, b in zip(mem, mem[1:]))
 assert all(a["unknown"] <= b["unknown"] for a, b in zip(mem, mem[1:]))
+# The largest solver child so far (0 before the first one): never shrinks.
+assert all(m["workers_maxrss_kb"] >= 0 for m in mem)
+assert all(a["workers_maxrss_kb"] <= b["workers_maxrss_kb"]
+           for a, b in zip(mem, mem[1:]))
 assert [b["bug"] for b in r["bugs"]] == ["neg-minint"], r["bugs"]
 assert r["bugs"][0]["runs"] == 1
 PY
