@@ -905,10 +905,15 @@ static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
  * ceiling stops the one step that would overshoot it by far. */
 enum { CEILING_ABOVE_CAP_MB = 40 };
 
-/* Time the child gets beyond its own budget before it is killed: Z3
- * stops at its timeout by itself, so the deadline only catches a child
- * that is stuck. */
-enum { DEADLINE_GRACE_MS = 1000 };
+/* The deadline of a child with a budget of MS: Z3 stops at its timeout
+ * by itself, so the deadline only catches a child that is stuck.  It is
+ * generous (twice the budget, plus a second), because a loaded machine or
+ * valgrind can make a fork and its copied pages slow, and a query killed
+ * here is an unknown that would not have been one in-process. */
+static unsigned child_deadline(unsigned ms)
+{
+	return ms ? 2 * ms + 1000 : 0;
+}
 
 /* What the child hands back. */
 typedef struct slow_out {
@@ -1027,9 +1032,8 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 	bool ran = false;
 	if (ps->opts->isolate) {
 		slow_job j = {ps, neg, timeout_ms, kept, false};
-		unsigned deadline =
-		    timeout_ms ? timeout_ms + DEADLINE_GRACE_MS : 0;
-		st = run_in_child(&j, deadline, ans, x, &ran, err);
+		st = run_in_child(&j, child_deadline(timeout_ms), ans, x, &ran,
+				  err);
 		if (st || ran)
 			return st;
 	}
@@ -1065,7 +1069,7 @@ static bool unsat_in_child(pst *ps, Z3_solver s, unsigned budget_ms)
 		int sig;
 		iso_outcome how =
 		    iso_run(unsat_child, &j, &unsat, 1, &len,
-			    budget_ms + DEADLINE_GRACE_MS, &sig, NULL);
+			    child_deadline(budget_ms), &sig, NULL);
 		if (how != ISO_UNAVAILABLE) {
 			ps->res->isolated++;
 			ps->res->isolated_lost += how != ISO_DONE;
