@@ -19,6 +19,7 @@
 
 #include "fuzz/reduce.h"
 #include "fuzz/rng.h"
+#include "ir/fdio.h"
 #include "ir/print.h"
 #include "ir/strbuf.h"
 #include "verify/check.h"
@@ -162,20 +163,6 @@ static void counts_add(camp_counts *a, const camp_counts *b)
  * temporary name; the directory is then renamed into place.  Readers (and
  * a campaign killed at any moment) see either no bundle or a complete one. */
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
-}
-
 static bool write_file(const char *dir, const char *name, const strbuf *sb)
 {
 	char path[4800];
@@ -183,7 +170,8 @@ static bool write_file(const char *dir, const char *name, const strbuf *sb)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (fd < 0)
 		return false;
-	bool ok = !sb->oom && write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
+	bool ok =
+	    !sb->oom && fd_write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
 	return close(fd) == 0 && ok;
 }
 
@@ -205,7 +193,8 @@ static bool write_atomic(const char *path, const strbuf *sb)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	if (fd < 0)
 		return false;
-	bool ok = !sb->oom && write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
+	bool ok =
+	    !sb->oom && fd_write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (!ok || rename(tmp, path) != 0) {
 		unlink(tmp);
@@ -353,7 +342,7 @@ static void send_msg(worker *w, uint32_t type, const camp_finding *f)
 	if (f)
 		m.f = *f;
 	/* A failed write means the parent is gone: nobody is listening. */
-	if (!write_all(w->fd, (const char *)&m, sizeof m))
+	if (!fd_write_all(w->fd, &m, sizeof m))
 		_exit(3);
 	w->last_msg = now_ms();
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
+#include "ir/fdio.h"
 #include "ir/parse.h"
 #include "ir/sem.h"
 #include "ir/strbuf.h"
@@ -1146,37 +1147,6 @@ static bool decode_result(const char *buf, size_t len, ci_result *r)
 	return true;
 }
 
-static bool write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t k = write(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		len -= (size_t)k;
-	}
-	return true;
-}
-
-/* Reads exactly LEN bytes; false on end of file or error. */
-static bool read_all(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len > 0) {
-		ssize_t k = read(fd, p, len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		len -= (size_t)k;
-	}
-	return true;
-}
-
 /* ---- the worker pool -------------------------------------------------- */
 
 typedef struct pool_worker {
@@ -1193,7 +1163,7 @@ static void worker_main(int task_fd, int result_fd, const ci_caselist *l,
 {
 	uint32_t idx;
 	int code = 0;
-	while (read_all(task_fd, &idx, sizeof idx)) {
+	while (fd_read_all(task_fd, &idx, sizeof idx)) {
 		ci_result r;
 		if (idx >= l->n) {
 			code = 3;
@@ -1204,7 +1174,7 @@ static void worker_main(int task_fd, int result_fd, const ci_caselist *l,
 		sb_init(&sb);
 		encode_result(&r, &sb);
 		ci_result_free(&r);
-		bool ok = !sb.oom && write_all(result_fd, sb.buf, sb.len);
+		bool ok = !sb.oom && fd_write_all(result_fd, sb.buf, sb.len);
 		sb_release(&sb);
 		if (!ok) {
 			code = 4;
@@ -1274,7 +1244,7 @@ static void assign(pool_worker *w, uint32_t *next, uint32_t n)
 		return;
 	}
 	uint32_t idx = (*next)++;
-	if (write_all(w->task_fd, &idx, sizeof idx))
+	if (fd_write_all(w->task_fd, &idx, sizeof idx))
 		w->busy_on = (int32_t)idx;
 	else
 		close_fd(&w->task_fd);
@@ -1316,12 +1286,12 @@ static void collect(pool_worker *w, ci_result *out, bool *done, uint32_t *next,
 		    uint32_t n)
 {
 	uint32_t len;
-	if (!read_all(w->result_fd, &len, sizeof len) || w->busy_on < 0) {
+	if (!fd_read_all(w->result_fd, &len, sizeof len) || w->busy_on < 0) {
 		worker_lost(w, out, done);
 		return;
 	}
 	char *buf = malloc(len ? len : 1);
-	bool ok = buf && read_all(w->result_fd, buf, len) &&
+	bool ok = buf && fd_read_all(w->result_fd, buf, len) &&
 		  decode_result(buf, len, &out[w->busy_on]);
 	free(buf);
 	if (!ok) {

@@ -17,26 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ir/fdio.h"
+
 static double iso_now_ms(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static bool write_all(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		p += k;
-		n -= (size_t)k;
-	}
-	return true;
 }
 
 /* The child: the length first, then the bytes.  Exit status 0 only when
@@ -47,7 +34,8 @@ static void child(iso_fn fn, void *arg, void *out, size_t cap, int fd)
 	if (n > cap)
 		n = cap;
 	uint64_t len = n;
-	bool ok = write_all(fd, &len, sizeof len) && write_all(fd, out, n);
+	bool ok =
+	    fd_write_all(fd, &len, sizeof len) && fd_write_all(fd, out, n);
 	_exit(ok ? 0 : 1);
 }
 
