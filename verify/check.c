@@ -905,6 +905,13 @@ static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
  * ceiling stops the one step that would overshoot it by far. */
 enum { CEILING_ABOVE_CAP_MB = 40 };
 
+/* In a child, before its query: the ceiling, when there is a cap. */
+static void set_child_ceiling(const pst *ps)
+{
+	if (ps->opts->memory_mb)
+		zc_set_ceiling(ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+}
+
 /* The deadline of a child with a budget of MS: Z3 stops at its timeout
  * by itself, so the deadline only catches a child that is stuck.  It is
  * generous (twice the budget, plus a second), because a loaded machine or
@@ -940,8 +947,7 @@ static size_t slow_child(void *arg, void *out, size_t cap)
 	pst *ps = j->ps;
 	slow_out *o = out;
 	(void)cap;
-	if (ps->opts->memory_mb)
-		zc_set_ceiling(ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+	set_child_ceiling(ps);
 	jp_err err;
 	jp_err_clear(&err);
 	uint64_t *x = j->want_x ? o->x : NULL;
@@ -975,7 +981,7 @@ static jp_status run_in_child(slow_job *j, unsigned deadline_ms, Z3_lbool *ans,
 	size_t len;
 	int sig;
 	iso_outcome how =
-	    iso_run(slow_child, j, o, cap, &len, deadline_ms, &sig, NULL);
+	    iso_run(slow_child, j, o, cap, &len, deadline_ms, &sig);
 	*ran = how != ISO_UNAVAILABLE;
 	if (*ran)
 		ps->res->isolated++;
@@ -1048,8 +1054,7 @@ typedef struct unsat_job {
 static size_t unsat_child(void *arg, void *out, size_t cap)
 {
 	unsat_job *j = arg;
-	if (j->ps->opts->memory_mb)
-		zc_set_ceiling(j->ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+	set_child_ceiling(j->ps);
 	unsigned char *unsat = out;
 	*unsat = Z3_solver_check(j->ps->z, j->s) == Z3_L_FALSE;
 	return cap;
@@ -1067,9 +1072,8 @@ static bool unsat_in_child(pst *ps, Z3_solver s, unsigned budget_ms)
 		unsat_job j = {ps, s};
 		size_t len;
 		int sig;
-		iso_outcome how =
-		    iso_run(unsat_child, &j, &unsat, 1, &len,
-			    child_deadline(budget_ms), &sig, NULL);
+		iso_outcome how = iso_run(unsat_child, &j, &unsat, 1, &len,
+					  child_deadline(budget_ms), &sig);
 		if (how != ISO_UNAVAILABLE) {
 			ps->res->isolated++;
 			ps->res->isolated_lost += how != ISO_DONE;

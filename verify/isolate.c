@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -82,16 +81,8 @@ static int reap(pid_t pid)
 	return status;
 }
 
-static void note_rss(iso_stats *stats)
-{
-	struct rusage ru;
-	if (stats && getrusage(RUSAGE_CHILDREN, &ru) == 0 &&
-	    ru.ru_maxrss > stats->max_rss_kb)
-		stats->max_rss_kb = ru.ru_maxrss;
-}
-
 iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
-		    unsigned deadline_ms, int *signo, iso_stats *stats)
+		    unsigned deadline_ms, int *signo)
 {
 	*signo = 0;
 	*len = 0;
@@ -113,8 +104,6 @@ iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
 		child(fn, arg, out, cap, fds[1]);
 	}
 	close(fds[1]);
-	if (stats)
-		stats->runs++;
 	uint64_t n = 0;
 	int r = read_until(fds[0], &n, sizeof n, end);
 	if (r == 1 && n <= cap)
@@ -125,12 +114,8 @@ iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
 	if (r < 0)
 		kill(pid, SIGKILL);
 	int status = reap(pid);
-	note_rss(stats);
-	if (r < 0) {
-		if (stats)
-			stats->timeouts++;
+	if (r < 0)
 		return ISO_TIMEOUT;
-	}
 	/* A complete result is the child's answer whatever its exit status
 	 * says: a tool such as valgrind may change the status of a child
 	 * that ends without freeing its memory. */
@@ -140,7 +125,5 @@ iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
 	}
 	if (status >= 0 && WIFSIGNALED(status))
 		*signo = WTERMSIG(status);
-	if (stats)
-		stats->deaths++;
 	return ISO_DIED;
 }

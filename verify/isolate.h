@@ -43,19 +43,11 @@ typedef enum iso_outcome {
 
 typedef size_t (*iso_fn)(void *arg, void *out, size_t cap);
 
-/* Statistics of the children one caller made. */
-typedef struct iso_stats {
-	unsigned runs;	   /* children made */
-	unsigned timeouts; /* ISO_TIMEOUT */
-	unsigned deaths;   /* ISO_DIED */
-	long max_rss_kb;   /* largest peak RSS of a child (it counts the
-			      caller's memory that the child shares) */
-} iso_stats;
-
 /* Runs FN in a child (see above).  DEADLINE_MS: wall-clock time after
  * which the child is killed; 0 = none.  *LEN receives the number of bytes
- * of OUT filled (ISO_DONE only).  STATS (may be NULL) is updated. */
+ * of OUT filled (ISO_DONE only).  A child's peak RSS shows in
+ * getrusage(RUSAGE_CHILDREN) once iso_run returns. */
 iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
-		    unsigned deadline_ms, int *signo, iso_stats *stats);
+		    unsigned deadline_ms, int *signo);
 
 #endif
