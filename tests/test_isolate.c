@@ -94,6 +94,26 @@ static void test_deadline_kills(void)
 	CHECK(took >= 190 && took < 3000);
 }
 
+static size_t nap_then_answer(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	struct timespec t = {0, 300 * 1000 * 1000};
+	nanosleep(&t, NULL);
+	memset(out, 0x5a, cap);
+	return cap;
+}
+
+/* The largest deadline must mean "long", not wrap into a short wait. */
+static void test_huge_deadline(void)
+{
+	unsigned char out = 0;
+	size_t len;
+	int sig;
+	CHECK(iso_run(nap_then_answer, NULL, &out, 1, &len, 4294967295u,
+		      &sig) == ISO_DONE);
+	CHECK(len == 1 && out == 0x5a);
+}
+
 static size_t crash(void *arg, void *out, size_t cap)
 {
 	(void)arg;
@@ -155,6 +175,7 @@ int main(void)
 	test_result_comes_back();
 	test_big_result();
 	test_deadline_kills();
+	test_huge_deadline();
 	test_crash_is_a_death();
 	test_memory_stays_in_child();
 	return check_summary("test_isolate");

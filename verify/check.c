@@ -18,6 +18,7 @@
 
 #include "check.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -919,7 +920,9 @@ static void set_child_ceiling(const pst *ps)
  * here is an unknown that would not have been one in-process. */
 static unsigned child_deadline(unsigned ms)
 {
-	return ms ? 2 * ms + 1000 : 0;
+	if (ms == 0 || ms > (UINT_MAX - 1000) / 2)
+		return 0; /* no budget, or one too large to double */
+	return 2 * ms + 1000;
 }
 
 /* What the child hands back. */

@@ -50,7 +50,9 @@ static int read_until(int fd, void *buf, size_t n, double end)
 			double left = end - iso_now_ms();
 			if (left <= 0)
 				return -1;
-			wait = (int)left + 1;
+			/* At most a minute per wait: the loop looks again,
+			 * and a long deadline does not overflow an int. */
+			wait = left > 60000 ? 60000 : (int)left + 1;
 		}
 		struct pollfd pf = {.fd = fd, .events = POLLIN};
 		int r = poll(&pf, 1, wait);
