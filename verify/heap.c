@@ -8,6 +8,7 @@
 #include "ir/arena.h"
 #include "ir/interp.h"
 #include "ir/strbuf.h"
+#include "verify/abstract.h"
 #include "verify/encode.h"
 #include "verify/oblig.h"
 
@@ -162,6 +163,10 @@ typedef struct hp {
 	arena nodes;	       /* the hnode lists */
 	Z3_solver s;	       /* the incremental solver (solve) */
 	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
+	bool have_ind;	       /* the indicator constants exist */
+	Z3_solver sa;	       /* the abstraction's incremental solver */
+	abs_map A;	       /* its hidden terms */
+	bool abs_any;	       /* the background or a guard hides something */
 	bool gave_up;	       /* an obligation was unknown */
 	char why[96];	       /* reason of the last fast unknown (a copy:
 				  Z3's string lives until its next call) */
@@ -1028,7 +1033,10 @@ static jp_status enc_one(hp *h, htrace *e)
 		} else {
 			Z3_ast of = NULL;
 			Z3_ast r =
-			    enc_op(&h->S, h->w, (ir_opcode)op->opc, a, &of);
+			    enc_peephole(&h->S, h->w, (ir_opcode)op->opc, a);
+			if (!r)
+				r = enc_op(&h->S, h->w, (ir_opcode)op->opc, a,
+					   &of);
 			if (!r)
 				return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL,
 						  op->line, op->col,
@@ -1898,9 +1906,9 @@ static unsigned fast_budget(const hp *h)
 	return user && user < HP_FAST_MS ? user : HP_FAST_MS;
 }
 
-/* Asserts "indicator implies pass" for the guards of E into the
- * incremental solver. */
-static void indicators(hp *h, const htrace *e, Z3_ast *ind, char tag)
+/* Makes the indicator constant of each guard of E: one per guard, shared
+ * by the exact and the abstract solver. */
+static void make_indicators(hp *h, const htrace *e, Z3_ast *ind, char tag)
 {
 	for (uint32_t i = 0; i < e->t->nops; i++) {
 		if (!e->pass[i])
@@ -1909,9 +1917,35 @@ static void indicators(hp *h, const htrace *e, Z3_ast *ind, char tag)
 		snprintf(sym, sizeof sym, "pass_%c%u", tag, i);
 		ind[i] = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
 					  Z3_mk_bool_sort(h->z)));
-		Z3_solver_assert(h->z, h->s,
-				 K(h, Z3_mk_implies(h->z, ind[i], e->pass[i])));
 	}
+}
+
+static void need_indicators(hp *h)
+{
+	if (h->have_ind)
+		return;
+	make_indicators(h, &h->ho, h->ind_o, 'o');
+	make_indicators(h, &h->hpp, h->ind_p, 'p');
+	h->have_ind = true;
+}
+
+/* Asserts "indicator implies pass" for the guards of E into S, each pass
+ * condition through ABS (the abstraction) when it is not NULL.  False
+ * when abstracting failed. */
+static bool indicators(hp *h, Z3_solver s, const htrace *e, const Z3_ast *ind,
+		       abs_map *abs)
+{
+	for (uint32_t i = 0; i < e->t->nops; i++) {
+		if (!e->pass[i])
+			continue;
+		Z3_ast pass =
+		    abs ? abs_term(abs, e->pass[i], &h->abs_any) : e->pass[i];
+		if (!pass)
+			return false;
+		Z3_solver_assert(h->z, s,
+				 K(h, Z3_mk_implies(h->z, ind[i], pass)));
+	}
+	return true;
 }
 
 static bool make_solver(hp *h)
@@ -1924,9 +1958,36 @@ static bool make_solver(hp *h)
 	Z3_solver_inc_ref(h->z, h->s);
 	set_limits(h, h->s, fast_budget(h));
 	Z3_solver_assert(h->z, h->s, h->bg);
-	indicators(h, &h->ho, h->ind_o, 'o');
-	indicators(h, &h->hpp, h->ind_p, 'p');
+	need_indicators(h);
+	indicators(h, h->s, &h->ho, h->ind_o, NULL);
+	indicators(h, h->s, &h->hpp, h->ind_p, NULL);
 	return !zc_failed();
+}
+
+/* The abstraction (verify/abstract.h) gets this budget, as in the integer
+ * verifier: without multipliers, the queries it can prove are easy. */
+enum { HP_ABS_MS = 50 };
+
+/* The abstraction's solver: the background and the guards' pass
+ * conditions with every multiplier and divider hidden. */
+static bool make_abs_solver(hp *h)
+{
+	if (h->sa)
+		return true;
+	h->sa = Z3_mk_simple_solver(h->z);
+	if (!h->sa)
+		return false;
+	Z3_solver_inc_ref(h->z, h->sa);
+	unsigned user = h->opts->timeout_ms;
+	set_limits(h, h->sa, user && user < HP_ABS_MS ? user : HP_ABS_MS);
+	abs_init(&h->A, &h->S);
+	Z3_ast bg = abs_term(&h->A, h->bg, &h->abs_any);
+	if (!bg)
+		return false;
+	Z3_solver_assert(h->z, h->sa, bg);
+	need_indicators(h);
+	return indicators(h, h->sa, &h->ho, h->ind_o, &h->A) &&
+	       indicators(h, h->sa, &h->hpp, h->ind_p, &h->A) && !zc_failed();
 }
 
 static uint32_t assumptions(const hp *h, const hobl *q, Z3_ast *out)
@@ -1990,6 +2051,66 @@ static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
 	return st;
 }
 
+/* Pushes a scope onto the incremental solver S, asserts NEG in it and
+ * checks it under the indicators of the guards before Q; the caller pops
+ * (after reading a model). */
+static jp_status push_check(hp *h, Z3_solver s, const hobl *q, Z3_ast neg,
+			    Z3_lbool *ans)
+{
+	uint32_t cap = h->o->nops + h->p->nops + 1;
+	Z3_ast *as = calloc(cap, sizeof *as);
+	Z3_solver_push(h->z, s);
+	if (!as)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t n = assumptions(h, q, as);
+	Z3_solver_assert(h->z, s, neg);
+	*ans = Z3_solver_check_assumptions(h->z, s, n, as);
+	free(as);
+	return zc_check_error(h->err, "solver check");
+}
+
+static jp_status abs_failed(hp *h, const char *what)
+{
+	return jp_fail(h->err, JP_EINTERNAL, "abstracting %s: %s", what,
+		       zc_error_text());
+}
+
+/* Asks the abstraction of the query (verify/abstract.h): *PROVED when it
+ * is unsatisfiable, which proves the exact query unsatisfiable too; sat
+ * or unknown says nothing.  Nothing is asked when nothing is hidden: the
+ * abstract query would then be the exact one.  Most heap pairs that the
+ * exact solver cannot settle multiply or divide (176 of 179 undecided
+ * heap pairs of a 20,000-trace campaign), and most of their obligations
+ * hold whatever the products are. */
+static jp_status abstract_query(hp *h, const hobl *q, Z3_ast neg, bool *proved)
+{
+	*proved = false;
+	if (!make_abs_solver(h))
+		return h->A.failed
+			   ? abs_failed(h, "the heap model")
+			   : zc_check_error(h->err, "creating a solver");
+	bool hid = h->abs_any;
+	Z3_ast g = abs_term(&h->A, neg, &hid);
+	if (!g)
+		return abs_failed(h, "a goal");
+	if (!hid)
+		return JP_OK;
+	Z3_ast ax;
+	if (!abs_axioms(&h->A, &ax))
+		return abs_failed(h, "axioms");
+	if (ax)
+		Z3_solver_assert(h->z, h->sa, ax);
+	h->res->abstract_calls++;
+	Z3_lbool ans = Z3_L_UNDEF;
+	jp_status st = push_check(h, h->sa, q, g, &ans);
+	Z3_solver_pop(h->z, h->sa, 1);
+	if (!st && ans == Z3_L_FALSE) {
+		*proved = true;
+		h->res->abstract_proved++;
+	}
+	return st ? st : zc_check_error(h->err, "solver pop");
+}
+
 /* The incremental query: *ANS is the solver's answer; a model is used
  * before the goal is popped. */
 static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
@@ -1997,16 +2118,7 @@ static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
 {
 	if (!make_solver(h))
 		return zc_check_error(h->err, "creating a solver");
-	uint32_t cap = h->o->nops + h->p->nops + 1;
-	Z3_ast *as = calloc(cap, sizeof *as);
-	if (!as)
-		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	uint32_t n = assumptions(h, q, as);
-	Z3_solver_push(h->z, h->s);
-	Z3_solver_assert(h->z, h->s, neg);
-	*ans = Z3_solver_check_assumptions(h->z, h->s, n, as);
-	free(as);
-	jp_status st = zc_check_error(h->err, "solver check");
+	jp_status st = push_check(h, h->s, q, neg, ans);
 	if (!st && *ans == Z3_L_TRUE)
 		st = use_model(h, h->s, out, refuted);
 	else if (!st && *ans == Z3_L_UNDEF)
@@ -2038,7 +2150,21 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 	h->res->solver_calls++;
 	h->why[0] = 0;
 	Z3_lbool ans = Z3_L_UNDEF;
-	jp_status st = fast_query(h, q, neg, out, refuted, &ans);
+	/* The abstraction gets the goal as built, as the guards are: Z3's
+	 * rewriter writes -x as -1 * x, which would be hidden, and cut the
+	 * goal off from the guards that say what -x is (measured: a pair
+	 * with "-x // 15" took 266 ms that way and 4 ms with RAW). */
+	bool proved = false;
+	jp_status st = h->gave_up ? JP_OK : abstract_query(h, q, raw, &proved);
+	if (!st && proved) {
+		out->status = VER_PROVED;
+		out->how = VER_BY_SOLVER;
+		out->ms = now_ms() - t0;
+		h->res->ms_solve += out->ms;
+		return JP_OK;
+	}
+	if (!st)
+		st = fast_query(h, q, neg, out, refuted, &ans);
 	unsigned user = h->opts->timeout_ms;
 	double spent = now_ms() - t0;
 	/* Once an obligation is unknown the pair cannot be proved: the rest
@@ -2243,6 +2369,10 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		Z3_dec_ref(z, Z3_func_decl_to_ast(z, h->tyfun));
 	if (h->s)
 		Z3_solver_dec_ref(z, h->s);
+	if (h->sa) {
+		Z3_solver_dec_ref(z, h->sa);
+		abs_free(&h->A);
+	}
 	zc_scope_release(&h->S);
 	arena_free(&h->nodes);
 	free(h->ind_o);

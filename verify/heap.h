@@ -53,6 +53,13 @@
  * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
  * reference, more than 64 fresh identities, trace mode.
  *
+ * Integer ops take the integer verifier's terms (enc_peephole before
+ * enc_op), so a division by a constant and the optimizer's multiply-high
+ * sequence for it are one term here too.  A query of a pair that
+ * multiplies or divides goes first to an abstraction of it
+ * (verify/abstract.h): an unsat answer there proves it; anything else
+ * goes on to the exact solvers.
+ *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
  * results, call writes to objects that are not fresh) and compared
