@@ -278,6 +278,9 @@ static jp_status bench_profiles(const bench_opts *o, bench_result *res,
 		note(o, "campaign: profile %s", gen_profile_name(p));
 		gen_opts go = fixed_len_gen(o, o->campaign_len);
 		go.profile = (gen_profile)p;
+		/* Only the heap profile has heap ops: the other rows stay
+		 * integer traces, comparable with the earlier sessions. */
+		go.heap = p == GEN_PROFILE_HEAP;
 		bench_stream *s = &res->profiles[p];
 		double start = now_s();
 		for (uint64_t k = 0; !st; k++) {
