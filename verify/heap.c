@@ -1948,20 +1948,31 @@ static bool indicators(hp *h, Z3_solver s, const htrace *e, const Z3_ast *ind,
 	return true;
 }
 
+/* Makes *OUT a new incremental solver with a budget of MS holding the
+ * background and "indicator implies pass" for every guard, each through
+ * ABS (the abstraction) when it is not NULL.  False when Z3 or
+ * abstracting failed; a solver made is in *OUT even then (hp_check
+ * releases it). */
+static bool pair_solver(hp *h, Z3_solver *out, unsigned ms, abs_map *abs)
+{
+	Z3_solver s = Z3_mk_simple_solver(h->z);
+	if (!s)
+		return false;
+	Z3_solver_inc_ref(h->z, s);
+	*out = s;
+	set_limits(h, s, ms);
+	Z3_ast bg = abs ? abs_term(abs, h->bg, &h->abs_any) : h->bg;
+	if (!bg)
+		return false;
+	Z3_solver_assert(h->z, s, bg);
+	need_indicators(h);
+	return indicators(h, s, &h->ho, h->ind_o, abs) &&
+	       indicators(h, s, &h->hpp, h->ind_p, abs) && !zc_failed();
+}
+
 static bool make_solver(hp *h)
 {
-	if (h->s)
-		return true;
-	h->s = Z3_mk_simple_solver(h->z);
-	if (!h->s)
-		return false;
-	Z3_solver_inc_ref(h->z, h->s);
-	set_limits(h, h->s, fast_budget(h));
-	Z3_solver_assert(h->z, h->s, h->bg);
-	need_indicators(h);
-	indicators(h, h->s, &h->ho, h->ind_o, NULL);
-	indicators(h, h->s, &h->hpp, h->ind_p, NULL);
-	return !zc_failed();
+	return h->s || pair_solver(h, &h->s, fast_budget(h), NULL);
 }
 
 /* The abstraction (verify/abstract.h) gets this budget, as in the integer
@@ -1974,20 +1985,10 @@ static bool make_abs_solver(hp *h)
 {
 	if (h->sa)
 		return true;
-	h->sa = Z3_mk_simple_solver(h->z);
-	if (!h->sa)
-		return false;
-	Z3_solver_inc_ref(h->z, h->sa);
 	unsigned user = h->opts->timeout_ms;
-	set_limits(h, h->sa, user && user < HP_ABS_MS ? user : HP_ABS_MS);
 	abs_init(&h->A, &h->S);
-	Z3_ast bg = abs_term(&h->A, h->bg, &h->abs_any);
-	if (!bg)
-		return false;
-	Z3_solver_assert(h->z, h->sa, bg);
-	need_indicators(h);
-	return indicators(h, h->sa, &h->ho, h->ind_o, &h->A) &&
-	       indicators(h, h->sa, &h->hpp, h->ind_p, &h->A) && !zc_failed();
+	return pair_solver(h, &h->sa,
+			   user && user < HP_ABS_MS ? user : HP_ABS_MS, &h->A);
 }
 
 static uint32_t assumptions(const hp *h, const hobl *q, Z3_ast *out)
