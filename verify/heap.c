@@ -2076,16 +2076,16 @@ static jp_status abs_failed(hp *h, const char *what)
 		       zc_error_text());
 }
 
-/* Asks the abstraction of the query (verify/abstract.h): *PROVED when it
- * is unsatisfiable, which proves the exact query unsatisfiable too; sat
- * or unknown says nothing.  Nothing is asked when nothing is hidden: the
+/* Asks the abstraction of the query (verify/abstract.h): *ANS becomes
+ * Z3_L_FALSE when it is unsatisfiable, which proves the exact query
+ * unsatisfiable too; otherwise *ANS is left alone (sat or unknown says
+ * nothing).  Nothing is asked when nothing is hidden: the
  * abstract query would then be the exact one.  Most heap pairs that the
  * exact solver cannot settle multiply or divide (176 of 179 undecided
  * heap pairs of a 20,000-trace campaign), and most of their obligations
  * hold whatever the products are. */
-static jp_status abstract_query(hp *h, const hobl *q, Z3_ast neg, bool *proved)
+static jp_status abstract_query(hp *h, const hobl *q, Z3_ast neg, Z3_lbool *ans)
 {
-	*proved = false;
 	if (!make_abs_solver(h))
 		return h->A.failed
 			   ? abs_failed(h, "the heap model")
@@ -2102,11 +2102,11 @@ static jp_status abstract_query(hp *h, const hobl *q, Z3_ast neg, bool *proved)
 	if (ax)
 		Z3_solver_assert(h->z, h->sa, ax);
 	h->res->abstract_calls++;
-	Z3_lbool ans = Z3_L_UNDEF;
-	jp_status st = push_check(h, h->sa, q, g, &ans);
+	Z3_lbool a = Z3_L_UNDEF;
+	jp_status st = push_check(h, h->sa, q, g, &a);
 	Z3_solver_pop(h->z, h->sa, 1);
-	if (!st && ans == Z3_L_FALSE) {
-		*proved = true;
+	if (!st && a == Z3_L_FALSE) {
+		*ans = Z3_L_FALSE;
 		h->res->abstract_proved++;
 	}
 	return st ? st : zc_check_error(h->err, "solver pop");
@@ -2155,16 +2155,8 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 	 * rewriter writes -x as -1 * x, which would be hidden, and cut the
 	 * goal off from the guards that say what -x is (measured: a pair
 	 * with "-x // 15" took 266 ms that way and 4 ms with RAW). */
-	bool proved = false;
-	jp_status st = h->gave_up ? JP_OK : abstract_query(h, q, raw, &proved);
-	if (!st && proved) {
-		out->status = VER_PROVED;
-		out->how = VER_BY_SOLVER;
-		out->ms = now_ms() - t0;
-		h->res->ms_solve += out->ms;
-		return JP_OK;
-	}
-	if (!st)
+	jp_status st = h->gave_up ? JP_OK : abstract_query(h, q, raw, &ans);
+	if (!st && ans != Z3_L_FALSE)
 		st = fast_query(h, q, neg, out, refuted, &ans);
 	unsigned user = h->opts->timeout_ms;
 	double spent = now_ms() - t0;
