@@ -406,8 +406,8 @@ int cmd_check(int argc, char **argv)
 	    {"memory-mb", CLI_INT, &memory,
 	     "N  per solver query, cap on Z3's memory in MB "
 	     "(default " VER_DEFAULT_MEMORY_MB_TEXT
-	     "; 0 = none); over it the query is "
-	     "unknown"},
+	     "; 0 = none; twice that in a solver process); over it the "
+	     "query is unknown"},
 	    {"in-process", CLI_FLAG, &in_process,
 	     "run the fallback solver's queries in this process, not in a "
 	     "forked child with a hard memory ceiling (for debuggers)"},

@@ -137,6 +137,7 @@ typedef struct pst {
 	const ir_trace *o, *p;
 	const ver_opts *opts;
 	ver_result *res;
+	unsigned cap_mb; /* Z3's memory cap for this process's queries */
 	zc_scope S;
 	Z3_ast *vars;
 	enc_trace eo, ep;
@@ -174,7 +175,7 @@ typedef struct pst {
 	/* Facts: terms the assumptions pin to constants (learn_facts). */
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
-	zc_idset factids;	   /* ids of the fact_from terms */
+	zc_idset factids; /* ids of the fact_from terms */
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
 	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
@@ -398,7 +399,7 @@ static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 				   ps->opts->rlimit);
 	bool tactic = s == ps->s2 || s == ps->s4;
 	zc_limit_params(z, p, tactic ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
-			ps->opts->memory_mb);
+			ps->cap_mb);
 	Z3_solver_set_params(z, s, p);
 	Z3_params_dec_ref(z, p);
 }
@@ -901,16 +902,41 @@ static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
 
 /* ---- the slow rounds in a child process (verify/isolate.h) ---- */
 
-/* Z3's hard memory ceiling in the child: this much above the cap on its
- * total (ver_opts.memory_mb).  The cap stops a query between steps; the
- * ceiling stops the one step that would overshoot it by far. */
-enum { CEILING_ABOVE_CAP_MB = 40 };
+/* Memory in a child.  The cap (ver_opts.memory_mb) is on Z3's
+ * process-wide total, and a child inherits its parent's: the pair's
+ * incremental solvers, often most of the cap, in pages the child shares
+ * and its query cannot free.  With the parent's cap, a query that needs
+ * 50 MB of its own failed at once (about a third of the unknown traces
+ * of a campaign).  So a child's queries get CHILD_CAP_FACTOR times the
+ * cap: what they allocate is returned when the child ends and never
+ * fragments the long-lived parent's heap, which is what the cap is for.
+ * The hard ceiling, a little above, stops the one step that would
+ * overshoot it by far.  Measured (docs/performance.md, session 10):
+ * unknown traces 41 -> 34 of 40,000, the largest child 87 -> 123 MB. */
+enum { CHILD_CAP_FACTOR = 2, CEILING_ABOVE_CAP_MB = 16 };
 
-/* In a child, before its query: the ceiling, when there is a cap. */
-static void set_child_ceiling(const pst *ps)
+/* Applies the cap PS->cap_mb to the tactic solver S, keeping its other
+ * parameters (Z3 merges them). */
+static void cap_tactic(pst *ps, Z3_solver s)
 {
-	if (ps->opts->memory_mb)
-		zc_set_ceiling(ps->opts->memory_mb + CEILING_ABOVE_CAP_MB);
+	Z3_params p = Z3_mk_params(ps->z);
+	Z3_params_inc_ref(ps->z, p);
+	zc_limit_params(ps->z, p, ZC_TACTIC_SOLVER, ps->cap_mb);
+	Z3_solver_set_params(ps->z, s, p);
+	Z3_params_dec_ref(ps->z, p);
+}
+
+/* In a child, before its query: the child's cap and the ceiling, when
+ * there is a cap.  The abstraction's fallback solver was set up by the
+ * parent, with the parent's cap. */
+static void enter_child(pst *ps)
+{
+	if (!ps->opts->memory_mb)
+		return;
+	ps->cap_mb = CHILD_CAP_FACTOR * ps->opts->memory_mb;
+	zc_set_ceiling(ps->cap_mb + CEILING_ABOVE_CAP_MB);
+	if (ps->s4)
+		cap_tactic(ps, ps->s4);
 }
 
 /* The deadline of a child with a budget of MS: Z3 stops at its timeout
@@ -950,7 +976,7 @@ static size_t slow_child(void *arg, void *out, size_t cap)
 	pst *ps = j->ps;
 	slow_out *o = out;
 	(void)cap;
-	set_child_ceiling(ps);
+	enter_child(ps);
 	jp_err err;
 	jp_err_clear(&err);
 	uint64_t *x = j->want_x ? o->x : NULL;
@@ -1057,7 +1083,7 @@ typedef struct unsat_job {
 static size_t unsat_child(void *arg, void *out, size_t cap)
 {
 	unsat_job *j = arg;
-	set_child_ceiling(j->ps);
+	enter_child(j->ps);
 	unsigned char *unsat = out;
 	*unsat = Z3_solver_check(j->ps->z, j->s) == Z3_L_FALSE;
 	return cap;
@@ -2341,6 +2367,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.o = orig;
 	ps.p = opt;
 	ps.opts = opts;
+	ps.cap_mb = opts->memory_mb;
 	ps.res = res;
 	zc_scope_init(&ps.S, ps.z);
 	sl_init(&ps.sl, ps.z);

@@ -57,7 +57,10 @@ typedef struct ver_opts {
 	unsigned rlimit;	/* per query, Z3 resource limit; 0 = none */
 	unsigned memory_mb;	/* per query, cap on Z3's memory (MB of its
 				   process-wide total, verify/z3ctx.h); over
-				   it the query is unknown; 0 = none */
+				   it the query is unknown; 0 = none.  A
+				   query in a child process (isolate) gets
+				   twice this: it inherits the parent's
+				   total */
 	unsigned screen_inputs; /* random/edge inputs run concretely first */
 	uint64_t seed;		/* for the random screening inputs */
 	const char *smt2_dir;	/* write each query there, or NULL */
