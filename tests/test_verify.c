@@ -411,6 +411,30 @@ static void test_facts(void)
 	ver_result_free(&r);
 }
 
+/* A divisor a guard pins: the original divides by the guarded value, the
+ * optimized trace by the folded constant.  Refolding gives the original's
+ * division the optimized trace's term, so no solver is asked; a wrong
+ * constant is still refuted. */
+static void test_refold(void)
+{
+	static const char *orig =
+	    "[i0, i1]\nguard_value(i1, 7, descr=a)\n"
+	    "i2 = int_py_mod(i0, i1)\ni3 = int_py_div(i0, i1)\n"
+	    "i4 = int_mul(i0, i1)\nfinish(i2, i3, i4)\n";
+	ver_result r =
+	    check_stats(orig, "[i0, i1]\nguard_value(i1, 7, descr=a)\n"
+			      "i2 = int_py_mod(i0, 7)\ni3 = int_py_div(i0, 7)\n"
+			      "i4 = int_mul(i0, 7)\nfinish(i2, i3, i4)\n");
+	CHECK(r.verdict == VER_PROVED);
+	CHECK(r.solver_calls == 0);
+	ver_result_free(&r);
+	r = check_stats(orig, "[i0, i1]\nguard_value(i1, 7, descr=a)\n"
+			      "i2 = int_py_mod(i0, 7)\ni3 = int_py_div(i0, 6)\n"
+			      "i4 = int_mul(i0, 7)\nfinish(i2, i3, i4)\n");
+	CHECK(r.verdict == VER_REFUTED);
+	ver_result_free(&r);
+}
+
 /* Fallback queries are first asked with the assumptions their goal's
  * multipliers need (verify/slice.h).  Screening is off so that the solver
  * decides; at width 8 the ground truth is every input.  The dropped
@@ -1083,6 +1107,7 @@ int main(void)
 	test_identity_no_solver();
 	test_cheap_settlements();
 	test_facts();
+	test_refold();
 	test_slicing();
 	test_modes();
 	test_guards();

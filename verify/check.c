@@ -176,6 +176,9 @@ typedef struct pst {
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
 	zc_idset factids; /* ids of the fact_from terms */
+	/* Refolding: per goal, op terms and their cheaper forms. */
+	Z3_ast *refold_from, *refold_to;
+	uint32_t nrefold, caprefold;
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
 	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
@@ -1890,6 +1893,85 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 	return JP_OK;
 }
 
+/* ---- refolding: products and quotients the facts make cheap ------------
+ *
+ * The encoder gives a product or quotient with a constant argument a
+ * cheap term (enc_peephole: a shift, a mask, the one multiply-high form
+ * of a division by a constant), but it sees only the constants written
+ * in the trace.  A fact can pin a divisor later: the original divides by
+ * a value that a guard_value or the ranges make 7, while the optimizer
+ * folded the 7 in and the encoder recognized its multiply-high sequence.
+ * Substituting the fact leaves the original's general divider, with a
+ * constant divisor, against the optimized trace's cheap term, and a
+ * solver that bit-blasts a 64-bit divider to relate them.  So, for the
+ * goals that reach the solver, each such op whose argument the facts pin
+ * is encoded again by enc_peephole on the pinned arguments, and its term
+ * in the goal replaced.  The new term equals the op on the pinned
+ * arguments for every input, and those equal the op's arguments under
+ * the assumptions: the replacement is an equality the assumptions imply,
+ * like a fact. */
+
+/* T with the lemmas and the facts applied, simplified: a numeral when the
+ * facts pin it. */
+static Z3_ast pinned(pst *ps, Z3_ast t)
+{
+	Z3_ast f = subst_facts(ps, subst(ps, t));
+	return f ? zc_keep(&ps->S, Z3_simplify(ps->z, f)) : NULL;
+}
+
+/* Adds to PS's refold map op OPI of E, when it multiplies or divides,
+ * encode_op left its general term, and the facts pin an argument that
+ * enc_peephole can use. */
+static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
+			   jp_err *err)
+{
+	const ir_op *op = &e->t->ops[opi];
+	ir_opcode opc = (ir_opcode)op->opc;
+	if ((opc != IR_INT_MUL && opc != IR_UINT_MUL_HIGH &&
+	     opc != IR_INT_PY_DIV && opc != IR_INT_PY_MOD) ||
+	    op->result == IR_NOVAL || !e->val[op->result])
+		return JP_OK;
+	Z3_ast raw[2] = {e->val[op->args[0]], e->val[op->args[1]]};
+	uint64_t c;
+	if (!raw[0] || !raw[1] || zc_numeral(ps->z, raw[0], &c) ||
+	    zc_numeral(ps->z, raw[1], &c))
+		return JP_OK; /* enc_peephole has seen the constant */
+	Z3_ast a[2] = {pinned(ps, raw[0]), pinned(ps, raw[1])};
+	if (!a[0] || !a[1] ||
+	    (!zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c)))
+		return JP_OK;
+	Z3_ast to = enc_peephole(&ps->S, e->w, opc, a);
+	Z3_ast from = subst_facts(ps, subst(ps, e->val[op->result]));
+	if (!to || !from || from == to)
+		return JP_OK;
+	return map_push(&ps->refold_from, &ps->refold_to, &ps->nrefold,
+			&ps->caprefold, from, to, err);
+}
+
+/* G with every product or quotient the facts make cheap given its cheap
+ * term (above); G itself when there is none. */
+static jp_status refold(pst *ps, Z3_ast g, Z3_ast *out, jp_err *err)
+{
+	*out = g;
+	ps->nrefold = 0;
+	if (!ps->nfact || !hard_pair(ps))
+		return JP_OK;
+	const enc_trace *es[2] = {&ps->eo, &ps->ep};
+	for (int k = 0; k < 2; k++)
+		for (uint32_t i = 0; i < es[k]->t->nops; i++) {
+			jp_status st = refold_op(ps, es[k], i, err);
+			if (st)
+				return st;
+		}
+	if (ps->nrefold)
+		*out = zc_keep(&ps->S,
+			       Z3_substitute(ps->z, g, ps->nrefold,
+					     ps->refold_from, ps->refold_to));
+	return ps->S.failed ? jp_fail(err, JP_EINTERNAL, "refolding: %s",
+				      zc_error_text())
+			    : JP_OK;
+}
+
 /* ---- one mode ---------------------------------------------------------- */
 
 typedef struct run_flags {
@@ -2024,6 +2106,19 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 				return JP_OK;
 			}
 			g = f;
+		}
+		Z3_ast r;
+		jp_status st = refold(ps, g, &r, err);
+		if (st)
+			return st;
+		if (r != g) {
+			simp = zc_keep(&ps->S, Z3_simplify(ps->z, r));
+			if (simp && zc_is_false(ps->z, simp)) {
+				settle(ps, i, VER_PROVED, VER_BY_REWRITE,
+				       now_ms() - t1);
+				return JP_OK;
+			}
+			g = r;
 		}
 		*neg = g;
 		bool added = false;
@@ -2323,6 +2418,8 @@ static void pst_free(pst *ps)
 	free(ps->lem_from);
 	free(ps->fact_from);
 	free(ps->fact_to);
+	free(ps->refold_from);
+	free(ps->refold_to);
 	free(ps->lem_to);
 	free(ps->cand_o);
 	free(ps->cand_p);
