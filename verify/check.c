@@ -176,9 +176,11 @@ typedef struct pst {
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
 	zc_idset factids; /* ids of the fact_from terms */
-	/* Refolding: per goal, op terms and their cheaper forms. */
-	Z3_ast *refold_from, *refold_to;
-	uint32_t nrefold, caprefold;
+	/* Refolding: the candidate ops, made on first use. */
+	uint32_t *rcand;
+	uint32_t nrcand, caprcand;
+	bool cands_done;
+	uint32_t refold_nfact;	   /* nfact at the last refolding */
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
 	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
@@ -500,6 +502,7 @@ static void reset_hyps(pst *ps)
 	 * assumptions. */
 	ps->nlem = 0;
 	ps->nfact = 0;
+	ps->refold_nfact = 0;
 	zc_idset_clear(&ps->factids);
 	ps->next_cand = 0;
 }
@@ -1903,73 +1906,107 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * folded the 7 in and the encoder recognized its multiply-high sequence.
  * Substituting the fact leaves the original's general divider, with a
  * constant divisor, against the optimized trace's cheap term, and a
- * solver that bit-blasts a 64-bit divider to relate them.  So, for the
- * goals that reach the solver, each such op whose argument the facts pin
- * is encoded again by enc_peephole on the pinned arguments, and its term
- * in the goal replaced.  The new term equals the op on the pinned
- * arguments for every input, and those equal the op's arguments under
- * the assumptions: the replacement is an equality the assumptions imply,
- * like a fact. */
+ * solver that bit-blasts a 64-bit divider to relate them.  So each such
+ * op whose argument a fact pins becomes a fact itself: its term is
+ * replaced by enc_peephole's on the pinned arguments.  That term equals
+ * the op on the pinned arguments for every input, and those equal the
+ * op's arguments under the assumptions: an equality the assumptions
+ * imply, like every fact, and dropped with them. */
 
-/* T with the lemmas and the facts applied, simplified: a numeral when the
- * facts pin it. */
-static Z3_ast pinned(pst *ps, Z3_ast t)
+/* ARG, an argument of an op, as the constant a fact pins it to (the term
+ * itself, not a subterm: the ranges pin a value and the values computed
+ * from it, so this is where a pinned divisor shows), else ARG with the
+ * lemmas.  A lookup: it is asked for every candidate op whenever the
+ * facts grow. */
+static Z3_ast pinned(pst *ps, Z3_ast arg)
 {
-	Z3_ast f = subst_facts(ps, subst(ps, t));
-	return f ? zc_keep(&ps->S, Z3_simplify(ps->z, f)) : NULL;
+	Z3_ast a = subst(ps, arg);
+	if (zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, arg)))
+		return subst_facts(ps, arg);
+	if (a && zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, a)))
+		return subst_facts(ps, a);
+	return a;
 }
 
-/* Adds to PS's refold map op OPI of E, when it multiplies or divides,
- * encode_op left its general term, and the facts pin an argument that
- * enc_peephole can use. */
+/* Whether op OPI of E multiplies or divides two values that are not
+ * constants in the trace: the ops enc_peephole has not seen a constant
+ * of. */
+static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
+{
+	const ir_op *op = &e->t->ops[opi];
+	ir_opcode opc = (ir_opcode)op->opc;
+	uint64_t c;
+	return (opc == IR_INT_MUL || opc == IR_UINT_MUL_HIGH ||
+		opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD) &&
+	       op->result != IR_NOVAL && e->val[op->result] &&
+	       e->val[op->args[0]] && e->val[op->args[1]] &&
+	       !zc_numeral(ps->z, e->val[op->args[0]], &c) &&
+	       !zc_numeral(ps->z, e->val[op->args[1]], &c);
+}
+
+/* The candidates of both traces, once per pair: ORIG ops as their index,
+ * OPT ops as ORIG's op count plus theirs. */
+static jp_status refold_candidates(pst *ps, jp_err *err)
+{
+	if (ps->cands_done)
+		return JP_OK;
+	uint32_t n = ps->o->nops + ps->p->nops;
+	for (uint32_t i = 0; i < n; i++) {
+		bool orig = i < ps->o->nops;
+		if (!refold_candidate(ps, orig ? &ps->eo : &ps->ep,
+				      orig ? i : i - ps->o->nops))
+			continue;
+		if (ps->nrcand == ps->caprcand) {
+			uint32_t cap = ps->caprcand ? 2 * ps->caprcand : 8;
+			uint32_t *q = realloc(ps->rcand, cap * sizeof *q);
+			if (!q)
+				return jp_fail(err, JP_ENOMEM, "out of memory");
+			ps->rcand = q;
+			ps->caprcand = cap;
+		}
+		ps->rcand[ps->nrcand++] = i;
+	}
+	ps->cands_done = true;
+	return JP_OK;
+}
+
+/* Makes candidate op OPI of E a fact when a fact pins an argument and
+ * enc_peephole has a term for the op on the pinned arguments. */
 static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 			   jp_err *err)
 {
 	const ir_op *op = &e->t->ops[opi];
-	ir_opcode opc = (ir_opcode)op->opc;
-	if ((opc != IR_INT_MUL && opc != IR_UINT_MUL_HIGH &&
-	     opc != IR_INT_PY_DIV && opc != IR_INT_PY_MOD) ||
-	    op->result == IR_NOVAL || !e->val[op->result])
+	Z3_ast from = subst(ps, e->val[op->result]);
+	if (!from || zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, from)))
 		return JP_OK;
-	Z3_ast raw[2] = {e->val[op->args[0]], e->val[op->args[1]]};
+	Z3_ast a[2] = {pinned(ps, e->val[op->args[0]]),
+		       pinned(ps, e->val[op->args[1]])};
 	uint64_t c;
-	if (!raw[0] || !raw[1] || zc_numeral(ps->z, raw[0], &c) ||
-	    zc_numeral(ps->z, raw[1], &c))
-		return JP_OK; /* enc_peephole has seen the constant */
-	Z3_ast a[2] = {pinned(ps, raw[0]), pinned(ps, raw[1])};
 	if (!a[0] || !a[1] ||
 	    (!zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c)))
 		return JP_OK;
-	Z3_ast to = enc_peephole(&ps->S, e->w, opc, a);
-	Z3_ast from = subst_facts(ps, subst(ps, e->val[op->result]));
-	if (!to || !from || from == to)
-		return JP_OK;
-	return map_push(&ps->refold_from, &ps->refold_to, &ps->nrefold,
-			&ps->caprefold, from, to, err);
+	return add_fact(ps, from,
+			enc_peephole(&ps->S, e->w, (ir_opcode)op->opc, a), err);
 }
 
-/* G with every product or quotient the facts make cheap given its cheap
- * term (above); G itself when there is none. */
-static jp_status refold(pst *ps, Z3_ast g, Z3_ast *out, jp_err *err)
+/* Refolds the candidates of a pair that multiplies or divides, when facts
+ * were learned since the last time. */
+static jp_status refold(pst *ps, jp_err *err)
 {
-	*out = g;
-	ps->nrefold = 0;
-	if (!ps->nfact || !hard_pair(ps))
+	if (ps->nfact == ps->refold_nfact || !hard_pair(ps))
 		return JP_OK;
-	const enc_trace *es[2] = {&ps->eo, &ps->ep};
-	for (int k = 0; k < 2; k++)
-		for (uint32_t i = 0; i < es[k]->t->nops; i++) {
-			jp_status st = refold_op(ps, es[k], i, err);
-			if (st)
-				return st;
-		}
-	if (ps->nrefold)
-		*out = zc_keep(&ps->S,
-			       Z3_substitute(ps->z, g, ps->nrefold,
-					     ps->refold_from, ps->refold_to));
-	return ps->S.failed ? jp_fail(err, JP_EINTERNAL, "refolding: %s",
-				      zc_error_text())
-			    : JP_OK;
+	jp_status st = refold_candidates(ps, err);
+	for (uint32_t k = 0; !st && k < ps->nrcand; k++) {
+		uint32_t i = ps->rcand[k];
+		bool orig = i < ps->o->nops;
+		st = refold_op(ps, orig ? &ps->eo : &ps->ep,
+			       orig ? i : i - ps->o->nops, err);
+	}
+	ps->refold_nfact = ps->nfact;
+	if (!st && ps->S.failed)
+		st = jp_fail(err, JP_EINTERNAL, "refolding: %s",
+			     zc_error_text());
+	return st;
 }
 
 /* ---- one mode ---------------------------------------------------------- */
@@ -2094,6 +2131,8 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 			if (!st)
 				st = facts_of_ranges(ps, ps->vp, ps->p, &ps->ep,
 						     b->p_upto, err);
+			if (!st)
+				st = refold(ps, err);
 			if (st)
 				return st;
 		}
@@ -2106,19 +2145,6 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 				return JP_OK;
 			}
 			g = f;
-		}
-		Z3_ast r;
-		jp_status st = refold(ps, g, &r, err);
-		if (st)
-			return st;
-		if (r != g) {
-			simp = zc_keep(&ps->S, Z3_simplify(ps->z, r));
-			if (simp && zc_is_false(ps->z, simp)) {
-				settle(ps, i, VER_PROVED, VER_BY_REWRITE,
-				       now_ms() - t1);
-				return JP_OK;
-			}
-			g = r;
 		}
 		*neg = g;
 		bool added = false;
@@ -2418,8 +2444,7 @@ static void pst_free(pst *ps)
 	free(ps->lem_from);
 	free(ps->fact_from);
 	free(ps->fact_to);
-	free(ps->refold_from);
-	free(ps->refold_to);
+	free(ps->rcand);
 	free(ps->lem_to);
 	free(ps->cand_o);
 	free(ps->cand_p);
