@@ -67,33 +67,32 @@ done
 # for memory, and the whole process tree (jitprove and its solver children,
 # which count the memory they share with it) peaks well below the 126 MB
 # it reached in one process.  A child's cap is twice --memory-mb (it
-# inherits the parent's Z3 total), so --memory-mb 32 gives it the 64 MB
+# inherits the parent's Z3 total), so --memory-mb 24 gives it the 48 MB
 # in which this query fails.  --in-process keeps the old behaviour.  With
-# the default cap the child has room to prove it, and the tree stays
-# under the bench's 150 MB target.
+# the default cap the child has room to prove it (in about 250 ms; about
+# 120 MB for the tree, measured by the bench rather than here, because
+# ASan's shadow memory makes it 300 MB).
 S="$JP_SRC/bench/spikes/trace3890"
 python3 - "$JITPROVE" "$S" <<'PY' || bad "spike pair: isolation"
 import json, resource, subprocess, sys
 jp, s = sys.argv[1:3]
-def check(*opts):
-    r = subprocess.run([jp, "check", "--json", "--timeout-ms", "500", *opts,
+def check(*opts, ms="500"):
+    r = subprocess.run([jp, "check", "--json", "--timeout-ms", ms, *opts,
                         s + "/orig.trace", s + "/opt.trace"],
                        capture_output=True, text=True)
     return r.returncode, json.loads(r.stdout)
 def peak():
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-rc, d = check("--memory-mb", "32")
+rc, d = check("--memory-mb", "24")
 assert rc == 3, (rc, d)
 assert d["verdict"] == "unknown", d["verdict"]
 assert "mem" in d["reason"], d["reason"]
 assert d["stats"]["isolated"] >= 1, d["stats"]
-print("spike pair, cap 32 MB: peak of jitprove and its children %d MB" % peak())
+print("spike pair, cap 24 MB: peak of jitprove and its children %d MB" % peak())
 assert peak() < 110, peak()
-rc, d = check()
+rc, d = check(ms="10000")  # time is not the point (ASan is slower)
 assert rc == 0 and d["verdict"] == "proved", (rc, d["verdict"])
 assert d["stats"]["isolated"] >= 1, d["stats"]
-print("spike pair, default cap: proved, peak %d MB" % peak())
-assert peak() < 150, peak()
 rc, d = check("--in-process")
 assert rc == 3 and d["stats"]["isolated"] == 0, d["stats"]
 PY
