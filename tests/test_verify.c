@@ -808,8 +808,10 @@ static const char *CONSTS[] = {"0",   "1",  "-1", "2",	 "3",	"5",
 
 static void pick_arg(rng_t *r, const gtrace *t, int upto, char *dst)
 {
-	/* Values defined before line UPTO: inputs and results. */
-	char names[MAXL + 2][16];
+	/* Values defined before line UPTO: inputs and results.  Zeroed, so
+	 * that the 16 bytes copied are all defined: mutate compares whole
+	 * traces with memcmp. */
+	char names[MAXL + 2][16] = {{0}};
 	int n = 0;
 	for (int i = 0; i < t->ninputs; i++)
 		snprintf(names[n++], 16, "i%d", i);
