@@ -178,8 +178,7 @@ typedef struct pst {
 	zc_idset factids; /* ids of the fact_from terms */
 	/* Refolding: the candidate ops, made on first use. */
 	uint32_t *rcand;
-	uint32_t nrcand, caprcand;
-	bool cands_done;
+	uint32_t nrcand;
 	uint32_t refold_nfact;	   /* nfact at the last refolding */
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
@@ -1920,9 +1919,9 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * facts grow. */
 static Z3_ast pinned(pst *ps, Z3_ast arg)
 {
-	Z3_ast a = subst(ps, arg);
 	if (zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, arg)))
 		return subst_facts(ps, arg);
+	Z3_ast a = subst(ps, arg);
 	if (a && zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, a)))
 		return subst_facts(ps, a);
 	return a;
@@ -1945,28 +1944,22 @@ static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
 }
 
 /* The candidates of both traces, once per pair: ORIG ops as their index,
- * OPT ops as ORIG's op count plus theirs. */
+ * OPT ops as ORIG's op count plus theirs.  There are at most as many as
+ * ops, so the list is allocated once at that size. */
 static jp_status refold_candidates(pst *ps, jp_err *err)
 {
-	if (ps->cands_done)
+	if (ps->rcand)
 		return JP_OK;
 	uint32_t n = ps->o->nops + ps->p->nops;
+	ps->rcand = malloc(((size_t)n + 1) * sizeof *ps->rcand);
+	if (!ps->rcand)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < n; i++) {
 		bool orig = i < ps->o->nops;
-		if (!refold_candidate(ps, orig ? &ps->eo : &ps->ep,
-				      orig ? i : i - ps->o->nops))
-			continue;
-		if (ps->nrcand == ps->caprcand) {
-			uint32_t cap = ps->caprcand ? 2 * ps->caprcand : 8;
-			uint32_t *q = realloc(ps->rcand, cap * sizeof *q);
-			if (!q)
-				return jp_fail(err, JP_ENOMEM, "out of memory");
-			ps->rcand = q;
-			ps->caprcand = cap;
-		}
-		ps->rcand[ps->nrcand++] = i;
+		if (refold_candidate(ps, orig ? &ps->eo : &ps->ep,
+				     orig ? i : i - ps->o->nops))
+			ps->rcand[ps->nrcand++] = i;
 	}
-	ps->cands_done = true;
 	return JP_OK;
 }
 
