@@ -2065,7 +2065,11 @@ static bool range_settles(pst *ps, const obl *b)
  * are among the query's assumptions, so the facts hold under them.  The
  * optimizer folds such values (x | c is -1 once x is known negative), and
  * the solver would otherwise find them again by bit-blasting, sometimes
- * through a 128-bit overflow multiplier. */
+ * through a 128-bit overflow multiplier.  One vr_narrow pass, then a look
+ * at each stored fact: asking vr_const of every value re-evaluated a few
+ * levels back each time, for every obligation that got this far, and was
+ * the largest cost of a 1000-op check.  Terms that are facts already are
+ * skipped before a numeral is made for them. */
 static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 				 const enc_trace *e, uint32_t upto, jp_err *err)
 {
@@ -2074,11 +2078,13 @@ static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 	vr_advance(r, upto);
 	if (vr_infeasible(r))
 		return JP_OK;
+	vr_narrow(r);
 	for (ir_vid v = 0; v < t->nvals; v++) {
 		uint64_t c;
 		const ir_value *x = ir_val(t, v);
 		if (x->kind != 'i' || x->tag == IR_VAL_CONST_INT ||
-		    !e->val[v] || !vr_const(r, v, &c))
+		    !e->val[v] || !vr_known(r, v, &c) ||
+		    zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, e->val[v])))
 			continue;
 		jp_status st = learn_value(ps, e->val[v], c, err);
 		if (st)

@@ -1367,6 +1367,24 @@ void vr_advance(vr_state *r, uint32_t upto)
 
 /* ---- queries -------------------------------------------------------- */
 
+void vr_narrow(vr_state *r)
+{
+	const ir_trace *t = r->t;
+	if (r->infeasible)
+		return;
+	for (uint32_t i = 0; i < r->point; i++) {
+		if (!has_transfer(t, i))
+			continue;
+		const ir_op *op = &t->ops[i];
+		vr_fact a[2] = {top(r->w), top(r->w)}, both;
+		for (uint32_t k = 0; k < op->nargs; k++)
+			a[k] = r->f[op->args[k]];
+		vr_fact g = transfer_op(r->w, op, a);
+		if (meet(r->w, &r->f[op->result], &g, &both))
+			r->f[op->result] = both;
+	}
+}
+
 vr_fact vr_get(const vr_state *r, ir_vid v)
 {
 	if (!is_int(r->t, v))
@@ -1382,6 +1400,14 @@ bool vr_const(const vr_state *r, ir_vid v, uint64_t *c)
 	if (!is_const(&f))
 		return false;
 	*c = f.umin;
+	return true;
+}
+
+bool vr_known(const vr_state *r, ir_vid v, uint64_t *c)
+{
+	if (!is_int(r->t, v) || !is_const(&r->f[v]))
+		return false;
+	*c = r->f[v].umin;
 	return true;
 }
 

@@ -94,6 +94,19 @@ vr_fact vr_get(const vr_state *r, ir_vid v);
  * point. */
 bool vr_const(const vr_state *r, ir_vid v, uint64_t *c);
 
+/* Narrows the stored fact of every integer value defined before the
+ * current point by evaluating its op once more from its operands' stored
+ * facts, in definition order.  vr_get re-evaluates a few levels back on
+ * every call; this pass carries what the guards refined to every later
+ * use, however far, at the cost of one evaluation per op.  Sound at any
+ * time: both facts hold, so their meet does. */
+void vr_narrow(vr_state *r);
+
+/* True when V's stored fact is the one value *C, without re-evaluating
+ * anything (O(1)).  After vr_narrow it also finds the constants that
+ * only a chain deeper than vr_const's look-back pins. */
+bool vr_known(const vr_state *r, ir_vid v, uint64_t *c);
+
 /* Whether canonical X is inside F, at width W (the tests' oracle check). */
 bool vr_contains(int w, const vr_fact *f, uint64_t x);
 
