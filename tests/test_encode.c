@@ -347,6 +347,68 @@ static void test_division_every_constant_w8(void)
 	}
 }
 
+/* Products at W=8 by every constant agree with the interpreter on every
+ * x, value and overflow: constants with one or two bits set (or whose
+ * negation has one) take shifts, the overflow check of every constant is
+ * a range test on x.  int_mul_ovf gives both the value and the check;
+ * the constant alternates sides. */
+static void test_product_every_constant_w8(void)
+{
+	uint64_t all[256];
+	for (uint64_t x = 0; x < 256; x++)
+		all[x] = x;
+	int bad = 0;
+	for (uint64_t c = 0; c < 256 && bad < 3; c++)
+		bad += !const_case_agrees(8, IR_INT_MUL_OVF, c, (int)(c & 1),
+					  all, 256);
+	CHECK(bad == 0);
+}
+
+/* The same at W=64, proved for every x by the solver against the 2W
+ * reference product, for constants at the edges of the shift and range
+ * forms. */
+static void test_product_constants_proved(void)
+{
+	const int64_t cs[] = {INT64_MIN,
+			      INT64_MIN + 1,
+			      -1,
+			      -8,
+			      7,
+			      INT64_MAX,
+			      (1LL << 62) + (1LL << 61)};
+	for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+		zc_scope S;
+		zc_scope_init(&S, Z);
+		Z3_ast x =
+		    zc_keep(&S, Z3_mk_const(Z, Z3_mk_string_symbol(Z, "x"),
+					    Z3_mk_bv_sort(Z, 64)));
+		Z3_ast a[2] = {x, zc_bv(&S, 64, (uint64_t)cs[i])};
+		Z3_ast ovf = NULL;
+		Z3_ast r = enc_op(&S, 64, IR_INT_MUL_OVF, a, &ovf);
+		CHECK(r && ovf);
+		Z3_ast ref = enc_ovf_reference(&S, 64, IR_INT_MUL_OVF, x, a[1]);
+		Z3_ast diff[2] = {
+		    zc_keep(&S, Z3_mk_xor(Z, ovf, ref)),
+		    zc_keep(
+			&S,
+			Z3_mk_not(
+			    Z, zc_keep(&S, Z3_mk_eq(Z, r,
+						    zc_keep(&S, Z3_mk_bvmul(
+								    Z, x,
+								    a[1]))))))};
+		Z3_solver s = Z3_mk_solver(Z);
+		Z3_solver_inc_ref(Z, s);
+		Z3_solver_assert(Z, s, zc_keep(&S, Z3_mk_or(Z, 2, diff)));
+		Z3_lbool ans = Z3_solver_check(Z, s);
+		if (ans != Z3_L_FALSE)
+			fprintf(stderr, "  x * %lld: %d\n", (long long)cs[i],
+				(int)ans);
+		CHECK(ans == Z3_L_FALSE);
+		Z3_solver_dec_ref(Z, s);
+		zc_scope_release(&S);
+	}
+}
+
 /* An op of one value twice takes a peephole: int_add(x, x) is x << 1,
  * int_and / int_or give x, int_xor / int_sub 0; int_add_ovf(x, x) and
  * int_sub_ovf(x, x) take them for their value, with the overflow check
@@ -463,8 +525,13 @@ static void test_peephole_identity(void)
 			&app));
 	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_MOD, n16), Z3_OP_ITE,
 			3, &app));
-	Z3_ast t[2] = {x, zc_bv(&S, 64, 12)};
+	/* A product by a constant of three bits keeps its multiplier; one
+	 * of two bits is an adder. */
+	Z3_ast t[2] = {x, zc_bv(&S, 64, 11)};
 	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
+	t[1] = zc_bv(&S, 64, 12);
+	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_MUL, t), Z3_OP_BADD, 2,
+			&app));
 	/* The wrapped result of x +ovf x is the same term as x + x, and
 	 * products by 0 and 1 need no multiplier. */
 	Z3_ast ovf = NULL;
@@ -680,6 +747,8 @@ int main(void)
 	test_shifted_one_divisor(8);
 	test_shifted_one_divisor(64);
 	test_division_every_constant_w8();
+	test_product_every_constant_w8();
+	test_product_constants_proved();
 	test_peephole_identity();
 	test_division_by_constants();
 	test_ovf_formulas_proved();

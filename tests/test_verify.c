@@ -716,11 +716,13 @@ static void test_memory_flat(void)
 	ir_trace *a = parse("[i0, i1]\ni2 = int_and(i0, 255)\n"
 			    "i3 = int_lt(i2, i1)\nguard_true(i3, descr=a)\n"
 			    "i4 = int_lt(i1, 0)\nguard_false(i4, descr=b)\n"
-			    "i5 = int_mul(i2, 3)\nfinish(i5)\n",
+			    "i5 = int_mul(i2, 7)\nfinish(i5)\n",
 			    64);
+	/* 7 has three bits set, so the product keeps its multiplier (a
+	 * product by 3 is an adder, the same term as i2 + i2 + i2). */
 	ir_trace *b = parse("[i0, i1]\ni2 = int_and(i0, 255)\n"
 			    "i3 = int_lt(i2, i1)\nguard_true(i3, descr=a)\n"
-			    "i6 = int_add(i2, i2)\ni5 = int_add(i6, i2)\n"
+			    "i6 = int_lshift(i2, 3)\ni5 = int_sub(i6, i2)\n"
 			    "finish(i5)\n",
 			    64);
 	ver_opts o = ver_default_opts();

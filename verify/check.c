@@ -1872,11 +1872,21 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 		Z3_ast x = subst(ps, raw), y = subst(ps, ps->eo.val[ov]);
 		if (x == y)
 			continue;
-		Z3_ast neg = mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(ps->z, x, y)));
-		Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, neg));
+		/* With the facts substituted (a refolded product against
+		 * the optimizer's shifts, say) the two often become one
+		 * term, and the query is then not needed; otherwise the
+		 * query gets the smaller terms.  The facts hold under the
+		 * assumptions, so the lemma does. */
+		Z3_ast fx = subst_facts(ps, x), fy = subst_facts(ps, y);
 		Z3_lbool ans = Z3_L_FALSE;
 		jp_status st = JP_OK;
-		if (!simp || !zc_is_false(ps->z, simp)) {
+		Z3_ast neg = NULL, simp = NULL;
+		if (fx != fy) {
+			neg = mk_not(ps,
+				     zc_keep(&ps->S, Z3_mk_eq(ps->z, fx, fy)));
+			simp = zc_keep(&ps->S, Z3_simplify(ps->z, neg));
+		}
+		if (fx != fy && (!simp || !zc_is_false(ps->z, simp))) {
 			ps->res->lemma_queries++;
 			st = query(ps, neg, true, &ans, NULL, err);
 			if (!st && ans == Z3_L_UNDEF)
@@ -1912,6 +1922,12 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * op's arguments under the assumptions: an equality the assumptions
  * imply, like every fact, and dropped with them. */
 
+/* Whether T has a fact (is replaced by subst_facts). */
+static bool is_fact(pst *ps, Z3_ast t)
+{
+	return zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, t));
+}
+
 /* ARG, an argument of an op, as the constant a fact pins it to (the term
  * itself, not a subterm: the ranges pin a value and the values computed
  * from it, so this is where a pinned divisor shows), else ARG with the
@@ -1919,10 +1935,10 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * facts grow. */
 static Z3_ast pinned(pst *ps, Z3_ast arg)
 {
-	if (zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, arg)))
+	if (is_fact(ps, arg))
 		return subst_facts(ps, arg);
 	Z3_ast a = subst(ps, arg);
-	if (a && zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, a)))
+	if (a && is_fact(ps, a))
 		return subst_facts(ps, a);
 	return a;
 }
@@ -1935,8 +1951,9 @@ static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
 	const ir_op *op = &e->t->ops[opi];
 	ir_opcode opc = (ir_opcode)op->opc;
 	uint64_t c;
-	return (opc == IR_INT_MUL || opc == IR_UINT_MUL_HIGH ||
-		opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD) &&
+	return (opc == IR_INT_MUL || opc == IR_INT_MUL_OVF ||
+		opc == IR_UINT_MUL_HIGH || opc == IR_INT_PY_DIV ||
+		opc == IR_INT_PY_MOD) &&
 	       op->result != IR_NOVAL && e->val[op->result] &&
 	       e->val[op->args[0]] && e->val[op->args[1]] &&
 	       !zc_numeral(ps->z, e->val[op->args[0]], &c) &&
@@ -1964,13 +1981,17 @@ static jp_status refold_candidates(pst *ps, jp_err *err)
 }
 
 /* Makes candidate op OPI of E a fact when a fact pins an argument and
- * enc_peephole has a term for the op on the pinned arguments. */
+ * enc_peephole has a term for the op on the pinned arguments.  The
+ * overflow check of int_mul_ovf becomes one too: by a constant it is a
+ * range test (enc_op), where the trace's term has a 2W multiplier. */
 static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 			   jp_err *err)
 {
 	const ir_op *op = &e->t->ops[opi];
+	ir_opcode opc = (ir_opcode)op->opc;
 	Z3_ast from = subst(ps, e->val[op->result]);
-	if (!from || zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, from)))
+	Z3_ast ofrom = opc == IR_INT_MUL_OVF ? subst(ps, e->ovf[opi]) : NULL;
+	if (!from || (is_fact(ps, from) && (!ofrom || is_fact(ps, ofrom))))
 		return JP_OK;
 	Z3_ast a[2] = {pinned(ps, e->val[op->args[0]]),
 		       pinned(ps, e->val[op->args[1]])};
@@ -1978,8 +1999,15 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 	if (!a[0] || !a[1] ||
 	    (!zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c)))
 		return JP_OK;
-	return add_fact(ps, from,
-			enc_peephole(&ps->S, e->w, (ir_opcode)op->opc, a), err);
+	if (opc != IR_INT_MUL_OVF)
+		return add_fact(ps, from, enc_peephole(&ps->S, e->w, opc, a),
+				err);
+	Z3_ast ovf = NULL;
+	jp_status st =
+	    add_fact(ps, from, enc_peephole(&ps->S, e->w, IR_INT_MUL, a), err);
+	if (!st && enc_op(&ps->S, e->w, opc, a, &ovf))
+		st = add_fact(ps, ofrom, ovf, err);
+	return st;
 }
 
 /* Refolds the candidates of a pair that multiplies or divides, when facts
@@ -2083,8 +2111,7 @@ static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 		uint64_t c;
 		const ir_value *x = ir_val(t, v);
 		if (x->kind != 'i' || x->tag == IR_VAL_CONST_INT ||
-		    !e->val[v] || !vr_known(r, v, &c) ||
-		    zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, e->val[v])))
+		    !e->val[v] || !vr_known(r, v, &c) || is_fact(ps, e->val[v]))
 			continue;
 		jp_status st = learn_value(ps, e->val[v], c, err);
 		if (st)

@@ -218,9 +218,39 @@ static Z3_ast ovf_sub(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
  * equal, which takes it minutes at W = 64.  Z3's bvsmul_noovfl would be
  * another choice, but it prints as a Z3-only function that cvc5 cannot
  * read in the SMT-LIB files. */
+/* Whether x * C overflows, for the constant C, as a range test on x: the
+ * product fits iff x lies between the bounds of the type divided by C,
+ * rounded inwards (C's sign says which bound gives which end; C division
+ * truncates toward zero, which is the inward rounding for both signs).
+ * No multiplier is left for the solver to bit-blast or the abstraction
+ * to hide. */
+static Z3_ast ovf_mul_const(zc_scope *s, int w, Z3_ast x, uint64_t c)
+{
+	Z3_context z = s->z;
+	unsigned uw = (unsigned)w;
+	int64_t k = sem_signed(w, c);
+	int64_t min = sem_signed(w, sem_minint(w));
+	int64_t max = sem_signed(w, sem_maxint(w));
+	if (k == 0)
+		return K(s, Z3_mk_false(z));
+	if (k == -1) /* min / -1 itself overflows */
+		return K(s, Z3_mk_eq(z, x, zc_bv(s, uw, sem_minint(w))));
+	int64_t lo = k > 0 ? min / k : max / k;
+	int64_t hi = k > 0 ? max / k : min / k;
+	Z3_ast in[2] = {
+	    K(s, Z3_mk_bvsle(z, zc_bv(s, uw, sem_from_signed(w, lo)), x)),
+	    K(s, Z3_mk_bvsle(z, x, zc_bv(s, uw, sem_from_signed(w, hi))))};
+	return K(s, Z3_mk_not(z, K(s, Z3_mk_and(z, 2, in))));
+}
+
 static Z3_ast ovf_mul(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
 {
 	(void)r;
+	uint64_t c;
+	if (zc_numeral(s->z, y, &c))
+		return ovf_mul_const(s, w, x, c);
+	if (zc_numeral(s->z, x, &c))
+		return ovf_mul_const(s, w, y, c);
 	unsigned uw = (unsigned)w;
 	Z3_ast xx = K(s, Z3_mk_sign_ext(s->z, uw, x));
 	Z3_ast yy = K(s, Z3_mk_sign_ext(s->z, uw, y));
@@ -525,12 +555,40 @@ static Z3_ast floordiv_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 	return mk_comm(s, Z3_mk_bvxor, q, t);
 }
 
+/* X << K at width W. */
+static Z3_ast shl_by(zc_scope *s, int w, Z3_ast x, int k)
+{
+	if (k == 0)
+		return x;
+	return K(s, Z3_mk_bvshl(s->z, x, zc_bv(s, (unsigned)w, (uint64_t)k)));
+}
+
+/* X * C as shifts when C or -C has at most two bits set: (x << a) + (x << b)
+ * or -(x << k).  A product by such a constant is an adder or a negation;
+ * as a product the abstraction hides it behind a function and the exact
+ * solver bit-blasts a multiplier.  NULL for other constants. */
+static Z3_ast mul_few_bits(zc_scope *s, int w, Z3_ast x, uint64_t c)
+{
+	uint64_t neg = (0 - c) & sem_allones(w);
+	int k = log2_exact(neg);
+	if (k >= 0)
+		return K(s, Z3_mk_bvneg(s->z, shl_by(s, w, x, k)));
+	uint64_t low = c & (0 - c), high = c & ~low;
+	int a = log2_exact(high), b = log2_exact(low);
+	if (a < 0 || b < 0)
+		return NULL;
+	Z3_ast u = shl_by(s, w, x, a), v = shl_by(s, w, x, b);
+	return u && v ? K(s, Z3_mk_bvadd(s->z, u, v)) : NULL;
+}
+
 /* x % k == x - floor(x / k) * k for k > 0: the true result is in [0, k),
  * so computing it modulo 2^W loses nothing. */
 static Z3_ast floormod_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 {
 	Z3_ast q = floordiv_const(s, w, x, k);
-	Z3_ast p = mk_comm(s, Z3_mk_bvmul, q, zc_bv(s, (unsigned)w, k));
+	Z3_ast p = mul_few_bits(s, w, q, k);
+	if (!p)
+		p = mk_comm(s, Z3_mk_bvmul, q, zc_bv(s, (unsigned)w, k));
 	return K(s, Z3_mk_bvsub(s->z, x, p));
 }
 
@@ -711,6 +769,8 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		return zc_bv(s, uw, 0);
 	if (c != 0 && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
 		return by_constant(s, w, opc, a[0], c);
+	if (opc == IR_INT_MUL && log2_exact(c) < 0)
+		return mul_few_bits(s, w, a[x], c);
 	if ((k = log2_exact(c)) < 0)
 		return NULL;
 	switch (opc) {
