@@ -82,6 +82,9 @@ typedef struct bench_len {
 	double ops_avg;	 /* average ops of the originals */
 	double ms_total; /* ver_check time over all pairs */
 	double ms_median, ms_max; /* per pair */
+	/* The slowest pair: `jitprove gen --seed MAX_SEED --length LEN
+	 * --no-heap` makes its original again, for profiling. */
+	uint64_t max_seed;
 	uint32_t proved, refuted, unknown;
 } bench_len;
 
