@@ -526,12 +526,24 @@ static void test_peephole_identity(void)
 	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_PY_MOD, n16), Z3_OP_ITE,
 			3, &app));
 	/* A product by a constant of three bits keeps its multiplier; one
-	 * of two bits is an adder. */
+	 * of two bits is an adder; a product of a product by a constant is
+	 * one product: (x * 6) * 11 is x * 66, (x * -8) * 3 is x * -24. */
 	Z3_ast t[2] = {x, zc_bv(&S, 64, 11)};
-	CHECK(enc_peephole(&S, 64, IR_INT_MUL, t) == NULL);
+	Z3_ast m11 = enc_peephole(&S, 64, IR_INT_MUL, t);
+	CHECK(zc_app_of(Z, m11, Z3_OP_BMUL, 2, &app));
 	t[1] = zc_bv(&S, 64, 12);
 	CHECK(zc_app_of(Z, enc_peephole(&S, 64, IR_INT_MUL, t), Z3_OP_BADD, 2,
 			&app));
+	const int64_t nest[][2] = {{6, 11}, {-8, 3}, {11, 6}, {3, 5}, {7, 0}};
+	for (size_t i = 0; i < sizeof nest / sizeof nest[0]; i++) {
+		Z3_ast in[2] = {x, zc_bv(&S, 64, (uint64_t)nest[i][0])};
+		Z3_ast out[2] = {enc_peephole(&S, 64, IR_INT_MUL, in),
+				 zc_bv(&S, 64, (uint64_t)nest[i][1])};
+		Z3_ast once[2] = {
+		    x, zc_bv(&S, 64, (uint64_t)(nest[i][0] * nest[i][1]))};
+		CHECK(enc_peephole(&S, 64, IR_INT_MUL, out) ==
+		      enc_peephole(&S, 64, IR_INT_MUL, once));
+	}
 	/* The wrapped result of x +ovf x is the same term as x + x, and
 	 * products by 0 and 1 need no multiplier. */
 	Z3_ast ovf = NULL;

@@ -581,14 +581,95 @@ static Z3_ast mul_few_bits(zc_scope *s, int w, Z3_ast x, uint64_t c)
 	return u && v ? K(s, Z3_mk_bvadd(s->z, u, v)) : NULL;
 }
 
+/* The factor 2^K of a shift by the numeral K at width W (0 when K >= W). */
+static bool shift_factor(Z3_context z, Z3_ast t, int w, Z3_ast *y, uint64_t *c)
+{
+	Z3_app a;
+	uint64_t k;
+	if (!zc_app_of(z, t, Z3_OP_BSHL, 2, &a) ||
+	    !zc_numeral(z, zc_arg_of(z, a, 1), &k))
+		return false;
+	*y = zc_arg_of(z, a, 0);
+	*c = k >= (uint64_t)w ? 0 : (uint64_t)1 << k;
+	return true;
+}
+
+/* Y times the shift factor of T, or T itself (factor 1). */
+static Z3_ast shifted(Z3_context z, Z3_ast t, int w, uint64_t *c)
+{
+	Z3_ast y;
+	if (shift_factor(z, t, w, &y, c))
+		return y;
+	*c = 1;
+	return t;
+}
+
+/* X as Y * C1 when it is a product by a constant in one of the forms
+ * mul_const gives (a bvmul with a numeral, a shift by a numeral, shifts
+ * and an add or a negation), one level deep. */
+static bool const_factor(Z3_context z, Z3_ast x, int w, Z3_ast *y, uint64_t *c1)
+{
+	Z3_app a;
+	uint64_t k, ku, kv;
+	if (zc_app_of(z, x, Z3_OP_BMUL, 2, &a)) {
+		for (unsigned i = 0; i < 2; i++)
+			if (zc_numeral(z, zc_arg_of(z, a, i), &k)) {
+				*y = zc_arg_of(z, a, 1 - i);
+				*c1 = k;
+				return true;
+			}
+		return false;
+	}
+	if (shift_factor(z, x, w, y, c1))
+		return true;
+	/* -(y << k), but not -y: that is int_neg's term too, which a lemma
+	 * may need to find whole. */
+	if (zc_app_of(z, x, Z3_OP_BNEG, 1, &a) &&
+	    shift_factor(z, zc_arg_of(z, a, 0), w, y, &k)) {
+		*c1 = (0 - k) & sem_allones(w);
+		return true;
+	}
+	if (zc_app_of(z, x, Z3_OP_BADD, 2, &a)) {
+		Z3_ast u = shifted(z, zc_arg_of(z, a, 0), w, &ku);
+		Z3_ast v = shifted(z, zc_arg_of(z, a, 1), w, &kv);
+		if (u != v || (ku == 1 && kv == 1))
+			return false;
+		*y = u;
+		*c1 = (ku + kv) & sem_allones(w);
+		return true;
+	}
+	return false;
+}
+
+/* X * C in the one form every product by a constant is given, whatever
+ * the nesting: a product by a product by a constant is one product by
+ * their product (the optimizer folds (x * a) * b into x * (a * b)), then
+ * 0, X, a shift, mul_few_bits' shifts, or a bvmul in canonical order. */
+static Z3_ast mul_const(zc_scope *s, int w, Z3_ast x, uint64_t c)
+{
+	Z3_ast y;
+	uint64_t c1;
+	if (const_factor(s->z, x, w, &y, &c1)) {
+		x = y;
+		c = (c * c1) & sem_allones(w);
+	}
+	if (c == 0)
+		return zc_bv(s, (unsigned)w, 0);
+	if (c == 1)
+		return x;
+	int k = log2_exact(c);
+	if (k >= 0)
+		return shl_by(s, w, x, k);
+	Z3_ast r = mul_few_bits(s, w, x, c);
+	return r ? r : mk_comm(s, Z3_mk_bvmul, x, zc_bv(s, (unsigned)w, c));
+}
+
 /* x % k == x - floor(x / k) * k for k > 0: the true result is in [0, k),
  * so computing it modulo 2^W loses nothing. */
 static Z3_ast floormod_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 {
 	Z3_ast q = floordiv_const(s, w, x, k);
-	Z3_ast p = mul_few_bits(s, w, q, k);
-	if (!p)
-		p = mk_comm(s, Z3_mk_bvmul, q, zc_bv(s, (unsigned)w, k));
+	Z3_ast p = mul_const(s, w, q, k);
 	return K(s, Z3_mk_bvsub(s->z, x, p));
 }
 
@@ -736,7 +817,12 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	/* x + x is x << 1, as the optimizer writes it: the two forms are
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])
-		return K(s, Z3_mk_bvshl(s->z, a[0], zc_bv(s, (unsigned)w, 1)));
+		return mul_const(s, w, a[0], 2);
+	/* A shift by a constant is a product by a power of two, in
+	 * mul_const's form: x * 3 << 2 and x * 12 are one term. */
+	if (opc == IR_INT_LSHIFT && zc_numeral(s->z, a[1], &c))
+		return mul_const(s, w, a[0],
+				 c >= (uint64_t)w ? 0 : (uint64_t)1 << c);
 	/* x & x and x | x are x, x ^ x and x - x are 0: the generator
 	 * writes them, and the optimizer folds them. */
 	if (a[0] == a[1] && (opc == IR_INT_AND || opc == IR_INT_OR))
@@ -755,12 +841,12 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	else
 		return NULL;
 	unsigned uw = (unsigned)w;
-	/* Products by 0 and 1 (the generator writes them, and a fact can
-	 * make a factor one) need no multiplier at all. */
-	if (c == 0 && (opc == IR_INT_MUL || opc == IR_UINT_MUL_HIGH))
+	/* Products by a constant take mul_const's one form (by 0 and 1, which
+	 * the generator writes and a fact can make, no multiplier at all). */
+	if (opc == IR_INT_MUL)
+		return mul_const(s, w, a[x], c);
+	if (c == 0 && opc == IR_UINT_MUL_HIGH)
 		return zc_bv(s, uw, 0);
-	if (c == 1 && opc == IR_INT_MUL)
-		return a[x];
 	/* Floor division by -1 is negation (MININT // -1 wraps to MININT,
 	 * which is -MININT), and the remainder is 0. */
 	if (c == sem_allones(w) && x == 0 && opc == IR_INT_PY_DIV)
@@ -769,13 +855,9 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		return zc_bv(s, uw, 0);
 	if (c != 0 && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
 		return by_constant(s, w, opc, a[0], c);
-	if (opc == IR_INT_MUL && log2_exact(c) < 0)
-		return mul_few_bits(s, w, a[x], c);
 	if ((k = log2_exact(c)) < 0)
 		return NULL;
 	switch (opc) {
-	case IR_INT_MUL:
-		return K(s, Z3_mk_bvshl(s->z, a[x], zc_bv(s, uw, (uint64_t)k)));
 	case IR_UINT_MUL_HIGH:
 		if (k == 0)
 			return zc_bv(s, uw, 0);
