@@ -211,13 +211,6 @@ static Z3_ast ovf_sub(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
 	return K(s, Z3_mk_and(s->z, 2, c));
 }
 
-/* Multiplication has no cheap sign rule: the exact product is computed in
- * 2W bits, and it fits in W bits iff its top W + 1 bits are all equal.
- * Comparing the 2W product with the separately computed W-bit product
- * instead (the textbook formula) asks the solver to prove two multipliers
- * equal, which takes it minutes at W = 64.  Z3's bvsmul_noovfl would be
- * another choice, but it prints as a Z3-only function that cvc5 cannot
- * read in the SMT-LIB files. */
 /* Whether x * C overflows, for the constant C, as a range test on x: the
  * product fits iff x lies between the bounds of the type divided by C,
  * rounded inwards (C's sign says which bound gives which end; C division
@@ -243,6 +236,13 @@ static Z3_ast ovf_mul_const(zc_scope *s, int w, Z3_ast x, uint64_t c)
 	return K(s, Z3_mk_not(z, K(s, Z3_mk_and(z, 2, in))));
 }
 
+/* Multiplication has no cheap sign rule: the exact product is computed in
+ * 2W bits, and it fits in W bits iff its top W + 1 bits are all equal.
+ * Comparing the 2W product with the separately computed W-bit product
+ * instead (the textbook formula) asks the solver to prove two multipliers
+ * equal, which takes it minutes at W = 64.  Z3's bvsmul_noovfl would be
+ * another choice, but it prints as a Z3-only function that cvc5 cannot
+ * read in the SMT-LIB files. */
 static Z3_ast ovf_mul(zc_scope *s, int w, Z3_ast x, Z3_ast y, Z3_ast r)
 {
 	(void)r;
