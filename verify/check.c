@@ -2002,12 +2002,11 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 	if (opc != IR_INT_MUL_OVF)
 		return add_fact(ps, from, enc_peephole(&ps->S, e->w, opc, a),
 				err);
+	/* enc_op gives both: the value is enc_peephole's product. */
 	Z3_ast ovf = NULL;
 	jp_status st =
-	    add_fact(ps, from, enc_peephole(&ps->S, e->w, IR_INT_MUL, a), err);
-	if (!st && enc_op(&ps->S, e->w, opc, a, &ovf))
-		st = add_fact(ps, ofrom, ovf, err);
-	return st;
+	    add_fact(ps, from, enc_op(&ps->S, e->w, opc, a, &ovf), err);
+	return st ? st : add_fact(ps, ofrom, ovf, err);
 }
 
 /* Refolds the candidates of a pair that multiplies or divides, when facts
