@@ -56,9 +56,10 @@ typedef struct snap {
 	bool *claim;	  /* vr_guard_passes at that point */
 	bool *infeasible; /* vr_infeasible at that point */
 	vr_fact *f;	  /* npts x nvals */
+	int8_t *same;	  /* npts x nops: vr_same_arg at that point */
 } snap;
 
-static long n_value_checks, n_guard_checks, n_claims, n_runs;
+static long n_value_checks, n_guard_checks, n_claims, n_runs, n_same_checks;
 static int n_reported;
 
 static void snap_take(const ir_trace *t, snap *s)
@@ -72,6 +73,7 @@ static void snap_take(const ir_trace *t, snap *s)
 	s->claim = calloc(s->npts + 1, sizeof *s->claim);
 	s->infeasible = calloc(s->npts + 1, sizeof *s->infeasible);
 	s->f = malloc(((size_t)s->npts * t->nvals + 1) * sizeof *s->f);
+	s->same = malloc((size_t)s->npts * t->nops + 1);
 	vr_state *r = NULL;
 	CHECK(vr_init(&r, t, NULL) == JP_OK);
 	for (uint32_t p = 0; p < s->npts; p++) {
@@ -86,6 +88,9 @@ static void snap_take(const ir_trace *t, snap *s)
 		s->infeasible[p] = vr_infeasible(r);
 		for (ir_vid v = 0; v < t->nvals; v++)
 			s->f[(size_t)p * t->nvals + v] = vr_get(r, v);
+		for (uint32_t i = 0; i < t->nops; i++)
+			s->same[(size_t)p * t->nops + i] =
+			    (int8_t)vr_same_arg(r, i);
 	}
 	vr_free(r);
 }
@@ -96,6 +101,7 @@ static void snap_free(snap *s)
 	free(s->claim);
 	free(s->infeasible);
 	free(s->f);
+	free(s->same);
 }
 
 static bool defined_before(const ir_trace *t, ir_vid v, uint32_t p)
@@ -123,6 +129,27 @@ static void report(const ir_trace *t, const uint64_t *in, const char *what)
 /* Runs T on IN and checks every snapshot point the run reaches with all
  * earlier guards passing: every value known there is inside its fact, a
  * claimed guard passes, and the point is not called infeasible. */
+/* Every op that vr_same_arg said returns an argument unchanged at point
+ * P did so in this run. */
+static void check_same(const ir_trace *t, const snap *s, uint32_t p,
+		       const interp_result *res, const uint64_t *in)
+{
+	for (uint32_t i = 0; i < s->pt[p]; i++) {
+		int k = s->same[(size_t)p * t->nops + i];
+		if (k < 0)
+			continue;
+		const ir_op *op = &t->ops[i];
+		ir_vid a = op->args[k];
+		if (!res->known[op->result] || !res->known[a])
+			continue;
+		n_same_checks++;
+		if (res->vals[op->result] != res->vals[a])
+			report(t, in,
+			       "an op said to return its argument "
+			       "did not");
+	}
+}
+
 static void check_run(const ir_trace *t, const snap *s, const uint64_t *in)
 {
 	interp_env env;
@@ -148,6 +175,7 @@ static void check_run(const ir_trace *t, const snap *s, const uint64_t *in)
 				report(t, in, "claimed guard fails");
 		}
 		n_guard_checks++;
+		check_same(t, s, p, &res, in);
 		const vr_fact *f = &s->f[(size_t)p * t->nvals];
 		for (ir_vid v = 0; v < t->nvals; v++) {
 			if (t->vals[v].kind != 'i' || !res.known[v] ||
@@ -352,6 +380,144 @@ static void test_mul_divide(void)
 	CHECK(f.smin == -(INT64_C(1) << 61) + 1 && f.smax == -11);
 	vr_free(r);
 	ir_trace_free(t);
+}
+
+/* The result of a shift by a constant, bounded by two guards, narrows
+ * the shifted value: exhaustively at W = 8, for every count and a spread
+ * of bounds.  Every x that passes the guards must stay inside its fact,
+ * and the bounds of a right shift's operand must be exact (the interval
+ * of the x whose shift lies in [A, B] is closed). */
+static void shift_case(const char *op, unsigned k, int a, int b)
+{
+	bool u = strcmp(op, "uint_rshift") == 0;
+	char text[256];
+	snprintf(text, sizeof text,
+		 "[i0]\ni1 = %s(i0, %u)\ni2 = %s(i1, %d)\nguard_true(i2)\n"
+		 "i3 = %s(i1, %d)\nguard_true(i3)\nfinish(i0)\n",
+		 op, k, u ? "uint_ge" : "int_ge", a, u ? "uint_le" : "int_le",
+		 b);
+	ir_trace *t = parse(text, 8);
+	vr_state *r = NULL;
+	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	if (!r) {
+		ir_trace_free(t);
+		return;
+	}
+	vr_advance(r, t->nops);
+	vr_fact f = vr_get(r, named(t, "i0"));
+	int64_t smin = 1000, smax = -1000, umin = 1000, umax = -1;
+	for (uint64_t x = 0; x < 256; x++) {
+		int64_t sx = sem_signed(8, x), y;
+		if (op[4] == 'l')
+			y = u ? (int64_t)((x << k) & 0xff)
+			      : sem_signed(8, (x << k) & 0xff);
+		else
+			y = u ? (int64_t)(x >> k)
+			      : (sx < 0 ? ~(~sx >> k) : sx >> k);
+		if (y < a || y > b)
+			continue;
+		CHECK(!vr_infeasible(r) && vr_contains(8, &f, x));
+		smin = sx < smin ? sx : smin;
+		smax = sx > smax ? sx : smax;
+		umin = (int64_t)x < umin ? (int64_t)x : umin;
+		umax = (int64_t)x > umax ? (int64_t)x : umax;
+	}
+	if (umax >= 0 && strcmp(op, "int_rshift") == 0)
+		CHECK(f.smin == smin && f.smax == smax);
+	if (umax >= 0 && u)
+		CHECK(f.umin == (uint64_t)umin && f.umax == (uint64_t)umax);
+	vr_free(r);
+	ir_trace_free(t);
+}
+
+static void test_shift_solve(void)
+{
+	static const int sb[] = {-128, -100, -9, -1, 0, 1, 3, 17, 127};
+	static const int ub[] = {0, 1, 3, 17, 100, 200, 255};
+	for (unsigned k = 0; k < 8; k++) {
+		for (size_t i = 0; i < 9; i++)
+			for (size_t j = i; j < 9; j++) {
+				shift_case("int_rshift", k, sb[i], sb[j]);
+				shift_case("int_lshift", k, sb[i], sb[j]);
+			}
+		for (size_t i = 0; i < 7; i++)
+			for (size_t j = i; j < 7; j++)
+				shift_case("uint_rshift", k, ub[i], ub[j]);
+	}
+	/* A shifted high product (campaign trace 3630061262629957005):
+	 * i1 <= C - 1, so i1 << 2 cannot wrap, and i1 << 2 < 2 pins i1. */
+	ir_trace *t = parse("[i0]\ni1 = uint_mul_high(i0, 140737488355327)\n"
+			    "i2 = int_lshift(i1, 2)\ni3 = int_ge(i2, 2)\n"
+			    "guard_false(i3)\nfinish(i1)\n",
+			    64);
+	vr_state *r = NULL;
+	uint64_t c = 1;
+	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	if (r) {
+		vr_advance(r, t->nops);
+		CHECK(vr_const(r, named(t, "i1"), &c) && c == 0);
+		vr_free(r);
+	}
+	ir_trace_free(t);
+}
+
+/* vr_same_arg on one op of i0 bounded to [LO, HI], at W = 16, against
+ * every input: sound always, and exact for the ops whose condition is a
+ * bound of x alone (the interval's ends decide them). */
+static void same_case(const char *op, int lo, int hi, bool exact)
+{
+	char text[256];
+	snprintf(text, sizeof text,
+		 "[i0]\ni1 = int_ge(i0, %d)\nguard_true(i1)\n"
+		 "i2 = int_le(i0, %d)\nguard_true(i2)\ni3 = %s\nfinish(i3)\n",
+		 lo, hi, op);
+	ir_trace *t = parse(text, 16);
+	vr_state *r = NULL;
+	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	if (!r) {
+		ir_trace_free(t);
+		return;
+	}
+	vr_advance(r, t->nops);
+	uint32_t i = t->nops - 2;
+	int said = vr_same_arg(r, i);
+	bool all = true;
+	for (int64_t x = lo; x <= hi; x++) {
+		uint64_t in = sem_from_signed(16, x), v;
+		interp_env env;
+		memset(&env, 0, sizeof env);
+		env.args = &in;
+		env.nargs = 1;
+		interp_result res;
+		if (interp_run(t, &env, &res, NULL) != JP_OK)
+			continue;
+		v = res.vals[t->ops[i].result];
+		all = all && v == in;
+		CHECK(said != 0 || v == in);
+		interp_result_free(&res);
+	}
+	if (exact)
+		CHECK((said == 0) == all);
+	vr_free(r);
+	ir_trace_free(t);
+}
+
+static void test_same_arg(void)
+{
+	static const int b[] = {-32768, -129, -128, -1, 0, 1, 2, 4, 127, 128};
+	static const struct {
+		const char *op;
+		bool exact;
+	} ops[] = {
+	    {"int_is_true(i0)", true},	  {"int_force_ge_zero(i0)", true},
+	    {"int_py_mod(i0, 5)", true},  {"int_signext(i0, 1)", true},
+	    {"int_signext(i0, 2)", true}, {"int_and(i0, 127)", false},
+	    {"int_or(i0, 0)", false},	  {"int_and(i0, 3)", false},
+	};
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		for (size_t i = 0; i < 10; i++)
+			for (size_t j = i; j < 10; j++)
+				same_case(ops[k].op, b[i], b[j], ops[k].exact);
 }
 
 /* Guards that can fail after the earlier ones passed: never claimed. */
@@ -642,6 +808,8 @@ int main(void)
 	test_precision();
 	test_mul_divide();
 	test_narrow();
+	test_shift_solve();
+	test_same_arg();
 	test_negative();
 	gen_ctx *g = gen_ctx_new();
 	CHECK(g != NULL);
@@ -652,7 +820,7 @@ int main(void)
 	test_corpus(g);
 	gen_ctx_free(g);
 	printf("%ld runs, %ld points checked, %ld values checked, %ld claimed "
-	       "guards checked\n",
-	       n_runs, n_guard_checks, n_value_checks, n_claims);
+	       "guards checked, %ld ops returning an argument checked\n",
+	       n_runs, n_guard_checks, n_value_checks, n_claims, n_same_checks);
 	return check_summary("test_range");
 }

@@ -172,10 +172,16 @@ typedef struct pst {
 	 * under the current assumptions; later terms use the ORIG term. */
 	Z3_ast *lem_from, *lem_to;
 	uint32_t nlem, caplem;
-	/* Facts: terms the assumptions pin to constants (learn_facts). */
+	/* Facts: terms that the assumptions, or the ranges under them, pin
+	 * to constants or to simpler terms (learn_facts, facts_of_ranges,
+	 * refold). */
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
 	zc_idset factids; /* ids of the fact_from terms */
+	/* The facts other than the range analysis's constants (FACT_KEPT):
+	 * substituted alone, they keep the terms' shape (false_by_kept). */
+	Z3_ast *kept_from, *kept_to;
+	uint32_t nkept, capkept;
 	/* Refolding: the candidate ops, made on first use. */
 	uint32_t *rcand;
 	uint32_t nrcand;
@@ -454,7 +460,12 @@ static jp_status make_slow_solver(pst *ps, jp_err *err)
 	return make_tactic_solver(ps, &ps->s2, "qfbv", err);
 }
 
-static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err);
+/* Where a fact comes from: an assumption or a rewrite that keeps the
+ * term's shape, or a constant the range analysis pins a term to. */
+typedef enum fact_kind { FACT_KEPT, FACT_PINNED } fact_kind;
+
+static jp_status learn_facts(pst *ps, Z3_ast h, int depth, fact_kind kind,
+			     jp_err *err);
 
 static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 {
@@ -480,7 +491,7 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 	if (!hard_pair(ps))
 		Z3_solver_assert(ps->z, ps->s, t);
 	jp_status st = zc_check_error(err, "asserting a guard condition");
-	return st ? st : learn_facts(ps, t, 0, err);
+	return st ? st : learn_facts(ps, t, 0, FACT_KEPT, err);
 }
 
 static void reset_hyps(pst *ps)
@@ -500,7 +511,7 @@ static void reset_hyps(pst *ps)
 	/* Lemmas were proved, and facts learned, under the dropped
 	 * assumptions. */
 	ps->nlem = 0;
-	ps->nfact = 0;
+	ps->nfact = ps->nkept = 0;
 	ps->refold_nfact = 0;
 	zc_idset_clear(&ps->factids);
 	ps->next_cand = 0;
@@ -607,17 +618,39 @@ enum { SUBST_ROUNDS = 3 };
  * round walks all of T, so this is kept for the goals that the cheaper
  * steps did not settle (on 1000-op pairs, substituting every goal and
  * assumption took 40% of the check time). */
-static Z3_ast subst_facts(pst *ps, Z3_ast t)
+static Z3_ast subst_map(pst *ps, Z3_ast t, uint32_t n, Z3_ast *from, Z3_ast *to)
 {
-	for (int r = 0; t && ps->nfact && r < SUBST_ROUNDS; r++) {
+	for (int r = 0; t && n && r < SUBST_ROUNDS; r++) {
 		Z3_ast u =
-		    zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->nfact,
-						  ps->fact_from, ps->fact_to));
+		    zc_keep(&ps->S, Z3_substitute(ps->z, t, n, from, to));
 		if (u == t)
 			break;
 		t = u;
 	}
 	return t;
+}
+
+static Z3_ast subst_facts(pst *ps, Z3_ast t)
+{
+	return subst_map(ps, t, ps->nfact, ps->fact_from, ps->fact_to);
+}
+
+/* Whether goal G is false by rewriting with the facts other than the
+ * range analysis's constants.  Z3_substitute replaces the outermost term
+ * it knows, so when the ranges pin a whole condition of one trace (its
+ * value is certain there), the condition is gone before the assumed
+ * constants inside it can make it the other trace's very term; and the
+ * other trace's condition, which its own ranges could not pin, is then
+ * left for the solver to prove constant. */
+static bool false_by_kept(pst *ps, Z3_ast g)
+{
+	if (ps->nkept == ps->nfact)
+		return false; /* the same substitution as subst_facts */
+	Z3_ast k = subst_map(ps, g, ps->nkept, ps->kept_from, ps->kept_to);
+	if (!k || k == g)
+		return false;
+	Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, k));
+	return simp && zc_is_false(ps->z, simp);
 }
 
 /* The negated goal of B (satisfiable iff B fails somewhere under its
@@ -1722,7 +1755,8 @@ static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
  * proof and every model.  Facts live with the lemmas and are dropped with
  * them when the assumptions are reset. */
 
-static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
+static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, fact_kind kind,
+			  jp_err *err)
 {
 	if (!from || !to || from == to ||
 	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
@@ -1732,8 +1766,12 @@ static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	if (!added)
 		return JP_OK; /* the first fact of a term stays */
-	return map_push(&ps->fact_from, &ps->fact_to, &ps->nfact, &ps->capfact,
-			from, to, err);
+	jp_status st = map_push(&ps->fact_from, &ps->fact_to, &ps->nfact,
+				&ps->capfact, from, to, err);
+	if (!st && kind == FACT_KEPT)
+		st = map_push(&ps->kept_from, &ps->kept_to, &ps->nkept,
+			      &ps->capkept, from, to, err);
+	return st;
 }
 
 /* The width of bit-vector term T, or 0 when it is no bit-vector of at most
@@ -1785,7 +1823,8 @@ static bool invert_step(Z3_context z, Z3_ast t, Z3_ast *x, uint64_t *c)
 
 enum { FACT_DEPTH = 8 };
 
-static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, jp_err *err)
+static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, fact_kind kind,
+			     jp_err *err)
 {
 	Z3_context z = ps->z;
 	for (int d = 0; d < FACT_DEPTH; d++) {
@@ -1793,7 +1832,7 @@ static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, jp_err *err)
 		if (!w)
 			return JP_OK;
 		c &= w == 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
-		jp_status st = add_fact(ps, t, zc_bv(&ps->S, w, c), err);
+		jp_status st = add_fact(ps, t, zc_bv(&ps->S, w, c), kind, err);
 		if (st)
 			return st;
 		Z3_app a;
@@ -1806,7 +1845,7 @@ static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, jp_err *err)
 					   c == k1
 					       ? zc_arg_of(z, a, 0)
 					       : mk_not(ps, zc_arg_of(z, a, 0)),
-					   d + 1, err);
+					   d + 1, kind, err);
 		if (!invert_step(z, t, &t, &c))
 			return JP_OK;
 	}
@@ -1814,7 +1853,8 @@ static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, jp_err *err)
 }
 
 /* Learns what assumption H pins (above). */
-static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err)
+static jp_status learn_facts(pst *ps, Z3_ast h, int depth, fact_kind kind,
+			     jp_err *err)
 {
 	Z3_context z = ps->z;
 	if (depth > FACT_DEPTH || zc_is_true(z, h) || zc_is_false(z, h))
@@ -1824,26 +1864,27 @@ static jp_status learn_facts(pst *ps, Z3_ast h, int depth, jp_err *err)
 	if (zc_app_of(z, h, Z3_OP_EQ, 2, &a)) {
 		Z3_ast l = zc_arg_of(z, a, 0), r = zc_arg_of(z, a, 1);
 		if (zc_numeral(z, r, &c))
-			return learn_value(ps, l, c, err);
+			return learn_value(ps, l, c, kind, err);
 		if (zc_numeral(z, l, &c))
-			return learn_value(ps, r, c, err);
+			return learn_value(ps, r, c, kind, err);
 	}
 	if (zc_app_of(z, h, Z3_OP_NOT, 1, &a))
-		return add_fact(ps, zc_arg_of(z, a, 0), zc_false(&ps->S), err);
+		return add_fact(ps, zc_arg_of(z, a, 0), zc_false(&ps->S), kind,
+				err);
 	if (Z3_get_ast_kind(z, h) == Z3_APP_AST &&
 	    Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, h))) ==
 		Z3_OP_AND) {
 		a = Z3_to_app(z, h);
 		unsigned n = Z3_get_app_num_args(z, a);
 		for (unsigned i = 0; i < n; i++) {
-			jp_status st =
-			    learn_facts(ps, zc_arg_of(z, a, i), depth + 1, err);
+			jp_status st = learn_facts(ps, zc_arg_of(z, a, i),
+						   depth + 1, kind, err);
 			if (st)
 				return st;
 		}
 		return JP_OK;
 	}
-	return add_fact(ps, h, zc_true(&ps->S), err);
+	return add_fact(ps, h, zc_true(&ps->S), kind, err);
 }
 
 static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
@@ -2001,12 +2042,12 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 		return JP_OK;
 	if (opc != IR_INT_MUL_OVF)
 		return add_fact(ps, from, enc_peephole(&ps->S, e->w, opc, a),
-				err);
+				FACT_KEPT, err);
 	/* enc_op gives both: the value is enc_peephole's product. */
 	Z3_ast ovf = NULL;
-	jp_status st =
-	    add_fact(ps, from, enc_op(&ps->S, e->w, opc, a, &ovf), err);
-	return st ? st : add_fact(ps, ofrom, ovf, err);
+	jp_status st = add_fact(ps, from, enc_op(&ps->S, e->w, opc, a, &ovf),
+				FACT_KEPT, err);
+	return st ? st : add_fact(ps, ofrom, ovf, FACT_KEPT, err);
 }
 
 /* Refolds the candidates of a pair that multiplies or divides, when facts
@@ -2096,7 +2137,10 @@ static bool range_settles(pst *ps, const obl *b)
  * at each stored fact: asking vr_const of every value re-evaluated a few
  * levels back each time, for every obligation that got this far, and was
  * the largest cost of a 1000-op check.  Terms that are facts already are
- * skipped before a numeral is made for them. */
+ * skipped before a numeral is made for them.  An op that the ranges show
+ * returns an argument unchanged (x & 63 with x <= 31, vr_same_arg) gets
+ * the fact that its term is the argument's: the optimizer drops such ops,
+ * and the two sides then meet as one term. */
 static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 				 const enc_trace *e, uint32_t upto, jp_err *err)
 {
@@ -2112,7 +2156,18 @@ static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 		if (x->kind != 'i' || x->tag == IR_VAL_CONST_INT ||
 		    !e->val[v] || !vr_known(r, v, &c) || is_fact(ps, e->val[v]))
 			continue;
-		jp_status st = learn_value(ps, e->val[v], c, err);
+		jp_status st = learn_value(ps, e->val[v], c, FACT_PINNED, err);
+		if (st)
+			return st;
+	}
+	for (uint32_t i = 0; i < upto && i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		int k = vr_same_arg(r, i);
+		if (k < 0 || !e->val[op->result] ||
+		    is_fact(ps, e->val[op->result]))
+			continue;
+		jp_status st = add_fact(ps, e->val[op->result],
+					e->val[op->args[k]], FACT_KEPT, err);
 		if (st)
 			return st;
 	}
@@ -2164,7 +2219,8 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 		Z3_ast f = subst_facts(ps, g);
 		if (f != g) {
 			simp = zc_keep(&ps->S, Z3_simplify(ps->z, f));
-			if (simp && zc_is_false(ps->z, simp)) {
+			if ((simp && zc_is_false(ps->z, simp)) ||
+			    false_by_kept(ps, g)) {
 				settle(ps, i, VER_PROVED, VER_BY_REWRITE,
 				       now_ms() - t1);
 				return JP_OK;
@@ -2469,6 +2525,8 @@ static void pst_free(pst *ps)
 	free(ps->lem_from);
 	free(ps->fact_from);
 	free(ps->fact_to);
+	free(ps->kept_from);
+	free(ps->kept_to);
 	free(ps->rcand);
 	free(ps->lem_to);
 	free(ps->cand_o);

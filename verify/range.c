@@ -682,6 +682,10 @@ static vr_fact t_py_div(int w, const vr_fact *x, const vr_fact *y)
 			    join(fconst(w, 0), div_corners(w, x, 1, y->smax)));
 	if (is_const(y) && y->umin == 0)
 		return fconst(w, 0);
+	/* |x // y| <= x for x >= 0, whatever y is: x // 0 is 0, and for
+	 * y <= -1 the quotient is at least -x. */
+	if (x->smin >= 0)
+		return srange(w, -x->smax, x->smax);
 	return top(w);
 }
 
@@ -728,6 +732,8 @@ static vr_fact t_py_mod(int w, const vr_fact *x, const vr_fact *y)
 		return norm(w, join(*x, mod_pos(w, x, 1, y->smax)));
 	if (is_const(y) && y->umin == 0)
 		return *x;
+	if (is_const(x) && x->umin == 0)
+		return *x; /* 0 % y is 0, and 0 % 0 is 0 */
 	return top(w);
 }
 
@@ -835,6 +841,15 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	case IR_UINT_GE: *out = fconst(w, 1); return true;
 	case IR_INT_AND:
 	case IR_INT_OR: *out = *x; return true;
+	case IR_INT_ADD:
+	case IR_INT_ADD_OVF: {
+		/* x + x is x << 1: its low bit is 0, which the sum of two
+		 * unknown bits does not show. */
+		vr_fact sh = shl_k(w, x, 1), sum = t_add(w, x, x);
+		if (!meet(w, &sh, &sum, out))
+			*out = sh;
+		return true;
+	}
 	case IR_INT_PY_DIV: /* x // x: 1, and 0 // 0 = 0 */
 		*out = x->umin >= 1 ? fconst(w, 1) : bool_fact(w);
 		return true;
@@ -1133,6 +1148,41 @@ static vr_fact mul_divide(int w, const vr_fact *x, const vr_fact *res,
 	return lo > hi ? empty_fact(w) : srange(w, lo, hi);
 }
 
+/* What a shift of x by the constant K (0 <= K < W) lying in RES says
+ * about x.  A left shift is a product by 2^K.  A right shift drops K low
+ * bits: x lies between RES's bounds times 2^K and the same plus the K
+ * dropped bits, and the result's bits are x's bits K places up (of an
+ * arithmetic shift's copies of the sign, the lowest is x's sign bit). */
+static vr_fact shift_solve(int w, ir_opcode opc, const vr_fact *x,
+			   const vr_fact *res, unsigned k)
+{
+	uint64_t m = sem_allones(w), c = sem_mask(w, UINT64_C(1) << k);
+	vr_fact f;
+	if (opc == IR_INT_LSHIFT) {
+		vr_fact a = mul_solve(w, res, c);
+		vr_fact b = mul_divide(w, x, res, sem_signed(w, c));
+		return meet(w, &a, &b, &f) ? f : empty_fact(w);
+	}
+	if (opc == IR_UINT_RSHIFT) {
+		uint64_t hi = umin64(res->umax, m >> k);
+		if (res->umin > hi)
+			return empty_fact(w);
+		f = urange(w, res->umin << k, (hi << k) | lowbits(k));
+	} else {
+		int64_t lo = smax64(res->smin, asr(smin_w(w), k));
+		int64_t hi = smin64(res->smax, asr(smax_w(w), k));
+		if (lo > hi)
+			return empty_fact(w);
+		/* Both products fit: |lo|, |hi| <= 2^(W-1-K). */
+		f = srange(w, sem_signed(w, (uint64_t)lo << k),
+			   sem_signed(w, (uint64_t)hi << k) +
+			       (int64_t)lowbits(k));
+	}
+	f.zeros = (res->zeros << k) & m;
+	f.ones = (res->ones << k) & m;
+	return f;
+}
+
 /* The result of op I is known to lie in R: narrows its operands, DEPTH
  * more levels.  Each rule solves the op for one operand, so it holds in
  * every execution where the op's relation and R hold. */
@@ -1171,6 +1221,15 @@ static void backward(vr_state *r, uint32_t i, const vr_fact *res, int depth)
 			refine(r, y, mul_divide(w, &r->f[y], res, r->f[x].smin),
 			       depth);
 		}
+		break;
+	case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT:
+	case IR_UINT_RSHIFT:
+		if (is_const(&r->f[y]) && r->f[y].umin < (uint64_t)w)
+			refine(r, x,
+			       shift_solve(w, (ir_opcode)op->opc, &r->f[x], res,
+					   (unsigned)r->f[y].umin),
+			       depth);
 		break;
 	case IR_INT_NEG: refine(r, x, t_neg(w, res), depth); break;
 	case IR_INT_INVERT: refine(r, x, t_invert(w, res), depth); break;
@@ -1401,6 +1460,43 @@ bool vr_const(const vr_state *r, ir_vid v, uint64_t *c)
 		return false;
 	*c = f.umin;
 	return true;
+}
+
+/* Whether every bit that may be 1 in A is known 1 in B. */
+static bool bits_within(int w, const vr_fact *a, const vr_fact *b)
+{
+	return (sem_allones(w) & ~a->zeros & ~b->ones) == 0;
+}
+
+int vr_same_arg(const vr_state *r, uint32_t i)
+{
+	const ir_trace *t = r->t;
+	if (r->infeasible || i >= r->point || !has_transfer(t, i))
+		return -1;
+	const ir_op *op = &t->ops[i];
+	int w = r->w;
+	const vr_fact *x = &r->f[op->args[0]];
+	const vr_fact *y = op->nargs > 1 ? &r->f[op->args[1]] : NULL;
+	switch (op->opc) {
+	case IR_INT_AND:
+		return bits_within(w, x, y) ? 0 : bits_within(w, y, x) ? 1 : -1;
+	case IR_INT_OR:
+		return bits_within(w, y, x) ? 0 : bits_within(w, x, y) ? 1 : -1;
+	case IR_INT_FORCE_GE_ZERO: return x->smin >= 0 ? 0 : -1;
+	case IR_INT_IS_TRUE: return x->umax <= 1 ? 0 : -1;
+	case IR_INT_PY_MOD:
+		return x->smin >= 0 && y->smin >= 1 && x->smax < y->smin ? 0
+									 : -1;
+	case IR_INT_SIGNEXT: {
+		if (!is_const(y) || y->umin == 0)
+			return -1;
+		if (y->umin >= (uint64_t)w / 8)
+			return 0;
+		int64_t lim = INT64_C(1) << (y->umin * 8 - 1);
+		return x->smin >= -lim && x->smax < lim ? 0 : -1;
+	}
+	default: return -1;
+	}
 }
 
 bool vr_known(const vr_state *r, ir_vid v, uint64_t *c)

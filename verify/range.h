@@ -107,6 +107,17 @@ void vr_narrow(vr_state *r);
  * only a chain deeper than vr_const's look-back pins. */
 bool vr_known(const vr_state *r, ir_vid v, uint64_t *c);
 
+/* Which argument op I (before the current point) certainly returns
+ * unchanged, judged from the stored facts of its arguments (O(1)): 0 or
+ * 1, or -1 when none.  x & y is x when every bit that may be 1 in x is
+ * known 1 in y; x | y is x when every bit that may be 1 in y is known 1
+ * in x; int_force_ge_zero(x) and int_is_true(x) are x when x >= 0,
+ * resp. x is 0 or 1; int_py_mod(x, y) is x when 0 <= x < y;
+ * int_signext(x, n) is x when x fits in n bytes.  The optimizer removes
+ * such ops on its own bounds, and the pair is then proved by replacing
+ * the op's term with its argument's rather than by bit-blasting. */
+int vr_same_arg(const vr_state *r, uint32_t i);
+
 /* Whether canonical X is inside F, at width W (the tests' oracle check). */
 bool vr_contains(int w, const vr_fact *f, uint64_t x);
 
