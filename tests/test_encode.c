@@ -517,6 +517,16 @@ static void test_peephole_identity(void)
 	Z3_ast one[2] = {x, zc_bv(&S, 64, 1)};
 	CHECK(enc_peephole(&S, 64, IR_INT_ADD, xx) ==
 	      enc_op(&S, 64, IR_INT_LSHIFT, one, NULL));
+	/* Constants that leave x alone: x >> 0 and x & -1 are x itself,
+	 * so x + (x >> 0) meets x + x. */
+	Z3_ast z0[2] = {x, zc_bv(&S, 64, 0)},
+	       all1[2] = {zc_bv(&S, 64, ~0ull), x};
+	CHECK(enc_peephole(&S, 64, IR_UINT_RSHIFT, z0) == x);
+	CHECK(enc_peephole(&S, 64, IR_INT_RSHIFT, z0) == x);
+	CHECK(enc_peephole(&S, 64, IR_INT_AND, all1) == x);
+	Z3_ast xs[2] = {x, enc_peephole(&S, 64, IR_UINT_RSHIFT, z0)};
+	CHECK(enc_peephole(&S, 64, IR_INT_ADD, xs) ==
+	      enc_peephole(&S, 64, IR_INT_ADD, xx));
 	/* Negative divisors, MININT included, need no divider either. */
 	Z3_ast m[2] = {x, zc_bv(&S, 64, sem_minint(64))};
 	Z3_ast n16[2] = {x, zc_bv(&S, 64, sem_from_signed(64, -16))};

@@ -797,6 +797,28 @@ static Z3_ast umulh_shift(zc_scope *s, int w, const Z3_ast *a)
 			      floordiv_const(s, w, n, d), orig));
 }
 
+/* X op C when C leaves X as it is or decides the result alone: x + 0,
+ * x - 0, x ^ 0, x | 0, x & -1 and shifts by 0 are x; x & 0 is 0 and
+ * x | -1 is -1.  The generator writes such ops and the optimizer drops
+ * them, and "x + (x >> 0)" must still be the term of "x + x".  NULL
+ * otherwise. */
+static Z3_ast neutral(zc_scope *s, int w, ir_opcode opc, Z3_ast x, uint64_t c)
+{
+	uint64_t m = sem_allones(w);
+	switch (opc) {
+	case IR_INT_ADD:
+	case IR_INT_SUB:
+	case IR_INT_XOR:
+	case IR_INT_RSHIFT:
+	case IR_UINT_RSHIFT: return c == 0 ? x : NULL;
+	case IR_INT_OR:
+		return c == 0 ? x : c == m ? zc_bv(s, (unsigned)w, m) : NULL;
+	case IR_INT_AND:
+		return c == m ? x : c == 0 ? zc_bv(s, (unsigned)w, 0) : NULL;
+	default: return NULL;
+	}
+}
+
 /* Cheaper or canonical terms for ops with a constant argument, each equal
  * to the general encoding for every input (the tests check them against
  * the interpreter): multiplying by 2^k is shifting left; floor division
@@ -812,6 +834,10 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 {
 	uint64_t c;
 	int k, x = 0;
+	Z3_ast y;
+	/* -(x * c) is x * -c: the optimizer folds a negated product. */
+	if (opc == IR_INT_NEG && const_factor(s->z, a[0], w, &y, &c))
+		return mul_const(s, w, a[0], sem_allones(w));
 	if (!ir_op_has(opc, IRF_PURE) || ir_opinfo_of(opc)->nargs != 2)
 		return NULL;
 	/* x + x is x << 1, as the optimizer writes it: the two forms are
@@ -829,16 +855,28 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		return a[0];
 	if (a[0] == a[1] && (opc == IR_INT_XOR || opc == IR_INT_SUB))
 		return zc_bv(s, (unsigned)w, 0);
-	if (opc == IR_UINT_RSHIFT)
-		return umulh_shift(s, w, a);
-	Z3_ast sh = shifted_one(s->z, a[1]);
-	if (sh && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
-		return by_shifted_one(s, w, opc, a[0], sh);
+	/* 0 // y, 0 % y and shifts of 0 are 0, for y = 0 too. */
+	if (zc_numeral(s->z, a[0], &c) && c == 0 &&
+	    (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD ||
+	     opc == IR_INT_LSHIFT || opc == IR_INT_RSHIFT ||
+	     opc == IR_UINT_RSHIFT))
+		return a[0];
+	bool konst = true;
 	if (zc_numeral(s->z, a[1], &c))
 		x = 0;
 	else if (ir_op_has(opc, IRF_COMM) && zc_numeral(s->z, a[0], &c))
 		x = 1;
 	else
+		konst = false;
+	Z3_ast n = konst ? neutral(s, w, opc, a[x], c) : NULL;
+	if (n)
+		return n;
+	if (opc == IR_UINT_RSHIFT)
+		return umulh_shift(s, w, a);
+	Z3_ast sh = shifted_one(s->z, a[1]);
+	if (sh && (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD))
+		return by_shifted_one(s, w, opc, a[0], sh);
+	if (!konst)
 		return NULL;
 	unsigned uw = (unsigned)w;
 	/* Products by a constant take mul_const's one form (by 0 and 1, which
