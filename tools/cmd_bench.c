@@ -58,7 +58,7 @@ typedef struct bench_args {
 	const char *json, *sections, *bugs;
 	const char *check_s, *camp_s, *mem_s, *bug_s;
 	long timeout, pairs, max_len, camp_len, bug_seeds;
-	uint64_t seed, mem_traces;
+	uint64_t seed, mem_traces, unk_traces;
 	int width;
 } bench_args;
 
@@ -80,6 +80,8 @@ static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
 		    (uint32_t)(a->bug_seeds > 16 ? 16 : a->bug_seeds);
 	if (a->mem_traces > 0)
 		o->memory_traces = a->mem_traces;
+	if (a->unk_traces > 0)
+		o->unknown_traces = a->unk_traces;
 	if (a->sections && !parse_sections(a->sections, &o->sections))
 		return cli_usage_error(spec,
 				       "--sections: expected a list of check, "
@@ -144,6 +146,9 @@ int cmd_bench(int argc, char **argv)
 	     "N  ops per trace in the campaign runs (default 30)"},
 	    {"campaign-seconds", CLI_STRING, &a.camp_s,
 	     "S  seconds per generator profile (default 10)"},
+	    {"unknown-traces", CLI_UINT64, &a.unk_traces,
+	     "N  profile all runs at least N traces, for the unknown rate "
+	     "(default 20000)"},
 	    {"memory-traces", CLI_UINT64, &a.mem_traces,
 	     "N  traces of the memory slice (default 500)"},
 	    {"memory-seconds", CLI_STRING, &a.mem_s,
