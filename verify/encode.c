@@ -649,6 +649,11 @@ static Z3_ast mul_const(zc_scope *s, int w, Z3_ast x, uint64_t c)
 {
 	Z3_ast y;
 	uint64_t c1;
+	/* x * -1 is int_neg(x), x kept whole as the optimizer does: a
+	 * lemma may replace x, and the original's "x * -1" must still
+	 * meet the optimizer's "int_neg(x)" when x is a product. */
+	if ((c & sem_allones(w)) == sem_allones(w))
+		return K(s, Z3_mk_bvneg(s->z, x));
 	if (const_factor(s->z, x, w, &y, &c1)) {
 		x = y;
 		c = (c * c1) & sem_allones(w);
@@ -834,12 +839,11 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 {
 	uint64_t c;
 	int k, x = 0;
-	Z3_ast y;
-	/* -(x * c) is x * -c: the optimizer folds a negated product. */
-	if (opc == IR_INT_NEG && const_factor(s->z, a[0], w, &y, &c))
-		return mul_const(s, w, a[0], sem_allones(w));
 	if (!ir_op_has(opc, IRF_PURE) || ir_opinfo_of(opc)->nargs != 2)
 		return NULL;
+	/* 0 - x is int_neg(x)'s term, as x * -1 is (mul_const). */
+	if (opc == IR_INT_SUB && zc_numeral(s->z, a[0], &c) && c == 0)
+		return K(s, Z3_mk_bvneg(s->z, a[1]));
 	/* x + x is x << 1, as the optimizer writes it: the two forms are
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])
