@@ -409,6 +409,52 @@ static void test_product_constants_proved(void)
 	}
 }
 
+/* Whether the solver proves A == B for every input. */
+static bool proved_equal(zc_scope *S, Z3_ast a, Z3_ast b)
+{
+	Z3_solver s = Z3_mk_solver(Z);
+	Z3_solver_inc_ref(Z, s);
+	Z3_solver_assert(
+	    Z, s, zc_keep(S, Z3_mk_not(Z, zc_keep(S, Z3_mk_eq(Z, a, b)))));
+	Z3_lbool ans = Z3_solver_check(Z, s);
+	Z3_solver_dec_ref(Z, s);
+	return ans == Z3_L_FALSE;
+}
+
+/* Negations take the optimizer's forms: -(a - b) is b - a, -(-a) is a,
+ * a + -b is a - b, a - -b is a + b, 0 - a and a * -1 are -a; each is the
+ * general encoding's value (proved) and the form stated (the term). */
+static void test_negations(void)
+{
+	zc_scope S;
+	zc_scope_init(&S, Z);
+	Z3_ast v[2];
+	for (int i = 0; i < 2; i++)
+		v[i] = zc_keep(
+		    &S, Z3_mk_const(Z, Z3_mk_string_symbol(Z, i ? "b" : "a"),
+				    Z3_mk_bv_sort(Z, 64)));
+	Z3_ast sub[2] = {v[0], v[1]};
+	Z3_ast d = enc_op(&S, 64, IR_INT_SUB, sub, NULL);
+	Z3_ast nd = enc_peephole(&S, 64, IR_INT_NEG, &d);
+	Z3_ast ba[2] = {v[1], v[0]};
+	CHECK(nd == enc_op(&S, 64, IR_INT_SUB, ba, NULL));
+	CHECK(proved_equal(&S, nd, enc_op(&S, 64, IR_INT_NEG, &d, NULL)));
+	Z3_ast na = enc_op(&S, 64, IR_INT_NEG, v, NULL);
+	CHECK(enc_peephole(&S, 64, IR_INT_NEG, &na) == v[0]);
+	Z3_ast plus[2] = {v[1], na}, minus[2] = {v[1], na};
+	Z3_ast p = enc_peephole(&S, 64, IR_INT_ADD, plus);
+	CHECK(p == enc_op(&S, 64, IR_INT_SUB, ba, NULL));
+	CHECK(proved_equal(&S, p, enc_op(&S, 64, IR_INT_ADD, plus, NULL)));
+	Z3_ast m = enc_peephole(&S, 64, IR_INT_SUB, minus);
+	CHECK(m != NULL &&
+	      proved_equal(&S, m, enc_op(&S, 64, IR_INT_SUB, minus, NULL)));
+	Z3_ast z[2] = {zc_bv(&S, 64, 0), v[0]};
+	Z3_ast m1[2] = {v[0], zc_bv(&S, 64, ~0ull)};
+	CHECK(enc_peephole(&S, 64, IR_INT_SUB, z) == na);
+	CHECK(enc_peephole(&S, 64, IR_INT_MUL, m1) == na);
+	zc_scope_release(&S);
+}
+
 /* An op of one value twice takes a peephole: int_add(x, x) is x << 1,
  * int_and / int_or give x, int_xor / int_sub 0; int_add_ovf(x, x) and
  * int_sub_ovf(x, x) take them for their value, with the overflow check
@@ -772,6 +818,7 @@ int main(void)
 	test_product_every_constant_w8();
 	test_product_constants_proved();
 	test_peephole_identity();
+	test_negations();
 	test_division_by_constants();
 	test_ovf_formulas_proved();
 	test_exhaustive_w8();

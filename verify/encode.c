@@ -641,6 +641,34 @@ static bool const_factor(Z3_context z, Z3_ast x, int w, Z3_ast *y, uint64_t *c1)
 	return false;
 }
 
+/* -X: -(a - b) is b - a and -(-y) is y, as the optimizer writes them. */
+static Z3_ast negate(zc_scope *s, Z3_ast x)
+{
+	Z3_app a;
+	if (zc_app_of(s->z, x, Z3_OP_BSUB, 2, &a))
+		return K(s, Z3_mk_bvsub(s->z, zc_arg_of(s->z, a, 1),
+					zc_arg_of(s->z, a, 0)));
+	if (zc_app_of(s->z, x, Z3_OP_BNEG, 1, &a))
+		return zc_arg_of(s->z, a, 0);
+	return K(s, Z3_mk_bvneg(s->z, x));
+}
+
+/* x + -b is x - b, and x - -b is x + b, as the optimizer writes them
+ * (then -(x + -b) is b - x, negate); NULL for other shapes. */
+static Z3_ast add_of_neg(zc_scope *s, ir_opcode opc, const Z3_ast *a)
+{
+	Z3_app n;
+	if (opc == IR_INT_SUB && zc_app_of(s->z, a[1], Z3_OP_BNEG, 1, &n))
+		return mk_comm(s, Z3_mk_bvadd, a[0], zc_arg_of(s->z, n, 0));
+	if (opc != IR_INT_ADD)
+		return NULL;
+	for (int i = 0; i < 2; i++)
+		if (zc_app_of(s->z, a[i], Z3_OP_BNEG, 1, &n))
+			return K(s, Z3_mk_bvsub(s->z, a[1 - i],
+						zc_arg_of(s->z, n, 0)));
+	return NULL;
+}
+
 /* X * C in the one form every product by a constant is given, whatever
  * the nesting: a product by a product by a constant is one product by
  * their product (the optimizer folds (x * a) * b into x * (a * b)), then
@@ -653,7 +681,7 @@ static Z3_ast mul_const(zc_scope *s, int w, Z3_ast x, uint64_t c)
 	 * lemma may replace x, and the original's "x * -1" must still
 	 * meet the optimizer's "int_neg(x)" when x is a product. */
 	if ((c & sem_allones(w)) == sem_allones(w))
-		return K(s, Z3_mk_bvneg(s->z, x));
+		return negate(s, x);
 	if (const_factor(s->z, x, w, &y, &c1)) {
 		x = y;
 		c = (c * c1) & sem_allones(w);
@@ -839,11 +867,16 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 {
 	uint64_t c;
 	int k, x = 0;
+	if (opc == IR_INT_NEG)
+		return negate(s, a[0]);
 	if (!ir_op_has(opc, IRF_PURE) || ir_opinfo_of(opc)->nargs != 2)
 		return NULL;
 	/* 0 - x is int_neg(x)'s term, as x * -1 is (mul_const). */
 	if (opc == IR_INT_SUB && zc_numeral(s->z, a[0], &c) && c == 0)
-		return K(s, Z3_mk_bvneg(s->z, a[1]));
+		return negate(s, a[1]);
+	Z3_ast r = add_of_neg(s, opc, a);
+	if (r)
+		return r;
 	/* x + x is x << 1, as the optimizer writes it: the two forms are
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])

@@ -72,7 +72,8 @@ Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf);
  * argument, or NULL when none applies; enc_trace_build uses it:
  *  - a product by a constant, a shift left by a constant, and x + x take
  *    one form, however nested (x * 3 << 2 and x * 12 are one term); a
- *    product by -1 and 0 - x are int_neg(x), with x kept whole;
+ *    product by -1 and 0 - x are int_neg(x), with x kept whole, and
+ *    -(a - b) is b - a, -(-y) is y;
  *  - a constant that leaves x alone (x + 0, x & -1, x >> 0, ...) gives x,
  *    and x & 0, x | -1 give the constant;
  *  - a power of two: floor division and modulo,
