@@ -451,6 +451,10 @@ static void test_negations(void)
 	Z3_ast z[2] = {zc_bv(&S, 64, 0), v[0]};
 	Z3_ast m1[2] = {v[0], zc_bv(&S, 64, ~0ull)};
 	CHECK(enc_peephole(&S, 64, IR_INT_SUB, z) == na);
+	/* -a + -a is still (-a) << 1, the optimizer's form of it. */
+	Z3_ast nn[2] = {na, na}, n1[2] = {na, zc_bv(&S, 64, 1)};
+	CHECK(enc_peephole(&S, 64, IR_INT_ADD, nn) ==
+	      enc_peephole(&S, 64, IR_INT_LSHIFT, n1));
 	CHECK(enc_peephole(&S, 64, IR_INT_MUL, m1) == na);
 	zc_scope_release(&S);
 }

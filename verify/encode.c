@@ -874,9 +874,6 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	/* 0 - x is int_neg(x)'s term, as x * -1 is (mul_const). */
 	if (opc == IR_INT_SUB && zc_numeral(s->z, a[0], &c) && c == 0)
 		return negate(s, a[1]);
-	Z3_ast r = add_of_neg(s, opc, a);
-	if (r)
-		return r;
 	/* x + x is x << 1, as the optimizer writes it: the two forms are
 	 * equal adder circuits that a SAT solver takes a second to match. */
 	if (opc == IR_INT_ADD && a[0] == a[1])
@@ -892,6 +889,10 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 		return a[0];
 	if (a[0] == a[1] && (opc == IR_INT_XOR || opc == IR_INT_SUB))
 		return zc_bv(s, (unsigned)w, 0);
+	/* After the rules for one value twice: -b + -b is (-b) << 1. */
+	Z3_ast r = add_of_neg(s, opc, a);
+	if (r)
+		return r;
 	/* 0 // y, 0 % y and shifts of 0 are 0, for y = 0 too. */
 	if (zc_numeral(s->z, a[0], &c) && c == 0 &&
 	    (opc == IR_INT_PY_DIV || opc == IR_INT_PY_MOD ||
