@@ -1984,9 +1984,17 @@ static Z3_ast pinned(pst *ps, Z3_ast arg)
 	return a;
 }
 
+/* Whether OPC has a cheaper term for one value twice (enc_peephole):
+ * x + x is x << 1, which a fact can make of x + y. */
+static bool same_value_op(ir_opcode opc)
+{
+	return opc == IR_INT_ADD || opc == IR_INT_SUB || opc == IR_INT_XOR ||
+	       opc == IR_INT_AND || opc == IR_INT_OR;
+}
+
 /* Whether op OPI of E multiplies or divides two values that are not
- * constants in the trace: the ops enc_peephole has not seen a constant
- * of. */
+ * constants in the trace (the ops enc_peephole has not seen a constant
+ * of), or is a same_value_op on two values that are not. */
 static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
 {
 	const ir_op *op = &e->t->ops[opi];
@@ -1994,7 +2002,7 @@ static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
 	uint64_t c;
 	return (opc == IR_INT_MUL || opc == IR_INT_MUL_OVF ||
 		opc == IR_UINT_MUL_HIGH || opc == IR_INT_PY_DIV ||
-		opc == IR_INT_PY_MOD) &&
+		opc == IR_INT_PY_MOD || same_value_op(opc)) &&
 	       op->result != IR_NOVAL && e->val[op->result] &&
 	       e->val[op->args[0]] && e->val[op->args[1]] &&
 	       !zc_numeral(ps->z, e->val[op->args[0]], &c) &&
@@ -2021,8 +2029,9 @@ static jp_status refold_candidates(pst *ps, jp_err *err)
 	return JP_OK;
 }
 
-/* Makes candidate op OPI of E a fact when a fact pins an argument and
- * enc_peephole has a term for the op on the pinned arguments.  The
+/* Makes candidate op OPI of E a fact when a fact pins an argument (or
+ * makes the two arguments of a same_value_op one) and enc_peephole has a
+ * term for the op on the pinned arguments.  The
  * overflow check of int_mul_ovf becomes one too: by a constant it is a
  * range test (enc_op), where the trace's term has a 2W multiplier. */
 static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
@@ -2037,8 +2046,11 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 	Z3_ast a[2] = {pinned(ps, e->val[op->args[0]]),
 		       pinned(ps, e->val[op->args[1]])};
 	uint64_t c;
-	if (!a[0] || !a[1] ||
-	    (!zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c)))
+	if (!a[0] || !a[1])
+		return JP_OK;
+	if (same_value_op(opc)
+		? a[0] != a[1]
+		: !zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c))
 		return JP_OK;
 	if (opc != IR_INT_MUL_OVF)
 		return add_fact(ps, from, enc_peephole(&ps->S, e->w, opc, a),
@@ -2050,11 +2062,13 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 	return st ? st : add_fact(ps, ofrom, ovf, FACT_KEPT, err);
 }
 
-/* Refolds the candidates of a pair that multiplies or divides, when facts
- * were learned since the last time. */
+/* Refolds the candidates when facts were learned since the last time.
+ * Every pair, not only those that multiply or divide: a same-argument
+ * fact turns x + y into x + x, an adder the solver takes a second to
+ * match with the optimizer's x << 1. */
 static jp_status refold(pst *ps, jp_err *err)
 {
-	if (ps->nfact == ps->refold_nfact || !hard_pair(ps))
+	if (ps->nfact == ps->refold_nfact)
 		return JP_OK;
 	jp_status st = refold_candidates(ps, err);
 	for (uint32_t k = 0; !st && k < ps->nrcand; k++) {
