@@ -28,6 +28,21 @@ static ir_trace *parse(const char *text, int width)
 	return t;
 }
 
+/* A range state for the trace TEXT at WIDTH, at op 0, with the trace in
+ * *T; NULL (a failed check, *T freed and NULL) when either cannot be
+ * made. */
+static vr_state *state_of(const char *text, int width, ir_trace **t)
+{
+	vr_state *r = NULL;
+	*t = parse(text, width);
+	CHECK(*t && vr_init(&r, *t, NULL) == JP_OK);
+	if (!r) {
+		ir_trace_free(*t);
+		*t = NULL;
+	}
+	return r;
+}
+
 /* The op index of the N-th guard (0-based), or UINT32_MAX. */
 static uint32_t nth_guard(const ir_trace *t, uint32_t n)
 {
@@ -205,14 +220,13 @@ static void check_run(const ir_trace *t, const snap *s, const uint64_t *in)
 static void test_precision(void)
 {
 	/* (a) the high half of (2^50 - 1) * x is below 2^50 - 1. */
-	ir_trace *t = parse("[i0]\n"
-			    "i1 = uint_mul_high(1125899906842623, i0)\n"
-			    "i2 = uint_ge(i1, 1125899906842624)\n"
-			    "guard_false(i2) []\n"
-			    "finish(i1)\n",
-			    64);
-	vr_state *r = NULL;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	ir_trace *t;
+	vr_state *r = state_of("[i0]\n"
+			       "i1 = uint_mul_high(1125899906842623, i0)\n"
+			       "i2 = uint_ge(i1, 1125899906842624)\n"
+			       "guard_false(i2) []\n"
+			       "finish(i1)\n",
+			       64, &t);
 	if (!r)
 		return;
 	vr_advance(r, 2);
@@ -222,14 +236,13 @@ static void test_precision(void)
 
 	/* (b) bits known from a guard_value on a mask make x * -2 small,
 	 * so the high half of its square is 0. */
-	t = parse("[i0]\n"
-		  "i4 = int_and(i0, -2097152)\n"
-		  "guard_value(i4, -2097152) []\n"
-		  "i22 = int_mul(i0, -2)\n"
-		  "i27 = uint_mul_high(i22, i22)\n"
-		  "finish(i27)\n",
-		  64);
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	r = state_of("[i0]\n"
+		     "i4 = int_and(i0, -2097152)\n"
+		     "guard_value(i4, -2097152) []\n"
+		     "i22 = int_mul(i0, -2)\n"
+		     "i27 = uint_mul_high(i22, i22)\n"
+		     "finish(i27)\n",
+		     64, &t);
 	if (!r)
 		return;
 	vr_advance(r, t->nops);
@@ -243,17 +256,16 @@ static void test_precision(void)
 	ir_trace_free(t);
 
 	/* (c) 0 < x < 10. */
-	t = parse("[i0]\n"
-		  "i1 = int_lt(i0, 10)\n"
-		  "guard_true(i1) []\n"
-		  "i2 = int_gt(i0, 0)\n"
-		  "guard_true(i2) []\n"
-		  "i3 = int_lt(i0, 20)\n"
-		  "guard_true(i3) []\n"
-		  "i4 = int_and(i0, 15)\n"
-		  "finish(i4)\n",
-		  64);
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	r = state_of("[i0]\n"
+		     "i1 = int_lt(i0, 10)\n"
+		     "guard_true(i1) []\n"
+		     "i2 = int_gt(i0, 0)\n"
+		     "guard_true(i2) []\n"
+		     "i3 = int_lt(i0, 20)\n"
+		     "guard_true(i3) []\n"
+		     "i4 = int_and(i0, 15)\n"
+		     "finish(i4)\n",
+		     64, &t);
 	if (!r)
 		return;
 	vr_advance(r, nth_guard(t, 2));
@@ -265,14 +277,13 @@ static void test_precision(void)
 	ir_trace_free(t);
 
 	/* (d) x + 1 did not overflow, so x < MAXINT. */
-	t = parse("[i0]\n"
-		  "i1 = int_add_ovf(i0, 1)\n"
-		  "guard_no_overflow() []\n"
-		  "i2 = int_lt(i0, 9223372036854775807)\n"
-		  "guard_true(i2) []\n"
-		  "finish(i1)\n",
-		  64);
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	r = state_of("[i0]\n"
+		     "i1 = int_add_ovf(i0, 1)\n"
+		     "guard_no_overflow() []\n"
+		     "i2 = int_lt(i0, 9223372036854775807)\n"
+		     "guard_true(i2) []\n"
+		     "finish(i1)\n",
+		     64, &t);
 	if (!r)
 		return;
 	vr_advance(r, 1);
@@ -285,22 +296,21 @@ static void test_precision(void)
 	ir_trace_free(t);
 
 	/* (e) overflow decided both ways, shifts, division, known bits. */
-	t = parse("[i0]\n"
-		  "i1 = int_and(i0, 255)\n"
-		  "i2 = int_add_ovf(i1, 1000)\n"
-		  "guard_no_overflow() []\n"
-		  "i3 = int_add_ovf(i1, 9223372036854775600)\n"
-		  "guard_no_overflow() []\n"
-		  "i4 = int_lshift(i1, 4)\n"
-		  "i5 = int_py_div(i4, 16)\n"
-		  "i6 = int_py_mod(i0, 8)\n"
-		  "i7 = int_or(i6, 8)\n"
-		  "i8 = uint_rshift(i0, 70)\n"
-		  "i9 = int_signext(i0, 1)\n"
-		  "i10 = int_force_ge_zero(i9)\n"
-		  "finish(i2, i3, i5, i7, i8, i10)\n",
-		  64);
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+	r = state_of("[i0]\n"
+		     "i1 = int_and(i0, 255)\n"
+		     "i2 = int_add_ovf(i1, 1000)\n"
+		     "guard_no_overflow() []\n"
+		     "i3 = int_add_ovf(i1, 9223372036854775600)\n"
+		     "guard_no_overflow() []\n"
+		     "i4 = int_lshift(i1, 4)\n"
+		     "i5 = int_py_div(i4, 16)\n"
+		     "i6 = int_py_mod(i0, 8)\n"
+		     "i7 = int_or(i6, 8)\n"
+		     "i8 = uint_rshift(i0, 70)\n"
+		     "i9 = int_signext(i0, 1)\n"
+		     "i10 = int_force_ge_zero(i9)\n"
+		     "finish(i2, i3, i5, i7, i8, i10)\n",
+		     64, &t);
 	if (!r)
 		return;
 	vr_advance(r, 4);
@@ -325,21 +335,18 @@ static void test_precision(void)
  * start, so its stored facts predate the guard. */
 static void test_narrow(void)
 {
-	ir_trace *t = parse("[i0]\n"
-			    "i1 = int_add(i0, 1)\n"
-			    "i2 = int_add(i1, 1)\n"
-			    "i3 = int_add(i2, 1)\n"
-			    "i4 = int_add(i3, 1)\n"
-			    "i5 = int_add(i4, 1)\n"
-			    "guard_value(i0, 5) []\n"
-			    "finish(i5)\n",
-			    64);
-	vr_state *r = NULL;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
-	if (!r) {
-		ir_trace_free(t);
+	ir_trace *t;
+	vr_state *r = state_of("[i0]\n"
+			       "i1 = int_add(i0, 1)\n"
+			       "i2 = int_add(i1, 1)\n"
+			       "i3 = int_add(i2, 1)\n"
+			       "i4 = int_add(i3, 1)\n"
+			       "i5 = int_add(i4, 1)\n"
+			       "guard_value(i0, 5) []\n"
+			       "finish(i5)\n",
+			       64, &t);
+	if (!r)
 		return;
-	}
 	uint64_t c = 0;
 	vr_advance(r, t->nops);
 	CHECK(vr_known(r, named(t, "i0"), &c) && c == 5);
@@ -358,17 +365,17 @@ static void test_narrow(void)
  * other one from the overflow guard alone. */
 static void test_mul_divide(void)
 {
-	ir_trace *t = parse("[i0, i1]\ni2 = int_mul_ovf(i0, 7)\n"
-			    "guard_no_overflow()\ni3 = int_le(i2, -16942913)\n"
-			    "guard_false(i3)\ni4 = int_sub(0, i2)\n"
-			    "i5 = int_lt(i4, 16942911)\nguard_false(i5)\n"
-			    "i6 = int_mul_ovf(i1, -4)\nguard_no_overflow()\n"
-			    "i7 = int_mul(i1, -3)\ni8 = int_gt(i7, 30)\n"
-			    "guard_true(i8)\nfinish(i0, i1)\n",
-			    64);
-	vr_state *r = NULL;
+	ir_trace *t;
+	vr_state *r =
+	    state_of("[i0, i1]\ni2 = int_mul_ovf(i0, 7)\n"
+		     "guard_no_overflow()\ni3 = int_le(i2, -16942913)\n"
+		     "guard_false(i3)\ni4 = int_sub(0, i2)\n"
+		     "i5 = int_lt(i4, 16942911)\nguard_false(i5)\n"
+		     "i6 = int_mul_ovf(i1, -4)\nguard_no_overflow()\n"
+		     "i7 = int_mul(i1, -3)\ni8 = int_gt(i7, 30)\n"
+		     "guard_true(i8)\nfinish(i0, i1)\n",
+		     64, &t);
 	uint64_t c;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
 	if (!r)
 		return;
 	vr_advance(r, t->nops);
@@ -396,13 +403,10 @@ static void shift_case(const char *op, unsigned k, int a, int b)
 		 "i3 = %s(i1, %d)\nguard_true(i3)\nfinish(i0)\n",
 		 op, k, u ? "uint_ge" : "int_ge", a, u ? "uint_le" : "int_le",
 		 b);
-	ir_trace *t = parse(text, 8);
-	vr_state *r = NULL;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
-	if (!r) {
-		ir_trace_free(t);
+	ir_trace *t;
+	vr_state *r = state_of(text, 8, &t);
+	if (!r)
 		return;
-	}
 	vr_advance(r, t->nops);
 	vr_fact f = vr_get(r, named(t, "i0"));
 	int64_t smin = 1000, smax = -1000, umin = 1000, umax = -1;
@@ -446,18 +450,17 @@ static void test_shift_solve(void)
 	}
 	/* A shifted high product (campaign trace 3630061262629957005):
 	 * i1 <= C - 1, so i1 << 2 cannot wrap, and i1 << 2 < 2 pins i1. */
-	ir_trace *t = parse("[i0]\ni1 = uint_mul_high(i0, 140737488355327)\n"
-			    "i2 = int_lshift(i1, 2)\ni3 = int_ge(i2, 2)\n"
-			    "guard_false(i3)\nfinish(i1)\n",
-			    64);
-	vr_state *r = NULL;
+	ir_trace *t;
+	vr_state *r = state_of("[i0]\ni1 = uint_mul_high(i0, 140737488355327)\n"
+			       "i2 = int_lshift(i1, 2)\ni3 = int_ge(i2, 2)\n"
+			       "guard_false(i3)\nfinish(i1)\n",
+			       64, &t);
 	uint64_t c = 1;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
-	if (r) {
-		vr_advance(r, t->nops);
-		CHECK(vr_const(r, named(t, "i1"), &c) && c == 0);
-		vr_free(r);
-	}
+	if (!r)
+		return;
+	vr_advance(r, t->nops);
+	CHECK(vr_const(r, named(t, "i1"), &c) && c == 0);
+	vr_free(r);
 	ir_trace_free(t);
 }
 
@@ -471,13 +474,10 @@ static void same_case(const char *op, int lo, int hi, bool exact)
 		 "[i0]\ni1 = int_ge(i0, %d)\nguard_true(i1)\n"
 		 "i2 = int_le(i0, %d)\nguard_true(i2)\ni3 = %s\nfinish(i3)\n",
 		 lo, hi, op);
-	ir_trace *t = parse(text, 16);
-	vr_state *r = NULL;
-	CHECK(t && vr_init(&r, t, NULL) == JP_OK);
-	if (!r) {
-		ir_trace_free(t);
+	ir_trace *t;
+	vr_state *r = state_of(text, 16, &t);
+	if (!r)
 		return;
-	}
 	vr_advance(r, t->nops);
 	uint32_t i = t->nops - 2;
 	int said = vr_same_arg(r, i);
@@ -554,9 +554,8 @@ static void test_negative(void)
 	    "i3 = int_mul_ovf(i2, i2)\nguard_no_overflow() []\nfinish(i3)\n",
 	};
 	for (size_t n = 0; n < sizeof cases / sizeof cases[0]; n++) {
-		ir_trace *t = parse(cases[n], 64);
-		vr_state *r = NULL;
-		CHECK(t && vr_init(&r, t, NULL) == JP_OK);
+		ir_trace *t;
+		vr_state *r = state_of(cases[n], 64, &t);
 		if (!r)
 			continue;
 		uint32_t last = UINT32_MAX;
