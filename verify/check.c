@@ -1946,7 +1946,7 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 	return JP_OK;
 }
 
-/* ---- refolding: products and quotients the facts make cheap ------------
+/* ---- refolding: ops the facts make cheap -------------------------------
  *
  * The encoder gives a product or quotient with a constant argument a
  * cheap term (enc_peephole: a shift, a mask, the one multiply-high form
@@ -1961,7 +1961,9 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * replaced by enc_peephole's on the pinned arguments.  That term equals
  * the op on the pinned arguments for every input, and those equal the
  * op's arguments under the assumptions: an equality the assumptions
- * imply, like every fact, and dropped with them. */
+ * imply, like every fact, and dropped with them.  An add, sub, xor, and
+ * or whose two arguments the facts make one value is refolded the same
+ * way (x + x is x << 1, as the optimizer writes it). */
 
 /* Whether T has a fact (is replaced by subst_facts). */
 static bool is_fact(pst *ps, Z3_ast t)
