@@ -211,6 +211,24 @@ static void test_idset(void)
 	zc_idset_free(&s);
 }
 
+/* zc_idset's numbers: kept through growth; the first number stays. */
+static void test_idset_numbers(void)
+{
+	zc_idset s = {0};
+	bool added;
+	uint32_t v = 0;
+	CHECK(!zc_idset_get(&s, 5, &v));
+	for (unsigned i = 0; i < 500; i++)
+		CHECK(zc_idset_put(&s, i * 7 + 1, i + 100, &added) && added);
+	CHECK(zc_idset_put(&s, 8, 1, &added) && !added);
+	CHECK(zc_idset_get(&s, 8, &v) && v == 101);
+	CHECK(zc_idset_get(&s, 499 * 7 + 1, &v) && v == 599);
+	CHECK(!zc_idset_get(&s, 9, &v));
+	CHECK(zc_idset_add(&s, 9, &added) && added);
+	CHECK(zc_idset_get(&s, 9, &v) && v == 0);
+	zc_idset_free(&s);
+}
+
 int main(void)
 {
 	/* First, while no other context holds memory. */
@@ -226,6 +244,7 @@ int main(void)
 	test_retain();
 	test_memout_reasons();
 	test_idset();
+	test_idset_numbers();
 	zc_fini(&zc);
 	return check_summary("z3ctx");
 }

@@ -345,53 +345,75 @@ static uint32_t id_slot(unsigned id, uint32_t cap)
 	return (id * 2654435761u) & (cap - 1);
 }
 
-bool zc_idset_has(const zc_idset *s, unsigned id)
+/* The slot of ID, or of the empty slot where it would go. */
+static uint32_t idset_find(const zc_idset *s, unsigned id)
+{
+	uint32_t k = id_slot(id, s->cap);
+	while (s->slot[k] != UINT_MAX && s->slot[k] != id)
+		k = (k + 1) & (s->cap - 1);
+	return k;
+}
+
+bool zc_idset_get(const zc_idset *s, unsigned id, uint32_t *val)
 {
 	if (!s->cap)
 		return false;
-	for (uint32_t k = id_slot(id, s->cap); s->slot[k] != UINT_MAX;
-	     k = (k + 1) & (s->cap - 1))
-		if (s->slot[k] == id)
-			return true;
-	return false;
+	uint32_t k = idset_find(s, id);
+	if (s->slot[k] != id)
+		return false;
+	*val = s->val[k];
+	return true;
+}
+
+bool zc_idset_has(const zc_idset *s, unsigned id)
+{
+	uint32_t v;
+	return zc_idset_get(s, id, &v);
 }
 
 static bool idset_grow(zc_idset *s)
 {
-	uint32_t ncap = s->cap ? s->cap * 2 : 64;
-	unsigned *n = malloc((size_t)ncap * sizeof *n);
-	if (!n)
+	zc_idset g = {NULL, NULL, 0, s->cap ? s->cap * 2 : 64};
+	g.slot = malloc((size_t)g.cap * sizeof *g.slot);
+	g.val = malloc((size_t)g.cap * sizeof *g.val);
+	if (!g.slot || !g.val) {
+		free(g.slot);
+		free(g.val);
 		return false;
-	memset(n, 0xff, (size_t)ncap * sizeof *n);
+	}
+	memset(g.slot, 0xff, (size_t)g.cap * sizeof *g.slot);
 	for (uint32_t i = 0; i < s->cap; i++) {
 		if (s->slot[i] == UINT_MAX)
 			continue;
-		uint32_t k = id_slot(s->slot[i], ncap);
-		while (n[k] != UINT_MAX)
-			k = (k + 1) & (ncap - 1);
-		n[k] = s->slot[i];
+		uint32_t k = idset_find(&g, s->slot[i]);
+		g.slot[k] = s->slot[i];
+		g.val[k] = s->val[i];
 	}
+	g.n = s->n;
 	free(s->slot);
-	s->slot = n;
-	s->cap = ncap;
+	free(s->val);
+	*s = g;
+	return true;
+}
+
+bool zc_idset_put(zc_idset *s, unsigned id, uint32_t val, bool *added)
+{
+	*added = false;
+	if ((s->n + 1) * 2 > s->cap && !idset_grow(s))
+		return false;
+	uint32_t k = idset_find(s, id);
+	if (s->slot[k] == id)
+		return true;
+	s->slot[k] = id;
+	s->val[k] = val;
+	s->n++;
+	*added = true;
 	return true;
 }
 
 bool zc_idset_add(zc_idset *s, unsigned id, bool *added)
 {
-	*added = false;
-	if ((s->n + 1) * 2 > s->cap && !idset_grow(s))
-		return false;
-	uint32_t k = id_slot(id, s->cap);
-	while (s->slot[k] != UINT_MAX) {
-		if (s->slot[k] == id)
-			return true;
-		k = (k + 1) & (s->cap - 1);
-	}
-	s->slot[k] = id;
-	s->n++;
-	*added = true;
-	return true;
+	return zc_idset_put(s, id, 0, added);
 }
 
 void zc_idset_clear(zc_idset *s)
@@ -404,6 +426,8 @@ void zc_idset_clear(zc_idset *s)
 void zc_idset_free(zc_idset *s)
 {
 	free(s->slot);
+	free(s->val);
 	s->slot = NULL;
+	s->val = NULL;
 	s->n = s->cap = 0;
 }

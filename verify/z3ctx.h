@@ -154,16 +154,22 @@ Z3_ast zc_arg_of(Z3_context z, Z3_app app, unsigned i);
 bool zc_is_true(Z3_context z, Z3_ast a);
 bool zc_is_false(Z3_context z, Z3_ast a);
 
-/* A set of term ids (Z3_get_ast_id), for "seen this term already": open
- * addressing, grown as needed.  Ids are stable while the terms are alive,
- * so a set must not outlive the scope holding its terms. */
+/* A set of term ids (Z3_get_ast_id), for "seen this term already", each
+ * with a number the user gives it (an index, say; 0 from zc_idset_add):
+ * open addressing, grown as needed.  Ids are stable while the terms are
+ * alive, so a set must not outlive the scope holding its terms. */
 typedef struct zc_idset {
 	unsigned *slot; /* UINT_MAX marks an empty slot */
+	uint32_t *val;	/* val[k] is slot[k]'s number */
 	uint32_t n, cap;
 } zc_idset;
 
 bool zc_idset_has(const zc_idset *s, unsigned id);
-/* Adds ID; *ADDED says whether it was new.  False when out of memory. */
+/* Whether ID is in the set; if so, *VAL is its number. */
+bool zc_idset_get(const zc_idset *s, unsigned id, uint32_t *val);
+/* Adds ID with number VAL; *ADDED says whether it was new (an id already
+ * there keeps its number).  False when out of memory. */
+bool zc_idset_put(zc_idset *s, unsigned id, uint32_t val, bool *added);
 bool zc_idset_add(zc_idset *s, unsigned id, bool *added);
 void zc_idset_clear(zc_idset *s);
 void zc_idset_free(zc_idset *s);
