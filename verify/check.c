@@ -172,19 +172,23 @@ typedef struct pst {
 	 * under the current assumptions; later terms use the ORIG term. */
 	Z3_ast *lem_from, *lem_to;
 	uint32_t nlem, caplem;
+	uint32_t lem_gen; /* changes whenever the lemmas do */
 	/* Facts: terms that the assumptions, or the ranges under them, pin
 	 * to constants or to simpler terms (learn_facts, facts_of_ranges,
 	 * refold). */
 	Z3_ast *fact_from, *fact_to;
 	uint32_t nfact, capfact;
-	zc_idset factids; /* ids of the fact_from terms */
+	zc_idset factids; /* ids of the fact_from terms, with their index */
 	/* The facts other than the range analysis's constants (FACT_KEPT):
 	 * substituted alone, they keep the terms' shape (false_by_kept). */
 	Z3_ast *kept_from, *kept_to;
 	uint32_t nkept, capkept;
-	/* Refolding: the candidate ops, made on first use. */
+	/* Refolding: the candidate ops, made on first use, and their terms
+	 * with the lemmas applied, made again when lem_gen moves on. */
 	uint32_t *rcand;
+	struct rterm *rterm;
 	uint32_t nrcand;
+	uint32_t rterm_gen;	   /* lem_gen of rterm; 0 = not made */
 	uint32_t refold_nfact;	   /* nfact at the last refolding */
 	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
 	uint32_t ncand, next_cand;
@@ -494,6 +498,19 @@ static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
 	return st ? st : learn_facts(ps, t, 0, FACT_KEPT, err);
 }
 
+/* Marks the lemmas changed; generation 0 means "never made". */
+static void lemmas_changed(pst *ps)
+{
+	if (++ps->lem_gen == 0)
+		ps->lem_gen = 1;
+}
+
+static void drop_lemmas(pst *ps)
+{
+	ps->nlem = 0;
+	lemmas_changed(ps);
+}
+
 static void reset_hyps(pst *ps)
 {
 	Z3_solver_reset(ps->z, ps->s);
@@ -510,7 +527,7 @@ static void reset_hyps(pst *ps)
 	ps->o_done = ps->p_done = 0;
 	/* Lemmas were proved, and facts learned, under the dropped
 	 * assumptions. */
-	ps->nlem = 0;
+	drop_lemmas(ps);
 	ps->nfact = ps->nkept = 0;
 	ps->refold_nfact = 0;
 	zc_idset_clear(&ps->factids);
@@ -1735,6 +1752,7 @@ static jp_status map_push(Z3_ast **from, Z3_ast **to, uint32_t *n,
 
 static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
 {
+	lemmas_changed(ps);
 	return map_push(&ps->lem_from, &ps->lem_to, &ps->nlem, &ps->caplem,
 			from, to, err);
 }
@@ -1762,7 +1780,8 @@ static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, fact_kind kind,
 	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
 		return JP_OK;
 	bool added;
-	if (!zc_idset_add(&ps->factids, Z3_get_ast_id(ps->z, from), &added))
+	if (!zc_idset_put(&ps->factids, Z3_get_ast_id(ps->z, from), ps->nfact,
+			  &added))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	if (!added)
 		return JP_OK; /* the first fact of a term stays */
@@ -1971,19 +1990,26 @@ static bool is_fact(pst *ps, Z3_ast t)
 	return zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, t));
 }
 
-/* ARG, an argument of an op, as the constant a fact pins it to (the term
+/* An argument of an op as the constant a fact pins it to (the term
  * itself, not a subterm: the ranges pin a value and the values computed
- * from it, so this is where a pinned divisor shows), else ARG with the
- * lemmas.  A lookup: it is asked for every candidate op whenever the
- * facts grow. */
-static Z3_ast pinned(pst *ps, Z3_ast arg)
+ * from it, so this is where a pinned divisor shows), else as LEM, the
+ * argument RAW with the lemmas.  A lookup: it is asked for every
+ * candidate op whenever the facts grow.  A fact whose term is a numeral
+ * is read off directly, as subst_facts would find it; each call of that
+ * makes Z3 a map of all the facts, which on a 1000-op pair took a
+ * quarter of the check time here. */
+static Z3_ast pinned(pst *ps, Z3_ast raw, Z3_ast lem)
 {
-	if (is_fact(ps, arg))
-		return subst_facts(ps, arg);
-	Z3_ast a = subst(ps, arg);
-	if (a && is_fact(ps, a))
-		return subst_facts(ps, a);
-	return a;
+	Z3_ast t = is_fact(ps, raw)	     ? raw
+		   : lem && is_fact(ps, lem) ? lem
+					     : NULL;
+	if (!t)
+		return lem;
+	uint32_t i;
+	if (zc_idset_get(&ps->factids, Z3_get_ast_id(ps->z, t), &i) &&
+	    Z3_get_ast_kind(ps->z, ps->fact_to[i]) == Z3_NUMERAL_AST)
+		return ps->fact_to[i];
+	return subst_facts(ps, t);
 }
 
 /* Whether OPC has a cheaper term for one value twice (enc_peephole):
@@ -2011,16 +2037,35 @@ static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
 	       !zc_numeral(ps->z, e->val[op->args[1]], &c);
 }
 
-/* The candidates of both traces, once per pair: ORIG ops as their index,
- * OPT ops as ORIG's op count plus theirs.  There are at most as many as
- * ops, so the list is allocated once at that size. */
+/* The terms refold_op reads, with the lemmas applied: the op's value (and
+ * overflow check) and its two arguments.  Applying the lemmas walks the
+ * whole term, so on a 1000-op pair doing it for every candidate whenever
+ * the facts grew took a quarter of the check time; the lemmas change far
+ * less often than the facts. */
+typedef struct rterm {
+	Z3_ast from, ofrom, a[2];
+} rterm;
+
+/* Candidate K's trace and op index: ORIG ops are numbered first, then
+ * OPT ops after ORIG's op count. */
+static const enc_trace *cand_op(const pst *ps, uint32_t k, uint32_t *opi)
+{
+	uint32_t i = ps->rcand[k];
+	bool orig = i < ps->o->nops;
+	*opi = orig ? i : i - ps->o->nops;
+	return orig ? &ps->eo : &ps->ep;
+}
+
+/* The candidates of both traces, once per pair.  There are at most as
+ * many as ops, so the lists are allocated once at that size. */
 static jp_status refold_candidates(pst *ps, jp_err *err)
 {
 	if (ps->rcand)
 		return JP_OK;
 	uint32_t n = ps->o->nops + ps->p->nops;
 	ps->rcand = malloc(((size_t)n + 1) * sizeof *ps->rcand);
-	if (!ps->rcand)
+	ps->rterm = malloc(((size_t)n + 1) * sizeof *ps->rterm);
+	if (!ps->rcand || !ps->rterm)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < n; i++) {
 		bool orig = i < ps->o->nops;
@@ -2031,22 +2076,42 @@ static jp_status refold_candidates(pst *ps, jp_err *err)
 	return JP_OK;
 }
 
-/* Makes candidate op OPI of E a fact when a fact pins an argument (or
- * makes the two arguments of a same_value_op one) and enc_peephole has a
- * term for the op on the pinned arguments.  The
- * overflow check of int_mul_ovf becomes one too: by a constant it is a
- * range test (enc_op), where the trace's term has a 2W multiplier. */
-static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
-			   jp_err *err)
+/* Makes the candidates' rterms for the current lemmas. */
+static void refold_terms(pst *ps)
 {
+	if (ps->rterm_gen == ps->lem_gen)
+		return;
+	for (uint32_t k = 0; k < ps->nrcand; k++) {
+		uint32_t opi;
+		const enc_trace *e = cand_op(ps, k, &opi);
+		const ir_op *op = &e->t->ops[opi];
+		rterm *rt = &ps->rterm[k];
+		rt->from = subst(ps, e->val[op->result]);
+		rt->ofrom =
+		    op->opc == IR_INT_MUL_OVF ? subst(ps, e->ovf[opi]) : NULL;
+		for (int j = 0; j < 2; j++)
+			rt->a[j] = subst(ps, e->val[op->args[j]]);
+	}
+	ps->rterm_gen = ps->lem_gen;
+}
+
+/* Makes candidate K a fact when a fact pins an argument (or makes the two
+ * arguments of a same_value_op one) and enc_peephole has a term for the
+ * op on the pinned arguments.  The overflow check of int_mul_ovf becomes
+ * one too: by a constant it is a range test (enc_op), where the trace's
+ * term has a 2W multiplier. */
+static jp_status refold_op(pst *ps, uint32_t k, jp_err *err)
+{
+	uint32_t opi;
+	const enc_trace *e = cand_op(ps, k, &opi);
 	const ir_op *op = &e->t->ops[opi];
 	ir_opcode opc = (ir_opcode)op->opc;
-	Z3_ast from = subst(ps, e->val[op->result]);
-	Z3_ast ofrom = opc == IR_INT_MUL_OVF ? subst(ps, e->ovf[opi]) : NULL;
-	if (!from || (is_fact(ps, from) && (!ofrom || is_fact(ps, ofrom))))
+	const rterm *rt = &ps->rterm[k];
+	if (!rt->from ||
+	    (is_fact(ps, rt->from) && (!rt->ofrom || is_fact(ps, rt->ofrom))))
 		return JP_OK;
-	Z3_ast a[2] = {pinned(ps, e->val[op->args[0]]),
-		       pinned(ps, e->val[op->args[1]])};
+	Z3_ast a[2] = {pinned(ps, e->val[op->args[0]], rt->a[0]),
+		       pinned(ps, e->val[op->args[1]], rt->a[1])};
 	uint64_t c;
 	if (!a[0] || !a[1])
 		return JP_OK;
@@ -2055,13 +2120,14 @@ static jp_status refold_op(pst *ps, const enc_trace *e, uint32_t opi,
 		: !zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c))
 		return JP_OK;
 	if (opc != IR_INT_MUL_OVF)
-		return add_fact(ps, from, enc_peephole(&ps->S, e->w, opc, a),
-				FACT_KEPT, err);
+		return add_fact(ps, rt->from,
+				enc_peephole(&ps->S, e->w, opc, a), FACT_KEPT,
+				err);
 	/* enc_op gives both: the value is enc_peephole's product. */
 	Z3_ast ovf = NULL;
-	jp_status st = add_fact(ps, from, enc_op(&ps->S, e->w, opc, a, &ovf),
-				FACT_KEPT, err);
-	return st ? st : add_fact(ps, ofrom, ovf, FACT_KEPT, err);
+	jp_status st = add_fact(
+	    ps, rt->from, enc_op(&ps->S, e->w, opc, a, &ovf), FACT_KEPT, err);
+	return st ? st : add_fact(ps, rt->ofrom, ovf, FACT_KEPT, err);
 }
 
 /* Refolds the candidates when facts were learned since the last time.
@@ -2073,12 +2139,10 @@ static jp_status refold(pst *ps, jp_err *err)
 	if (ps->nfact == ps->refold_nfact)
 		return JP_OK;
 	jp_status st = refold_candidates(ps, err);
-	for (uint32_t k = 0; !st && k < ps->nrcand; k++) {
-		uint32_t i = ps->rcand[k];
-		bool orig = i < ps->o->nops;
-		st = refold_op(ps, orig ? &ps->eo : &ps->ep,
-			       orig ? i : i - ps->o->nops, err);
-	}
+	if (!st)
+		refold_terms(ps);
+	for (uint32_t k = 0; !st && k < ps->nrcand; k++)
+		st = refold_op(ps, k, err);
 	ps->refold_nfact = ps->nfact;
 	if (!st && ps->S.failed)
 		st = jp_fail(err, JP_EINTERNAL, "refolding: %s",
@@ -2286,7 +2350,8 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	if (!st)
 		st = encode(ps, err);
 	ps->lemmas_on = ps->mode != VER_MODE_TRACE;
-	ps->nlem = ps->next_cand = 0;
+	drop_lemmas(ps);
+	ps->next_cand = 0;
 	if (!st && ps->lemmas_on && !ps->cand_o)
 		st = find_candidates(ps, err);
 	if (!st && ps->opts->self_check)
@@ -2544,6 +2609,7 @@ static void pst_free(pst *ps)
 	free(ps->kept_from);
 	free(ps->kept_to);
 	free(ps->rcand);
+	free(ps->rterm);
 	free(ps->lem_to);
 	free(ps->cand_o);
 	free(ps->cand_p);
