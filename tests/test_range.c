@@ -520,6 +520,48 @@ static void test_same_arg(void)
 				same_case(ops[k].op, b[i], b[j], ops[k].exact);
 }
 
+/* A product of x = i0 << S (S known low zeros) by the constant C, at
+ * W = 8 for every input and every C, in both argument orders: the fact
+ * holds every product, and vr_same_arg says the product is x exactly when
+ * it is for every input (C = 1 modulo 2^(8 - S)), with x's own bounds. */
+static void mul_case(unsigned s, int c, bool c_first)
+{
+	char text[200];
+	snprintf(text, sizeof text,
+		 c_first ? "[i0]\ni1 = int_lshift(i0, %u)\n"
+			   "i2 = int_mul(%d, i1)\nfinish(i2)\n"
+			 : "[i0]\ni1 = int_lshift(i0, %u)\n"
+			   "i2 = int_mul(i1, %d)\nfinish(i2)\n",
+		 s, c);
+	ir_trace *t;
+	vr_state *r = state_of(text, 8, &t);
+	if (!r)
+		return;
+	vr_advance(r, t->nops);
+	vr_fact fx = vr_get(r, named(t, "i1")), fp = vr_get(r, named(t, "i2"));
+	int said = vr_same_arg(r, 1);
+	bool all = true;
+	for (uint64_t x = 0; x < 256; x++) {
+		uint64_t y = (x << s) & 0xff, p = (y * (uint64_t)c) & 0xff;
+		CHECK(vr_contains(8, &fp, p));
+		all = all && p == y;
+	}
+	CHECK((said == (c_first ? 1 : 0)) == all);
+	CHECK(said < 0 || (fp.smin == fx.smin && fp.smax == fx.smax &&
+			   fp.umin == fx.umin && fp.umax == fx.umax));
+	vr_free(r);
+	ir_trace_free(t);
+}
+
+static void test_mul_factor(void)
+{
+	for (unsigned s = 0; s < 8; s++)
+		for (int c = -128; c < 128; c++) {
+			mul_case(s, c, false);
+			mul_case(s, c, true);
+		}
+}
+
 /* Guards that can fail after the earlier ones passed: never claimed. */
 static void test_negative(void)
 {
@@ -809,6 +851,7 @@ int main(void)
 	test_narrow();
 	test_shift_solve();
 	test_same_arg();
+	test_mul_factor();
 	test_negative();
 	gen_ctx *g = gen_ctx_new();
 	CHECK(g != NULL);

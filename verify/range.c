@@ -425,8 +425,28 @@ static vr_fact t_sub(int w, const vr_fact *x, const vr_fact *y)
 	return norm(w, r);
 }
 
-static vr_fact t_mul(int w, const vr_fact *x, const vr_fact *y)
+/* Constant factor Y of a product by X with the bits that cannot reach
+ * the product dropped: when X is a multiple of 2^t, X * C mod 2^W depends
+ * only on C mod 2^(W-t), and of the constants with that residue the one
+ * nearest 0 gives the tightest interval.  A generated x * (MININT + 1)
+ * with x even is x itself, which the corners of C would not show.  Y
+ * itself when it is not a constant or X has no known low zero. */
+static vr_fact mul_factor(int w, const vr_fact *x, const vr_fact *y)
 {
+	unsigned t = ctz_w(w, ~x->zeros);
+	if (!is_const(y) || t == 0 || t >= (unsigned)w)
+		return *y;
+	unsigned k = (unsigned)w - t;
+	uint64_t c = y->umin & lowbits(k);
+	if (c > (UINT64_C(1) << (k - 1)))
+		c -= UINT64_C(1) << k; /* the negative residue is nearer */
+	return fconst(w, c);
+}
+
+static vr_fact t_mul(int w, const vr_fact *x0, const vr_fact *y0)
+{
+	vr_fact xr = mul_factor(w, y0, x0), yr = mul_factor(w, x0, y0);
+	const vr_fact *x = &xr, *y = &yr;
 	vr_fact r = top(w);
 	if (sem_umulh(w, x->umax, y->umax) == 0) {
 		r.umin = x->umin * y->umin;
@@ -1482,6 +1502,12 @@ int vr_same_arg(const vr_state *r, uint32_t i)
 		return bits_within(w, x, y) ? 0 : bits_within(w, y, x) ? 1 : -1;
 	case IR_INT_OR:
 		return bits_within(w, y, x) ? 0 : bits_within(w, x, y) ? 1 : -1;
+	case IR_INT_MUL: {
+		vr_fact cx = mul_factor(w, y, x), cy = mul_factor(w, x, y);
+		return is_const(&cy) && cy.umin == 1   ? 0
+		       : is_const(&cx) && cx.umin == 1 ? 1
+						       : -1;
+	}
 	case IR_INT_FORCE_GE_ZERO: return x->smin >= 0 ? 0 : -1;
 	case IR_INT_IS_TRUE: return x->umax <= 1 ? 0 : -1;
 	case IR_INT_PY_MOD:
