@@ -904,6 +904,47 @@ static bool has_transfer(const ir_trace *t, uint32_t i)
 	       sem_evaluable((ir_opcode)op->opc) && op->nargs <= 2;
 }
 
+/* The op defining V if it is A or B (an op and its _ovf twin), else
+ * NULL. */
+static const ir_op *def_as(const ir_trace *t, ir_vid v, ir_opcode a,
+			   ir_opcode b)
+{
+	uint32_t i = ir_defop(t, v);
+	if (i == UINT32_MAX || (t->ops[i].opc != a && t->ops[i].opc != b))
+		return NULL;
+	return &t->ops[i];
+}
+
+/* The value that op OP's result equals by cancellation, or IR_NOVAL:
+ * (a - y) + y and (a + y) - y are a, and x - (x - b) is b, in wrapping
+ * arithmetic (the value of an _ovf op is the wrapped one too).  The
+ * intervals lose that link, as a - y and y are both wide, so a bound on
+ * a (a & 0xff, say) would not reach the sum. */
+static ir_vid cancelled(const ir_trace *t, const ir_op *op)
+{
+	if (op->nargs != 2)
+		return IR_NOVAL;
+	const ir_vid *x = op->args;
+	const ir_op *d;
+	if (op->opc == IR_INT_ADD || op->opc == IR_INT_ADD_OVF) {
+		for (int k = 0; k < 2; k++)
+			if ((d = def_as(t, x[k], IR_INT_SUB, IR_INT_SUB_OVF)) &&
+			    d->args[1] == x[1 - k])
+				return d->args[0];
+		return IR_NOVAL;
+	}
+	if (op->opc != IR_INT_SUB && op->opc != IR_INT_SUB_OVF)
+		return IR_NOVAL;
+	if ((d = def_as(t, x[0], IR_INT_ADD, IR_INT_ADD_OVF)))
+		for (int k = 0; k < 2; k++)
+			if (d->args[k] == x[1])
+				return d->args[1 - k];
+	if ((d = def_as(t, x[1], IR_INT_SUB, IR_INT_SUB_OVF)) &&
+	    d->args[0] == x[0])
+		return d->args[1];
+	return IR_NOVAL;
+}
+
 /* V's stored fact, narrowed by re-evaluating its op from its operands'
  * current facts, DEPTH levels deep. */
 static vr_fact eval_now(const vr_state *r, ir_vid v, int depth)
@@ -918,6 +959,12 @@ static vr_fact eval_now(const vr_state *r, ir_vid v, int depth)
 	for (uint32_t k = 0; k < op->nargs; k++)
 		a[k] = eval_now(r, op->args[k], depth - 1);
 	vr_fact g = transfer_op(r->w, op, a), both;
+	ir_vid c = cancelled(t, op);
+	if (c != IR_NOVAL) {
+		vr_fact h = eval_now(r, c, depth - 1);
+		if (meet(r->w, &g, &h, &both))
+			g = both;
+	}
 	return meet(r->w, &f, &g, &both) ? both : f;
 }
 
@@ -1459,6 +1506,9 @@ void vr_narrow(vr_state *r)
 		for (uint32_t k = 0; k < op->nargs; k++)
 			a[k] = r->f[op->args[k]];
 		vr_fact g = transfer_op(r->w, op, a);
+		ir_vid c = cancelled(t, op);
+		if (c != IR_NOVAL && meet(r->w, &g, &r->f[c], &both))
+			g = both;
 		if (meet(r->w, &r->f[op->result], &g, &both))
 			r->f[op->result] = both;
 	}
