@@ -113,7 +113,8 @@ bool vr_known(const vr_state *r, ir_vid v, uint64_t *c);
  * known 1 in y; x | y is x when every bit that may be 1 in y is known 1
  * in x; int_force_ge_zero(x) and int_is_true(x) are x when x >= 0,
  * resp. x is 0 or 1; int_py_mod(x, y) is x when 0 <= x < y;
- * int_signext(x, n) is x when x fits in n bytes.  The optimizer removes
+ * int_signext(x, n) is x when x fits in n bytes; x * C is x when x has t
+ * known low zeros and C is 1 modulo 2^(W-t).  The optimizer removes
  * such ops on its own bounds, and the pair is then proved by replacing
  * the op's term with its argument's rather than by bit-blasting. */
 int vr_same_arg(const vr_state *r, uint32_t i);
