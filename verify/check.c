@@ -2065,8 +2065,13 @@ static jp_status refold_candidates(pst *ps, jp_err *err)
 	uint32_t n = ps->o->nops + ps->p->nops;
 	ps->rcand = malloc(((size_t)n + 1) * sizeof *ps->rcand);
 	ps->rterm = malloc(((size_t)n + 1) * sizeof *ps->rterm);
-	if (!ps->rcand || !ps->rterm)
+	if (!ps->rcand || !ps->rterm) {
+		free(ps->rcand); /* both made again on the next call */
+		free(ps->rterm);
+		ps->rcand = NULL;
+		ps->rterm = NULL;
 		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		bool orig = i < ps->o->nops;
 		if (refold_candidate(ps, orig ? &ps->eo : &ps->ep,
