@@ -16,6 +16,7 @@
 #include "ir/print.h"
 #include "ir/sem.h"
 #include "passes/opt.h"
+#include "verify/cex.h"
 #include "verify/range.h"
 
 static ir_trace *parse(const char *text, int width)
@@ -40,6 +41,15 @@ static vr_state *state_of(const char *text, int width, ir_trace **t)
 		ir_trace_free(*t);
 		*t = NULL;
 	}
+	return r;
+}
+
+/* state_of, advanced past the trace's last op. */
+static vr_state *end_state(const char *text, int width, ir_trace **t)
+{
+	vr_state *r = state_of(text, width, t);
+	if (r)
+		vr_advance(r, (*t)->nops);
 	return r;
 }
 
@@ -167,12 +177,8 @@ static void check_same(const ir_trace *t, const snap *s, uint32_t p,
 
 static void check_run(const ir_trace *t, const snap *s, const uint64_t *in)
 {
-	interp_env env;
-	memset(&env, 0, sizeof env);
-	env.args = in;
-	env.nargs = t->ninputs;
 	interp_result res;
-	if (interp_run(t, &env, &res, NULL) != JP_OK) {
+	if (cex_run(t, in, &res, NULL) != JP_OK) {
 		report(t, in, "interp_run failed");
 		return;
 	}
@@ -404,10 +410,9 @@ static void shift_case(const char *op, unsigned k, int a, int b)
 		 op, k, u ? "uint_ge" : "int_ge", a, u ? "uint_le" : "int_le",
 		 b);
 	ir_trace *t;
-	vr_state *r = state_of(text, 8, &t);
+	vr_state *r = end_state(text, 8, &t);
 	if (!r)
 		return;
-	vr_advance(r, t->nops);
 	vr_fact f = vr_get(r, named(t, "i0"));
 	int64_t smin = 1000, smax = -1000, umin = 1000, umax = -1;
 	for (uint64_t x = 0; x < 256; x++) {
@@ -475,21 +480,16 @@ static void same_case(const char *op, int lo, int hi, bool exact)
 		 "i2 = int_le(i0, %d)\nguard_true(i2)\ni3 = %s\nfinish(i3)\n",
 		 lo, hi, op);
 	ir_trace *t;
-	vr_state *r = state_of(text, 16, &t);
+	vr_state *r = end_state(text, 16, &t);
 	if (!r)
 		return;
-	vr_advance(r, t->nops);
 	uint32_t i = t->nops - 2;
 	int said = vr_same_arg(r, i);
 	bool all = true;
 	for (int64_t x = lo; x <= hi; x++) {
 		uint64_t in = sem_from_signed(16, x), v;
-		interp_env env;
-		memset(&env, 0, sizeof env);
-		env.args = &in;
-		env.nargs = 1;
 		interp_result res;
-		if (interp_run(t, &env, &res, NULL) != JP_OK)
+		if (cex_run(t, &in, &res, NULL) != JP_OK)
 			continue;
 		v = res.vals[t->ops[i].result];
 		all = all && v == in;
@@ -534,10 +534,9 @@ static void mul_case(unsigned s, int c, bool c_first)
 			   "i2 = int_mul(i1, %d)\nfinish(i2)\n",
 		 s, c);
 	ir_trace *t;
-	vr_state *r = state_of(text, 8, &t);
+	vr_state *r = end_state(text, 8, &t);
 	if (!r)
 		return;
-	vr_advance(r, t->nops);
 	vr_fact fx = vr_get(r, named(t, "i1")), fp = vr_get(r, named(t, "i2"));
 	int said = vr_same_arg(r, 1);
 	bool all = true;
@@ -571,20 +570,15 @@ static void cancel_case(const char *ops, bool cancels)
 	snprintf(text, sizeof text,
 		 "[i0, i1]\ni2 = int_and(i0, 15)\n%s\nfinish(i4)\n", ops);
 	ir_trace *t;
-	vr_state *r = state_of(text, 8, &t);
+	vr_state *r = end_state(text, 8, &t);
 	if (!r)
 		return;
-	vr_advance(r, t->nops);
 	vr_fact f = vr_get(r, named(t, "i4"));
 	bool all_small = true;
 	for (uint64_t x = 0; x < 65536; x++) {
 		uint64_t in[2] = {x & 0xff, x >> 8};
-		interp_env env;
-		memset(&env, 0, sizeof env);
-		env.args = in;
-		env.nargs = 2;
 		interp_result res;
-		if (interp_run(t, &env, &res, NULL) != JP_OK)
+		if (cex_run(t, in, &res, NULL) != JP_OK)
 			continue;
 		if (res.outcome == INTERP_GUARD_FAIL) {
 			interp_result_free(&res);
