@@ -2046,14 +2046,18 @@ typedef struct rterm {
 	Z3_ast from, ofrom, a[2];
 } rterm;
 
-/* Candidate K's trace and op index: ORIG ops are numbered first, then
- * OPT ops after ORIG's op count. */
-static const enc_trace *cand_op(const pst *ps, uint32_t k, uint32_t *opi)
+/* The trace and op index of op number I of the pair: ORIG ops are
+ * numbered first, then OPT ops after ORIG's op count. */
+static const enc_trace *pair_op(const pst *ps, uint32_t i, uint32_t *opi)
 {
-	uint32_t i = ps->rcand[k];
 	bool orig = i < ps->o->nops;
 	*opi = orig ? i : i - ps->o->nops;
 	return orig ? &ps->eo : &ps->ep;
+}
+
+static const enc_trace *cand_op(const pst *ps, uint32_t k, uint32_t *opi)
+{
+	return pair_op(ps, ps->rcand[k], opi);
 }
 
 /* The candidates of both traces, once per pair.  There are at most as
@@ -2073,9 +2077,9 @@ static jp_status refold_candidates(pst *ps, jp_err *err)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		bool orig = i < ps->o->nops;
-		if (refold_candidate(ps, orig ? &ps->eo : &ps->ep,
-				     orig ? i : i - ps->o->nops))
+		uint32_t opi;
+		const enc_trace *e = pair_op(ps, i, &opi);
+		if (refold_candidate(ps, e, opi))
 			ps->rcand[ps->nrcand++] = i;
 	}
 	return JP_OK;
