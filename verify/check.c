@@ -16,7 +16,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "check.h"
+#include "check_int.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -36,11 +36,6 @@
 #include "verify/range.h"
 #include "verify/slice.h"
 #include "verify/z3ctx.h"
-
-struct ver_ctx {
-	zc_ctx zc;
-	uint64_t pairs; /* checks made, names the --smt2 files */
-};
 
 ver_ctx *ver_ctx_new(jp_err *err)
 {
@@ -129,77 +124,6 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* ---- per-pair state ---------------------------------------------------- */
-
-typedef struct pst {
-	ver_ctx *c;
-	Z3_context z;
-	const ir_trace *o, *p;
-	const ver_opts *opts;
-	ver_result *res;
-	unsigned cap_mb; /* Z3's memory cap for this process's queries */
-	zc_scope S;
-	Z3_ast *vars;
-	enc_trace eo, ep;
-	bool encoded;
-	/* The incremental solver and what it has been told. */
-	Z3_solver s;  /* incremental, short budget */
-	Z3_solver s2; /* bit-blasting fallback, made on first use */
-	/* The fallback first asks a slice of the assumptions
-	 * (verify/slice.h); keep[i] says whether hyp[i] is in it. */
-	sl_set sl;
-	bool *keep;
-	uint32_t capkeep;
-	/* The abstraction (verify/abstract.h): a third solver holding the
-	 * assumptions with multipliers and dividers hidden. */
-	Z3_solver s3;
-	Z3_solver s4; /* the abstraction's bit-blasting fallback */
-	/* The range analyses of both traces (verify/range.h). */
-	vr_state *vo, *vp;
-	abs_map A;
-	uint32_t abs_done;	 /* assumptions asserted in s3 */
-	bool abs_any;		 /* some asserted assumption hides something */
-	uint32_t o_done, p_done; /* guards before these op indices asserted */
-	Z3_ast *hyp;		 /* the asserted guard conditions */
-	uint32_t nhyp, caphyp;
-	zc_idset hypids; /* ids of the asserted terms */
-	bool hyp_false;	 /* some assumption is the constant false */
-	/* The mode being checked. */
-	ver_mode mode;
-	obl_list L;
-	unsigned qno;
-	/* Lemmas: OPT values proved equal to the ORIG value of the same name
-	 * under the current assumptions; later terms use the ORIG term. */
-	Z3_ast *lem_from, *lem_to;
-	uint32_t nlem, caplem;
-	uint32_t lem_gen; /* changes whenever the lemmas do */
-	/* Facts: terms that the assumptions, or the ranges under them, pin
-	 * to constants or to simpler terms (learn_facts, facts_of_ranges,
-	 * refold). */
-	Z3_ast *fact_from, *fact_to;
-	uint32_t nfact, capfact;
-	zc_idset factids; /* ids of the fact_from terms, with their index */
-	/* The facts other than the range analysis's constants (FACT_KEPT):
-	 * substituted alone, they keep the terms' shape (false_by_kept). */
-	Z3_ast *kept_from, *kept_to;
-	uint32_t nkept, capkept;
-	/* Refolding: the candidate ops, made on first use, and their terms
-	 * with the lemmas applied, made again when lem_gen moves on. */
-	uint32_t *rcand;
-	struct rterm *rterm;
-	uint32_t nrcand;
-	uint32_t rterm_gen;	   /* lem_gen of rterm; 0 = not made */
-	uint32_t refold_nfact;	   /* nfact at the last refolding */
-	uint32_t *cand_o, *cand_p; /* candidate pairs (vids), by OPT op */
-	uint32_t ncand, next_cand;
-	bool lemmas_on;		 /* aligned walks only: assumptions only grow */
-	uint32_t lemma_unknowns; /* lemma queries the budget did not settle */
-	bool gave_up; /* an obligation was unknown: later queries quick */
-	/* Screening inputs kept for the self-check. */
-	uint64_t *screen;
-	uint32_t nscreen;
-} pst;
-
 static void free_obligations(ver_result *r)
 {
 	for (uint32_t i = 0; i < r->nobl; i++)
@@ -283,7 +207,7 @@ static jp_status check_pair(const ir_trace *o, const ir_trace *p,
 
 /* ---- result bookkeeping ------------------------------------------------ */
 
-static jp_status init_obligations(pst *ps, jp_err *err)
+static jp_status init_obligations(chk_pair *ps, jp_err *err)
 {
 	ver_result *r = ps->res;
 	free_obligations(r);
@@ -322,7 +246,8 @@ static uint32_t *how_counter(ver_result *r, ver_how how)
 /* Records how obligation I was settled.  An obligation may be settled
  * again (a batch query first, then on its own): the counters then move
  * with it, so they always add up to the obligations settled. */
-static void settle(pst *ps, uint32_t i, ver_verdict v, ver_how how, double ms)
+static void settle(chk_pair *ps, uint32_t i, ver_verdict v, ver_how how,
+		   double ms)
 {
 	ver_obligation *b = &ps->res->obl[i];
 	if (b->checked && b->status != VER_UNKNOWN) {
@@ -343,7 +268,7 @@ static void settle(pst *ps, uint32_t i, ver_verdict v, ver_how how, double ms)
 
 /* ---- encoding ---------------------------------------------------------- */
 
-static jp_status encode(pst *ps, jp_err *err)
+static jp_status encode(chk_pair *ps, jp_err *err)
 {
 	if (ps->encoded)
 		return JP_OK;
@@ -379,7 +304,7 @@ static jp_status encode(pst *ps, jp_err *err)
  * incremental solver bit-blasts such circuits far more slowly than the
  * qfbv tactic (half a second for one 128-bit square), so every query of
  * such a pair goes straight to the bit-blasting solver. */
-static bool hard_pair(const pst *ps)
+static bool hard_pair(const chk_pair *ps)
 {
 	return ps->encoded && (ps->eo.hard || ps->ep.hard);
 }
@@ -388,7 +313,7 @@ static bool hard_pair(const pst *ps)
  * --solver-cmd re-checks it with another solver): then every obligation
  * that needs reasoning must go to a query, and the range analyses settle
  * nothing themselves. */
-static bool auditing(const pst *ps)
+static bool auditing(const chk_pair *ps)
 {
 	return ps->opts->smt2_dir || ps->opts->solver_cmd;
 }
@@ -400,7 +325,7 @@ static bool auditing(const pst *ps)
  * faster on hard queries (64-bit multiplications and divisions). */
 enum { FAST_MS = 50 };
 
-static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
+static void set_limits(chk_pair *ps, Z3_solver s, unsigned timeout_ms)
 {
 	Z3_context z = ps->z;
 	Z3_params p = Z3_mk_params(z);
@@ -411,7 +336,7 @@ static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 	if (ps->opts->rlimit)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
 				   ps->opts->rlimit);
-	bool tactic = s == ps->s2 || s == ps->s4;
+	bool tactic = s == ps->solvers.slow || s == ps->solvers.abstract_slow;
 	zc_limit_params(z, p, tactic ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
 			ps->cap_mb);
 	Z3_solver_set_params(z, s, p);
@@ -419,30 +344,30 @@ static void set_limits(pst *ps, Z3_solver s, unsigned timeout_ms)
 }
 
 /* The budget of the incremental solver, and whether a fallback follows. */
-static unsigned fast_budget(const pst *ps, bool *fallback)
+static unsigned fast_budget(const chk_pair *ps, bool *fallback)
 {
 	unsigned user = ps->opts->timeout_ms;
 	*fallback = user == 0 || user > FAST_MS;
 	return *fallback ? FAST_MS : user;
 }
 
-static jp_status make_solver(pst *ps, jp_err *err)
+static jp_status make_solver(chk_pair *ps, jp_err *err)
 {
-	if (ps->s)
+	if (ps->solvers.fast)
 		return JP_OK;
 	Z3_context z = ps->z;
-	ps->s = Z3_mk_simple_solver(z);
-	if (!ps->s)
+	ps->solvers.fast = Z3_mk_simple_solver(z);
+	if (!ps->solvers.fast)
 		return zc_check_error(err, "creating a solver");
-	Z3_solver_inc_ref(z, ps->s);
+	Z3_solver_inc_ref(z, ps->solvers.fast);
 	bool fallback;
-	set_limits(ps, ps->s, fast_budget(ps, &fallback));
+	set_limits(ps, ps->solvers.fast, fast_budget(ps, &fallback));
 	return zc_check_error(err, "configuring the solver");
 }
 
 /* Makes *S, when not made yet, a solver of the tactic NAME. */
-static jp_status make_tactic_solver(pst *ps, Z3_solver *s, const char *name,
-				    jp_err *err)
+static jp_status make_tactic_solver(chk_pair *ps, Z3_solver *s,
+				    const char *name, jp_err *err)
 {
 	if (*s)
 		return JP_OK;
@@ -459,123 +384,127 @@ static jp_status make_tactic_solver(pst *ps, Z3_solver *s, const char *name,
 	return zc_check_error(err, "creating a solver");
 }
 
-static jp_status make_slow_solver(pst *ps, jp_err *err)
+static jp_status make_slow_solver(chk_pair *ps, jp_err *err)
 {
-	return make_tactic_solver(ps, &ps->s2, "qfbv", err);
+	return make_tactic_solver(ps, &ps->solvers.slow, "qfbv", err);
 }
 
 /* Where a fact comes from: an assumption or a rewrite that keeps the
  * term's shape, or a constant the range analysis pins a term to. */
 typedef enum fact_kind { FACT_KEPT, FACT_PINNED } fact_kind;
 
-static jp_status learn_facts(pst *ps, Z3_ast h, int depth, fact_kind kind,
+static jp_status learn_facts(chk_pair *ps, Z3_ast h, int depth, fact_kind kind,
 			     jp_err *err);
 
-static jp_status add_hyp(pst *ps, Z3_ast t, jp_err *err)
+static jp_status add_hyp(chk_pair *ps, Z3_ast t, jp_err *err)
 {
 	if (zc_is_true(ps->z, t))
 		return JP_OK;
 	if (zc_is_false(ps->z, t))
-		ps->hyp_false = true;
+		ps->hyps.contradict = true;
 	unsigned id = Z3_get_ast_id(ps->z, t);
-	if (zc_idset_has(&ps->hypids, id))
+	if (zc_idset_has(&ps->hyps.ids, id))
 		return JP_OK;
-	if (ps->nhyp == ps->caphyp) {
-		uint32_t ncap = ps->caphyp ? ps->caphyp * 2 : 64;
-		Z3_ast *h = realloc(ps->hyp, (size_t)ncap * sizeof *h);
+	if (ps->hyps.n == ps->hyps.cap) {
+		uint32_t ncap = ps->hyps.cap ? ps->hyps.cap * 2 : 64;
+		Z3_ast *h = realloc(ps->hyps.v, (size_t)ncap * sizeof *h);
 		if (!h)
 			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->hyp = h;
-		ps->caphyp = ncap;
+		ps->hyps.v = h;
+		ps->hyps.cap = ncap;
 	}
 	bool added;
-	if (!zc_idset_add(&ps->hypids, id, &added))
+	if (!zc_idset_add(&ps->hyps.ids, id, &added))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
-	ps->hyp[ps->nhyp++] = t;
+	ps->hyps.v[ps->hyps.n++] = t;
 	if (!hard_pair(ps))
-		Z3_solver_assert(ps->z, ps->s, t);
+		Z3_solver_assert(ps->z, ps->solvers.fast, t);
 	jp_status st = zc_check_error(err, "asserting a guard condition");
 	return st ? st : learn_facts(ps, t, 0, FACT_KEPT, err);
 }
 
 /* Marks the lemmas changed; generation 0 means "never made". */
-static void lemmas_changed(pst *ps)
+static void lemmas_changed(chk_pair *ps)
 {
-	if (++ps->lem_gen == 0)
-		ps->lem_gen = 1;
+	if (++ps->lemmas.gen == 0)
+		ps->lemmas.gen = 1;
 }
 
-static void drop_lemmas(pst *ps)
+static void drop_lemmas(chk_pair *ps)
 {
-	ps->nlem = 0;
+	ps->lemmas.n = 0;
 	lemmas_changed(ps);
 }
 
-static void reset_hyps(pst *ps)
+static void reset_hyps(chk_pair *ps)
 {
-	Z3_solver_reset(ps->z, ps->s);
-	if (ps->s3) {
-		Z3_solver_reset(ps->z, ps->s3);
-		abs_reset(&ps->A); /* its axioms went with the reset */
+	Z3_solver_reset(ps->z, ps->solvers.fast);
+	if (ps->solvers.abstract) {
+		Z3_solver_reset(ps->z, ps->solvers.abstract);
+		abs_reset(&ps->abs.map); /* its axioms went with the reset */
 	}
-	ps->abs_done = 0;
-	ps->abs_any = false;
-	sl_clear(&ps->sl);
-	ps->nhyp = 0;
-	zc_idset_clear(&ps->hypids);
-	ps->hyp_false = false;
-	ps->o_done = ps->p_done = 0;
+	ps->abs.done = 0;
+	ps->abs.any = false;
+	sl_clear(&ps->slice.set);
+	ps->hyps.n = 0;
+	zc_idset_clear(&ps->hyps.ids);
+	ps->hyps.contradict = false;
+	ps->hyps.o_done = ps->hyps.p_done = 0;
 	/* Lemmas were proved, and facts learned, under the dropped
 	 * assumptions. */
 	drop_lemmas(ps);
-	ps->nfact = ps->nkept = 0;
-	ps->refold_nfact = 0;
-	zc_idset_clear(&ps->factids);
-	ps->next_cand = 0;
+	ps->facts.n = ps->facts.nkept = 0;
+	ps->refold.nfact = 0;
+	zc_idset_clear(&ps->facts.ids);
+	ps->lemmas.next = 0;
 }
 
-static Z3_ast subst(pst *ps, Z3_ast t);
+static Z3_ast subst(chk_pair *ps, Z3_ast t);
 
 /* Makes the solver's assumptions "every ORIG guard before O_UPTO and every
  * OPT guard before P_UPTO passed".  Aligned mode only ever extends them;
  * trace mode needs one reset. */
-static jp_status assume(pst *ps, uint32_t o_upto, uint32_t p_upto, jp_err *err)
+static jp_status assume(chk_pair *ps, uint32_t o_upto, uint32_t p_upto,
+			jp_err *err)
 {
 	jp_status st = make_solver(ps, err);
 	if (st)
 		return st;
-	if (o_upto < ps->o_done || p_upto < ps->p_done)
+	if (o_upto < ps->hyps.o_done || p_upto < ps->hyps.p_done)
 		reset_hyps(ps);
-	for (; ps->o_done < o_upto; ps->o_done++)
-		if (ps->eo.pass[ps->o_done] &&
-		    (st = add_hyp(ps, subst(ps, ps->eo.pass[ps->o_done]), err)))
+	for (; ps->hyps.o_done < o_upto; ps->hyps.o_done++)
+		if (ps->eo.pass[ps->hyps.o_done] &&
+		    (st = add_hyp(ps, subst(ps, ps->eo.pass[ps->hyps.o_done]),
+				  err)))
 			return st;
-	for (; ps->p_done < p_upto; ps->p_done++)
-		if (ps->ep.pass[ps->p_done] &&
-		    (st = add_hyp(ps, subst(ps, ps->ep.pass[ps->p_done]), err)))
+	for (; ps->hyps.p_done < p_upto; ps->hyps.p_done++)
+		if (ps->ep.pass[ps->hyps.p_done] &&
+		    (st = add_hyp(ps, subst(ps, ps->ep.pass[ps->hyps.p_done]),
+				  err)))
 			return st;
 	return JP_OK;
 }
 
 /* Whether T certainly holds under the current assumptions without asking
  * the solver: it is true, or it is one of the assumptions. */
-static bool known_true(const pst *ps, Z3_ast t)
+static bool known_true(const chk_pair *ps, Z3_ast t)
 {
-	return ps->hyp_false || zc_is_true(ps->z, t) ||
-	       zc_idset_has(&ps->hypids, Z3_get_ast_id(ps->z, t));
+	return ps->hyps.contradict || zc_is_true(ps->z, t) ||
+	       zc_idset_has(&ps->hyps.ids, Z3_get_ast_id(ps->z, t));
 }
 
-static Z3_ast mk_not(pst *ps, Z3_ast a)
+static Z3_ast mk_not(chk_pair *ps, Z3_ast a)
 {
 	return zc_keep(&ps->S, Z3_mk_not(ps->z, a));
 }
 
-static Z3_ast mk_and(pst *ps, uint32_t n, const Z3_ast *a)
+static Z3_ast mk_and(chk_pair *ps, uint32_t n, const Z3_ast *a)
 {
 	return zc_keep(&ps->S, Z3_mk_and(ps->z, n, a));
 }
 
-static bool failargs_shape_equal(const pst *ps, const ir_op *a, const ir_op *b)
+static bool failargs_shape_equal(const chk_pair *ps, const ir_op *a,
+				 const ir_op *b)
 {
 	if (a->nfail != b->nfail)
 		return false;
@@ -592,7 +521,7 @@ static bool failargs_shape_equal(const pst *ps, const ir_op *a, const ir_op *b)
 
 /* "Some fail-arg differs" for guards A (ORIG) and B (OPT) of equal shape;
  * NULL when every pair is the same term. */
-static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
+static Z3_ast failargs_differ(chk_pair *ps, const ir_op *a, const ir_op *b)
 {
 	Z3_ast *d = malloc(((size_t)a->nfail + 1) * sizeof *d);
 	if (!d) {
@@ -617,12 +546,12 @@ static Z3_ast failargs_differ(pst *ps, const ir_op *a, const ir_op *b)
 /* T with every proved lemma applied (OPT terms replaced by the equal ORIG
  * terms), so that computations the optimizer changed but kept equal
  * become identical terms downstream. */
-static Z3_ast subst(pst *ps, Z3_ast t)
+static Z3_ast subst(chk_pair *ps, Z3_ast t)
 {
-	if (!t || ps->nlem == 0)
+	if (!t || ps->lemmas.n == 0)
 		return t;
-	return zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->nlem, ps->lem_from,
-					     ps->lem_to));
+	return zc_keep(&ps->S, Z3_substitute(ps->z, t, ps->lemmas.n,
+					     ps->lemmas.from, ps->lemmas.to));
 }
 
 /* Rounds of substitution in subst_facts: Z3_substitute replaces the terms
@@ -635,7 +564,8 @@ enum { SUBST_ROUNDS = 3 };
  * round walks all of T, so this is kept for the goals that the cheaper
  * steps did not settle (on 1000-op pairs, substituting every goal and
  * assumption took 40% of the check time). */
-static Z3_ast subst_map(pst *ps, Z3_ast t, uint32_t n, Z3_ast *from, Z3_ast *to)
+static Z3_ast subst_map(chk_pair *ps, Z3_ast t, uint32_t n, Z3_ast *from,
+			Z3_ast *to)
 {
 	for (int r = 0; t && n && r < SUBST_ROUNDS; r++) {
 		Z3_ast u =
@@ -647,9 +577,9 @@ static Z3_ast subst_map(pst *ps, Z3_ast t, uint32_t n, Z3_ast *from, Z3_ast *to)
 	return t;
 }
 
-static Z3_ast subst_facts(pst *ps, Z3_ast t)
+static Z3_ast subst_facts(chk_pair *ps, Z3_ast t)
 {
-	return subst_map(ps, t, ps->nfact, ps->fact_from, ps->fact_to);
+	return subst_map(ps, t, ps->facts.n, ps->facts.from, ps->facts.to);
 }
 
 /* Whether goal G is false by rewriting with the facts other than the
@@ -659,11 +589,12 @@ static Z3_ast subst_facts(pst *ps, Z3_ast t)
  * constants inside it can make it the other trace's very term; and the
  * other trace's condition, which its own ranges could not pin, is then
  * left for the solver to prove constant. */
-static bool false_by_kept(pst *ps, Z3_ast g)
+static bool false_by_kept(chk_pair *ps, Z3_ast g)
 {
-	if (ps->nkept == ps->nfact)
+	if (ps->facts.nkept == ps->facts.n)
 		return false; /* the same substitution as subst_facts */
-	Z3_ast k = subst_map(ps, g, ps->nkept, ps->kept_from, ps->kept_to);
+	Z3_ast k = subst_map(ps, g, ps->facts.nkept, ps->facts.kept_from,
+			     ps->facts.kept_to);
 	if (!k || k == g)
 		return false;
 	Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, k));
@@ -672,13 +603,13 @@ static bool false_by_kept(pst *ps, Z3_ast g)
 
 /* The negated goal of B (satisfiable iff B fails somewhere under its
  * assumptions), or NULL with *IDENT set when the goal holds by identity. */
-static Z3_ast goal_neg(pst *ps, const obl *b, bool *ident)
+static Z3_ast goal_neg(chk_pair *ps, const obl *b, bool *ident)
 {
 	*ident = false;
 	Z3_context z = ps->z;
 	Z3_ast a = b->og != OBL_NONE ? subst(ps, ps->eo.pass[b->og]) : NULL;
 	Z3_ast c = b->pg != OBL_NONE ? subst(ps, ps->ep.pass[b->pg]) : NULL;
-	if (ps->hyp_false) {
+	if (ps->hyps.contradict) {
 		*ident = true;
 		return NULL;
 	}
@@ -737,7 +668,7 @@ static Z3_ast goal_neg(pst *ps, const obl *b, bool *ident)
 
 /* Writes QUERY (the assumptions plus NEG) as a standalone SMT-LIB 2 file.
  * PATH receives the file name. */
-static jp_status write_smt2(pst *ps, Z3_ast neg, char *path, size_t size,
+static jp_status write_smt2(chk_pair *ps, Z3_ast neg, char *path, size_t size,
 			    jp_err *err)
 {
 	const char *dir = ps->opts->smt2_dir;
@@ -753,8 +684,8 @@ static jp_status write_smt2(pst *ps, Z3_ast neg, char *path, size_t size,
 		close(fd);
 	}
 	const char *text = Z3_benchmark_to_smtlib_string(
-	    ps->z, "jitprove verifier query", "QF_BV", "unknown", "", ps->nhyp,
-	    ps->hyp, neg);
+	    ps->z, "jitprove verifier query", "QF_BV", "unknown", "",
+	    ps->hyps.n, ps->hyps.v, neg);
 	if (!text)
 		return zc_check_error(err, "printing a query");
 	FILE *f = fopen(path, "w");
@@ -797,7 +728,7 @@ static int second_solver(const char *cmd, const char *path)
 	return ans;
 }
 
-static jp_status recheck(pst *ps, Z3_ast neg, Z3_lbool ans, jp_err *err)
+static jp_status recheck(chk_pair *ps, Z3_ast neg, Z3_lbool ans, jp_err *err)
 {
 	char path[4096];
 	jp_status st = write_smt2(ps, neg, path, sizeof path, err);
@@ -822,7 +753,8 @@ static jp_status recheck(pst *ps, Z3_ast neg, Z3_lbool ans, jp_err *err)
 	return st;
 }
 
-static jp_status model_inputs(pst *ps, Z3_solver s, uint64_t *x, jp_err *err)
+static jp_status model_inputs(chk_pair *ps, Z3_solver s, uint64_t *x,
+			      jp_err *err)
 {
 	Z3_model m = Z3_solver_get_model(ps->z, s);
 	if (!m)
@@ -853,7 +785,7 @@ static jp_status model_inputs(pst *ps, Z3_solver s, uint64_t *x, jp_err *err)
 }
 
 /* Records why the last query's answer is unknown. */
-static void set_reason(pst *ps, const char *why)
+static void set_reason(chk_pair *ps, const char *why)
 {
 	free(ps->res->reason);
 	ps->res->reason = dup_str(why);
@@ -861,8 +793,8 @@ static void set_reason(pst *ps, const char *why)
 
 /* Reads the outcome of the check S just made into *ANS: the inputs of a
  * model into X (when not NULL) on sat, Z3's reason on unknown. */
-static jp_status read_answer(pst *ps, Z3_solver s, Z3_lbool *ans, uint64_t *x,
-			     jp_err *err)
+static jp_status read_answer(chk_pair *ps, Z3_solver s, Z3_lbool *ans,
+			     uint64_t *x, jp_err *err)
 {
 	jp_status st = zc_check_error(err, "solver check");
 	if (!st && *ans == Z3_L_TRUE && x)
@@ -883,21 +815,23 @@ static unsigned budget_left(unsigned user, double spent)
 	return spent + 1 < (double)user ? user - (unsigned)spent : 1;
 }
 
-/* Sets ps->keep to the slice of the assumptions for NEG (verify/slice.h);
+/* Sets ps->slice.keep to the slice of the assumptions for NEG (verify/slice.h);
  * *KEPT receives its size. */
-static jp_status slice_for(pst *ps, Z3_ast neg, uint32_t *kept, jp_err *err)
+static jp_status slice_for(chk_pair *ps, Z3_ast neg, uint32_t *kept,
+			   jp_err *err)
 {
-	if (ps->capkeep < ps->nhyp + 1) {
-		bool *k = realloc(ps->keep, ((size_t)ps->nhyp + 1) * sizeof *k);
+	if (ps->slice.cap < ps->hyps.n + 1) {
+		bool *k = realloc(ps->slice.keep,
+				  ((size_t)ps->hyps.n + 1) * sizeof *k);
 		if (!k)
 			return jp_fail(err, JP_ENOMEM, "out of memory");
-		ps->keep = k;
-		ps->capkeep = ps->nhyp + 1;
+		ps->slice.keep = k;
+		ps->slice.cap = ps->hyps.n + 1;
 	}
-	while (ps->sl.n < ps->nhyp)
-		if (!sl_add(&ps->sl, ps->hyp[ps->sl.n]))
+	while (ps->slice.set.n < ps->hyps.n)
+		if (!sl_add(&ps->slice.set, ps->hyps.v[ps->slice.set.n]))
 			return jp_fail(err, JP_ENOMEM, "out of memory");
-	*kept = sl_select(&ps->sl, neg, ps->keep);
+	*kept = sl_select(&ps->slice.set, neg, ps->slice.keep);
 	if (*kept == UINT32_MAX)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	return zc_check_error(err, "slicing the assumptions");
@@ -907,9 +841,9 @@ static jp_status slice_for(pst *ps, Z3_ast neg, uint32_t *kept, jp_err *err)
  * with the broken ones added; after this many such rounds, with all. */
 enum { SLICE_ROUNDS = 2 };
 
-/* The rounds of slow_check (below), starting from the slice in ps->keep
+/* The rounds of slow_check (below), starting from the slice in ps->slice.keep
  * (KEPT assumptions). */
-static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
+static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 			     uint32_t kept, Z3_lbool *ans, uint64_t *x,
 			     jp_err *err)
 {
@@ -917,33 +851,37 @@ static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
 	double t0 = now_ms();
 	jp_status st = JP_OK;
 	for (int round = 0; !st; round++) {
-		if (round == SLICE_ROUNDS && kept < ps->nhyp) {
-			for (uint32_t i = 0; i < ps->nhyp; i++)
-				ps->keep[i] = true;
-			kept = ps->nhyp;
+		if (round == SLICE_ROUNDS && kept < ps->hyps.n) {
+			for (uint32_t i = 0; i < ps->hyps.n; i++)
+				ps->slice.keep[i] = true;
+			kept = ps->hyps.n;
 		}
-		Z3_solver_reset(z, ps->s2);
-		set_limits(ps, ps->s2, budget_left(timeout_ms, now_ms() - t0));
-		for (uint32_t i = 0; i < ps->nhyp; i++)
-			if (ps->keep[i])
-				Z3_solver_assert(z, ps->s2, ps->hyp[i]);
-		Z3_solver_assert(z, ps->s2, neg);
-		*ans = Z3_solver_check(z, ps->s2);
-		if (*ans != Z3_L_TRUE || kept == ps->nhyp)
+		Z3_solver_reset(z, ps->solvers.slow);
+		set_limits(ps, ps->solvers.slow,
+			   budget_left(timeout_ms, now_ms() - t0));
+		for (uint32_t i = 0; i < ps->hyps.n; i++)
+			if (ps->slice.keep[i])
+				Z3_solver_assert(z, ps->solvers.slow,
+						 ps->hyps.v[i]);
+		Z3_solver_assert(z, ps->solvers.slow, neg);
+		*ans = Z3_solver_check(z, ps->solvers.slow);
+		if (*ans != Z3_L_TRUE || kept == ps->hyps.n)
 			break;
 		st = zc_check_error(err, "solver check");
-		Z3_model m = st ? NULL : Z3_solver_get_model(z, ps->s2);
+		Z3_model m =
+		    st ? NULL : Z3_solver_get_model(z, ps->solvers.slow);
 		if (!m) {
 			st = st ? st : zc_check_error(err, "reading a model");
 			break;
 		}
 		Z3_model_inc_ref(z, m);
-		uint32_t bad = sl_violated(z, m, ps->hyp, ps->nhyp, ps->keep);
+		uint32_t bad =
+		    sl_violated(z, m, ps->hyps.v, ps->hyps.n, ps->slice.keep);
 		Z3_model_dec_ref(z, m);
 		st = zc_check_error(err, "checking a model");
 		if (st || bad == 0)
 			break; /* a model of the full query */
-		kept = bad == UINT32_MAX ? ps->nhyp : kept + bad;
+		kept = bad == UINT32_MAX ? ps->hyps.n : kept + bad;
 		if (timeout_ms && now_ms() - t0 + 1 >= (double)timeout_ms) {
 			/* The budget went on slices: the full query's answer
 			 * is not known. */
@@ -952,7 +890,7 @@ static jp_status slow_rounds(pst *ps, Z3_ast neg, unsigned timeout_ms,
 			return JP_OK;
 		}
 	}
-	return st ? st : read_answer(ps, ps->s2, ans, x, err);
+	return st ? st : read_answer(ps, ps->solvers.slow, ans, x, err);
 }
 
 /* ---- the slow rounds in a child process (verify/isolate.h) ---- */
@@ -972,7 +910,7 @@ enum { CHILD_CAP_FACTOR = 2, CEILING_ABOVE_CAP_MB = 16 };
 
 /* Applies the cap PS->cap_mb to the tactic solver S, keeping its other
  * parameters (Z3 merges them). */
-static void cap_tactic(pst *ps, Z3_solver s)
+static void cap_tactic(chk_pair *ps, Z3_solver s)
 {
 	Z3_params p = Z3_mk_params(ps->z);
 	Z3_params_inc_ref(ps->z, p);
@@ -984,14 +922,14 @@ static void cap_tactic(pst *ps, Z3_solver s)
 /* In a child, before its query: the child's cap and the ceiling, when
  * there is a cap.  The abstraction's fallback solver was set up by the
  * parent, with the parent's cap. */
-static void enter_child(pst *ps)
+static void enter_child(chk_pair *ps)
 {
 	if (!ps->opts->memory_mb)
 		return;
 	ps->cap_mb = CHILD_CAP_FACTOR * ps->opts->memory_mb;
 	zc_set_ceiling(ps->cap_mb + CEILING_ABOVE_CAP_MB);
-	if (ps->s4)
-		cap_tactic(ps, ps->s4);
+	if (ps->solvers.abstract_slow)
+		cap_tactic(ps, ps->solvers.abstract_slow);
 }
 
 /* The deadline of a child with a budget of MS: Z3 stops at its timeout
@@ -1018,7 +956,7 @@ typedef struct slow_out {
 /* The slow rounds for a child, with the slice already taken (KEPT
  * assumptions). */
 typedef struct slow_job {
-	pst *ps;
+	chk_pair *ps;
 	Z3_ast neg;
 	unsigned timeout_ms;
 	uint32_t kept;
@@ -1028,7 +966,7 @@ typedef struct slow_job {
 static size_t slow_child(void *arg, void *out, size_t cap)
 {
 	slow_job *j = arg;
-	pst *ps = j->ps;
+	chk_pair *ps = j->ps;
 	slow_out *o = out;
 	(void)cap;
 	enter_child(ps);
@@ -1056,7 +994,7 @@ static size_t slow_child(void *arg, void *out, size_t cap)
 static jp_status run_in_child(slow_job *j, unsigned deadline_ms, Z3_lbool *ans,
 			      uint64_t *x, bool *ran, jp_err *err)
 {
-	pst *ps = j->ps;
+	chk_pair *ps = j->ps;
 	size_t cap = sizeof(slow_out) + (size_t)ps->o->ninputs * sizeof *x;
 	slow_out *o = calloc(1, cap);
 	if (!o)
@@ -1110,7 +1048,7 @@ static jp_status run_in_child(slow_job *j, unsigned deadline_ms, Z3_lbool *ans,
  * These are the queries that can blow up, so with ver_opts.isolate the
  * rounds run in a child process; the slice is taken here, in the caller,
  * because the slicer keeps what it learns for the next query. */
-static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
+static jp_status slow_check(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 			    Z3_lbool *ans, uint64_t *x, jp_err *err)
 {
 	uint32_t kept = 0;
@@ -1131,7 +1069,7 @@ static jp_status slow_check(pst *ps, Z3_ast neg, unsigned timeout_ms,
 }
 
 typedef struct unsat_job {
-	pst *ps;
+	chk_pair *ps;
 	Z3_solver s;
 } unsat_job;
 
@@ -1149,7 +1087,7 @@ static size_t unsat_child(void *arg, void *out, size_t cap)
  * process (verify/isolate.h), which is how the abstract fallback's
  * bit-blasting stays out of the caller's memory.  False when it is not
  * known to be unsat, including a child that was killed or died. */
-static bool unsat_in_child(pst *ps, Z3_solver s, unsigned budget_ms)
+static bool unsat_in_child(chk_pair *ps, Z3_solver s, unsigned budget_ms)
 {
 	unsigned char unsat = 0;
 	if (ps->opts->isolate) {
@@ -1178,25 +1116,29 @@ enum { ABS_MS = 50 };
  * the stand-ins with bit-vector reasoning (measured: one timed out after 10 s
  * that the tactic proves in 20 ms).  *ANS becomes Z3_L_FALSE only when
  * that proves the query unsatisfiable. */
-static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
+static jp_status abstract_tactic(chk_pair *ps, Z3_lbool *ans, jp_err *err)
 {
 	Z3_context z = ps->z;
-	jp_status st = make_tactic_solver(ps, &ps->s4, "qfufbv", err);
+	jp_status st =
+	    make_tactic_solver(ps, &ps->solvers.abstract_slow, "qfufbv", err);
 	if (st)
 		return st;
-	Z3_solver_reset(z, ps->s4);
+	Z3_solver_reset(z, ps->solvers.abstract_slow);
 	unsigned user = ps->opts->timeout_ms;
 	unsigned ms = 4 * ABS_MS;
-	set_limits(ps, ps->s4, user && user < ms ? user : ms);
-	Z3_ast_vector v = Z3_solver_get_assertions(z, ps->s3);
+	set_limits(ps, ps->solvers.abstract_slow,
+		   user && user < ms ? user : ms);
+	Z3_ast_vector v = Z3_solver_get_assertions(z, ps->solvers.abstract);
 	if (!v)
 		return zc_check_error(err, "reading the abstract query");
 	Z3_ast_vector_inc_ref(z, v);
 	unsigned n = Z3_ast_vector_size(z, v);
 	for (unsigned i = 0; i < n; i++)
-		Z3_solver_assert(z, ps->s4, Z3_ast_vector_get(z, v, i));
+		Z3_solver_assert(z, ps->solvers.abstract_slow,
+				 Z3_ast_vector_get(z, v, i));
 	Z3_ast_vector_dec_ref(z, v);
-	if (unsat_in_child(ps, ps->s4, user && user < ms ? user : ms))
+	if (unsat_in_child(ps, ps->solvers.abstract_slow,
+			   user && user < ms ? user : ms))
 		*ans = Z3_L_FALSE;
 	return zc_check_error(err, "abstract fallback check");
 }
@@ -1209,53 +1151,54 @@ static jp_status abstract_tactic(pst *ps, Z3_lbool *ans, jp_err *err)
  * without, it is not asked.  Pairs with multipliers somewhere (hard
  * pairs) keep no incremental exact solver, so this is how their queries
  * that do not involve the multipliers stay cheap. */
-static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
+static jp_status abstract_query(chk_pair *ps, Z3_ast neg, bool ask_exact,
 				Z3_lbool *ans, uint64_t *x, bool *exact,
 				jp_err *err)
 {
 	Z3_context z = ps->z;
 	*ans = Z3_L_UNDEF;
-	if (!ps->s3) {
-		ps->s3 = Z3_mk_simple_solver(z);
-		if (!ps->s3)
+	if (!ps->solvers.abstract) {
+		ps->solvers.abstract = Z3_mk_simple_solver(z);
+		if (!ps->solvers.abstract)
 			return zc_check_error(err, "creating a solver");
-		Z3_solver_inc_ref(z, ps->s3);
+		Z3_solver_inc_ref(z, ps->solvers.abstract);
 		unsigned user = ps->opts->timeout_ms;
-		set_limits(ps, ps->s3, user && user < ABS_MS ? user : ABS_MS);
-		abs_init(&ps->A, &ps->S);
+		set_limits(ps, ps->solvers.abstract,
+			   user && user < ABS_MS ? user : ABS_MS);
+		abs_init(&ps->abs.map, &ps->S);
 	}
-	for (; ps->abs_done < ps->nhyp; ps->abs_done++) {
-		Z3_ast h =
-		    abs_term(&ps->A, ps->hyp[ps->abs_done], &ps->abs_any);
+	for (; ps->abs.done < ps->hyps.n; ps->abs.done++) {
+		Z3_ast h = abs_term(&ps->abs.map, ps->hyps.v[ps->abs.done],
+				    &ps->abs.any);
 		if (!h)
 			return jp_fail(err, JP_EINTERNAL,
 				       "abstracting an assumption: %s",
 				       zc_error_text());
-		Z3_solver_assert(z, ps->s3, h);
+		Z3_solver_assert(z, ps->solvers.abstract, h);
 	}
-	bool hid = ps->abs_any;
-	Z3_ast g = abs_term(&ps->A, neg, &hid);
+	bool hid = ps->abs.any;
+	Z3_ast g = abs_term(&ps->abs.map, neg, &hid);
 	if (!g)
 		return jp_fail(err, JP_EINTERNAL, "abstracting a goal: %s",
 			       zc_error_text());
 	Z3_ast ax;
-	if (!abs_axioms(&ps->A, &ax))
+	if (!abs_axioms(&ps->abs.map, &ax))
 		return jp_fail(err, JP_EINTERNAL, "commutation axioms: %s",
 			       zc_error_text());
 	if (ax)
-		Z3_solver_assert(z, ps->s3, ax);
+		Z3_solver_assert(z, ps->solvers.abstract, ax);
 	*exact = !hid;
 	if (!hid && !ask_exact)
 		return zc_check_error(err, "asserting an abstraction");
 	if (hid)
 		ps->res->abstract_calls++;
-	Z3_solver_push(z, ps->s3);
-	Z3_solver_assert(z, ps->s3, g);
-	Z3_lbool a = Z3_solver_check(z, ps->s3);
+	Z3_solver_push(z, ps->solvers.abstract);
+	Z3_solver_assert(z, ps->solvers.abstract, g);
+	Z3_lbool a = Z3_solver_check(z, ps->solvers.abstract);
 	jp_status st;
 	if (!hid) {
 		*ans = a;
-		st = read_answer(ps, ps->s3, ans, x, err);
+		st = read_answer(ps, ps->solvers.abstract, ans, x, err);
 	} else {
 		st = zc_check_error(err, "abstract solver check");
 		if (!st && a == Z3_L_UNDEF)
@@ -1265,7 +1208,7 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
 			*ans = Z3_L_FALSE;
 		}
 	}
-	Z3_solver_pop(z, ps->s3, 1);
+	Z3_solver_pop(z, ps->solvers.abstract, 1);
 	return st ? st : zc_check_error(err, "solver pop");
 }
 
@@ -1273,7 +1216,7 @@ static jp_status abstract_query(pst *ps, Z3_ast neg, bool ask_exact,
  * sat, X (when not NULL) receives the inputs.  QUICK queries (simplifying
  * a counterexample, which is optional) get only the incremental solver's
  * short budget. */
-static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
+static jp_status query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		       uint64_t *x, jp_err *err)
 {
 	Z3_context z = ps->z;
@@ -1302,11 +1245,11 @@ static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	}
 	/* The push makes Z3 internalize the new assumptions: part of the
 	 * cost of the query. */
-	Z3_solver_push(z, ps->s);
-	Z3_solver_assert(z, ps->s, neg);
-	*ans = Z3_solver_check(z, ps->s);
-	st = read_answer(ps, ps->s, ans, x, err);
-	Z3_solver_pop(z, ps->s, 1);
+	Z3_solver_push(z, ps->solvers.fast);
+	Z3_solver_assert(z, ps->solvers.fast, neg);
+	*ans = Z3_solver_check(z, ps->solvers.fast);
+	st = read_answer(ps, ps->solvers.fast, ans, x, err);
+	Z3_solver_pop(z, ps->solvers.fast, 1);
 	if (!st)
 		st = zc_check_error(err, "solver pop");
 	bool fallback;
@@ -1400,16 +1343,16 @@ static uint64_t random_int(uint64_t *rng, int w, const pool *p)
 
 /* The screening inputs: the examples, five uniform vectors (all 0, 1, -1,
  * MININT, MAXINT), then random mixes of pool and random values. */
-static jp_status make_screen(pst *ps, jp_err *err)
+static jp_status make_screen(chk_pair *ps, jp_err *err)
 {
 	const ir_trace *o = ps->o;
 	uint32_t n = o->ninputs, w = (uint32_t)o->width;
 	uint32_t extra = ps->opts->screen_inputs;
 	uint32_t total = ps->opts->nexamples + extra;
-	ps->screen = calloc((size_t)total * n + 1, sizeof *ps->screen);
-	if (!ps->screen)
+	ps->screen.x = calloc((size_t)total * n + 1, sizeof *ps->screen.x);
+	if (!ps->screen.x)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
-	uint64_t *x = ps->screen;
+	uint64_t *x = ps->screen.x;
 	for (uint32_t e = 0; e < ps->opts->nexamples; e++, x += n)
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t v = ps->opts->examples[(size_t)e * n + i];
@@ -1431,22 +1374,22 @@ static jp_status make_screen(pst *ps, jp_err *err)
 			else
 				x[i] = random_int(&rng, (int)w, &p);
 		}
-	ps->nscreen = total;
+	ps->screen.n = total;
 	return JP_OK;
 }
 
-static cex_env make_cex_env(pst *ps);
+static cex_env make_cex_env(chk_pair *ps);
 
 /* Runs every screening input; *K >= 0 and X filled when one diverges. */
-static jp_status screen(pst *ps, int32_t *k, uint64_t *x, jp_err *err)
+static jp_status screen(chk_pair *ps, int32_t *k, uint64_t *x, jp_err *err)
 {
 	double t0 = now_ms();
 	*k = -1;
 	cex_env ce = make_cex_env(ps);
 	uint32_t n = ps->o->ninputs;
 	jp_status st = JP_OK;
-	for (uint32_t e = 0; e < ps->nscreen && !st; e++) {
-		const uint64_t *v = ps->screen + (size_t)e * n;
+	for (uint32_t e = 0; e < ps->screen.n && !st; e++) {
+		const uint64_t *v = ps->screen.x + (size_t)e * n;
 		st = cex_classify(&ce, v, k, err);
 		if (!st && *k >= 0) {
 			memcpy(x, v, n * sizeof *x);
@@ -1459,7 +1402,7 @@ static jp_status screen(pst *ps, int32_t *k, uint64_t *x, jp_err *err)
 
 /* ---- self-check: the encoding agrees with the interpreter -------------- */
 
-static jp_status eval_at(pst *ps, Z3_model m, Z3_ast t, uint64_t *v,
+static jp_status eval_at(chk_pair *ps, Z3_model m, Z3_ast t, uint64_t *v,
 			 jp_err *err)
 {
 	Z3_ast r = NULL;
@@ -1485,7 +1428,7 @@ static jp_status eval_at(pst *ps, Z3_model m, Z3_ast t, uint64_t *v,
 	return JP_OK;
 }
 
-static jp_status self_check_trace(pst *ps, Z3_model m, const enc_trace *e,
+static jp_status self_check_trace(chk_pair *ps, Z3_model m, const enc_trace *e,
 				  const interp_result *r, const char *which,
 				  jp_err *err)
 {
@@ -1525,7 +1468,7 @@ static jp_status self_check_trace(pst *ps, Z3_model m, const enc_trace *e,
 	return JP_OK;
 }
 
-static jp_status self_check_at(pst *ps, const uint64_t *x, jp_err *err)
+static jp_status self_check_at(chk_pair *ps, const uint64_t *x, jp_err *err)
 {
 	Z3_context z = ps->z;
 	Z3_model m = Z3_mk_model(z);
@@ -1563,7 +1506,7 @@ static jp_status self_check_at(pst *ps, const uint64_t *x, jp_err *err)
 static int requery(void *ud, int32_t k, const uint64_t *vals, uint32_t i,
 		   uint64_t bound, uint64_t *out, jp_err *err)
 {
-	pst *ps = ud;
+	chk_pair *ps = ud;
 	if (encode(ps, err))
 		return -1;
 	/* With multipliers or dividers of unknowns a query can take far
@@ -1615,7 +1558,7 @@ static int requery(void *ud, int32_t k, const uint64_t *vals, uint32_t i,
 	return ans == Z3_L_TRUE ? 1 : ans == Z3_L_UNDEF ? 2 : 0;
 }
 
-static cex_env make_cex_env(pst *ps)
+static cex_env make_cex_env(chk_pair *ps)
 {
 	cex_env ce;
 	memset(&ce, 0, sizeof ce);
@@ -1632,7 +1575,7 @@ static cex_env make_cex_env(pst *ps)
 
 /* X is a confirmed counterexample failing obligation K: simplify it,
  * re-check the encoding on it, and fill the result. */
-static jp_status finish_cex(pst *ps, uint64_t *x, int32_t k, ver_how how,
+static jp_status finish_cex(chk_pair *ps, uint64_t *x, int32_t k, ver_how how,
 			    double t0, jp_err *err)
 {
 	cex_env ce = make_cex_env(ps);
@@ -1683,16 +1626,18 @@ static uint32_t name_hash(const char *s)
 	return h;
 }
 
-static jp_status find_candidates(pst *ps, jp_err *err)
+static jp_status find_candidates(chk_pair *ps, jp_err *err)
 {
 	const ir_trace *o = ps->o, *p = ps->p;
 	uint32_t cap = 16;
 	while (cap < 2 * o->nvals + 2)
 		cap *= 2;
 	uint32_t *tab = malloc((size_t)cap * sizeof *tab);
-	ps->cand_o = malloc(((size_t)p->nops + 1) * sizeof *ps->cand_o);
-	ps->cand_p = malloc(((size_t)p->nops + 1) * sizeof *ps->cand_p);
-	if (!tab || !ps->cand_o || !ps->cand_p) {
+	ps->lemmas.cand_o =
+	    malloc(((size_t)p->nops + 1) * sizeof *ps->lemmas.cand_o);
+	ps->lemmas.cand_p =
+	    malloc(((size_t)p->nops + 1) * sizeof *ps->lemmas.cand_p);
+	if (!tab || !ps->lemmas.cand_o || !ps->lemmas.cand_p) {
 		free(tab);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
@@ -1718,8 +1663,8 @@ static jp_status find_candidates(pst *ps, jp_err *err)
 			if (ir_val(o, ov)->kind == ir_val(p, pv)->kind &&
 			    ps->eo.val[ov] &&
 			    ps->eo.val[ov] != ps->ep.val[pv]) {
-				ps->cand_o[ps->ncand] = ov;
-				ps->cand_p[ps->ncand++] = pv;
+				ps->lemmas.cand_o[ps->lemmas.ncand] = ov;
+				ps->lemmas.cand_p[ps->lemmas.ncand++] = pv;
 			}
 			break;
 		}
@@ -1750,11 +1695,11 @@ static jp_status map_push(Z3_ast **from, Z3_ast **to, uint32_t *n,
 	return JP_OK;
 }
 
-static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
+static jp_status add_lemma(chk_pair *ps, Z3_ast from, Z3_ast to, jp_err *err)
 {
 	lemmas_changed(ps);
-	return map_push(&ps->lem_from, &ps->lem_to, &ps->nlem, &ps->caplem,
-			from, to, err);
+	return map_push(&ps->lemmas.from, &ps->lemmas.to, &ps->lemmas.n,
+			&ps->lemmas.cap, from, to, err);
 }
 
 /* ---- facts: terms an assumption pins to a constant ----
@@ -1773,23 +1718,24 @@ static jp_status add_lemma(pst *ps, Z3_ast from, Z3_ast to, jp_err *err)
  * proof and every model.  Facts live with the lemmas and are dropped with
  * them when the assumptions are reset. */
 
-static jp_status add_fact(pst *ps, Z3_ast from, Z3_ast to, fact_kind kind,
+static jp_status add_fact(chk_pair *ps, Z3_ast from, Z3_ast to, fact_kind kind,
 			  jp_err *err)
 {
 	if (!from || !to || from == to ||
 	    Z3_get_ast_kind(ps->z, from) == Z3_NUMERAL_AST)
 		return JP_OK;
 	bool added;
-	if (!zc_idset_put(&ps->factids, Z3_get_ast_id(ps->z, from), ps->nfact,
-			  &added))
+	if (!zc_idset_put(&ps->facts.ids, Z3_get_ast_id(ps->z, from),
+			  ps->facts.n, &added))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	if (!added)
 		return JP_OK; /* the first fact of a term stays */
-	jp_status st = map_push(&ps->fact_from, &ps->fact_to, &ps->nfact,
-				&ps->capfact, from, to, err);
+	jp_status st = map_push(&ps->facts.from, &ps->facts.to, &ps->facts.n,
+				&ps->facts.cap, from, to, err);
 	if (!st && kind == FACT_KEPT)
-		st = map_push(&ps->kept_from, &ps->kept_to, &ps->nkept,
-			      &ps->capkept, from, to, err);
+		st = map_push(&ps->facts.kept_from, &ps->facts.kept_to,
+			      &ps->facts.nkept, &ps->facts.capkept, from, to,
+			      err);
 	return st;
 }
 
@@ -1842,7 +1788,7 @@ static bool invert_step(Z3_context z, Z3_ast t, Z3_ast *x, uint64_t *c)
 
 enum { FACT_DEPTH = 8 };
 
-static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, fact_kind kind,
+static jp_status learn_value(chk_pair *ps, Z3_ast t, uint64_t c, fact_kind kind,
 			     jp_err *err)
 {
 	Z3_context z = ps->z;
@@ -1872,7 +1818,7 @@ static jp_status learn_value(pst *ps, Z3_ast t, uint64_t c, fact_kind kind,
 }
 
 /* Learns what assumption H pins (above). */
-static jp_status learn_facts(pst *ps, Z3_ast h, int depth, fact_kind kind,
+static jp_status learn_facts(chk_pair *ps, Z3_ast h, int depth, fact_kind kind,
 			     jp_err *err)
 {
 	Z3_context z = ps->z;
@@ -1906,7 +1852,7 @@ static jp_status learn_facts(pst *ps, Z3_ast h, int depth, fact_kind kind,
 	return add_fact(ps, h, zc_true(&ps->S), kind, err);
 }
 
-static jp_status query(pst *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
+static jp_status query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		       uint64_t *x, jp_err *err);
 
 /* Lemmas are optional, and a candidate the short budget cannot settle is
@@ -1919,13 +1865,15 @@ enum { LEMMA_UNKNOWNS = 2 };
 
 /* Tries the candidates defined before OPT op P_UPTO, each with the short
  * budget.  *ADDED says whether a lemma was proved. */
-static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
+static jp_status try_lemmas(chk_pair *ps, uint32_t p_upto, bool *added,
+			    jp_err *err)
 {
 	*added = false;
-	for (; ps->next_cand < ps->ncand && ps->lemma_unknowns < LEMMA_UNKNOWNS;
-	     ps->next_cand++) {
-		ir_vid pv = ps->cand_p[ps->next_cand];
-		ir_vid ov = ps->cand_o[ps->next_cand];
+	for (; ps->lemmas.next < ps->lemmas.ncand &&
+	       ps->lemmas.unknowns < LEMMA_UNKNOWNS;
+	     ps->lemmas.next++) {
+		ir_vid pv = ps->lemmas.cand_p[ps->lemmas.next];
+		ir_vid ov = ps->lemmas.cand_o[ps->lemmas.next];
 		if (ps->p->vals[pv].def >= p_upto)
 			break;
 		Z3_ast raw = ps->ep.val[pv];
@@ -1950,7 +1898,7 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
 			ps->res->lemma_queries++;
 			st = query(ps, neg, true, &ans, NULL, err);
 			if (!st && ans == Z3_L_UNDEF)
-				ps->lemma_unknowns++;
+				ps->lemmas.unknowns++;
 		}
 		if (!st && ans == Z3_L_FALSE) {
 			st = add_lemma(ps, raw, y, err);
@@ -1985,9 +1933,9 @@ static jp_status try_lemmas(pst *ps, uint32_t p_upto, bool *added, jp_err *err)
  * way (x + x is x << 1, as the optimizer writes it). */
 
 /* Whether T has a fact (is replaced by subst_facts). */
-static bool is_fact(pst *ps, Z3_ast t)
+static bool is_fact(chk_pair *ps, Z3_ast t)
 {
-	return zc_idset_has(&ps->factids, Z3_get_ast_id(ps->z, t));
+	return zc_idset_has(&ps->facts.ids, Z3_get_ast_id(ps->z, t));
 }
 
 /* An argument of an op as the constant a fact pins it to (the term
@@ -1998,7 +1946,7 @@ static bool is_fact(pst *ps, Z3_ast t)
  * is read off directly, as subst_facts would find it; each call of that
  * makes Z3 a map of all the facts, which on a 1000-op pair took a
  * quarter of the check time here. */
-static Z3_ast pinned(pst *ps, Z3_ast raw, Z3_ast lem)
+static Z3_ast pinned(chk_pair *ps, Z3_ast raw, Z3_ast lem)
 {
 	Z3_ast t = is_fact(ps, raw)	     ? raw
 		   : lem && is_fact(ps, lem) ? lem
@@ -2006,9 +1954,9 @@ static Z3_ast pinned(pst *ps, Z3_ast raw, Z3_ast lem)
 	if (!t)
 		return lem;
 	uint32_t i;
-	if (zc_idset_get(&ps->factids, Z3_get_ast_id(ps->z, t), &i) &&
-	    Z3_get_ast_kind(ps->z, ps->fact_to[i]) == Z3_NUMERAL_AST)
-		return ps->fact_to[i];
+	if (zc_idset_get(&ps->facts.ids, Z3_get_ast_id(ps->z, t), &i) &&
+	    Z3_get_ast_kind(ps->z, ps->facts.to[i]) == Z3_NUMERAL_AST)
+		return ps->facts.to[i];
 	return subst_facts(ps, t);
 }
 
@@ -2023,7 +1971,7 @@ static bool same_value_op(ir_opcode opc)
 /* Whether op OPI of E multiplies or divides two values that are not
  * constants in the trace (the ops enc_peephole has not seen a constant
  * of), or is a same_value_op on two values that are not. */
-static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
+static bool refold_candidate(chk_pair *ps, const enc_trace *e, uint32_t opi)
 {
 	const ir_op *op = &e->t->ops[opi];
 	ir_opcode opc = (ir_opcode)op->opc;
@@ -2042,66 +1990,66 @@ static bool refold_candidate(pst *ps, const enc_trace *e, uint32_t opi)
  * whole term, so on a 1000-op pair doing it for every candidate whenever
  * the facts grew took a quarter of the check time; the lemmas change far
  * less often than the facts. */
-typedef struct rterm {
+typedef struct chk_rterm {
 	Z3_ast from, ofrom, a[2];
 } rterm;
 
 /* The trace and op index of op number I of the pair: ORIG ops are
  * numbered first, then OPT ops after ORIG's op count. */
-static const enc_trace *pair_op(const pst *ps, uint32_t i, uint32_t *opi)
+static const enc_trace *pair_op(const chk_pair *ps, uint32_t i, uint32_t *opi)
 {
 	bool orig = i < ps->o->nops;
 	*opi = orig ? i : i - ps->o->nops;
 	return orig ? &ps->eo : &ps->ep;
 }
 
-static const enc_trace *cand_op(const pst *ps, uint32_t k, uint32_t *opi)
+static const enc_trace *cand_op(const chk_pair *ps, uint32_t k, uint32_t *opi)
 {
-	return pair_op(ps, ps->rcand[k], opi);
+	return pair_op(ps, ps->refold.cand[k], opi);
 }
 
 /* The candidates of both traces, once per pair.  There are at most as
  * many as ops, so the lists are allocated once at that size. */
-static jp_status refold_candidates(pst *ps, jp_err *err)
+static jp_status refold_candidates(chk_pair *ps, jp_err *err)
 {
-	if (ps->rcand)
+	if (ps->refold.cand)
 		return JP_OK;
 	uint32_t n = ps->o->nops + ps->p->nops;
-	ps->rcand = malloc(((size_t)n + 1) * sizeof *ps->rcand);
-	ps->rterm = malloc(((size_t)n + 1) * sizeof *ps->rterm);
-	if (!ps->rcand || !ps->rterm) {
-		free(ps->rcand); /* both made again on the next call */
-		free(ps->rterm);
-		ps->rcand = NULL;
-		ps->rterm = NULL;
+	ps->refold.cand = malloc(((size_t)n + 1) * sizeof *ps->refold.cand);
+	ps->refold.term = malloc(((size_t)n + 1) * sizeof *ps->refold.term);
+	if (!ps->refold.cand || !ps->refold.term) {
+		free(ps->refold.cand); /* both made again on the next call */
+		free(ps->refold.term);
+		ps->refold.cand = NULL;
+		ps->refold.term = NULL;
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t opi;
 		const enc_trace *e = pair_op(ps, i, &opi);
 		if (refold_candidate(ps, e, opi))
-			ps->rcand[ps->nrcand++] = i;
+			ps->refold.cand[ps->refold.n++] = i;
 	}
 	return JP_OK;
 }
 
 /* Makes the candidates' rterms for the current lemmas. */
-static void refold_terms(pst *ps)
+static void refold_terms(chk_pair *ps)
 {
-	if (ps->rterm_gen == ps->lem_gen)
+	if (ps->refold.term_gen == ps->lemmas.gen)
 		return;
-	for (uint32_t k = 0; k < ps->nrcand; k++) {
+	for (uint32_t k = 0; k < ps->refold.n; k++) {
 		uint32_t opi;
 		const enc_trace *e = cand_op(ps, k, &opi);
 		const ir_op *op = &e->t->ops[opi];
-		rterm *rt = &ps->rterm[k];
+		rterm *rt = &ps->refold.term[k];
 		rt->from = subst(ps, e->val[op->result]);
 		rt->ofrom =
 		    op->opc == IR_INT_MUL_OVF ? subst(ps, e->ovf[opi]) : NULL;
 		for (int j = 0; j < 2; j++)
 			rt->a[j] = subst(ps, e->val[op->args[j]]);
 	}
-	ps->rterm_gen = ps->lem_gen;
+	ps->refold.term_gen = ps->lemmas.gen;
 }
 
 /* Makes candidate K a fact when a fact pins an argument (or makes the two
@@ -2109,13 +2057,13 @@ static void refold_terms(pst *ps)
  * op on the pinned arguments.  The overflow check of int_mul_ovf becomes
  * one too: by a constant it is a range test (enc_op), where the trace's
  * term has a 2W multiplier. */
-static jp_status refold_op(pst *ps, uint32_t k, jp_err *err)
+static jp_status refold_op(chk_pair *ps, uint32_t k, jp_err *err)
 {
 	uint32_t opi;
 	const enc_trace *e = cand_op(ps, k, &opi);
 	const ir_op *op = &e->t->ops[opi];
 	ir_opcode opc = (ir_opcode)op->opc;
-	const rterm *rt = &ps->rterm[k];
+	const rterm *rt = &ps->refold.term[k];
 	if (!rt->from ||
 	    (is_fact(ps, rt->from) && (!rt->ofrom || is_fact(ps, rt->ofrom))))
 		return JP_OK;
@@ -2143,16 +2091,16 @@ static jp_status refold_op(pst *ps, uint32_t k, jp_err *err)
  * Every pair, not only those that multiply or divide: a same-argument
  * fact turns x + y into x + x, an adder the solver takes a second to
  * match with the optimizer's x << 1. */
-static jp_status refold(pst *ps, jp_err *err)
+static jp_status refold(chk_pair *ps, jp_err *err)
 {
-	if (ps->nfact == ps->refold_nfact)
+	if (ps->facts.n == ps->refold.nfact)
 		return JP_OK;
 	jp_status st = refold_candidates(ps, err);
 	if (!st)
 		refold_terms(ps);
-	for (uint32_t k = 0; !st && k < ps->nrcand; k++)
+	for (uint32_t k = 0; !st && k < ps->refold.n; k++)
 		st = refold_op(ps, k, err);
-	ps->refold_nfact = ps->nfact;
+	ps->refold.nfact = ps->facts.n;
 	if (!st && ps->S.failed)
 		st = jp_fail(err, JP_EINTERNAL, "refolding: %s",
 			     zc_error_text());
@@ -2182,7 +2130,7 @@ static bool passes(const vr_state *r, uint32_t upto, uint32_t k)
  * two outputs it compares are certainly the same constant.  Each analysis
  * uses only the guards of its own trace before the bound, a subset of
  * B's assumptions, so what it concludes holds under all of them. */
-static bool range_settles(pst *ps, const obl *b)
+static bool range_settles(chk_pair *ps, const obl *b)
 {
 	if (auditing(ps))
 		return false;
@@ -2230,7 +2178,7 @@ static bool range_settles(pst *ps, const obl *b)
  * returns an argument unchanged (x & 63 with x <= 31, vr_same_arg) gets
  * the fact that its term is the argument's: the optimizer drops such ops,
  * and the two sides then meet as one term. */
-static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
+static jp_status facts_of_ranges(chk_pair *ps, vr_state *r, const ir_trace *t,
 				 const enc_trace *e, uint32_t upto, jp_err *err)
 {
 	if (auditing(ps))
@@ -2263,8 +2211,8 @@ static jp_status facts_of_ranges(pst *ps, vr_state *r, const ir_trace *t,
 	return JP_OK;
 }
 
-static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
-				jp_err *err)
+static jp_status settle_cheaply(chk_pair *ps, uint32_t i, double t1,
+				Z3_ast *neg, jp_err *err)
 {
 	const obl *b = &ps->L.v[i];
 	*neg = NULL;
@@ -2318,7 +2266,7 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 		}
 		*neg = g;
 		bool added = false;
-		if (round == 0 && ps->lemmas_on) {
+		if (round == 0 && ps->lemmas.on) {
 			jp_status st = try_lemmas(ps, b->p_upto, &added, err);
 			if (st)
 				return st;
@@ -2331,7 +2279,7 @@ static jp_status settle_cheaply(pst *ps, uint32_t i, double t1, Z3_ast *neg,
 
 /* Checks every obligation of the current mode.  With proof_only, *PROVED
  * says whether all were proved and nothing else is concluded. */
-static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
+static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 			  bool *proved, jp_err *err)
 {
 	obl_list_free(&ps->L);
@@ -2358,14 +2306,15 @@ static jp_status run_mode(pst *ps, const uint32_t *match, run_flags fl,
 	}
 	if (!st)
 		st = encode(ps, err);
-	ps->lemmas_on = ps->mode != VER_MODE_TRACE;
+	ps->lemmas.on = ps->mode != VER_MODE_TRACE;
 	drop_lemmas(ps);
-	ps->next_cand = 0;
-	if (!st && ps->lemmas_on && !ps->cand_o)
+	ps->lemmas.next = 0;
+	if (!st && ps->lemmas.on && !ps->lemmas.cand_o)
 		st = find_candidates(ps, err);
 	if (!st && ps->opts->self_check)
-		for (uint32_t e = 0; e < ps->nscreen && e < 8 && !st; e++)
-			st = self_check_at(ps, ps->screen + (size_t)e * n, err);
+		for (uint32_t e = 0; e < ps->screen.n && e < 8 && !st; e++)
+			st = self_check_at(ps, ps->screen.x + (size_t)e * n,
+					   err);
 	bool all = true;
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
@@ -2442,7 +2391,7 @@ static bool same_kind(ir_opcode a, ir_opcode b)
 /* Pairs each guard of OPT with a later-than-the-last-paired guard of ORIG:
  * the first with the very same condition term, else the first of the same
  * kind; unpaired guards count as new. */
-static void infer_match(pst *ps, uint32_t *match)
+static void infer_match(chk_pair *ps, uint32_t *match)
 {
 	uint32_t cur = 0;
 	for (uint32_t h = 0; h < ps->p->nops; h++) {
@@ -2472,7 +2421,7 @@ static void infer_match(pst *ps, uint32_t *match)
 
 /* ---- the entry point --------------------------------------------------- */
 
-static jp_status init_result(pst *ps, jp_err *err)
+static jp_status init_result(chk_pair *ps, jp_err *err)
 {
 	ver_result *r = ps->res;
 	const ir_trace *o = ps->o;
@@ -2494,7 +2443,7 @@ static jp_status init_result(pst *ps, jp_err *err)
 	return JP_OK;
 }
 
-static jp_status check_modes(pst *ps, jp_err *err)
+static jp_status check_modes(chk_pair *ps, jp_err *err)
 {
 	const ver_opts *opts = ps->opts;
 	uint32_t *match = calloc(ps->p->nops + 1, sizeof *match);
@@ -2586,18 +2535,18 @@ static jp_status self_check_identity(ver_ctx *c, const ir_trace *t,
 	return st;
 }
 
-static void pst_free(pst *ps)
+static void pst_free(chk_pair *ps)
 {
-	if (ps->s)
-		Z3_solver_dec_ref(ps->z, ps->s);
-	if (ps->s2)
-		Z3_solver_dec_ref(ps->z, ps->s2);
-	if (ps->s3)
-		Z3_solver_dec_ref(ps->z, ps->s3);
-	if (ps->s4)
-		Z3_solver_dec_ref(ps->z, ps->s4);
-	if (ps->s3)
-		abs_free(&ps->A);
+	if (ps->solvers.fast)
+		Z3_solver_dec_ref(ps->z, ps->solvers.fast);
+	if (ps->solvers.slow)
+		Z3_solver_dec_ref(ps->z, ps->solvers.slow);
+	if (ps->solvers.abstract)
+		Z3_solver_dec_ref(ps->z, ps->solvers.abstract);
+	if (ps->solvers.abstract_slow)
+		Z3_solver_dec_ref(ps->z, ps->solvers.abstract_slow);
+	if (ps->solvers.abstract)
+		abs_free(&ps->abs.map);
 	vr_free(ps->vo);
 	vr_free(ps->vp);
 	if (ps->encoded) {
@@ -2606,22 +2555,22 @@ static void pst_free(pst *ps)
 	}
 	zc_scope_release(&ps->S);
 	free(ps->vars);
-	free(ps->hyp);
-	zc_idset_free(&ps->hypids);
-	zc_idset_free(&ps->factids);
-	sl_free(&ps->sl);
-	free(ps->keep);
-	free(ps->screen);
-	free(ps->lem_from);
-	free(ps->fact_from);
-	free(ps->fact_to);
-	free(ps->kept_from);
-	free(ps->kept_to);
-	free(ps->rcand);
-	free(ps->rterm);
-	free(ps->lem_to);
-	free(ps->cand_o);
-	free(ps->cand_p);
+	free(ps->hyps.v);
+	zc_idset_free(&ps->hyps.ids);
+	zc_idset_free(&ps->facts.ids);
+	sl_free(&ps->slice.set);
+	free(ps->slice.keep);
+	free(ps->screen.x);
+	free(ps->lemmas.from);
+	free(ps->facts.from);
+	free(ps->facts.to);
+	free(ps->facts.kept_from);
+	free(ps->facts.kept_to);
+	free(ps->refold.cand);
+	free(ps->refold.term);
+	free(ps->lemmas.to);
+	free(ps->lemmas.cand_o);
+	free(ps->lemmas.cand_p);
 	obl_list_free(&ps->L);
 }
 
@@ -2656,7 +2605,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 			ver_result_free(res);
 		return st;
 	}
-	pst ps;
+	chk_pair ps;
 	memset(&ps, 0, sizeof ps);
 	ps.c = c;
 	ps.z = c->zc.z;
@@ -2666,7 +2615,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.cap_mb = opts->memory_mb;
 	ps.res = res;
 	zc_scope_init(&ps.S, ps.z);
-	sl_init(&ps.sl, ps.z);
+	sl_init(&ps.slice.set, ps.z);
 	st = init_result(&ps, err);
 	if (!st)
 		st = make_screen(&ps, err);
