@@ -139,4 +139,77 @@ typedef struct chk_pair {
 	chk_screen screen;
 } chk_pair;
 
+/* Where a fact comes from: an assumption or a rewrite that keeps the
+ * term's shape, or a constant the range analysis pins a term to. */
+typedef enum fact_kind { FACT_KEPT, FACT_PINNED } fact_kind;
+
+/* ---- the steps, by the file that defines them ---- */
+
+/* ---- check.c ---- */
+
+double chk_now_ms(void);
+
+/* ---- check_result.c ---- */
+
+jp_status chk_init_obligations(chk_pair *ps, jp_err *err);
+void chk_settle(chk_pair *ps, uint32_t i, ver_verdict v, ver_how how,
+		double ms);
+void chk_set_reason(chk_pair *ps, const char *why);
+jp_status chk_init_result(chk_pair *ps, jp_err *err);
+
+/* ---- check_goal.c ---- */
+
+jp_status chk_encode(chk_pair *ps, jp_err *err);
+jp_status chk_assume(chk_pair *ps, uint32_t o_upto, uint32_t p_upto,
+		     jp_err *err);
+Z3_ast chk_mk_not(chk_pair *ps, Z3_ast a);
+Z3_ast chk_mk_and(chk_pair *ps, uint32_t n, const Z3_ast *a);
+Z3_ast chk_subst(chk_pair *ps, Z3_ast t);
+Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident);
+
+/* ---- check_facts.c ---- */
+
+void chk_drop_lemmas(chk_pair *ps);
+Z3_ast chk_subst_facts(chk_pair *ps, Z3_ast t);
+bool chk_false_by_kept(chk_pair *ps, Z3_ast g);
+jp_status chk_find_candidates(chk_pair *ps, jp_err *err);
+jp_status chk_learn_facts(chk_pair *ps, Z3_ast h, int depth, fact_kind kind,
+			  jp_err *err);
+jp_status chk_try_lemmas(chk_pair *ps, uint32_t p_upto, bool *added,
+			 jp_err *err);
+jp_status chk_refold_facts(chk_pair *ps, jp_err *err);
+jp_status chk_facts_of_ranges(chk_pair *ps, vr_state *r, const ir_trace *t,
+			      const enc_trace *e, uint32_t upto, jp_err *err);
+
+/* ---- check_settle.c ---- */
+
+jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
+			     jp_err *err);
+
+/* ---- check_solve.c ---- */
+
+bool chk_hard_pair(const chk_pair *ps);
+jp_status chk_make_solver(chk_pair *ps, jp_err *err);
+jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
+		    uint64_t *x, jp_err *err);
+
+/* ---- check_audit.c ---- */
+
+bool chk_auditing(const chk_pair *ps);
+jp_status chk_recheck(chk_pair *ps, Z3_ast neg, Z3_lbool ans, jp_err *err);
+
+/* ---- check_screen.c ---- */
+
+jp_status chk_make_screen(chk_pair *ps, jp_err *err);
+jp_status chk_run_screen(chk_pair *ps, int32_t *k, uint64_t *x, jp_err *err);
+cex_env chk_make_cex_env(chk_pair *ps);
+jp_status chk_finish_cex(chk_pair *ps, uint64_t *x, int32_t k, ver_how how,
+			 double t0, jp_err *err);
+
+/* ---- check_self.c ---- */
+
+jp_status chk_self_check_at(chk_pair *ps, const uint64_t *x, jp_err *err);
+jp_status chk_self_check_identity(ver_ctx *c, const ir_trace *t,
+				  const ver_opts *opts, jp_err *err);
+
 #endif
