@@ -1,5 +1,6 @@
-/* The verifier: the classic miscompilations, modes, verdicts, errors, and
- * a cross-validation against exhaustive enumeration at width 8.
+/* The verifier, verify/check.c and its check_*.c files: the classic
+ * miscompilations, modes, verdicts, errors, and a
+ * cross-validation against exhaustive enumeration at width 8.
  *
  * Ground truth in this file is computed independently of verify/: both
  * traces run on the interpreter and their observable behaviour is compared
@@ -1121,5 +1122,5 @@ int main(void)
 	test_memory_flat();
 	test_cross_validation();
 	ver_ctx_free(C);
-	return check_summary("test_verify");
+	return check_summary("test_check");
 }
