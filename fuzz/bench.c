@@ -50,6 +50,7 @@ bench_opts bench_default_opts(void)
 	o.memory_traces = 500;
 	o.bug_seeds = 3;
 	o.bug_seconds = 30;
+	o.chain_max = 400000;
 	return o;
 }
 
@@ -65,6 +66,7 @@ void bench_make_quick(bench_opts *o)
 	o->memory_seconds = 8;
 	o->bug_seeds = 1;
 	o->bug_seconds = 2;
+	o->chain_max = 10000;
 }
 
 static double now_s(void)
@@ -591,6 +593,8 @@ jp_status bench_run(const bench_opts *o, bench_result *res, jp_err *err)
 		st = bench_camp_run(o, scratch, res, err);
 	if (!st && (o->sections & BENCH_SEC_BUGS))
 		st = bench_bugs(o, scratch, res, err);
+	if (!st && (o->sections & BENCH_SEC_CHAIN))
+		st = bench_chains(o, res, err);
 	res->seconds = now_s() - start;
 	rm_tree(scratch);
 	return st;
@@ -753,6 +757,17 @@ static void json_rest(const bench_result *r, strbuf *sb)
 			sb_printf(sb, "%s%.3f", k ? ", " : "", b->times[k]);
 		sb_puts(sb, "]}");
 	}
+	sb_puts(sb, "],\n \"chains\": [");
+	for (uint32_t i = 0; i < r->nchains; i++) {
+		const bench_chain *c = &r->chains[i];
+		sb_printf(sb,
+			  "%s\n  {\"ops\": %u, \"ms_parse\": %.1f, "
+			  "\"ms_opt\": %.1f, \"ms_check\": %.1f, "
+			  "\"verdict\": \"%s\"}",
+			  i ? "," : "", c->ops, c->ms_parse, c->ms_opt,
+			  c->ms_check,
+			  ver_verdict_name((ver_verdict)c->verdict));
+	}
 	sb_puts(sb, "]}\n");
 }
 
@@ -800,6 +815,33 @@ static void table_check(const bench_result *r, strbuf *sb)
 			  "40x: %s)\n",
 			  r->scale_1000_vs_30,
 			  verdict(r->scale_1000_vs_30 <= 40));
+	sb_putc(sb, '\n');
+}
+
+/* `jitprove check CHAIN CHAIN` parses two files and checks: the targets
+ * of issue 28 (100,000 ops < 5 s, 400,000 ops < 30 s) are on that sum. */
+static void table_chains(const bench_result *r, strbuf *sb)
+{
+	if (!r->nchains)
+		return;
+	sb_puts(sb,
+		"long chains of int_add (one trace, checked against the "
+		"optimizer's output)\n     ops  parse ms    opt ms  check ms"
+		"  2 parses + check  verdict\n");
+	for (uint32_t i = 0; i < r->nchains; i++) {
+		const bench_chain *c = &r->chains[i];
+		double s = (2 * c->ms_parse + c->ms_check) / 1e3;
+		double target = c->ops == 100000   ? 5
+				: c->ops == 400000 ? 30
+						   : 0;
+		sb_printf(sb, "%8u %9.1f %9.1f %9.1f %15.2f s  %s", c->ops,
+			  c->ms_parse, c->ms_opt, c->ms_check, s,
+			  ver_verdict_name((ver_verdict)c->verdict));
+		if (target > 0)
+			sb_printf(sb, "  (target < %.0f s: %s)", target,
+				  verdict(s < target));
+		sb_putc(sb, '\n');
+	}
 	sb_putc(sb, '\n');
 }
 
@@ -986,6 +1028,7 @@ void bench_table(const bench_result *r, strbuf *sb)
 		  r->machine_cpu, r->nproc, r->z3_version, r->seconds);
 	table_memory(r, sb);
 	table_check(r, sb);
+	table_chains(r, sb);
 	table_profiles(r, sb);
 	table_bugs(r, sb);
 }

@@ -41,13 +41,15 @@
 #define BENCH_NLENGTHS	      5	 /* 10, 30, 100, 300, 1000 ops */
 #define BENCH_MAX_MEM_SAMPLES 16 /* RSS samples of the memory slice */
 #define BENCH_MAX_KINDS	      12 /* obligation kinds tracked per stream */
+#define BENCH_NCHAINS	      3	 /* 10,000, 100,000, 400,000 ops */
 
 typedef enum bench_section {
 	BENCH_SEC_CHECK = 1u << 0,    /* check throughput and scaling */
 	BENCH_SEC_CAMPAIGN = 1u << 1, /* per-profile throughput, stages */
 	BENCH_SEC_MEMORY = 1u << 2,   /* RSS of a campaign slice */
 	BENCH_SEC_BUGS = 1u << 3,     /* time to find each injected bug */
-	BENCH_SEC_ALL = 15u,
+	BENCH_SEC_CHAIN = 1u << 4,    /* long int_add chains (bench_chain.c) */
+	BENCH_SEC_ALL = 31u,
 } bench_section;
 
 typedef struct bench_opts {
@@ -70,9 +72,18 @@ typedef struct bench_opts {
 	uint32_t bug_seeds;	/* campaign seeds per bug (default 3) */
 	double bug_seconds;	/* cap per bug and seed (default 30 s) */
 	uint64_t bugs;		/* bug mask to time; 0 = every bug */
+	uint32_t chain_max;	/* longest chain (default 400,000 ops) */
 	void (*on_note)(void *ud, const char *note); /* may be NULL */
 	void *ud;
 } bench_opts;
+
+/* One long chain: parse, optimize and check times (the check settles
+ * its one obligation by identity; see bench_chain.c). */
+typedef struct bench_chain {
+	uint32_t ops;
+	double ms_parse, ms_opt, ms_check;
+	int verdict; /* ver_verdict */
+} bench_chain;
 
 /* The full configuration (a run of several minutes on a 2-core machine). */
 bench_opts bench_default_opts(void);
@@ -154,7 +165,13 @@ typedef struct bench_result {
 	/* bugs */
 	uint32_t nbugs;
 	bench_bug bugs[OPT_BUG_COUNT];
+	/* long chains */
+	uint32_t nchains;
+	bench_chain chains[BENCH_NCHAINS];
 } bench_result;
+
+/* The long-chain section (bench_chain.c), run by bench_run. */
+jp_status bench_chains(const bench_opts *o, bench_result *res, jp_err *err);
 
 /* Runs the sections O asks for.  RES is filled (zeroed first). */
 jp_status bench_run(const bench_opts *o, bench_result *res, jp_err *err);

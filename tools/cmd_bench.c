@@ -21,11 +21,10 @@ static bool parse_sections(const char *s, unsigned *out)
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} names[] = {{"check", BENCH_SEC_CHECK},
-		     {"campaign", BENCH_SEC_CAMPAIGN},
-		     {"memory", BENCH_SEC_MEMORY},
-		     {"bugs", BENCH_SEC_BUGS},
-		     {"all", BENCH_SEC_ALL}};
+	} names[] = {
+	    {"check", BENCH_SEC_CHECK},	  {"campaign", BENCH_SEC_CAMPAIGN},
+	    {"memory", BENCH_SEC_MEMORY}, {"bugs", BENCH_SEC_BUGS},
+	    {"chain", BENCH_SEC_CHAIN},	  {"all", BENCH_SEC_ALL}};
 	*out = 0;
 	while (*s) {
 		size_t n = strcspn(s, ",");
@@ -85,7 +84,7 @@ static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
 	if (a->sections && !parse_sections(a->sections, &o->sections))
 		return cli_usage_error(spec,
 				       "--sections: expected a list of check, "
-				       "campaign, memory, bugs or all");
+				       "campaign, memory, bugs, chain or all");
 	if ((a->check_s && !parse_seconds(a->check_s, &o->check_seconds)) ||
 	    (a->camp_s && !parse_seconds(a->camp_s, &o->campaign_seconds)) ||
 	    (a->mem_s && !parse_seconds(a->mem_s, &o->memory_seconds)) ||
@@ -132,7 +131,7 @@ int cmd_bench(int argc, char **argv)
 	    {"seed", CLI_UINT64, &a.seed,
 	     "S  seed of the fixed trace set (default 1)"},
 	    {"sections", CLI_STRING, &a.sections,
-	     "LIST  check,campaign,memory,bugs (default all)"},
+	     "LIST  check,campaign,memory,bugs,chain (default all)"},
 	    {"timeout-ms", CLI_INT, &a.timeout,
 	     "T  solver timeout per query (default 500)"},
 	    {"width", CLI_WIDTH, &a.width, "W  integer width (default 64)"},
