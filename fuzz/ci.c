@@ -410,6 +410,12 @@ jp_status ci_parse_options(const char *text, size_t len, const char *file,
 	return parse_directives(text, len, file, kind, true, out, err);
 }
 
+void ci_prefer_rlimit(ver_opts *vo)
+{
+	if (vo->rlimit && vo->timeout_ms && vo->timeout_ms < CI_SAFETY_MS)
+		vo->timeout_ms = CI_SAFETY_MS;
+}
+
 /* ---- discovery -------------------------------------------------------- */
 
 /* Forgets *PATH (frees it) unless it names a regular file. */
@@ -1009,6 +1015,7 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 			vo.rlimit = x.rlimit;
 		if (x.has_timeout)
 			vo.timeout_ms = x.timeout_ms;
+		ci_prefer_rlimit(&vo);
 		vo.examples = ex.v;
 		vo.nexamples = ex.nvec;
 		pc_params pp = {orig->width, vo.mode, vo.failargs};

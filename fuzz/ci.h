@@ -131,6 +131,16 @@ jp_status ci_parse_expect(const char *text, size_t len, const char *file,
 jp_status ci_parse_options(const char *text, size_t len, const char *file,
 			   ci_kind kind, ci_expect *out, jp_err *err);
 
+/* The wall-clock timeout when a resource limit is set: with an rlimit, a
+ * query's answer depends only on the query, not on how loaded the machine
+ * is, so the rlimit decides and the timeout only catches a runaway query
+ * (docs/ci.md, "Limits").  ci_prefer_rlimit raises VO's timeout_ms to at
+ * least CI_SAFETY_MS when VO has an rlimit (a timeout of 0, none, stays
+ * 0); without an rlimit it changes nothing.  `jitprove ci` applies it to
+ * every case, `jitprove check` to its pair and to every --corpus pair. */
+enum { CI_SAFETY_MS = 120000 };
+void ci_prefer_rlimit(ver_opts *vo);
+
 typedef struct ci_config {
 	ver_opts vopts;	 /* per-case settings start from these */
 	pc_cache *cache; /* NULL: no cache */

@@ -150,7 +150,7 @@ static char *read_small(const char *path)
 }
 
 /* Applies a pair's "options" file: --width N, --failargs, --mode M,
- * --timeout-ms N, separated by white space. */
+ * --timeout-ms N, --rlimit N, separated by white space. */
 static bool pair_options(char *text, ver_opts *vo, int *width)
 {
 	char *save = NULL;
@@ -167,6 +167,8 @@ static bool pair_options(char *text, ver_opts *vo, int *width)
 			*width = atoi(val);
 		else if (!strcmp(tok, "--timeout-ms"))
 			vo->timeout_ms = (unsigned)atoi(val);
+		else if (!strcmp(tok, "--rlimit"))
+			vo->rlimit = (unsigned)atoi(val);
 		else if (!strcmp(tok, "--mode") && !strcmp(val, "trace"))
 			vo->mode = VER_MODE_TRACE;
 		else if (!strcmp(tok, "--mode") && !strcmp(val, "aligned"))
@@ -211,6 +213,7 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 		return;
 	}
 	free(opt_text);
+	ci_prefer_rlimit(&vo);
 	vo.width = width;
 	ir_trace *o = NULL, *p = NULL;
 	char oargs[1024], pargs[1024], po[4096], pp[4096];
@@ -492,6 +495,7 @@ int cmd_check(int argc, char **argv)
 	vo.self_check = self_check;
 	vo.simplify = !no_simplify;
 	vo.isolate = !in_process;
+	ci_prefer_rlimit(&vo);
 	if (corpus) {
 		return check_corpus(pos, npos, &vo, repeat, json);
 	}

@@ -16,7 +16,8 @@ for dir in "$JP_SRC"/corpus/pairs/*/ "$JP_SRC"/corpus/bugs/*/; do
   want=counterexample
   [ -f "$dir/expect" ] && want=$(tr -d ' \n' < "$dir/expect")
   opts=()
-  [ -f "$dir/options" ] && read -r -a opts < "$dir/options"
+  # every word of the options file, over all its lines
+  [ -f "$dir/options" ] && read -r -d "" -a opts < "$dir/options"
   "$JITPROVE" check --self-check "${opts[@]}" "$dir/orig.trace" "$dir/opt.trace" \
     >"$tmp/out" 2>&1
   rc=$?

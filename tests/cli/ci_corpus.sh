@@ -18,3 +18,24 @@ fi
 n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["cases"])' "$tmp/r.json")
 if [ "$n" -lt 1 ]; then echo "FAIL: no cases found in ${paths[*]}"; exit 1; fi
 tail -n 1 "$tmp/out"
+# Every shipped case that calls the solver carries a resource limit (an
+# rlimit in its options or expect file), so its verdict does not depend on
+# the machine's load; wall-clock limits flaked here (docs/ci.md, "Limits").
+python3 - "$tmp/r.json" <<'PY' || exit 1
+import json, os, re, sys
+bad = []
+for c in json.load(open(sys.argv[1]))["cases"]:
+    if not c["solver_calls"]:
+        continue
+    files = [c["expect_file"]] if c["expect_file"] else []
+    if c["kind"] == "pair":
+        files.append(os.path.join(c["name"], "options"))
+    else:
+        files.append(re.sub(r"\.trace$", ".expect", c["name"]))
+    text = "".join(open(f).read() for f in files if os.path.isfile(f))
+    if not re.search(r"(^|\s)(--)?rlimit\s+[1-9]", text):
+        bad.append(c["name"])
+for n in bad:
+    print("FAIL: %s calls the solver but sets no rlimit" % n)
+sys.exit(1 if bad else 0)
+PY
