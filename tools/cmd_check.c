@@ -7,20 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "fuzz/ci.h"
 #include "ir/parse.h"
 #include "ir/strbuf.h"
+#include "util/clock.h"
 #include "verify/check.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Appends the vectors of LIST ("1,2;3,4": vectors separated by ';', spaces
  * ignored) to *VALS.  Returns false on a malformed list. */
@@ -310,9 +303,9 @@ static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
 		const char *want = expected_verdict(path);
 		const char *got;
 		char detail[1300];
-		double t0 = now_ms();
+		double t0 = clk_now_ms();
 		corpus_pair(c, dir, base, &got, detail, sizeof detail, cs);
-		cs->ms += now_ms() - t0;
+		cs->ms += clk_now_ms() - t0;
 		cs->pairs++;
 		bool ok = want && !strcmp(want, got);
 		if (!ok)

@@ -6,20 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "fuzz/cache.h"
 #include "fuzz/ci.h"
 #include "fuzz/report.h"
 #include "passes/opt.h"
-
-static double wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 static int exit_code_of(ci_overall o)
 {
@@ -161,7 +154,7 @@ int cmd_ci(int argc, char **argv)
 	if (npos == 0)
 		pos[npos++] = "corpus";
 
-	double t0 = wall_ms();
+	double t0 = clk_now_ms();
 	jp_err err;
 	ci_caselist cases = {0};
 	for (int i = 0; i < npos; i++) {
@@ -221,7 +214,7 @@ int cmd_ci(int argc, char **argv)
 			       a.sarif_root,
 			       cmd,
 			       rc,
-			       wall_ms() - t0};
+			       clk_now_ms() - t0};
 		bool ok = write_report(a.junit, &run, rep_junit);
 		ok &= write_report(a.sarif, &run, rep_sarif);
 		ok &= write_report(a.json, &run, rep_json);

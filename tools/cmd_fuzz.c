@@ -13,7 +13,7 @@
 #include "cli.h"
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "ir/print.h"
 
 static volatile sig_atomic_t stop_flag;
