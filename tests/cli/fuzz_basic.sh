@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # jitprove fuzz and jitprove reduce from the command line: a short
 # campaign, an injected bug found, reduced and saved as a complete bundle
 # whose repro commands reproduce it, JSON output, replay, usage errors.
