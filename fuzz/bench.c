@@ -14,12 +14,12 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
-#include "fuzz/rng.h"
+#include "util/clock.h"
+#include "util/rng.h"
 #include "verify/check.h"
 
 /* How many checks one Z3 context serves before the verifier rebuilds it
@@ -69,13 +69,6 @@ void bench_make_quick(bench_opts *o)
 	o->chain_max = 10000;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void note(const bench_opts *o, const char *fmt, ...)
 {
 	if (!o->on_note)
@@ -121,11 +114,11 @@ static void add_kind(bench_stream *s, const ver_obligation *b)
 static jp_status judge(gen_ctx *g, red_env *env, uint64_t seed,
 		       const gen_opts *go, bench_stream *s, jp_err *err)
 {
-	double t0 = now_s();
+	double t0 = (clk_now_ms() / 1e3);
 	ir_trace *t = NULL;
 	gen_example ex;
 	jp_status st = gen_trace(g, seed, go, &t, &ex, err);
-	s->ms_gen += (now_s() - t0) * 1e3;
+	s->ms_gen += ((clk_now_ms() / 1e3) - t0) * 1e3;
 	s->traces++;
 	if (st)
 		return st;
@@ -190,10 +183,10 @@ static jp_status bench_one_len(const bench_opts *o, gen_ctx *g, ver_ctx *vc,
 	opt_config cfg = opt_default_config();
 	ver_opts vo = ver_default_opts();
 	vo.timeout_ms = o->timeout_ms;
-	double start = now_s(), ops = 0;
+	double start = (clk_now_ms() / 1e3), ops = 0;
 	bl->len = bench_lengths[li];
 	for (uint32_t i = 0; i < o->check_pairs; i++) {
-		if (i > 0 && now_s() - start > o->check_seconds)
+		if (i > 0 && (clk_now_ms() / 1e3) - start > o->check_seconds)
 			break;
 		uint64_t seed = rng_derive(o->seed, STREAM_CHECK + li, i);
 		ir_trace *t = NULL, *ot = NULL;
@@ -206,9 +199,9 @@ static jp_status bench_one_len(const bench_opts *o, gen_ctx *g, ver_ctx *vc,
 		}
 		ops += ir_count_ops(t);
 		ver_result r;
-		double t0 = now_s();
+		double t0 = (clk_now_ms() / 1e3);
 		st = ver_check(vc, t, ot, &vo, &r, err);
-		ms[i] = (now_s() - t0) * 1e3;
+		ms[i] = ((clk_now_ms() / 1e3) - t0) * 1e3;
 		if (i == 0 || ms[i] > bl->ms_max) {
 			bl->ms_max = ms[i];
 			bl->max_seed = seed;
@@ -291,16 +284,16 @@ static jp_status bench_profiles(const bench_opts *o, bench_result *res,
 		bench_stream *s = &res->profiles[p];
 		uint64_t min_traces =
 		    p == GEN_PROFILE_ALL ? o->unknown_traces : 0;
-		double start = now_s();
+		double start = (clk_now_ms() / 1e3);
 		for (uint64_t k = 0; !st; k++) {
 			if (k > 0 && k >= min_traces &&
-			    now_s() - start > o->campaign_seconds)
+			    (clk_now_ms() / 1e3) - start > o->campaign_seconds)
 				break;
 			uint64_t seed = rng_derive(
 			    o->seed, STREAM_PROFILE + (uint64_t)p, k);
 			st = judge(g, &env, seed, &go, s, err);
 		}
-		s->seconds = now_s() - start;
+		s->seconds = (clk_now_ms() / 1e3) - start;
 	}
 	res->have_profiles = !st;
 	ver_ctx_free(vc);
@@ -379,7 +372,7 @@ static bench_mem_sample mem_sample(uint64_t traces, double start,
 	getrusage(RUSAGE_SELF, &ru);
 	m.traces = traces;
 	m.unknown = s->unknown;
-	m.seconds = now_s() - start;
+	m.seconds = (clk_now_ms() / 1e3) - start;
 	m.maxrss_kb = ru.ru_maxrss;
 	getrusage(RUSAGE_CHILDREN, &ru);
 	m.workers_kb = ru.ru_maxrss;
@@ -402,13 +395,13 @@ static void memory_child(const bench_opts *o, int fd)
 	memset(&s, 0, sizeof s);
 	uint64_t n = o->memory_traces ? o->memory_traces : 1;
 	uint32_t nsamples = BENCH_MAX_MEM_SAMPLES - 1, next = 1;
-	double start = now_s();
+	double start = (clk_now_ms() / 1e3);
 	bench_mem_sample m = mem_sample(0, start, &s);
 	if (write(fd, &m, sizeof m) != (ssize_t)sizeof m)
 		_exit(3);
 	for (uint64_t k = 0; k < n; k++) {
 		if (o->memory_seconds > 0 &&
-		    now_s() - start > o->memory_seconds)
+		    (clk_now_ms() / 1e3) - start > o->memory_seconds)
 			break;
 		uint64_t seed = rng_derive(o->seed, STREAM_MEMORY, k);
 		jp_err err;
@@ -580,7 +573,7 @@ jp_status bench_run(const bench_opts *o, bench_result *res, jp_err *err)
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(scratch))
 		return jp_fail(err, JP_EIO, "cannot create %s", scratch);
-	double start = now_s();
+	double start = (clk_now_ms() / 1e3);
 	jp_status st = JP_OK;
 	/* Memory first: the child forked from a small parent. */
 	if (!st && (o->sections & BENCH_SEC_MEMORY))
@@ -595,7 +588,7 @@ jp_status bench_run(const bench_opts *o, bench_result *res, jp_err *err)
 		st = bench_bugs(o, scratch, res, err);
 	if (!st && (o->sections & BENCH_SEC_CHAIN))
 		st = bench_chains(o, res, err);
-	res->seconds = now_s() - start;
+	res->seconds = (clk_now_ms() / 1e3) - start;
 	rm_tree(scratch);
 	return st;
 }

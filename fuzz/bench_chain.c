@@ -12,26 +12,17 @@
  *
  * Sections: building the text, measuring one length, the section.
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "fuzz/bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ir/parse.h"
+#include "util/clock.h"
 #include "verify/check.h"
 
 static const uint32_t chain_lengths[BENCH_NCHAINS] = {10000, 100000, 400000};
-
-static double chain_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 /* ---- building the text ---- */
 
@@ -59,24 +50,24 @@ static jp_status chain_one(const bench_opts *o, uint32_t n, bench_chain *c,
 	ir_parse_opts po = {.width = o->width, .file = "chain"};
 	c->ops = n;
 	jp_status st = chain_text(n, &sb, err);
-	double t0 = chain_now_ms();
+	double t0 = clk_now_ms();
 	if (!st)
 		st = ir_parse(sb.buf, sb.len, &po, &t, err);
-	double t1 = chain_now_ms();
+	double t1 = clk_now_ms();
 	opt_config cfg = opt_default_config();
 	if (!st)
 		st = opt_run(t, &cfg, &ot, NULL, err);
-	double t2 = chain_now_ms();
+	double t2 = clk_now_ms();
 	if (!st && !(vc = ver_ctx_new(err)))
 		st = err->status ? err->status : JP_ENOMEM;
 	ver_opts vo = ver_default_opts();
 	vo.timeout_ms = o->timeout_ms;
 	ver_result r;
 	memset(&r, 0, sizeof r);
-	double t3 = chain_now_ms();
+	double t3 = clk_now_ms();
 	if (!st)
 		st = ver_check(vc, t, ot, &vo, &r, err);
-	double t4 = chain_now_ms();
+	double t4 = clk_now_ms();
 	if (!st) {
 		c->ms_parse = t1 - t0;
 		c->ms_opt = t2 - t1;

@@ -18,20 +18,14 @@
 #include <z3.h>
 
 #include "fuzz/reduce.h"
-#include "fuzz/rng.h"
 #include "ir/fdio.h"
 #include "ir/print.h"
 #include "ir/strbuf.h"
+#include "util/clock.h"
+#include "util/rng.h"
 #include "verify/check.h"
 
 /* ---- small helpers ---- */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 camp_opts camp_default_opts(void)
 {
@@ -344,7 +338,7 @@ static void send_msg(worker *w, uint32_t type, const camp_finding *f)
 	/* A failed write means the parent is gone: nobody is listening. */
 	if (!fd_write_all(w->fd, &m, sizeof m))
 		_exit(3);
-	w->last_msg = now_ms();
+	w->last_msg = clk_now_ms();
 }
 
 static bool is_known(const worker *w, const char *sig)
@@ -656,7 +650,7 @@ static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
 static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 			   const red_outcome *out, uint64_t seed, uint64_t idx)
 {
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	ir_trace *reduced = NULL;
 	red_outcome fin;
 	red_stats rs;
@@ -675,7 +669,7 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 		reduced = NULL;
 		memset(&fin, 0, sizeof fin);
 	}
-	w->c.ms_reduce += now_ms() - t0;
+	w->c.ms_reduce += clk_now_ms() - t0;
 	/* A flaky verdict (a timeout on the way) could leave FIN another
 	 * failure; the signature then falls back to the original's. */
 	bool fin_ok = reduced && red_same_failure(&fin, out);
@@ -692,7 +686,7 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	f.index = idx;
 	f.ops_orig = ir_count_ops(t);
 	f.ops_reduced = ir_count_ops(rt);
-	f.at_s = (now_ms() - w->t0) / 1e3;
+	f.at_s = (clk_now_ms() - w->t0) / 1e3;
 	f.hits = 1;
 	f.partial = reduced && !rs.complete;
 	if (f.partial) {
@@ -738,7 +732,7 @@ static bool worker_should_stop(worker *w)
 		return true;
 	if (w->share && w->c.traces >= w->share)
 		return true;
-	if (w->deadline > 0 && now_ms() >= w->deadline)
+	if (w->deadline > 0 && clk_now_ms() >= w->deadline)
 		return true;
 	return getppid() != w->parent;
 }
@@ -755,11 +749,11 @@ static void judge_one(worker *w)
 	crash_msg.f.index = idx;
 	crash_msg.c = w->c;
 
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	ir_trace *t = NULL;
 	gen_example ex;
 	jp_status st = gen_trace(w->g, seed, &w->o->gen, &t, &ex, NULL);
-	w->c.ms_gen += now_ms() - t0;
+	w->c.ms_gen += clk_now_ms() - t0;
 	w->c.traces++;
 	if (st) {
 		w->c.errors++;
@@ -827,11 +821,11 @@ static void worker_main(worker *w)
 	w->env.max_ms = w->o->reduce_ms ? w->o->reduce_ms : 60000;
 	w->env.stop = w->o->stop;
 	load_known(w);
-	w->t0 = now_ms();
+	w->t0 = clk_now_ms();
 	send_msg(w, MSG_STATS, NULL);
 	while (!worker_should_stop(w)) {
 		judge_one(w);
-		if (now_ms() - w->last_msg > 250)
+		if (clk_now_ms() - w->last_msg > 250)
 			send_msg(w, MSG_STATS, NULL);
 	}
 	send_msg(w, MSG_DONE, NULL);
@@ -1025,7 +1019,7 @@ static void write_state(camp *c)
 		s.next[i] = c->slots[i].next;
 	camp_counts sc = session_counts(c);
 	counts_add(&s.all, &sc);
-	s.elapsed += (now_ms() - c->t0) / 1e3;
+	s.elapsed += (clk_now_ms() - c->t0) / 1e3;
 	strbuf sb;
 	sb_init(&sb);
 	state_format(&s, &sb);
@@ -1041,7 +1035,7 @@ static void emit_event(camp *c, camp_event_kind k, const camp_finding *f,
 	if (!c->o.on_event)
 		return;
 	camp_counts s = session_counts(c);
-	camp_event ev = {k, &s, (now_ms() - c->t0) / 1e3, f, note};
+	camp_event ev = {k, &s, (clk_now_ms() - c->t0) / 1e3, f, note};
 	c->o.on_event(c->o.ud, &ev);
 }
 
@@ -1068,7 +1062,7 @@ static camp_finding *add_finding(camp *c, const camp_finding *f, bool known)
 	s->findings = p;
 	x = &s->findings[s->nfindings++];
 	*x = *f;
-	x->at_s = (now_ms() - c->t0) / 1e3;
+	x->at_s = (clk_now_ms() - c->t0) / 1e3;
 	x->hits = 1;
 	x->known = known;
 	return x;
@@ -1339,7 +1333,7 @@ static void fill_summary(camp *c)
 	s->session = session_counts(c);
 	s->all = c->prev.all;
 	counts_add(&s->all, &s->session);
-	s->elapsed = (now_ms() - c->t0) / 1e3;
+	s->elapsed = (clk_now_ms() - c->t0) / 1e3;
 	s->seed = c->o.seed;
 	s->gen = c->o.gen;
 	s->cfg = c->o.cfg;
@@ -1375,7 +1369,7 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		gen_ctx_free(c.g);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
-	c.t0 = now_ms();
+	c.t0 = clk_now_ms();
 	c.deadline = c.o.seconds > 0 ? c.t0 + c.o.seconds * 1e3 : 0;
 	for (int i = 0; i < c.nslots; i++) {
 		wslot *sl = &c.slots[i];
@@ -1418,7 +1412,7 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 				if (pfd[k].revents &
 				    (POLLIN | POLLHUP | POLLERR))
 					drain(&c, idx[k]);
-		double now = now_ms();
+		double now = clk_now_ms();
 		/* At the deadline the workers stop by themselves after the
 		 * trace at hand; a reduction may overrun a little.  Past
 		 * that they are told to stop, and past the grace killed;

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fuzz/campaign.h"
@@ -25,16 +24,10 @@
 #include "ir/sem.h"
 #include "ir/strbuf.h"
 #include "passes/opt.h"
+#include "util/clock.h"
 
 /* Directories nested deeper than this are not walked (symlink loops). */
 #define CI_MAX_DEPTH 64
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static char *dup_str(const char *s)
 {
@@ -994,7 +987,7 @@ static void name_sides(const ci_case *c, jp_err *e)
 
 static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 {
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	memset(r, 0, sizeof *r);
 	ci_expect x;
 	jp_err err;
@@ -1042,7 +1035,7 @@ static void check_case(const ci_case *c, const ci_config *cfg, ci_result *r)
 	ir_trace_free(orig);
 	ir_trace_free(opt);
 	free(ex.v);
-	r->ms = now_ms() - t0;
+	r->ms = clk_now_ms() - t0;
 }
 
 /* ---- results over pipes ----------------------------------------------- */
@@ -1487,7 +1480,7 @@ void ci_fuzz_free(ci_fuzz *f)
 
 void ci_fuzz_smoke(const ci_fuzz_opts *fo, ci_fuzz *f)
 {
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	memset(f, 0, sizeof *f);
 	f->ran = true;
 	f->seconds = fo->seconds;
@@ -1509,7 +1502,7 @@ void ci_fuzz_smoke(const ci_fuzz_opts *fo, ci_fuzz *f)
 		char buf[1200];
 		jp_err_format(&err, buf, sizeof buf);
 		f->error = dup_str(buf);
-		f->ms = now_ms() - t0;
+		f->ms = clk_now_ms() - t0;
 		return;
 	}
 	f->traces = s.session.traces;
@@ -1532,5 +1525,5 @@ void ci_fuzz_smoke(const ci_fuzz_opts *fo, ci_fuzz *f)
 	f->findings = s.nfindings ? sb_detach(&sb) : NULL;
 	sb_release(&sb);
 	camp_summary_free(&s);
-	f->ms = now_ms() - t0;
+	f->ms = clk_now_ms() - t0;
 }

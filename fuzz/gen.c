@@ -7,7 +7,7 @@
 #include "ir/print.h"
 #include "ir/sem.h"
 #include "ir/validate.h"
-#include "rng.h"
+#include "util/rng.h"
 
 /* The generator's actions.  A_* emit one op or one op and its guard; S_*
  * are snippets, the multi-op shapes that integer optimizations reason

@@ -3,7 +3,7 @@
  *
  * gen_trace builds one integer trace from a 64-bit seed.  The same seed and
  * options give the same trace on every machine (the generator only uses the
- * fuzzer's own PRNG, fuzz/rng.h, and sem_eval for values).
+ * fuzzer's own PRNG, util/rng.h, and sem_eval for values).
  *
  * The trick that makes the traces useful (PyPy's random trace generator):
  * every input gets a concrete example value, and every op is executed on
@@ -40,7 +40,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "ir/err.h"
 #include "ir/strbuf.h"
 #include "ir/trace.h"

@@ -4,18 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ir/interp.h"
 #include "ir/sem.h"
 #include "ir/validate.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 const char *red_kind_name(red_kind k)
 {
@@ -107,9 +100,9 @@ jp_status red_evaluate(const red_env *env, const ir_trace *orig,
 	memset(out, 0, sizeof *out);
 	jp_err e;
 	jp_err_clear(&e);
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	jp_status st = opt_run(orig, &env->cfg, &out->opt, NULL, &e);
-	out->ms_opt = now_ms() - t0;
+	out->ms_opt = clk_now_ms() - t0;
 	if (st == JP_ENOMEM)
 		return jp_fail(err, st, "%s", e.msg);
 	if (st) {
@@ -125,9 +118,9 @@ jp_status red_evaluate(const red_env *env, const ir_trace *orig,
 		copy_text(out->what, sizeof out->what, e.msg);
 		return JP_OK;
 	}
-	t0 = now_ms();
+	t0 = clk_now_ms();
 	st = ver_check(env->vc, orig, out->opt, &env->vo, &out->res, &e);
-	out->ms_ver = now_ms() - t0;
+	out->ms_ver = clk_now_ms() - t0;
 	out->have_res = true;
 	switch (st) {
 	case JP_OK: break;
@@ -442,7 +435,7 @@ static bool out_of_budget(red_state *s)
 	if (s->stopped)
 		return true;
 	if (s->evals >= s->max_evals ||
-	    (s->env->max_ms && now_ms() - s->t0 > s->env->max_ms) ||
+	    (s->env->max_ms && clk_now_ms() - s->t0 > s->env->max_ms) ||
 	    (s->env->stop && *s->env->stop))
 		s->stopped = true;
 	return s->stopped;
@@ -865,7 +858,7 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 	s.env = env;
 	s.target = target;
 	s.max_evals = env->max_evals ? env->max_evals : 5000;
-	s.t0 = now_ms();
+	s.t0 = clk_now_ms();
 	*out = NULL;
 	s.cur = ir_trace_clone(orig);
 	if (!s.cur || !edit_fit(&s.e, s.cur)) {
@@ -924,7 +917,7 @@ jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		st->accepted = accepted;
 		st->ops_before = ir_count_ops(orig);
 		st->ops_after = ir_count_ops(s.cur);
-		st->ms = now_ms() - s.t0;
+		st->ms = clk_now_ms() - s.t0;
 		st->complete = complete;
 	}
 	*out = s.cur;

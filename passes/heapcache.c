@@ -263,13 +263,17 @@ static void add_pending(opt_ctx *c, uint32_t field, ir_vid obj, uint32_t op)
 		s->p[s->np++] = (hpend){field, obj, op};
 }
 
-void opt_hc_guard(opt_ctx *c)
+/* A guard was emitted: the trace may leave there, so every pending store
+ * has been observed. */
+static void hc_after_guard(opt_ctx *c)
 {
 	if (hs(c))
 		hs(c)->np = 0;
 }
 
-void opt_hc_known(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val)
+/* A store another pass emitted (materialization): FIELD of the fresh
+ * object OBJ holds VAL. */
+static void hc_stored(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val)
 {
 	if (val != IR_NOVAL && c->out->vals[val].kind == 'r')
 		note_escape(c, val);
@@ -364,7 +368,7 @@ static bool hc_nonnull_guard(opt_ctx *c, uint32_t i)
 	return true;
 }
 
-bool opt_hc_op(opt_ctx *c, uint32_t i)
+static bool hc_op(opt_ctx *c, uint32_t i)
 {
 	const ir_op *iop = &c->in->ops[i];
 	if (ir_op_has((ir_opcode)iop->opc, IRF_CALL))
@@ -404,4 +408,7 @@ const opt_pass_hooks opt_heap_hooks = {
     .init = hc_init,
     .fini = hc_fini,
     .finish = hc_finish,
+    .heap_op = hc_op,
+    .after_guard = hc_after_guard,
+    .stored = hc_stored,
 };

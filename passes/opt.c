@@ -2,8 +2,10 @@
  * opt.c - the optimizer framework: one forward pass over the input trace,
  * forwarding of values, the chain of pass hooks, emission of the output
  * and guard provenance.  The optimizations themselves live in fold.c,
- * simplify.c, opt_bounds.c, cse.c and dce.c (see opt_internal.h for the
- * contract between the two sides).
+ * simplify.c, opt_bounds.c, cse.c, virtualize.c, heapcache.c and dce.c
+ * (see opt_internal.h for the contract between the two sides).  This file
+ * reaches a pass only through its opt_pass_hooks table, and a pass reaches
+ * nothing but the framework's services: no pass calls another.
  */
 #include "opt.h"
 
@@ -330,15 +332,77 @@ static bool reserve_ops(opt_ctx *c, uint32_t n)
 	return true;
 }
 
+bnd opt_bound(opt_ctx *c, ir_vid v)
+{
+	uint64_t k;
+	v = opt_find(c, v);
+	if (opt_const(c, v, &k))
+		return bnd_const(c->w, k);
+	for (int p = 0; p < OPT_PASS_COUNT; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		bnd b;
+		if (opt_enabled(c, (opt_pass)p) && h->bound &&
+		    h->bound(c, v, &b))
+			return b;
+	}
+	return bnd_top(c->w);
+}
+
+/* ---- the heap hooks: the framework's side of heap ops ----
+ * Passes never call each other; every hook below reaches the enabled
+ * passes in passes.def order. */
+
+/* Offers input heap op I to the passes; true when one consumed it. */
+static bool heap_op(opt_ctx *c, uint32_t i)
+{
+	for (int p = 0; p < OPT_PASS_COUNT && !c->status; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		if (opt_enabled(c, (opt_pass)p) && h->heap_op &&
+		    h->heap_op(c, i))
+			return true;
+	}
+	return false;
+}
+
+static void before_guard(opt_ctx *c, uint32_t i)
+{
+	for (int p = 0; p < OPT_PASS_COUNT; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		if (opt_enabled(c, (opt_pass)p) && h->before_guard)
+			h->before_guard(c, i);
+	}
+}
+
+static void after_guard(opt_ctx *c)
+{
+	for (int p = 0; p < OPT_PASS_COUNT; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		if (opt_enabled(c, (opt_pass)p) && h->after_guard)
+			h->after_guard(c);
+	}
+}
+
+void opt_note_store(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val)
+{
+	for (int p = 0; p < OPT_PASS_COUNT && !c->status; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		if (opt_enabled(c, (opt_pass)p) && h->stored)
+			h->stored(c, field, obj, val);
+	}
+}
+
 /* The output value for input value V.  A virtual object (virtualize.c) has
- * no output value until it escapes: asking for one materializes it here,
- * before the op that uses it is emitted. */
+ * no output value until it escapes: asking for one (the `get` hook)
+ * materializes it here, before the op that uses it is emitted. */
 ir_vid opt_get(opt_ctx *c, ir_vid v)
 {
 	if (v == IR_NOVAL)
 		return IR_NOVAL;
-	if (c->map[v] == IR_NOVAL && opt_enabled(c, OPT_PASS_VIRTUALIZE)) {
-		ir_vid r = opt_vrt_get(c, v);
+	for (int p = 0; p < OPT_PASS_COUNT && c->map[v] == IR_NOVAL; p++) {
+		const opt_pass_hooks *h = pass_hooks[p];
+		if (!opt_enabled(c, (opt_pass)p) || !h->get)
+			continue;
+		ir_vid r = h->get(c, v);
 		if (r != IR_NOVAL || c->status)
 			return r == IR_NOVAL ? r : opt_find(c, r);
 	}
@@ -410,7 +474,7 @@ static void emit_chain_op(opt_ctx *c, opt_op *op)
 		descr = opt_copy_str(c, iop->descr);
 		/* Fail-args are read at the guard: virtual objects among them
 		 * must exist before it. */
-		opt_before_guard(c, op->in_op);
+		before_guard(c, op->in_op);
 	}
 	if (c->status)
 		return;
@@ -432,7 +496,7 @@ static void emit_chain_op(opt_ctx *c, opt_op *op)
 	if (op->fails)
 		c->dead = true;
 	if (guard)
-		opt_after_guard(c);
+		after_guard(c);
 }
 
 static void note_removed(opt_ctx *c, const opt_op *op, opt_pass p)
@@ -557,7 +621,7 @@ static void process_op(opt_ctx *c, uint32_t i)
 	 * (early, but the op in between touches no object). */
 	if (ovf && i + 1 < c->in->nops &&
 	    ir_op_has((ir_opcode)c->in->ops[i + 1].opc, IRF_OVFGUARD))
-		opt_before_guard(c, i + 1);
+		before_guard(c, i + 1);
 	if (ir_op_has(op.opc, IRF_OVFGUARD) && !ovf_guard(c, &op))
 		return;
 	if (c->status)
@@ -589,7 +653,7 @@ uint32_t opt_copy_op(opt_ctx *c, uint32_t i)
 	for (uint32_t k = 0; k < iop->nargs; k++)
 		args[k] = opt_get(c, iop->args[k]);
 	if (guard)
-		opt_before_guard(c, i);
+		before_guard(c, i);
 	const char *name =
 	    iop->result != IR_NOVAL ? ir_valname(c->in, iop->result) : NULL;
 	uint32_t descr = opt_copy_str(c, iop->descr);
@@ -612,7 +676,7 @@ uint32_t opt_copy_op(opt_ctx *c, uint32_t i)
 	if (iop->result != IR_NOVAL)
 		c->map[iop->result] = c->out->ops[opi].result;
 	if (guard)
-		opt_after_guard(c);
+		after_guard(c);
 	return c->status ? UINT32_MAX : opi;
 }
 
@@ -730,7 +794,7 @@ static void optimize(opt_ctx *c)
 			emit_end(c, i);
 		else if (c->dead)
 			count_dead(c, i);
-		else if (opt_heap_op(c, i))
+		else if (heap_op(c, i))
 			continue;
 		else if (through_chain(c, iop))
 			process_op(c, i);

@@ -85,17 +85,15 @@ static bool reserve(opt_ctx *c, uint32_t n)
 	return true;
 }
 
-bnd opt_bound(opt_ctx *c, ir_vid v)
+/* The `bound` hook: what this pass recorded for V (a representative that
+ * is not a constant; opt_bound in opt.c handles constants). */
+static bool bounds_of(opt_ctx *c, ir_vid v, bnd *out)
 {
-	uint64_t k;
-	v = opt_find(c, v);
-	if (opt_const(c, v, &k))
-		return bnd_const(c->w, k);
 	bstate *s = st(c);
-	if (!opt_enabled(c, OPT_PASS_BOUNDS) || !s || v >= s->cap ||
-	    !s->have[v] || !opt_is_int(c, v))
-		return bnd_top(c->w);
-	return s->b[v];
+	if (!s || v >= s->cap || !s->have[v] || !opt_is_int(c, v))
+		return false;
+	*out = s->b[v];
+	return true;
 }
 
 /* The value recorded for V itself, even when V has been forwarded to a
@@ -386,4 +384,5 @@ const opt_pass_hooks opt_bounds_hooks = {
     .fini = bounds_fini,
     .propagate = bounds_propagate,
     .emitted = bounds_emitted,
+    .bound = bounds_of,
 };

@@ -77,6 +77,28 @@ typedef struct opt_pass_hooks {
 	void (*emitted)(opt_ctx *c, const opt_op *op);
 	/* Runs once after the last op (dce). */
 	jp_status (*finish)(opt_ctx *c);
+
+	/* Heap ops (objects, fields, calls) do not fit an opt_op: they have
+	 * any number of arguments and fail-args.  The framework offers each
+	 * input heap op I to the passes with this hook, in passes.def order;
+	 * a pass returns true when it consumed the op (removed it, or emitted
+	 * it itself), and the framework copies the op when none did. */
+	bool (*heap_op)(opt_ctx *c, uint32_t i);
+	/* The output value of input value V when this pass holds it (a
+	 * virtual object, materialized now), else IR_NOVAL; opt_get asks it
+	 * for values with no output value yet. */
+	ir_vid (*get)(opt_ctx *c, ir_vid v);
+	/* Before input guard I is emitted (its fail-args are read there). */
+	void (*before_guard)(opt_ctx *c, uint32_t i);
+	/* After any guard is emitted: the trace may leave there. */
+	void (*after_guard)(opt_ctx *c);
+	/* The bounds this pass knows of V, a representative that is not a
+	 * constant: true with *OUT set, false when it knows nothing.  Read
+	 * through opt_bound. */
+	bool (*bound)(opt_ctx *c, ir_vid v, bnd *out);
+	/* Another pass emitted a store (opt_note_store): FIELD (an output
+	 * string id) of the fresh object OBJ now holds VAL. */
+	void (*stored)(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val);
 } opt_pass_hooks;
 
 extern const opt_pass_hooks opt_fold_hooks, opt_simplify_hooks,
@@ -178,20 +200,21 @@ void opt_set_ovf(opt_ctx *c, bool overflows);
 bool opt_is_exact(const opt_ctx *c, uint32_t opi);
 
 /* For passes that use bounds without being the bounds pass: the abstract
- * value of V (top when the bounds pass is off). */
+ * value of V, from the `bound` hook of the first enabled pass that knows
+ * it (top when none does, e.g. with the bounds pass off). */
 bnd opt_bound(opt_ctx *c, ir_vid v);
 
 /* DCE helper: rebuilds the output keeping only ops with KEEP[i]. */
 jp_status opt_compact(opt_ctx *c, const bool *keep);
 
 /* ------------------------------------------------------------------ */
-/* Heap ops.  They do not go through the chain of opt_op hooks (they have
- * any number of arguments and fail-args); opt.c offers them to
- * opt_heap_op first (virtualize.c: virtualize, then heapcache.c: heap)
- * and copies them when neither pass takes them. */
+/* Heap ops.  They reach the passes through the heap hooks of
+ * opt_pass_hooks (virtualize.c, then heapcache.c), never through a call
+ * from one pass to another: opt.c is the framework, every pass a leaf that
+ * calls only the services below (tests/cli/passes_layers.sh checks it). */
 
-/* The output value for input value V, through forwarding; a virtual
- * object is materialized (emitted) first. */
+/* The output value for input value V, through forwarding; a value a pass
+ * holds (a virtual object) is materialized (emitted) first. */
 ir_vid opt_get(opt_ctx *c, ir_vid v);
 /* Copies input op I to the output (arguments through opt_get); returns
  * the output op index or UINT32_MAX. */
@@ -200,27 +223,12 @@ uint32_t opt_copy_op(opt_ctx *c, uint32_t i);
 uint32_t opt_copy_str(opt_ctx *c, uint32_t id);
 /* Bookkeeping for an op a pass emitted itself with ir_emit. */
 void opt_note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op);
+/* A pass emitted a store (materializing an object): FIELD (output string
+ * id) of the fresh object OBJ now holds VAL.  Runs the other enabled
+ * passes' `stored` hooks. */
+void opt_note_store(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val);
 /* Input guard I always fails: emits guard_true(0) with its label and
  * fail-args, which ends the trace. */
 void opt_guard_fails_at(opt_ctx *c, uint32_t i);
-
-/* virtualize.c: whether a heap pass consumed input op I (removed it or
- * emitted it itself). */
-bool opt_heap_op(opt_ctx *c, uint32_t i);
-/* virtualize.c: the output value of V if V is a virtual object
- * (materializing it), else IR_NOVAL. */
-ir_vid opt_vrt_get(opt_ctx *c, ir_vid v);
-/* Runs before input guard I is emitted (materializes its virtual
- * fail-args) and after any guard is emitted (the heap cache: the guard
- * may leave the trace, so every pending store has been observed). */
-void opt_before_guard(opt_ctx *c, uint32_t i);
-void opt_after_guard(opt_ctx *c);
-
-/* heapcache.c, called by virtualize.c. */
-bool opt_hc_op(opt_ctx *c, uint32_t i);
-void opt_hc_guard(opt_ctx *c);
-/* A store emitted by materialization: FIELD (output string id) of the
- * fresh object OBJ now holds VAL. */
-void opt_hc_known(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val);
 
 #endif

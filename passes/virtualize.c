@@ -156,8 +156,8 @@ static void emit_store(opt_ctx *c, ir_vid obj, uint32_t in_descr, ir_vid val)
 		return;
 	uint32_t opi = ir_emit(c->out, IR_SETFIELD_GC, 2, args, descr, NULL);
 	opt_note_emitted(c, opi, UINT32_MAX);
-	if (!c->status && opt_enabled(c, OPT_PASS_HEAP))
-		opt_hc_known(c, descr, obj, val);
+	if (!c->status)
+		opt_note_store(c, descr, obj, val);
 }
 
 static ir_vid field_out(opt_ctx *c, const vfield *f)
@@ -236,7 +236,7 @@ static ir_vid materialize(opt_ctx *c, uint32_t id)
 	return c->status ? IR_NOVAL : r;
 }
 
-ir_vid opt_vrt_get(opt_ctx *c, ir_vid v)
+static ir_vid vrt_get(opt_ctx *c, ir_vid v)
 {
 	vstate *s = vs(c);
 	if (!s || s->vmap[v] == NOOBJ)
@@ -256,21 +256,16 @@ ir_vid opt_vrt_get(opt_ctx *c, ir_vid v)
 	return r;
 }
 
-void opt_before_guard(opt_ctx *c, uint32_t i)
+/* Virtual objects among the fail-args of input guard I must exist before
+ * the guard. */
+static void vrt_before_guard(opt_ctx *c, uint32_t i)
 {
 	const ir_op *iop = &c->in->ops[i];
-	if (!opt_enabled(c, OPT_PASS_VIRTUALIZE) ||
-	    opt_bug_on(c, OPT_BUG_VIRTUAL_FAIL_ARGS))
+	if (opt_bug_on(c, OPT_BUG_VIRTUAL_FAIL_ARGS))
 		return;
 	for (uint32_t k = 0; k < iop->nfail && !c->status; k++)
 		if (virt_of(c, iop->failargs[k]) != NOOBJ)
-			opt_vrt_get(c, iop->failargs[k]);
-}
-
-void opt_after_guard(opt_ctx *c)
-{
-	if (opt_enabled(c, OPT_PASS_HEAP))
-		opt_hc_guard(c);
+			vrt_get(c, iop->failargs[k]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -408,14 +403,10 @@ static bool vrt_op(opt_ctx *c, uint32_t i)
 	return true;
 }
 
-bool opt_heap_op(opt_ctx *c, uint32_t i)
-{
-	if (opt_enabled(c, OPT_PASS_VIRTUALIZE) && vrt_op(c, i))
-		return true;
-	return !c->status && opt_enabled(c, OPT_PASS_HEAP) && opt_hc_op(c, i);
-}
-
 const opt_pass_hooks opt_virtualize_hooks = {
     .init = vrt_init,
     .fini = vrt_fini,
+    .heap_op = vrt_op,
+    .get = vrt_get,
+    .before_guard = vrt_before_guard,
 };

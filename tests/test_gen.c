@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "fuzz/gen.h"
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "ir/interp.h"
 #include "ir/parse.h"
 #include "ir/print.h"

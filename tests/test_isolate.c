@@ -10,16 +10,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "util/clock.h"
 #include "verify/isolate.h"
 
 static int shared_value = 7;
-
-static double ms_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
 
 /* Doubles the number in *ARG into OUT, and changes a global that only the
  * child's copy of memory should see. */
@@ -85,10 +79,10 @@ static void test_deadline_kills(void)
 	int out;
 	size_t len = 5;
 	int sig;
-	double t0 = ms_now();
+	double t0 = clk_now_ms();
 	iso_outcome how =
 	    iso_run(hang, NULL, &out, sizeof out, &len, 200, &sig);
-	double took = ms_now() - t0;
+	double took = clk_now_ms() - t0;
 	CHECK(how == ISO_TIMEOUT);
 	CHECK(len == 0);
 	CHECK(took >= 190 && took < 3000);

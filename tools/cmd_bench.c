@@ -53,7 +53,7 @@ static bool parse_seconds(const char *s, double *out)
 }
 
 typedef struct bench_args {
-	bool quick;
+	bool quick, timeout_given;
 	const char *json, *sections, *bugs;
 	const char *check_s, *camp_s, *mem_s, *bug_s;
 	long timeout, pairs, max_len, camp_len, bug_seeds;
@@ -66,7 +66,7 @@ static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
 {
 	o->seed = a->seed;
 	o->width = a->width;
-	if (a->timeout > 0)
+	if (a->timeout_given)
 		o->timeout_ms = (unsigned)a->timeout;
 	if (a->pairs > 0)
 		o->check_pairs = (uint32_t)a->pairs;
@@ -124,25 +124,29 @@ int cmd_bench(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	a.seed = 1;
 	a.width = 64;
+	a.timeout = (long)bench_default_opts().timeout_ms;
+	cli_opt timeout_opt = cli_opt_timeout(&a.timeout);
+	timeout_opt.given = &a.timeout_given;
 	cli_opt opts[] = {
 	    {"quick", CLI_FLAG, &a.quick, "about a one-minute run"},
-	    {"json", CLI_STRING, &a.json,
-	     "FILE  also write the results as JSON"},
-	    {"seed", CLI_UINT64, &a.seed,
-	     "S  seed of the fixed trace set (default 1)"},
+	    cli_opt_report("json", &a.json,
+			   "FILE  also write the results as JSON"),
+	    cli_opt_seed(&a.seed, NULL,
+			 "S  seed of the fixed trace set (default 1)"),
 	    {"sections", CLI_STRING, &a.sections,
 	     "LIST  check,campaign,memory,bugs,chain (default all)"},
-	    {"timeout-ms", CLI_INT, &a.timeout,
-	     "T  solver timeout per query (default 500)"},
-	    {"width", CLI_WIDTH, &a.width, "W  integer width (default 64)"},
-	    {"check-pairs", CLI_INT, &a.pairs,
-	     "N  pairs per length in the check section (default 20)"},
+	    timeout_opt,
+	    cli_opt_width(&a.width),
+	    cli_opt_int(
+		"check-pairs", &a.pairs, 0, 1000000,
+		"N  pairs per length in the check section (default 20)"),
 	    {"check-seconds", CLI_STRING, &a.check_s,
 	     "S  time cap per length (default 20)"},
-	    {"max-length", CLI_INT, &a.max_len,
-	     "N  skip check lengths above N (of 10,30,100,300,1000)"},
-	    {"campaign-length", CLI_INT, &a.camp_len,
-	     "N  ops per trace in the campaign runs (default 30)"},
+	    cli_opt_int(
+		"max-length", &a.max_len, 0, 1000000,
+		"N  skip check lengths above N (of 10,30,100,300,1000)"),
+	    cli_opt_int("campaign-length", &a.camp_len, 0, 1000000,
+			"N  ops per trace in the campaign runs (default 30)"),
 	    {"campaign-seconds", CLI_STRING, &a.camp_s,
 	     "S  seconds per generator profile (default 10)"},
 	    {"unknown-traces", CLI_UINT64, &a.unk_traces,
@@ -154,8 +158,8 @@ int cmd_bench(int argc, char **argv)
 	     "S  time cap of the memory slice (default none)"},
 	    {"bugs", CLI_STRING, &a.bugs,
 	     "LIST  bugs to time (default every bug; none = skip)"},
-	    {"bug-seeds", CLI_INT, &a.bug_seeds,
-	     "N  campaign seeds per bug, at most 16 (default 3)"},
+	    cli_opt_int("bug-seeds", &a.bug_seeds, 0, 1000000,
+			"N  campaign seeds per bug, at most 16 (default 3)"),
 	    {"bug-seconds", CLI_STRING, &a.bug_s,
 	     "S  time cap per bug and seed (default 30)"},
 	};

@@ -7,20 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "fuzz/ci.h"
 #include "ir/parse.h"
 #include "ir/strbuf.h"
+#include "util/clock.h"
 #include "verify/check.h"
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Appends the vectors of LIST ("1,2;3,4": vectors separated by ';', spaces
  * ignored) to *VALS.  Returns false on a malformed list. */
@@ -59,23 +52,6 @@ static bool add_vectors(const char *list, int width, uint32_t ninputs,
 	}
 	free(copy);
 	return ok;
-}
-
-static jp_status parse_one(const char *path, int width, bool opaque,
-			   ir_trace **t, char *args, size_t argsize,
-			   jp_err *err)
-{
-	char *text;
-	size_t len;
-	jp_status st = ir_read_file(path, &text, &len, err);
-	if (st)
-		return st;
-	ir_parse_opts po = {.width = width, .opaque = opaque, .file = path};
-	st = ir_parse(text, len, &po, t, err);
-	if (!st && !ir_args_comment(text, len, args, argsize))
-		args[0] = 0;
-	free(text);
-	return st;
 }
 
 static void print_json_error(const jp_err *e)
@@ -221,9 +197,10 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 	path_join(pp, sizeof pp, dir, "opt.trace");
 	jp_err err;
 	jp_status st =
-	    parse_one(po, width, false, &o, oargs, sizeof oargs, &err);
+	    cli_load_trace(po, width, false, &o, oargs, sizeof oargs, &err);
 	if (!st)
-		st = parse_one(pp, width, false, &p, pargs, sizeof pargs, &err);
+		st = cli_load_trace(pp, width, false, &p, pargs, sizeof pargs,
+				    &err);
 	uint64_t *ex = NULL;
 	uint32_t nex = 0;
 	if (!st && oargs[0] &&
@@ -329,9 +306,9 @@ static void corpus_dir(ver_ctx *c, const char *root, const ver_opts *base,
 		const char *want = expected_verdict(path);
 		const char *got;
 		char detail[1300];
-		double t0 = now_ms();
+		double t0 = clk_now_ms();
 		corpus_pair(c, dir, base, &got, detail, sizeof detail, cs);
-		cs->ms += now_ms() - t0;
+		cs->ms += clk_now_ms() - t0;
 		cs->pairs++;
 		bool ok = want && !strcmp(want, got);
 		if (!ok)
@@ -401,16 +378,14 @@ int cmd_check(int argc, char **argv)
 	     "M  auto (default), aligned (guards paired by label) or trace"},
 	    {"failargs", CLI_FLAG, &failargs,
 	     "also prove equal fail-args at every paired guard"},
-	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
-	    {"timeout-ms", CLI_INT, &timeout,
-	     "N  per solver query, wall clock (default 10000; 0 = none)"},
-	    {"rlimit", CLI_INT, &rlimit,
-	     "N  per solver query, Z3 resource limit (default none)"},
-	    {"memory-mb", CLI_INT, &memory,
-	     "N  per solver query, cap on Z3's memory in MB "
-	     "(default " VER_DEFAULT_MEMORY_MB_TEXT
-	     "; 0 = none; twice that in a solver process); over it the "
-	     "query is unknown"},
+	    cli_opt_width(&width),
+	    cli_opt_timeout(&timeout),
+	    cli_opt_rlimit(&rlimit),
+	    cli_opt_int("memory-mb", &memory, 0, 4095,
+			"N  per solver query, cap on Z3's memory in MB "
+			"(default " VER_DEFAULT_MEMORY_MB_TEXT
+			"; 0 = none; twice that in a solver process); over "
+			"it the query is unknown"),
 	    {"in-process", CLI_FLAG, &in_process,
 	     "run the fallback solver's queries in this process, not in a "
 	     "forked child with a hard memory ceiling (for debuggers)"},
@@ -419,26 +394,27 @@ int cmd_check(int argc, char **argv)
 	    {"solver-cmd", CLI_STRING, &solver,
 	     "CMD  re-check every query with CMD FILE (e.g. \"cvc5 --lang "
 	     "smt2\")"},
-	    {"json", CLI_FLAG, &json, "print one JSON object"},
+	    cli_opt_json(&json),
 	    {"args", CLI_STRING, &args,
 	     "LIST  example inputs screened first, '1,2;3,4' (added to "
 	     "'# args:' comments)"},
-	    {"screen", CLI_INT, &screen,
-	     "N  random and edge inputs run concretely (default 32)"},
-	    {"seed", CLI_UINT64, &seed, "N  seed of the screening inputs"},
+	    cli_opt_int("screen", &screen, 0, 100000,
+			"N  random and edge inputs run concretely (default "
+			"32)"),
+	    cli_opt_seed(&seed, NULL, "N  seed of the screening inputs"),
 	    {"self-check", CLI_FLAG, &self_check,
 	     "cross-check the encoder against the interpreter"},
 	    {"no-simplify", CLI_FLAG, &no_simplify,
 	     "report counterexamples as found, unsimplified"},
 	    {"verbose", CLI_FLAG, &verbose, "list every obligation"},
-	    {"opaque", CLI_FLAG, &opaque,
-	     "read unknown operations as opaque calls"},
+	    cli_opt_opaque(&opaque),
 	    {"corpus", CLI_FLAG, &corpus,
 	     "the arguments are directories of pair directories "
 	     "(orig.trace, opt.trace, expect, options): check each against "
 	     "its expect file and print the throughput"},
-	    {"repeat", CLI_INT, &repeat,
-	     "N  with --corpus: check the corpus N times (for timing)"},
+	    cli_opt_int("repeat", &repeat, 1, 100000,
+			"N  with --corpus: check the corpus N times (for "
+			"timing)"),
 	};
 	const cli_spec spec = {
 	    "jitprove check ORIG OPT [options] | jitprove check --corpus "
@@ -461,8 +437,6 @@ int cmd_check(int argc, char **argv)
 	if (rc < 0 && !corpus && npos != 2)
 		rc =
 		    cli_usage_error(&spec, "expected two traces, ORIG and OPT");
-	if (rc < 0 && (repeat < 1 || repeat > 100000))
-		rc = cli_usage_error(&spec, "--repeat expects 1..100000");
 	if (rc >= 0)
 		return rc;
 	ver_opts vo = ver_default_opts();
@@ -477,12 +451,6 @@ int cmd_check(int argc, char **argv)
 				       "--mode expects auto, aligned or trace, "
 				       "found '%s'",
 				       mode);
-	if (timeout < 0 || rlimit < 0 || screen < 0 || timeout > 0x7fffffffL ||
-	    rlimit > 0x7fffffffL || screen > 100000)
-		return cli_usage_error(&spec, "limits must be non-negative");
-	if (memory < 0 || memory > 4095)
-		return cli_usage_error(
-		    &spec, "--memory-mb expects 0..4095, found %ld", memory);
 	vo.width = width;
 	vo.failargs = failargs;
 	vo.timeout_ms = (unsigned)timeout;
@@ -503,11 +471,11 @@ int cmd_check(int argc, char **argv)
 	jp_err err;
 	ir_trace *o = NULL, *p = NULL;
 	char oargs[1024], pargs[1024];
-	jp_status st =
-	    parse_one(pos[0], width, opaque, &o, oargs, sizeof oargs, &err);
+	jp_status st = cli_load_trace(pos[0], width, opaque, &o, oargs,
+				      sizeof oargs, &err);
 	if (!st)
-		st = parse_one(pos[1], width, opaque, &p, pargs, sizeof pargs,
-			       &err);
+		st = cli_load_trace(pos[1], width, opaque, &p, pargs,
+				    sizeof pargs, &err);
 	uint64_t *ex = NULL;
 	uint32_t nex = 0;
 	if (!st) {

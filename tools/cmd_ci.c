@@ -6,20 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "fuzz/cache.h"
 #include "fuzz/ci.h"
 #include "fuzz/report.h"
 #include "passes/opt.h"
-
-static double wall_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 static int exit_code_of(ci_overall o)
 {
@@ -48,9 +41,9 @@ static char *command_line(int argc, char **argv)
 typedef struct ci_args {
 	long jobs, timeout_ms, rlimit;
 	const char *max_unknown, *junit, *sarif, *json, *sarif_root;
-	const char *cache, *cache_mode, *fuzz_seconds, *fuzz_out, *fuzz_inject;
-	uint64_t fuzz_seed;
-	bool verbose;
+	const char *cache, *cache_mode, *fuzz_seconds, *fuzz_out;
+	uint64_t fuzz_seed, fuzz_bugs;
+	bool verbose, timeout_given;
 } ci_args;
 
 /* Writes one report; returns false (after saying why) when it fails. */
@@ -71,28 +64,13 @@ static bool write_report(const char *path, const rep_run *run,
 }
 
 static int check_args(const cli_spec *spec, const ci_args *a, ci_budget *b,
-		      double *fuzz_s, uint64_t *bugs, pc_mode *mode)
+		      double *fuzz_s, pc_mode *mode)
 {
 	jp_err err;
-	if (a->jobs < 1 || a->jobs > 256)
-		return cli_usage_error(spec, "--jobs expects 1..256, found %ld",
-				       a->jobs);
-	if (a->timeout_ms < -1 || a->timeout_ms > 86400000L)
-		return cli_usage_error(spec,
-				       "--timeout-ms expects 0..86400000, "
-				       "found %ld",
-				       a->timeout_ms);
-	if (a->rlimit < 0 || a->rlimit > 4000000000L)
-		return cli_usage_error(spec,
-				       "--rlimit expects 0..4000000000, found "
-				       "%ld",
-				       a->rlimit);
 	if (a->max_unknown && ci_parse_budget(a->max_unknown, b, &err))
 		return cli_usage_error(spec, "--max-unknown: %s", err.msg);
 	if (a->cache_mode && pc_parse_mode(a->cache_mode, mode, &err))
 		return cli_usage_error(spec, "--cache-mode: %s", err.msg);
-	if (a->fuzz_inject && opt_parse_bugs(a->fuzz_inject, bugs, &err))
-		return cli_usage_error(spec, "--fuzz-inject: %s", err.msg);
 	if (a->fuzz_seconds) {
 		char *end;
 		*fuzz_s = strtod(a->fuzz_seconds, &end);
@@ -110,22 +88,27 @@ static int check_args(const cli_spec *spec, const ci_args *a, ci_budget *b,
 int cmd_ci(int argc, char **argv)
 {
 	ci_args a = {.jobs = 1,
-		     .timeout_ms = -1,
+		     .timeout_ms = (long)ver_default_opts().timeout_ms,
 		     .fuzz_seed = 1,
 		     .fuzz_out = "jitprove-ci-fuzz"};
+	cli_opt timeout_opt = cli_opt_timeout(&a.timeout_ms);
+	timeout_opt.given = &a.timeout_given;
+	cli_opt fuzz_inject = cli_opt_inject(&a.fuzz_bugs);
+	fuzz_inject.name = "fuzz-inject";
+	fuzz_inject.help =
+	    "BUGS  inject optimizer bugs into the campaign (to test CI)";
 	const cli_opt opts[] = {
-	    {"jobs", CLI_INT, &a.jobs, "J  check cases in J processes (1)"},
-	    {"timeout-ms", CLI_INT, &a.timeout_ms,
-	     "T  solver timeout per query (default 10000)"},
-	    {"rlimit", CLI_INT, &a.rlimit,
-	     "N  Z3 resource limit per query (default none)"},
+	    cli_opt_jobs(&a.jobs),
+	    timeout_opt,
+	    cli_opt_rlimit(&a.rlimit),
 	    {"max-unknown", CLI_STRING, &a.max_unknown,
 	     "N|P%  unknowns allowed before exit 3 (default 0)"},
-	    {"junit", CLI_STRING, &a.junit, "FILE  write a JUnit XML report"},
-	    {"sarif", CLI_STRING, &a.sarif, "FILE  write a SARIF 2.1.0 report"},
+	    cli_opt_report("junit", &a.junit, "FILE  write a JUnit XML report"),
+	    cli_opt_report("sarif", &a.sarif,
+			   "FILE  write a SARIF 2.1.0 report"),
 	    {"sarif-root", CLI_STRING, &a.sarif_root,
 	     "DIR  SARIF file URIs relative to DIR (default .)"},
-	    {"json", CLI_STRING, &a.json, "FILE  write everything as JSON"},
+	    cli_opt_report("json", &a.json, "FILE  write everything as JSON"),
 	    {"cache", CLI_STRING, &a.cache,
 	     "DIR  proof cache: reuse verdicts of unchanged pairs"},
 	    {"cache-mode", CLI_STRING, &a.cache_mode,
@@ -134,10 +117,9 @@ int cmd_ci(int argc, char **argv)
 	     "S  also run a fuzz campaign of S seconds"},
 	    {"fuzz-seed", CLI_UINT64, &a.fuzz_seed,
 	     "N  the campaign's seed (default 1)"},
-	    {"fuzz-out", CLI_STRING, &a.fuzz_out,
+	    {"fuzz-out", CLI_OUTDIR, &a.fuzz_out,
 	     "DIR  where the campaign saves findings (jitprove-ci-fuzz)"},
-	    {"fuzz-inject", CLI_STRING, &a.fuzz_inject,
-	     "BUGS  inject optimizer bugs into the campaign (to test CI)"},
+	    fuzz_inject,
 	    {"verbose", CLI_FLAG, &a.verbose,
 	     "also list the cases that passed"},
 	};
@@ -162,10 +144,9 @@ int cmd_ci(int argc, char **argv)
 	int rc = cli_parse(&spec, argc, argv, pos, &npos);
 	ci_budget budget = {false, 0};
 	double fuzz_s = 0;
-	uint64_t bugs = 0;
 	pc_mode mode = PC_READ_WRITE;
 	if (rc < 0)
-		rc = check_args(&spec, &a, &budget, &fuzz_s, &bugs, &mode);
+		rc = check_args(&spec, &a, &budget, &fuzz_s, &mode);
 	if (rc >= 0) {
 		free(pos);
 		return rc;
@@ -173,7 +154,7 @@ int cmd_ci(int argc, char **argv)
 	if (npos == 0)
 		pos[npos++] = "corpus";
 
-	double t0 = wall_ms();
+	double t0 = clk_now_ms();
 	jp_err err;
 	ci_caselist cases = {0};
 	for (int i = 0; i < npos; i++) {
@@ -203,8 +184,7 @@ int cmd_ci(int argc, char **argv)
 	}
 	ci_config cfg = {ver_default_opts(), cached ? &cache : NULL,
 			 (unsigned)a.jobs};
-	if (a.timeout_ms >= 0)
-		cfg.vopts.timeout_ms = (unsigned)a.timeout_ms;
+	cfg.vopts.timeout_ms = (unsigned)a.timeout_ms;
 	cfg.vopts.rlimit = (unsigned)a.rlimit;
 	ci_result *results = calloc(cases.n + 1, sizeof *results);
 	if (!results || ci_run(&cases, &cfg, results, &err)) {
@@ -216,8 +196,8 @@ int cmd_ci(int argc, char **argv)
 		ci_fuzz fuzz = {0};
 		ci_fuzz_opts fo = {
 		    fuzz_s,	 a.fuzz_seed,
-		    (int)a.jobs, a.timeout_ms > 0 ? (unsigned)a.timeout_ms : 0,
-		    bugs,	 a.fuzz_out,
+		    (int)a.jobs, a.timeout_given ? (unsigned)a.timeout_ms : 0,
+		    a.fuzz_bugs, a.fuzz_out,
 		    cmd};
 		if (fuzz_s > 0)
 			ci_fuzz_smoke(&fo, &fuzz);
@@ -234,7 +214,7 @@ int cmd_ci(int argc, char **argv)
 			       a.sarif_root,
 			       cmd,
 			       rc,
-			       wall_ms() - t0};
+			       clk_now_ms() - t0};
 		bool ok = write_report(a.junit, &run, rep_junit);
 		ok &= write_report(a.sarif, &run, rep_sarif);
 		ok &= write_report(a.json, &run, rep_json);

@@ -2,7 +2,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "ir/parse.h"
 #include "ir/print.h"
 
 int cmd_fmt(int argc, char **argv)
@@ -10,9 +9,8 @@ int cmd_fmt(int argc, char **argv)
 	int width = 64;
 	bool opaque = false;
 	const cli_opt opts[] = {
-	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
-	    {"opaque", CLI_FLAG, &opaque,
-	     "read unknown operations as opaque calls"},
+	    cli_opt_width(&width),
+	    cli_opt_opaque(&opaque),
 	};
 	const cli_spec spec = {
 	    "jitprove fmt TRACE [--width W] [--opaque]",
@@ -21,7 +19,7 @@ int cmd_fmt(int argc, char **argv)
 	    "in canonical form.  Exit 0 when valid, 2 with a located message\n"
 	    "when not.",
 	    opts,
-	    2,
+	    (int)(sizeof opts / sizeof opts[0]),
 	    1,
 	    1};
 	const char *pos[1];
@@ -29,10 +27,9 @@ int cmd_fmt(int argc, char **argv)
 	int rc = cli_parse(&spec, argc, argv, pos, &npos);
 	if (rc >= 0)
 		return rc;
-	ir_parse_opts po = {.width = width, .opaque = opaque};
 	ir_trace *t;
 	jp_err err;
-	if (ir_parse_file(pos[0], &po, &t, &err))
+	if (cli_load_trace(pos[0], width, opaque, &t, NULL, 0, &err))
 		return cli_error(&err);
 	strbuf sb;
 	sb_init(&sb);

@@ -2,6 +2,7 @@
  * cmd_fuzz.c - jitprove fuzz: run a fuzzing campaign, or replay one trace.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "cli.h"
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "ir/print.h"
 
 static volatile sig_atomic_t stop_flag;
@@ -352,46 +353,56 @@ static void join_cmdline(int argc, char **argv, strbuf *sb)
 
 int cmd_fuzz(int argc, char **argv)
 {
-	long seconds = -1, jobs = 1, timeout = 1000, reduce_ms = 60000;
-	long max_findings = 0;
-	uint64_t count = 0, seed = 0;
-	const char *seed_s = NULL, *inject = NULL, *passes = NULL;
+	long seconds = 20, jobs = 1, timeout = 1000, reduce_ms = 60000;
+	long max_findings = 0, count = 0;
+	uint64_t seed = 0, replay_seed = 0;
+	bool seconds_given = false, count_given = false, seed_given = false;
+	bool replay_given = false;
 	const char *out = "jp-out", *profile = "all", *length = NULL;
-	const char *inputs = NULL, *replay_s = NULL;
+	const char *inputs = NULL;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false;
+	opt_config cfg = opt_default_config();
+	cli_opt sec_opt =
+	    cli_opt_int("seconds", &seconds, 1, 31536000L,
+			"N  stop after N seconds (default 20 unless --count)");
+	sec_opt.given = &seconds_given;
+	cli_opt count_opt =
+	    cli_opt_int("count", &count, 1, LONG_MAX,
+			"N  stop after N traces, N >= 1 (no time limit unless "
+			"--seconds)");
+	count_opt.given = &count_given;
+	cli_opt replay_opt = {
+	    "replay", CLI_UINT64, &replay_seed,
+	    "SEED  judge the one trace of this trace seed and print it"};
+	replay_opt.given = &replay_given;
 	cli_opt opts[] = {
-	    {"seconds", CLI_INT, &seconds,
-	     "N  stop after N seconds (default 20 unless --count)"},
-	    {"count", CLI_UINT64, &count, "N  stop after N traces"},
-	    {"seed", CLI_STRING, &seed_s,
-	     "S  campaign seed (default: from the clock, printed)"},
-	    {"jobs", CLI_INT, &jobs, "J  worker processes (default 1)"},
-	    {"inject", CLI_STRING, &inject,
-	     "BUGS  inject known optimizer bugs (see jitprove bugs)"},
-	    {"passes", CLI_STRING, &passes,
-	     "LIST  optimizer passes (default all)"},
-	    {"timeout-ms", CLI_INT, &timeout,
-	     "T  solver timeout per query (default 1000)"},
-	    {"out", CLI_STRING, &out, "DIR  output directory (default jp-out)"},
+	    sec_opt,
+	    count_opt,
+	    cli_opt_seed(&seed, &seed_given,
+			 "S  campaign seed (default: from the clock, printed)"),
+	    cli_opt_jobs(&jobs),
+	    cli_opt_inject(&cfg.bugs),
+	    cli_opt_passes(&cfg.passes),
+	    cli_opt_timeout(&timeout),
+	    {"out", CLI_OUTDIR, &out, "DIR  output directory (default jp-out)"},
 	    {"resume", CLI_FLAG, &resume,
 	     "continue the campaign saved in DIR/state"},
-	    {"json", CLI_FLAG, &json, "print the summary as JSON"},
+	    cli_opt_json(&json),
 	    {"profile", CLI_STRING, &profile,
 	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
 	     "N|LO-HI  inputs per trace (default 1-4)"},
-	    {"width", CLI_WIDTH, &width, "W  integer width (default 64)"},
+	    cli_opt_width(&width),
 	    {"no-heap", CLI_FLAG, &no_heap,
 	     "integer traces only (no objects, fields, calls)"},
-	    {"reduce-ms", CLI_INT, &reduce_ms,
-	     "MS  time budget of one reduction (default 60000)"},
-	    {"max-findings", CLI_INT, &max_findings,
-	     "N  stop after N distinct findings"},
-	    {"replay", CLI_STRING, &replay_s,
-	     "SEED  judge the one trace of this trace seed and print it"},
+	    cli_opt_int("reduce-ms", &reduce_ms, 0, LONG_MAX,
+			"MS  time budget of one reduction (default 60000)"),
+	    cli_opt_int("max-findings", &max_findings, 0, UINT32_MAX,
+			"N  stop after N distinct findings"),
+	    replay_opt,
 	};
 	cli_spec spec = {
 	    "jitprove fuzz [--seconds N | --count N] [--seed S] [--jobs J] "
@@ -421,55 +432,20 @@ int cmd_fuzz(int argc, char **argv)
 	o.gen.heap = !no_heap;
 	if (gen_apply_args(&o.gen, profile, length, inputs, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
-	if (inject && opt_parse_bugs(inject, &o.cfg.bugs, &err))
-		return cli_usage_error(&spec, "--inject: %s", err.msg);
-	if (passes && opt_parse_passes(passes, &o.cfg.passes, &err))
-		return cli_usage_error(&spec, "--passes: %s", err.msg);
-	if (timeout < 1 || timeout > 3600000)
-		return cli_usage_error(&spec,
-				       "--timeout-ms: expected 1 to "
-				       "3600000, found %ld",
-				       timeout);
+	o.cfg = cfg;
 	o.timeout_ms = (unsigned)timeout;
-	if (reduce_ms < 0)
-		return cli_usage_error(&spec, "--reduce-ms must be >= 0");
 	o.reduce_ms = reduce_ms ? (uint32_t)reduce_ms : 1;
-	if (jobs < 1 || jobs > 256)
-		return cli_usage_error(&spec,
-				       "--jobs: expected 1 to 256, "
-				       "found %ld",
-				       jobs);
 	o.jobs = (int)jobs;
-	if (seed_s) {
-		int64_t v;
-		if (!cli_parse_i64(seed_s, &v))
-			return cli_usage_error(&spec,
-					       "--seed expects an integer, "
-					       "found '%s'",
-					       seed_s);
-		seed = (uint64_t)v;
-	} else {
+	if (!seed_given)
 		seed = rng_mix64((uint64_t)time(NULL) ^
 				 ((uint64_t)getpid() << 32)) %
 		       1000000000u;
-	}
 	o.seed = seed;
-	if (replay_s) {
-		int64_t v;
-		if (!cli_parse_i64(replay_s, &v))
-			return cli_usage_error(&spec,
-					       "--replay expects a trace seed, "
-					       "found '%s'",
-					       replay_s);
-		return replay((uint64_t)v, &o);
-	}
-	if (seconds == 0 || seconds < -1)
-		return cli_usage_error(&spec, "--seconds must be positive");
-	if (max_findings < 0)
-		return cli_usage_error(&spec, "--max-findings must be >= 0");
+	if (replay_given)
+		return replay(replay_seed, &o);
 	o.max_findings = (uint32_t)max_findings;
-	o.count = count;
-	o.seconds = seconds > 0 ? (double)seconds : (count ? 0 : 20);
+	o.count = count_given ? (uint64_t)count : 0;
+	o.seconds = seconds_given ? (double)seconds : (count_given ? 0 : 20);
 	o.resume = resume;
 	strbuf cmd;
 	sb_init(&cmd);

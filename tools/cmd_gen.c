@@ -18,14 +18,14 @@ int cmd_gen(int argc, char **argv)
 	int width = 64;
 	bool no_heap = false;
 	cli_opt opts[] = {
-	    {"seed", CLI_UINT64, &seed, "S  the trace's seed (default 0)"},
+	    cli_opt_seed(&seed, NULL, "S  the trace's seed (default 0)"),
 	    {"profile", CLI_STRING, &profile,
 	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  number of ops, guards included (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
 	     "N|LO-HI  number of input variables (default 1-4)"},
-	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    cli_opt_width(&width),
 	    {"no-heap", CLI_FLAG, &no_heap,
 	     "integer traces only (no objects, fields, calls)"},
 	};

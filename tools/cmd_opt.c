@@ -3,7 +3,6 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/opt.h"
 
@@ -21,18 +20,15 @@ static void print_stats(const opt_stats *s)
 int cmd_opt(int argc, char **argv)
 {
 	int width = 0;
-	const char *passes = NULL, *inject = NULL;
 	bool stats = false, opaque = false;
+	opt_config cfg = opt_default_config();
 	const cli_opt opts[] = {
-	    {"passes", CLI_STRING, &passes,
-	     "LIST  comma-separated passes to run (default: all; see below)"},
-	    {"inject", CLI_STRING, &inject,
-	     "BUGS  comma-separated known bugs to switch on (jitprove bugs)"},
-	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    cli_opt_passes(&cfg.passes),
+	    cli_opt_inject(&cfg.bugs),
+	    cli_opt_width(&width),
 	    {"stats", CLI_FLAG, &stats,
 	     "print op counts and removals per pass to stderr"},
-	    {"opaque", CLI_FLAG, &opaque,
-	     "read unknown operations as opaque calls"},
+	    cli_opt_opaque(&opaque),
 	};
 	const cli_spec spec = {
 	    "jitprove opt TRACE [--passes LIST] [--inject BUG[,BUG]] "
@@ -46,7 +42,7 @@ int cmd_opt(int argc, char **argv)
 	    "virtualize, heap, dce "
 	    "(docs/optimizer.md).",
 	    opts,
-	    5,
+	    (int)(sizeof opts / sizeof opts[0]),
 	    1,
 	    1};
 	const char *pos[1];
@@ -55,14 +51,8 @@ int cmd_opt(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	jp_err err;
-	opt_config cfg = opt_default_config();
-	if (passes && opt_parse_passes(passes, &cfg.passes, &err))
-		return cli_usage_error(&spec, "--passes: %s", err.msg);
-	if (inject && opt_parse_bugs(inject, &cfg.bugs, &err))
-		return cli_usage_error(&spec, "--inject: %s", err.msg);
-	ir_parse_opts po = {.width = width, .opaque = opaque, .file = pos[0]};
 	ir_trace *t, *o;
-	if (ir_parse_file(pos[0], &po, &t, &err))
+	if (cli_load_trace(pos[0], width, opaque, &t, NULL, 0, &err))
 		return cli_error(&err);
 	opt_stats st;
 	if (opt_run(t, &cfg, &o, &st, &err)) {

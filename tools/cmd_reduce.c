@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "fuzz/reduce.h"
-#include "ir/parse.h"
 #include "ir/print.h"
 
 /* Appends TEXT with every line commented out. */
@@ -39,26 +38,24 @@ static void put_args(strbuf *sb, const red_outcome *o)
 
 int cmd_reduce(int argc, char **argv)
 {
-	const char *inject = NULL, *passes = NULL, *outpath = NULL;
+	const char *outpath = NULL;
 	long timeout = 2000, max_evals = 0, max_ms = 0;
 	int width = 64;
 	bool opaque = false, failargs = false;
+	opt_config cfg = opt_default_config();
 	cli_opt opts[] = {
-	    {"inject", CLI_STRING, &inject,
-	     "BUGS  inject known optimizer bugs (see jitprove bugs)"},
-	    {"passes", CLI_STRING, &passes,
-	     "LIST  optimizer passes (default all)"},
-	    {"width", CLI_WIDTH, &width, "W  integer width (default 64)"},
-	    {"timeout-ms", CLI_INT, &timeout,
-	     "T  solver timeout per query (default 2000)"},
-	    {"max-evals", CLI_INT, &max_evals,
-	     "N  at most N candidates (default 5000)"},
-	    {"max-ms", CLI_INT, &max_ms,
-	     "MS  stop reducing after MS milliseconds (default: no limit)"},
-	    {"out", CLI_STRING, &outpath,
-	     "FILE  also write the reduced trace to FILE"},
-	    {"opaque", CLI_FLAG, &opaque,
-	     "read unknown operations as opaque calls"},
+	    cli_opt_inject(&cfg.bugs),
+	    cli_opt_passes(&cfg.passes),
+	    cli_opt_width(&width),
+	    cli_opt_timeout(&timeout),
+	    cli_opt_int("max-evals", &max_evals, 0, UINT32_MAX,
+			"N  at most N candidates (default 5000)"),
+	    cli_opt_int("max-ms", &max_ms, 0, UINT32_MAX,
+			"MS  stop reducing after MS milliseconds (default: "
+			"no limit)"),
+	    cli_opt_report("out", &outpath,
+			   "FILE  also write the reduced trace to FILE"),
+	    cli_opt_opaque(&opaque),
 	    {"failargs", CLI_FLAG, &failargs,
 	     "also compare fail-args at paired guards (as campaigns do)"},
 	};
@@ -82,16 +79,8 @@ int cmd_reduce(int argc, char **argv)
 		return rc;
 	jp_err err;
 	jp_err_clear(&err);
-	opt_config cfg = opt_default_config();
-	if (inject && opt_parse_bugs(inject, &cfg.bugs, &err))
-		return cli_usage_error(&spec, "--inject: %s", err.msg);
-	if (passes && opt_parse_passes(passes, &cfg.passes, &err))
-		return cli_usage_error(&spec, "--passes: %s", err.msg);
-	if (timeout < 1 || max_evals < 0 || max_ms < 0)
-		return cli_usage_error(&spec, "expected positive limits");
-	ir_parse_opts po = {width, opaque, NULL};
 	ir_trace *t = NULL;
-	if (ir_parse_file(pos[0], &po, &t, &err))
+	if (cli_load_trace(pos[0], width, opaque, &t, NULL, 0, &err))
 		return cli_error(&err);
 	ver_ctx *vc = ver_ctx_new(&err);
 	if (!vc) {

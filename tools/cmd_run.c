@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "ir/interp.h"
-#include "ir/parse.h"
 #include "ir/print.h"
 #include "ir/sem.h"
 
@@ -75,12 +74,11 @@ int cmd_run(int argc, char **argv)
 	const char *args = NULL;
 	bool opaque = false;
 	const cli_opt opts[] = {
-	    {"width", CLI_WIDTH, &width, "W  integer width: 8, 16, 32 or 64"},
+	    cli_opt_width(&width),
 	    {"args", CLI_STRING, &args,
 	     "LIST  input values, e.g. 1,-2,0x10 (default: the trace's "
 	     "'# args:' comment, else zeros)"},
-	    {"opaque", CLI_FLAG, &opaque,
-	     "read unknown operations as opaque calls"},
+	    cli_opt_opaque(&opaque),
 	};
 	const cli_spec spec = {
 	    "jitprove run TRACE [--width W] [--args LIST]",
@@ -89,7 +87,7 @@ int cmd_run(int argc, char **argv)
 	    "with its fail-args.  References are given as addresses (0 is\n"
 	    "NULL).",
 	    opts,
-	    3,
+	    (int)(sizeof opts / sizeof opts[0]),
 	    1,
 	    1};
 	const char *pos[1];
@@ -98,18 +96,12 @@ int cmd_run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	jp_err err;
-	char *text;
-	size_t len;
-	if (ir_read_file(pos[0], &text, &len, &err))
-		return cli_error(&err);
-	ir_parse_opts po = {.width = width, .opaque = opaque, .file = pos[0]};
 	ir_trace *t;
-	if (ir_parse(text, len, &po, &t, &err)) {
-		free(text);
-		return cli_error(&err);
-	}
 	char comment[1024];
-	if (!args && ir_args_comment(text, len, comment, sizeof comment))
+	if (cli_load_trace(pos[0], width, opaque, &t, comment, sizeof comment,
+			   &err))
+		return cli_error(&err);
+	if (!args && comment[0])
 		args = comment;
 	uint64_t *vals = calloc(t->ninputs + 1, sizeof *vals);
 	int n = 0;
@@ -141,7 +133,6 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	free(vals);
-	free(text);
 	ir_trace_free(t);
 	return rc;
 }

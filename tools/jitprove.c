@@ -1,7 +1,9 @@
 /*
  * jitprove - finds miscompilations in JIT trace optimizers.
  *
- * This file only dispatches to the subcommands listed in commands.def.
+ * This file only dispatches to the subcommands listed in commands.def, and
+ * checks standard output once at the end of every command (a write error
+ * is exit 2 whatever the command found).
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,15 +45,16 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return EXIT_PROVED;
+		return cli_finish_stdout(EXIT_PROVED);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("jitprove %s\n", JP_VERSION);
-		return EXIT_PROVED;
+		return cli_finish_stdout(EXIT_PROVED);
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return cli_finish_stdout(
+			    commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "jitprove: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

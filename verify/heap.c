@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ir/arena.h"
 #include "ir/interp.h"
 #include "ir/strbuf.h"
+#include "util/clock.h"
 #include "verify/abstract.h"
 #include "verify/encode.h"
 #include "verify/oblig.h"
@@ -1870,13 +1870,6 @@ static int replay(hp *h, Z3_model m, const char *what, jp_status *st)
 /* ---- driver ----------------------------------------------------------------
  */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	timespec_get(&ts, TIME_UTC);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Queries go first to one incremental solver per pair with a short
  * budget: the background is asserted once, each guard's pass condition
  * once behind an indicator constant, and a query assumes the indicators
@@ -2131,7 +2124,7 @@ static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
 
 static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 {
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	Z3_ast raw = goal_neg(h, q);
 	out->checked = true;
 	out->status = VER_UNKNOWN;
@@ -2145,7 +2138,7 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 	if (zc_is_false(h->z, neg)) {
 		out->status = VER_PROVED;
 		out->how = VER_BY_REWRITE;
-		out->ms = now_ms() - t0;
+		out->ms = clk_now_ms() - t0;
 		return JP_OK;
 	}
 	h->res->solver_calls++;
@@ -2159,7 +2152,7 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 	if (!st && ans != Z3_L_FALSE)
 		st = fast_query(h, q, neg, out, refuted, &ans);
 	unsigned user = h->opts->timeout_ms;
-	double spent = now_ms() - t0;
+	double spent = clk_now_ms() - t0;
 	/* Once an obligation is unknown the pair cannot be proved: the rest
 	 * only look for a counterexample within the short budget, so a hard
 	 * pair costs one timeout, not one per obligation. */
@@ -2185,7 +2178,7 @@ static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 	}
 	if (!st && out->status == VER_UNKNOWN)
 		h->gave_up = true;
-	out->ms = now_ms() - t0;
+	out->ms = clk_now_ms() - t0;
 	h->res->ms_solve += out->ms;
 	return st;
 }
@@ -2332,7 +2325,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	h->err = err;
 	zc_scope_init(&h->S, z);
 	arena_init(&h->nodes);
-	double t0 = now_ms();
+	double t0 = clk_now_ms();
 	uint32_t *match = calloc(opt->nops + 1, sizeof *match);
 	obl_list L;
 	memset(&L, 0, sizeof L);
@@ -2345,7 +2338,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		st = init_res(h);
 	if (!st)
 		st = setup(h);
-	res->ms_encode = now_ms() - t0;
+	res->ms_encode = clk_now_ms() - t0;
 	if (!st)
 		st = obl_build(orig, opt, VER_MODE_ALIGNED, match, true, &L,
 			       err);

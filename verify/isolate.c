@@ -13,17 +13,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir/fdio.h"
-
-static double iso_now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
+#include "util/clock.h"
 
 /* The child: the length first, then the bytes.  Exit status 0 only when
  * all of it was written. */
@@ -47,7 +40,7 @@ static int read_until(int fd, void *buf, size_t n, double end)
 	while (n) {
 		int wait = -1;
 		if (end > 0) {
-			double left = end - iso_now_ms();
+			double left = end - clk_now_ms();
 			if (left <= 0)
 				return -1;
 			/* At most a minute per wait: the loop looks again,
@@ -94,7 +87,7 @@ iso_outcome iso_run(iso_fn fn, void *arg, void *out, size_t cap, size_t *len,
 	/* Whatever the caller has buffered would otherwise be written
 	 * twice, once by each process. */
 	fflush(NULL);
-	double end = deadline_ms ? iso_now_ms() + deadline_ms : 0;
+	double end = deadline_ms ? clk_now_ms() + deadline_ms : 0;
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(fds[0]);

@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L
 
 #include "z3ctx.h"
 
@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "util/clock.h"
 
 /* glibc keeps memory the program freed for later reuse, which after one
  * memory-hungry Z3 query leaves tens of MB resident that nothing uses.
@@ -103,13 +104,6 @@ static void heap_policy(void)
  *    cost to about 1% of the verifier's time, and after each rebuild. */
 enum { TRIM_AFTER_MS = 50 };
 
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void trim_heap(zc_ctx *zc)
 {
 	zc->trims++;
@@ -127,7 +121,7 @@ jp_status zc_init(zc_ctx *zc, jp_err *err)
 	zc->z = make_context();
 	if (!zc->z)
 		return jp_fail(err, JP_EINTERNAL, "cannot create a Z3 context");
-	zc->last_begin_ms = now_ms();
+	zc->last_begin_ms = clk_now_ms();
 	return JP_OK;
 }
 
@@ -155,7 +149,7 @@ static bool holds_too_much(const zc_ctx *zc)
 jp_status zc_begin_check(zc_ctx *zc, jp_err *err)
 {
 	zc_clear_error();
-	double t = now_ms();
+	double t = clk_now_ms();
 	bool long_check = t - zc->last_begin_ms >= TRIM_AFTER_MS;
 	zc->last_begin_ms = t;
 	bool full = holds_too_much(zc);

@@ -9,7 +9,7 @@
  * convention (jp_status, jp_err).
  *
  * Byte-driven decoding: ft_decode_trace reads the generator's options and
- * then every generator choice from a byte-driven rng (fuzz/rng.h), so any
+ * then every generator choice from a byte-driven rng (util/rng.h), so any
  * byte string -- including the empty one -- decodes to a valid trace, and a
  * one-byte mutation changes one choice.  The first bytes choose the width
  * (one byte), the profile (one byte), whether heap ops are allowed (one
@@ -51,7 +51,7 @@
 #include <stdint.h>
 
 #include "fuzz/gen.h"
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "ir/err.h"
 #include "ir/interp.h"
 #include "ir/strbuf.h"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # jitprove bench in its smallest configuration: every section runs once on
 # a handful of traces, and the JSON report has the keys docs/performance.md
 # documents, with numbers that are consistent with each other.

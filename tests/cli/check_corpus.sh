@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # jitprove check on every pair of corpus/pairs (hand-written, correct and
 # wrong) and corpus/bugs (optimizer bug reproducers): the exit code matches
 # the pair's expect file (proved 0, counterexample 1, error 2, unknown 3; a

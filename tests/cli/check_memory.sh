@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # jitprove check --memory-mb: a query that needs more memory than the cap
 # ends unknown (exit 3) with a memory reason, quickly, never an error; the
 # option is validated.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # The proof cache of jitprove ci: a second run over an unchanged corpus
 # gives identical verdicts without calling the solver for any case that
 # has a definite verdict; read-only caches never write; damaged entries are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # The project's own corpus replayed through jitprove ci: every case under
 # corpus/ states its expectation (or must be proved), so the run must exit 0.
 # Known-bad reproducers (expect: counterexample) must stay refuted; a

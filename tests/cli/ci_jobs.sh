@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # jitprove ci --jobs 2 gives the same reports as --jobs 1: the same cases in
 # the same order with the same content; only times (and the command line
 # recorded in the reports) may differ.  The timeout is generous so that no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # jitprove fuzz and jitprove reduce from the command line: a short
 # campaign, an injected bug found, reduced and saved as a complete bundle
 # whose repro commands reproduce it, JSON output, replay, usage errors.
@@ -83,7 +84,7 @@ grep -q "\[known\] $sig" "$D/b2.out" || fail "known finding not recognised"
 
 # Usage errors.
 for args in "--jobs 0" "--inject nosuchbug" "--profile nope" "--seconds 0" \
-	"--length 3-1" "--timeout-ms 0" "--bogus"; do
+	"--length 3-1" "--timeout-ms -1" "--count 0" "--bogus"; do
 	"$J" fuzz $args --out "$D/x" >/dev/null 2>&1
 	[ $? = 2 ] || fail "fuzz $args did not exit 2"
 done

@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # A worker that dies on a signal while judging a trace is a finding of kind
 # "crash": the parent saves the trace (regenerated from its seed) with the
 # command that replays it, restarts the worker after that trace, and the
@@ -8,7 +9,7 @@ J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
 D=$(mktemp -d)
 trap 'kill -KILL $pid 2>/dev/null; rm -rf "$D"' EXIT
 fail() { echo "FAIL: $*" >&2; tail -20 "$D/err" >&2; exit 1; }
-command -v pgrep >/dev/null || { echo "skipped: no pgrep"; exit 0; }
+command -v pgrep >/dev/null || { echo "SKIP: no pgrep"; exit 77; }
 
 "$J" fuzz --seconds 12 --seed 5 --out "$D/out" >"$D/out.txt" 2>"$D/err" &
 pid=$!

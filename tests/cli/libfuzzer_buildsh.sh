@@ -4,7 +4,7 @@
 # that the targets, dictionaries, options, seed corpora and libz3 land in
 # $OUT, that the targets find libz3 through rpath $ORIGIN, replay their
 # seed corpora, fuzz briefly, and report an injected bug as a crash.
-# Skipped (exit 0) when clang or its libFuzzer runtime is missing.
+# Skipped (exit 77, shown as skipped by CTest) when clang or its libFuzzer runtime is missing.
 # labels: fuzz slow
 set -euo pipefail
 : "${JP_SRC:?JP_SRC must name the source tree}"
@@ -14,12 +14,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 if ! command -v clang >/dev/null || ! command -v clang++ >/dev/null; then
   echo "SKIP: clang/clang++ not found"
-  exit 0
+  exit 77
 fi
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
 if ! clang -fsanitize=fuzzer "$tmp/probe.c" -o "$tmp/probe" 2>/dev/null; then
   echo "SKIP: clang has no libFuzzer runtime (libclang-rt-dev)"
-  exit 0
+  exit 77
 fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # jitprove opt on every trace of corpus/: the output parses, and runs in the
 # interpreter to the same result as the input on the trace's '# args:'.
 set -u

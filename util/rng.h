@@ -1,5 +1,7 @@
 /*
- * rng.h - the fuzzer's own pseudo-random number generator.
+ * rng.h - the project's own pseudo-random number generator (the fuzzer's
+ * traces, the verifier's screening inputs, tests).  It sits in util/, below
+ * every other layer, so that any module can draw reproducible numbers.
  *
  * Traces must be reproducible from a seed on every machine and with every C
  * library, so the generator never calls rand() or random(): it uses
@@ -10,8 +12,8 @@
  *
  * An rng is a plain value: no allocation, copy it freely.
  */
-#ifndef JP_FUZZ_RNG_H
-#define JP_FUZZ_RNG_H
+#ifndef JP_UTIL_RNG_H
+#define JP_UTIL_RNG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +39,11 @@ typedef struct rng {
 
 /* The splitmix64 finaliser: a bijective 64-bit mix. */
 uint64_t rng_mix64(uint64_t x);
+
+/* One step of the splitmix64 generator whose state is *STATE: returns
+ * rng_mix64(*STATE) and advances *STATE by the golden-ratio increment.  A
+ * one-word generator for callers that need no more (screening inputs). */
+uint64_t rng_splitmix(uint64_t *state);
 
 /* Seeds R from SEED; any seed (including 0) gives a good state. */
 void rng_seed(rng *r, uint64_t seed);

@@ -601,7 +601,7 @@ int main(void)
 	C = ver_ctx_new(&err);
 	CHECK(C != NULL);
 	if (!C)
-		return check_summary("test_verify_heap");
+		return check_summary("test_heap");
 	test_bug_reproducers();
 	test_hand_pairs();
 	test_boxed_integer();
@@ -614,5 +614,5 @@ int main(void)
 	test_opaque();
 	test_integer_tiers();
 	ver_ctx_free(C);
-	return check_summary("test_verify_heap");
+	return check_summary("test_heap");
 }

@@ -8,6 +8,13 @@ uint64_t rng_mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+uint64_t rng_splitmix(uint64_t *state)
+{
+	uint64_t r = rng_mix64(*state);
+	*state += UINT64_C(0x9e3779b97f4a7c15);
+	return r;
+}
+
 void rng_seed(rng *r, uint64_t seed)
 {
 	/* Consecutive splitmix64 outputs; they are never all zero. */
