@@ -139,6 +139,7 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	strbuf opts;
 	sb_init(&opts);
 	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &opts);
+	xo_format_options(o->optimizer, &opts);
 	printf(
 	    "jitprove fuzz: %.1f s, %d job%s, seed %llu%s%s\n  options: %s\n",
 	    s->elapsed, s->jobs, s->jobs == 1 ? "" : "s",
@@ -213,6 +214,7 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	sb_init(&sb);
 	sb_init(&tmp);
 	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &tmp);
+	xo_format_options(o->optimizer, &tmp);
 	sb_printf(&sb,
 		  "{\"seconds\": %.3f, \"jobs\": %d, \"seed\": %llu, "
 		  "\"resumed\": %s, \"interrupted\": %s, \"options\": ",
@@ -289,8 +291,20 @@ static int replay(uint64_t seed, const camp_opts *o)
 	env.vo.examples = ex.inputs;
 	env.vo.nexamples = 1;
 	env.vo.failargs = true;
+	xo *x = NULL;
+	red_optimizer xopt;
+	if (o->optimizer) {
+		if (xo_new(o->optimizer, &x, &err)) {
+			code = cli_error(&err);
+			goto out;
+		}
+		xopt = xo_optimizer(x);
+		env.optimizer = &xopt;
+	}
 	red_outcome r;
-	if (red_evaluate(&env, t, &r, &err)) {
+	jp_status est = red_evaluate(&env, t, &r, &err);
+	xo_free(x);
+	if (est) {
 		code = cli_error(&err);
 		goto out;
 	}
@@ -356,7 +370,10 @@ int cmd_fuzz(int argc, char **argv)
 	long max_findings = 0;
 	uint64_t count = 0, seed = 0;
 	const char *seed_s = NULL, *inject = NULL, *passes = NULL;
-	const char *out = "jp-out", *profile = "all", *length = NULL;
+	const char *out = "jp-out", *profile = NULL, *length = NULL;
+	const char *optimizer = NULL, *syntax = NULL;
+	bool opt_persistent = false;
+	long opt_timeout = 0;
 	const char *inputs = NULL, *replay_s = NULL;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false;
@@ -392,6 +409,16 @@ int cmd_fuzz(int argc, char **argv)
 	     "N  stop after N distinct findings"},
 	    {"replay", CLI_STRING, &replay_s,
 	     "SEED  judge the one trace of this trace seed and print it"},
+	    {"optimizer", CLI_STRING, &optimizer,
+	     "CMD  fuzz this optimizer instead (sh -c CMD; trace on stdin, "
+	     "optimized\n      trace on stdout: docs/own-optimizer.md)"},
+	    {"optimizer-persistent", CLI_FLAG, &opt_persistent,
+	     "start CMD once per job and send trace after trace (--end--)"},
+	    {"optimizer-timeout-ms", CLI_INT, &opt_timeout,
+	     "MS  an answer later than this is a hang finding (default "
+	     "5000)"},
+	    {"syntax", CLI_STRING, &syntax,
+	     "S  pypy (default) or toy: the spelling CMD reads and writes"},
 	};
 	cli_spec spec = {
 	    "jitprove fuzz [--seconds N | --count N] [--seed S] [--jobs J] "
@@ -419,8 +446,27 @@ int cmd_fuzz(int argc, char **argv)
 	o.outdir = out;
 	o.gen.width = width;
 	o.gen.heap = !no_heap;
-	if (gen_apply_args(&o.gen, profile, length, inputs, &err))
+	xo_config xc;
+	if (xo_config_from_args(&xc, optimizer, opt_persistent, opt_timeout,
+				syntax, width, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
+	if (xc.toy && profile && strcmp(profile, "toy") != 0)
+		return cli_usage_error(&spec,
+				       "--syntax toy needs --profile toy "
+				       "(the toy spelling has no guards "
+				       "and few ops)");
+	if (gen_apply_args(&o.gen,
+			   xc.toy    ? "toy"
+			   : profile ? profile
+				     : "all",
+			   length, inputs, &err))
+		return cli_usage_error(&spec, "%s", err.msg);
+	if (optimizer && (inject || passes))
+		return cli_usage_error(&spec, "--inject and --passes select "
+					      "the built-in optimizer; they do "
+					      "not go with --optimizer");
+	if (optimizer)
+		o.optimizer = &xc;
 	if (inject && opt_parse_bugs(inject, &o.cfg.bugs, &err))
 		return cli_usage_error(&spec, "--inject: %s", err.msg);
 	if (passes && opt_parse_passes(passes, &o.cfg.passes, &err))
@@ -463,6 +509,10 @@ int cmd_fuzz(int argc, char **argv)
 					       replay_s);
 		return replay((uint64_t)v, &o);
 	}
+	/* A command that cannot work at all is the user's error, not a
+	 * finding per trace. */
+	if (optimizer && xo_probe(&xc, &err))
+		return cli_error(&err);
 	if (seconds == 0 || seconds < -1)
 		return cli_usage_error(&spec, "--seconds must be positive");
 	if (max_findings < 0)
@@ -500,7 +550,11 @@ int cmd_fuzz(int argc, char **argv)
 			o.count ? "trace count limit" : "time limit", jobs,
 			jobs == 1 ? "" : "s", (unsigned long long)seed,
 			resume ? " (or the saved one, --resume)" : "", out);
-		if (!o.cfg.bugs && !resume)
+		if (optimizer)
+			fprintf(
+			    stderr, "  checking the optimizer command %s%s\n",
+			    optimizer, opt_persistent ? " (persistent)" : "");
+		else if (!o.cfg.bugs && !resume)
 			fprintf(stderr,
 				"  checking the built-in optimizer, no bug "
 				"injected: any finding is a real bug\n");

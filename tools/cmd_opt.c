@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "fuzz/extopt.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "passes/opt.h"
@@ -18,11 +19,51 @@ static void print_stats(const opt_stats *s)
 	fprintf(stderr, "\n");
 }
 
+/* --serve: the persistent protocol of docs/own-optimizer.md on stdin and
+ * stdout, so the built-in optimizer can stand in for an external one. */
+static int serve(const opt_config *cfg, const ir_parse_opts *po)
+{
+	strbuf in, out;
+	sb_init(&in);
+	sb_init(&out);
+	int rc = EXIT_PROVED, r;
+	jp_err err;
+	while ((r = xo_read_frame(stdin, &in)) == 1) {
+		ir_trace *t = NULL, *o = NULL;
+		if (ir_parse(in.buf, in.len, po, &t, &err) ||
+		    opt_run(t, cfg, &o, NULL, &err)) {
+			ir_trace_free(t);
+			rc = cli_error(&err);
+			break;
+		}
+		sb_reset(&out);
+		ir_print(o, &out);
+		sb_puts(&out, XO_END "\n");
+		ir_trace_free(o);
+		ir_trace_free(t);
+		if (out.oom || fputs(out.buf, stdout) < 0 || fflush(stdout)) {
+			fprintf(stderr,
+				"jitprove opt --serve: cannot write the "
+				"answer\n");
+			rc = EXIT_USAGE;
+			break;
+		}
+	}
+	if (r < 0 && rc == EXIT_PROVED) {
+		fprintf(stderr, "jitprove opt --serve: the input ended inside "
+				"a trace (expected a line --end--)\n");
+		rc = EXIT_USAGE;
+	}
+	sb_release(&in);
+	sb_release(&out);
+	return rc;
+}
+
 int cmd_opt(int argc, char **argv)
 {
 	int width = 0;
 	const char *passes = NULL, *inject = NULL;
-	bool stats = false, opaque = false;
+	bool stats = false, opaque = false, serve_mode = false;
 	const cli_opt opts[] = {
 	    {"passes", CLI_STRING, &passes,
 	     "LIST  comma-separated passes to run (default: all; see below)"},
@@ -33,10 +74,14 @@ int cmd_opt(int argc, char **argv)
 	     "print op counts and removals per pass to stderr"},
 	    {"opaque", CLI_FLAG, &opaque,
 	     "read unknown operations as opaque calls"},
+	    {"serve", CLI_FLAG, &serve_mode,
+	     "no TRACE: optimize trace after trace from stdin, each ended "
+	     "by a line\n      --end--, answering each with the optimized "
+	     "trace and --end--"},
 	};
 	const cli_spec spec = {
-	    "jitprove opt TRACE [--passes LIST] [--inject BUG[,BUG]] "
-	    "[--width W] [--stats]",
+	    "jitprove opt TRACE|- [--passes LIST] [--inject BUG[,BUG]] "
+	    "[--width W] [--stats]\n       jitprove opt --serve [options]",
 	    "Optimizes TRACE and prints the optimized trace, so that\n"
 	    "  jitprove opt t.trace > o.trace && jitprove check t.trace "
 	    "o.trace\n"
@@ -44,10 +89,12 @@ int cmd_opt(int argc, char **argv)
 	    "as descr=, the label of the input guard it stands for.\n"
 	    "Passes, in the order they run: fold, simplify, bounds, cse,\n"
 	    "virtualize, heap, dce "
-	    "(docs/optimizer.md).",
+	    "(docs/optimizer.md).  With TRACE '-' (one trace) or --serve "
+	    "(many)\nit is an optimizer command for jitprove fuzz "
+	    "--optimizer\n(docs/own-optimizer.md).",
 	    opts,
-	    5,
-	    1,
+	    6,
+	    0,
 	    1};
 	const char *pos[1];
 	int npos;
@@ -60,6 +107,16 @@ int cmd_opt(int argc, char **argv)
 		return cli_usage_error(&spec, "--passes: %s", err.msg);
 	if (inject && opt_parse_bugs(inject, &cfg.bugs, &err))
 		return cli_usage_error(&spec, "--inject: %s", err.msg);
+	if (serve_mode != (npos == 0))
+		return cli_usage_error(&spec, serve_mode
+						  ? "--serve reads stdin: no "
+						    "TRACE argument"
+						  : "expected TRACE (a file, "
+						    "or - for stdin)");
+	if (serve_mode) {
+		ir_parse_opts sp = {width, opaque, "<stdin>"};
+		return serve(&cfg, &sp);
+	}
 	ir_parse_opts po = {.width = width, .opaque = opaque, .file = pos[0]};
 	ir_trace *t, *o;
 	if (ir_parse_file(pos[0], &po, &t, &err))
