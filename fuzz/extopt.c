@@ -460,6 +460,8 @@ static jp_status one_shot(xo *x, const ir_trace *in, const strbuf *text,
 static bool idle_and_alive(xo *x, bool *extra)
 {
 	*extra = false;
+	sb_reset(&x->obuf); /* the last answer, consumed */
+	x->scan = 0;
 	struct pollfd p = {x->out, POLLIN, 0};
 	if (poll(&p, 1, 0) > 0) {
 		if (!drain(x->out, &x->obuf, false))
