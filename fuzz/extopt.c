@@ -662,8 +662,8 @@ jp_status xo_probe(const xo_config *cfg, jp_err *err)
 					     "the optimizer command wrote "
 					     "more output after its answer "
 					     "(--end--) to the smallest "
-					     "trace: it must answer each "
-					     "trace once");
+					     "trace (it answered twice?): it "
+					     "must answer each trace once");
 		}
 	}
 	xo_free(x);
