@@ -395,7 +395,7 @@ int cmd_fuzz(int argc, char **argv)
 	     "continue the campaign saved in DIR/state"},
 	    {"json", CLI_FLAG, &json, "print the summary as JSON"},
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap or toy"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
