@@ -404,13 +404,13 @@ static jp_status take_answer(xo *x, const ir_trace *in, const char *text,
 		same = ir_val(t, t->inputs[i])->kind ==
 		       ir_val(in, in->inputs[i])->kind;
 	if (!same) {
-		ir_trace_free(t);
 		*fail = RED_OPT_BADOUT;
 		snprintf(obl, oblsize, "bad output inputs");
 		jp_fail(err, JP_EINPUT,
 			"answer changes the inputs: %u input(s) sent, %u in "
 			"the answer (or of other kinds)",
-			in->ninputs, t ? t->ninputs : 0);
+			in->ninputs, t->ninputs);
+		ir_trace_free(t);
 		return JP_OK;
 	}
 	*out = t;
