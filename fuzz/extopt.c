@@ -343,7 +343,7 @@ static void stderr_tail(const xo *x, char *buf, size_t size)
 	size_t len = n - s;
 	if (len > 120)
 		len = 120;
-	if (len + 16 < size)
+	if (len > 0 && len + 16 < size)
 		snprintf(buf, size, " (stderr: %.*s)", (int)len, b + s);
 }
 
@@ -490,12 +490,18 @@ static jp_status persistent(xo *x, const ir_trace *in, strbuf *text,
 				 oblsize, fail, err,
 				 "optimizer wrote output between answers (it "
 				 "answered a trace twice?)");
-	if (x->pid <= 0 && (st = start(x, err)))
-		return st;
+	/* A fresh process may take a while to start (an interpreter, a
+	 * JIT warming up): that is not the trace's fault. */
+	double grace = 0;
+	if (x->pid <= 0) {
+		if ((st = start(x, err)))
+			return st;
+		grace = XO_START_GRACE_MS;
+	}
 	sb_reset(&x->obuf);
 	x->scan = 0;
 	sb_puts(text, XO_END "\n");
-	double deadline = now_ms() + timeout_of(x);
+	double deadline = now_ms() + timeout_of(x) + grace;
 	xch r = exchange(x, text->buf, text->len, false, true, deadline);
 	char what[160];
 	switch (r) {
@@ -638,6 +644,12 @@ jp_status xo_probe(const xo_config *cfg, jp_err *err)
 	static const char toy[] = "i0 = getarg(0)\ni1 = add(i0, 1)\n"
 				  "escape(i1)\n";
 	ir_parse_opts po = {cfg->width, false, "probe"};
+	/* Only whether it works at all: unless told otherwise, a loaded
+	 * machine gets time. */
+	xo_config pc = *cfg;
+	if (!pc.timeout_ms)
+		pc.timeout_ms = XO_PROBE_TIMEOUT_MS;
+	cfg = &pc;
 	ir_trace *t = NULL;
 	const char *src = cfg->toy ? toy : pypy;
 	jp_status st = ir_parse(src, strlen(src), &po, &t, err);

@@ -45,9 +45,14 @@
 #include "ir/trace.h"
 
 #define XO_DEFAULT_TIMEOUT_MS 5000u
-#define XO_MAX_OUTPUT	      (16u << 20)
-#define XO_STDERR_KEEP	      2048u
-#define XO_END		      "--end--"
+/* Persistent mode: the first trace after a (re)start gets this much more
+ * time, for the process to start. */
+#define XO_START_GRACE_MS 10000u
+/* xo_probe waits this long for each answer when no timeout is given. */
+#define XO_PROBE_TIMEOUT_MS 30000u
+#define XO_MAX_OUTPUT	    (16u << 20)
+#define XO_STDERR_KEEP	    2048u
+#define XO_END		    "--end--"
 
 typedef struct xo_config {
 	const char *cmd;     /* run with sh -c */
