@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "fuzz/extopt.h"
+#include "fuzz/gen.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 
@@ -299,6 +300,55 @@ static void test_format(void)
 	      c.toy);
 }
 
+/* Traces of the toy profile travel in the toy spelling and come back
+ * as the same trace: same text, same input kinds, toy words only. */
+static void test_toy_roundtrip(void)
+{
+	gen_ctx *g = gen_ctx_new();
+	gen_opts o = gen_default_opts();
+	o.profile = GEN_PROFILE_TOY;
+	o.heap = true;
+	int bad = 0, heap = 0;
+	for (uint64_t s = 1; s <= 300; s++) {
+		ir_trace *t = NULL, *back = NULL;
+		if (gen_trace(g, s, &o, &t, NULL, NULL)) {
+			bad++;
+			continue;
+		}
+		strbuf a, b;
+		sb_init(&a);
+		sb_init(&b);
+		xo_print_trace(t, true, &a);
+		heap += strstr(a.buf, "alloc()") != NULL;
+		if (strstr(a.buf, "int_") || strstr(a.buf, "descr=") ||
+		    strstr(a.buf, "guard") || strstr(a.buf, "finish") ||
+		    strstr(a.buf, "[i"))
+			bad++;
+		ir_parse_opts po = {64, false, "toy"};
+		if (ir_parse(a.buf, a.len, &po, &back, NULL) == JP_OK) {
+			xo_print_trace(back, true, &b);
+			bool same = !strcmp(a.buf, b.buf) &&
+				    back->ninputs == t->ninputs &&
+				    back->nops == t->nops;
+			for (uint32_t i = 0; same && i < t->nops; i++)
+				same = back->ops[i].opc == t->ops[i].opc;
+			for (uint32_t i = 0; same && i < t->ninputs; i++)
+				same = ir_val(back, back->inputs[i])->kind ==
+				       ir_val(t, t->inputs[i])->kind;
+			bad += !same;
+		} else {
+			bad++;
+		}
+		ir_trace_free(back);
+		ir_trace_free(t);
+		sb_release(&a);
+		sb_release(&b);
+	}
+	CHECK(bad == 0);
+	CHECK(heap > 100);
+	gen_ctx_free(g);
+}
+
 int main(void)
 {
 	test_echo();
@@ -308,5 +358,6 @@ int main(void)
 	test_unlabelled();
 	test_probe();
 	test_format();
+	test_toy_roundtrip();
 	return check_summary("test_extopt");
 }
