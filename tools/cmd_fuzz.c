@@ -509,10 +509,6 @@ int cmd_fuzz(int argc, char **argv)
 					       replay_s);
 		return replay((uint64_t)v, &o);
 	}
-	/* A command that cannot work at all is the user's error, not a
-	 * finding per trace. */
-	if (optimizer && xo_probe(&xc, &err))
-		return cli_error(&err);
 	if (seconds == 0 || seconds < -1)
 		return cli_usage_error(&spec, "--seconds must be positive");
 	if (max_findings < 0)
@@ -521,6 +517,10 @@ int cmd_fuzz(int argc, char **argv)
 	o.count = count;
 	o.seconds = seconds > 0 ? (double)seconds : (count ? 0 : 20);
 	o.resume = resume;
+	/* A command that cannot work at all is the user's error, not a
+	 * finding per trace. */
+	if (optimizer && xo_probe(&xc, &err))
+		return cli_error(&err);
 	strbuf cmd;
 	sb_init(&cmd);
 	join_cmdline(argc, argv, &cmd);
