@@ -496,7 +496,7 @@ static jp_status persistent(xo *x, const ir_trace *in, strbuf *text,
 	if (x->pid <= 0) {
 		if ((st = start(x, err)))
 			return st;
-		grace = XO_START_GRACE_MS;
+		grace = timeout_of(x);
 	}
 	sb_reset(&x->obuf);
 	x->scan = 0;

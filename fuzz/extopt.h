@@ -13,7 +13,9 @@
  * Failures of the command are the optimizer's failures (red_kind):
  *   RED_OPT_CRASH   non-zero exit, a signal, or (persistent) it exited
  *                   before answering;
- *   RED_OPT_HANG    no complete answer within TIMEOUT_MS;
+ *   RED_OPT_HANG    no complete answer within TIMEOUT_MS (persistent:
+ *                   twice that for the first trace after a start, which
+ *                   includes starting the process);
  *   RED_OPT_BADOUT  the answer does not parse (with the parse error), has
  *                   other inputs than the trace sent, is larger than
  *                   XO_MAX_OUTPUT, or (persistent) more output follows an
@@ -45,9 +47,6 @@
 #include "ir/trace.h"
 
 #define XO_DEFAULT_TIMEOUT_MS 5000u
-/* Persistent mode: the first trace after a (re)start gets this much more
- * time, for the process to start. */
-#define XO_START_GRACE_MS 10000u
 /* xo_probe waits this long for each answer when no timeout is given. */
 #define XO_PROBE_TIMEOUT_MS 30000u
 #define XO_MAX_OUTPUT	    (16u << 20)

@@ -165,9 +165,9 @@ static void test_hang(void)
 	CHECK_STREQ(obl, "hang");
 	CHECK(strstr(msg, "200 ms") != NULL);
 	xo_free(x);
-	/* persistent: the first trace after a start has XO_START_GRACE_MS
-	 * more (a slow start is no hang) */
-	x = make("sleep 1; " ECHO_P, true, 200);
+	/* persistent: the first trace after a start has twice the time (a
+	 * slow start is no hang) */
+	x = make("sleep 0.6; " ECHO_P, true, 400);
 	CHECK(run(x, t, obl, msg, NULL) == RED_PROVED);
 	xo_free(x);
 	/* persistent: hangs on int_mul only; restarted after the hang */
