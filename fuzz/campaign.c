@@ -276,6 +276,8 @@ typedef struct worker {
 	gen_ctx *g;
 	ver_ctx *vc;
 	red_env env;
+	xo *xo;		    /* the external optimizer, or NULL */
+	red_optimizer xopt; /* its interface, for ENV */
 	camp_counts c;
 	char (*known)[CAMP_SIG_MAX];
 	uint32_t nknown, capknown;
@@ -406,6 +408,7 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 	strbuf opts;
 	sb_init(&opts);
 	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &opts);
+	xo_format_options(o->optimizer, &opts);
 	sb_printf(sb,
 		  "#!/bin/sh\n"
 		  "# Reproduces finding %s.\n"
@@ -430,6 +433,7 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 			put_mask(&ro, o->cfg.passes, OPT_PASS_COUNT,
 				 pass_name_i);
 		}
+		xo_format_options(o->optimizer, &ro);
 		sb_printf(sb,
 			  "# Optimize the reduced trace afresh and verify it "
 			  "(prints the pair and\n# the counterexample):\n"
@@ -494,6 +498,7 @@ static void put_info(strbuf *sb, const camp_opts *o, const camp_finding *f,
 		  JP_VERSION, z3, when);
 	sb_json_str(sb, o->cmdline ? o->cmdline : "jitprove fuzz");
 	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &tmp);
+	xo_format_options(o->optimizer, &tmp);
 	sb_printf(sb, ",\n  \"replay_command\": ");
 	strbuf cmd;
 	sb_init(&cmd);
@@ -820,6 +825,12 @@ static void worker_main(worker *w)
 	w->env.vo.failargs = true;
 	w->env.max_ms = w->o->reduce_ms ? w->o->reduce_ms : 60000;
 	w->env.stop = w->o->stop;
+	if (w->o->optimizer) {
+		if (xo_new(w->o->optimizer, &w->xo, NULL))
+			_exit(4);
+		w->xopt = xo_optimizer(w->xo);
+		w->env.optimizer = &w->xopt;
+	}
 	load_known(w);
 	w->t0 = clk_now_ms();
 	send_msg(w, MSG_STATS, NULL);
@@ -829,6 +840,7 @@ static void worker_main(worker *w)
 			send_msg(w, MSG_STATS, NULL);
 	}
 	send_msg(w, MSG_DONE, NULL);
+	xo_free(w->xo);
 	ver_ctx_free(w->vc);
 	gen_ctx_free(w->g);
 	free(w->known);

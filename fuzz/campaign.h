@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fuzz/extopt.h"
 #include "fuzz/gen.h"
 #include "ir/err.h"
 #include "passes/opt.h"
@@ -97,6 +98,10 @@ typedef struct camp_opts {
 	gen_opts gen;
 	opt_config cfg;
 	unsigned timeout_ms; /* per solver query */
+	/* The optimizer under test when it is an external command (each
+	 * worker runs its own, fuzz/extopt.h); NULL = the built-in one with
+	 * CFG. */
+	const xo_config *optimizer;
 	const char *outdir;
 	bool resume;
 	uint32_t reduce_ms;   /* budget of one reduction; 0 = 60000 */

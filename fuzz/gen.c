@@ -81,12 +81,17 @@ static const uint32_t profile_weights[GEN_PROFILE_COUNT][A_COUNT] = {
 			       1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,
 			      10, 10, 10,  6,  4,  3,  3,  5,  4,  3,
 			       4,  4,  4},
+    [GEN_PROFILE_TOY] =      {40,  0,  0,  0,  0,  0,  0,  0,  0,
+			       0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+			      10,  8, 10,  5,  0,  0,  0,  6,  0,  0,
+			       0,  0,  0},
 };
 
 /* The share of heap traces (percent) per profile, when heap ops are on,
  * and their length limit. */
 static const uint32_t heap_share[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_ALL] = 20, [GEN_PROFILE_HEAP] = 100,
+    [GEN_PROFILE_TOY] = 100,
 };
 enum { HEAP_MAX_LEN = 16 };
 /* clang-format on */
@@ -97,6 +102,7 @@ static const char *const profile_names[GEN_PROFILE_COUNT] = {
     [GEN_PROFILE_BOUNDS] = "bounds-heavy",
     [GEN_PROFILE_OVERFLOW] = "overflow-heavy",
     [GEN_PROFILE_HEAP] = "heap",
+    [GEN_PROFILE_TOY] = "toy",
 };
 
 static const char *const profile_descs[GEN_PROFILE_COUNT] = {
@@ -106,6 +112,7 @@ static const char *const profile_descs[GEN_PROFILE_COUNT] = {
 	"range and known-bits guards around add, neg, shift, and",
     [GEN_PROFILE_OVERFLOW] = "*_ovf ops with their guards, ovf snippets",
     [GEN_PROFILE_HEAP] = "objects, fields, calls, fail-args (heap ops on)",
+    [GEN_PROFILE_TOY] = "only the Toy Optimizer's ops (for --syntax toy)",
 };
 
 /* One field of one object of the example heap. */
@@ -138,6 +145,7 @@ struct gen_ctx {
 	uint32_t nintin;   /* integer inputs: the first entries of POOL */
 	/* Heap traces. */
 	bool heap;     /* this trace uses heap actions */
+	bool toy;      /* profile toy: only ops the toy spelling has */
 	ir_vid *rpool; /* ref values usable as operands */
 	uint32_t nrpool, caprpool;
 	gen_cell *cells; /* the example heap: (object, field) -> value */
@@ -207,6 +215,7 @@ jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err)
 	    {"overflow-heavy", GEN_PROFILE_OVERFLOW},
 	    {"overflow", GEN_PROFILE_OVERFLOW},
 	    {"heap", GEN_PROFILE_HEAP},
+	    {"toy", GEN_PROFILE_TOY},
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		if (!strcmp(name, names[i].name)) {
@@ -217,7 +226,7 @@ jp_status gen_parse_profile(const char *name, gen_profile *p, jp_err *err)
 	return jp_fail(
 	    err, JP_EINPUT,
 	    "unknown profile '%s'; expected one of: all, arithmetic, "
-	    "bounds-heavy, overflow-heavy, heap",
+	    "bounds-heavy, overflow-heavy, heap, toy",
 	    name);
 }
 
@@ -635,6 +644,8 @@ static ir_vid shift_count(gen_ctx *g)
 		return cst(g, (uint64_t)w + (uint64_t)rng_below(r, 2));
 	if (c < 70)
 		return cst(g, 1 + rng_below(r, 4));
+	if (c < 92 && g->toy) /* no int_and in the toy spelling */
+		return cst(g, rng_below(r, (uint64_t)w));
 	if (c < 92)
 		return emit(g, IR_INT_AND, pick_val(g),
 			    cst(g, (uint64_t)w - 1));
@@ -711,9 +722,14 @@ static ir_vid divisor(gen_ctx *g)
 	return d;
 }
 
+static const ir_opcode toy_binops[] = {
+    IR_INT_ADD, IR_INT_ADD, IR_INT_ADD, IR_INT_SUB,    IR_INT_SUB,
+    IR_INT_SUB, IR_INT_MUL, IR_INT_MUL, IR_INT_LSHIFT, IR_INT_RSHIFT,
+};
+
 static void act_binop(gen_ctx *g)
 {
-	ir_opcode opc = PICK(binops);
+	ir_opcode opc = g->toy ? PICK(toy_binops) : PICK(binops);
 	ir_vid a = pick_operand(g, 4), b;
 	switch (opc) {
 	case IR_INT_LSHIFT:
@@ -1233,6 +1249,11 @@ static ir_vid emit_heap(gen_ctx *g, ir_opcode opc, uint32_t nargs,
 /* A fresh object; its class is its descr (T or U). */
 static ir_vid new_obj(gen_ctx *g)
 {
+	if (g->toy) { /* alloc(): no type */
+		g->next_fresh += 16;
+		return emit_heap(g, IR_NEW, 0, NULL, 0,
+				 FRESH_ADDR + g->next_fresh);
+	}
 	ir_opcode opc = rng_chance(&g->r, 1, 2) ? IR_NEW_WITH_VTABLE : IR_NEW;
 	uint32_t t = g->tname[rng_below(&g->r, 2)];
 	g->next_fresh += 16;
@@ -1266,7 +1287,7 @@ static ir_vid getfield(gen_ctx *g, ir_vid p, uint32_t field, bool ref)
 /* A call seeing ARGS; escape_i returns 0 on the example. */
 static ir_vid escape(gen_ctx *g, uint32_t n, const ir_vid *args)
 {
-	bool ret = rng_chance(&g->r, 1, 3);
+	bool ret = !g->toy && rng_chance(&g->r, 1, 3);
 	return emit_heap(g, ret ? IR_ESCAPE_I : IR_ESCAPE_N, n, args, 0, 0);
 }
 
@@ -1274,7 +1295,7 @@ static ir_vid escape(gen_ctx *g, uint32_t n, const ir_vid *args)
 static void store_some(gen_ctx *g, ir_vid p)
 {
 	/* One draw per statement (see act_unop). */
-	if (g->nrpool && rng_chance(&g->r, 1, 4)) {
+	if (!g->toy && g->nrpool && rng_chance(&g->r, 1, 4)) {
 		uint32_t f = ref_field(g);
 		setfield(g, p, f, pick_ref(g));
 	} else {
@@ -1307,7 +1328,7 @@ static void act_get(gen_ctx *g)
 		return;
 	}
 	ir_vid p = pick_ref(g);
-	if (rng_chance(&g->r, 1, 4))
+	if (!g->toy && rng_chance(&g->r, 1, 4))
 		getfield(g, p, ref_field(g), true);
 	else
 		getfield(g, p, int_field(g), false);
@@ -1582,6 +1603,17 @@ static void finish(gen_ctx *g)
 		g->outs[i] = g->outs[n - 1 - i];
 		g->outs[n - 1 - i] = x;
 	}
+	if (g->toy) {
+		/* The toy spelling has no end op with arguments: every
+		 * output is printed, and the trace ends with finish(). */
+		for (uint32_t i = 0; i < n && !g->oom; i++)
+			if (ir_emit(g->t, IR_ESCAPE_N, 1, &g->outs[i], 0,
+				    NULL) == UINT32_MAX)
+				g->oom = true;
+		if (ir_emit(g->t, IR_FINISH, 0, NULL, 0, NULL) == UINT32_MAX)
+			g->oom = true;
+		return;
+	}
 	ir_opcode end = rng_chance(&g->r, 1, 6) ? IR_JUMP : IR_FINISH;
 	if (ir_emit(g->t, end, n, g->outs, 0, NULL) == UINT32_MAX)
 		g->oom = true;
@@ -1611,11 +1643,13 @@ static void reset(gen_ctx *g, const rng *r, int width)
 static bool intern_names(gen_ctx *g)
 {
 	static const char *const ints[3] = {"f", "g", "h"};
+	static const char *const toyints[3] = {"0", "1", "2"};
 	static const char *const refs[2] = {"next", "prev"};
 	static const char *const types[2] = {"T", "U"};
 	bool ok = true;
 	for (int i = 0; i < 3; i++)
-		ok &= (g->ifield[i] = ir_cstr(g->t, ints[i])) != UINT32_MAX;
+		ok &= (g->ifield[i] = ir_cstr(
+			   g->t, g->toy ? toyints[i] : ints[i])) != UINT32_MAX;
 	for (int i = 0; i < 2; i++) {
 		ok &= (g->rfield[i] = ir_cstr(g->t, refs[i])) != UINT32_MAX;
 		ok &= (g->tname[i] = ir_cstr(g->t, types[i])) != UINT32_MAX;
@@ -1634,7 +1668,7 @@ static bool add_inputs(gen_ctx *g, const gen_opts *o)
 		return false;
 	uint32_t n = (uint32_t)rng_range(&g->r, o->min_inputs, o->max_inputs);
 	uint32_t nref = 0;
-	if (g->heap && n > 1) {
+	if (g->heap && n > 1 && !g->toy) {
 		nref = 1 + (uint32_t)rng_below(&g->r, 2);
 		if (nref > n - 1)
 			nref = n - 1;
@@ -1673,7 +1707,10 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 	if (e)
 		return e;
 	reset(g, r, o->width);
+	g->toy = o->profile == GEN_PROFILE_TOY;
 	g->t = ir_trace_new(o->width);
+	if (g->t)
+		g->t->toy = g->toy;
 	if (!g->t || !add_inputs(g, o)) {
 		ir_trace_free(g->t);
 		g->t = NULL;

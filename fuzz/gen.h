@@ -51,6 +51,13 @@ typedef enum gen_profile {
 	GEN_PROFILE_BOUNDS,   /* range and known-bits guards, bound snippets */
 	GEN_PROFILE_OVERFLOW, /* *_ovf ops, their guards, ovf snippets */
 	GEN_PROFILE_HEAP,     /* objects, fields, calls, fail-args */
+	GEN_PROFILE_TOY,      /* only the Toy Optimizer's ops (add sub mul
+				 lshift rshift alloc load store escape),
+				 integer inputs and fields named 0 1 2, no
+				 guards; the outputs are escaped and the
+				 trace ends with an empty finish, so it
+				 prints and parses in the toy spelling
+				 (ir_print_toy) */
 	GEN_PROFILE_COUNT
 } gen_profile;
 

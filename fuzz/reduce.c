@@ -19,6 +19,9 @@ const char *red_kind_name(red_kind k)
 	case RED_OPT_ERROR: return "optimizer-error";
 	case RED_OPT_INVALID: return "invalid-optimized-trace";
 	case RED_VER_ERROR: return "verifier-error";
+	case RED_OPT_CRASH: return "optimizer-crash";
+	case RED_OPT_HANG: return "optimizer-hang";
+	case RED_OPT_BADOUT: return "optimizer-bad-output";
 	}
 	return "?";
 }
@@ -101,8 +104,24 @@ jp_status red_evaluate(const red_env *env, const ir_trace *orig,
 	jp_err e;
 	jp_err_clear(&e);
 	double t0 = clk_now_ms();
-	jp_status st = opt_run(orig, &env->cfg, &out->opt, NULL, &e);
-	out->ms_opt = clk_now_ms() - t0;
+	jp_status st;
+	if (env->optimizer) {
+		red_kind fail = RED_OPT_ERROR;
+		const red_optimizer *x = env->optimizer;
+		st = x->optimize(x->self, orig, &out->opt, &fail, out->obl,
+				 sizeof out->obl, &e);
+		out->ms_opt = clk_now_ms() - t0;
+		if (st)
+			return jp_fail(err, st, "%s", e.msg);
+		if (!out->opt) {
+			out->kind = fail;
+			copy_text(out->what, sizeof out->what, e.msg);
+			return JP_OK;
+		}
+	} else {
+		st = opt_run(orig, &env->cfg, &out->opt, NULL, &e);
+		out->ms_opt = clk_now_ms() - t0;
+	}
 	if (st == JP_ENOMEM)
 		return jp_fail(err, st, "%s", e.msg);
 	if (st) {

@@ -46,6 +46,10 @@ typedef enum red_kind {
 	RED_OPT_ERROR,	 /* opt_run failed on a valid trace */
 	RED_OPT_INVALID, /* opt_run produced a trace ir_validate rejects */
 	RED_VER_ERROR,	 /* ver_check failed: a bug in the verifier itself */
+	/* Failures of an external optimizer (red_optimizer, fuzz/extopt.h): */
+	RED_OPT_CRASH,	/* it exited non-zero or died of a signal */
+	RED_OPT_HANG,	/* it gave no answer in time */
+	RED_OPT_BADOUT, /* its answer does not parse or changes the inputs */
 } red_kind;
 
 /* A failure worth reporting: refuted or any of the errors. */
@@ -56,6 +60,20 @@ static inline bool red_is_failure(red_kind k)
 
 const char *red_kind_name(red_kind k);
 
+/* The optimizer under test, when it is not the built-in one (opt_run):
+ * OPTIMIZE makes *OUT (caller frees) from IN and returns JP_OK.  When the
+ * optimizer itself fails it returns JP_OK with *OUT = NULL, *FAIL the kind
+ * (RED_OPT_CRASH, RED_OPT_HANG, RED_OPT_BADOUT, RED_OPT_ERROR), OBL a
+ * short class of the failure ("crash exit 1", "bad output parse"; what the
+ * reducer keeps the same) and ERR the message.  Any other status is a
+ * failure of the tool (JP_ENOMEM ...), not of the optimizer. */
+typedef struct red_optimizer {
+	jp_status (*optimize)(void *self, const ir_trace *in, ir_trace **out,
+			      red_kind *fail, char *obl, size_t oblsize,
+			      jp_err *err);
+	void *self;
+} red_optimizer;
+
 typedef struct red_env {
 	ver_ctx *vc;	    /* the worker's verifier context */
 	opt_config cfg;	    /* optimizer passes and injected bugs */
@@ -65,6 +83,8 @@ typedef struct red_env {
 	/* When not NULL and set, red_reduce stops and returns the best
 	 * trace found so far (an interrupted campaign). */
 	const volatile sig_atomic_t *stop;
+	/* The optimizer under test; NULL = the built-in one with CFG. */
+	const red_optimizer *optimizer;
 } red_env;
 
 /* Optimizer passes as configured, no bugs, a 2 s solver timeout. */

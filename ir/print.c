@@ -51,10 +51,16 @@ static bool is_decimal(const char *s)
 	return true;
 }
 
-/* The toy spelling of op OP, or NULL when it has none. */
-static const char *toy_name(const ir_trace *t, const ir_op *op)
+/* The toy spelling of op OP, or NULL when it has none.  ARITH: also the
+ * arithmetic words (ir_print_toy). */
+static const char *toy_name(const ir_trace *t, const ir_op *op, bool arith)
 {
 	switch (op->opc) {
+	case IR_INT_ADD: return arith ? "add" : NULL;
+	case IR_INT_SUB: return arith ? "sub" : NULL;
+	case IR_INT_MUL: return arith ? "mul" : NULL;
+	case IR_INT_LSHIFT: return arith ? "lshift" : NULL;
+	case IR_INT_RSHIFT: return arith ? "rshift" : NULL;
 	case IR_NEW: return op->descr == 0 ? "alloc" : NULL;
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R:
@@ -86,10 +92,10 @@ static void print_toy_op(const ir_trace *t, const ir_op *op, const char *nm,
 	sb_putc(sb, ')');
 }
 
-void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
+static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 {
 	const ir_op *op = &t->ops[opi];
-	const char *toy = t->toy ? toy_name(t, op) : NULL;
+	const char *toy = t->toy || arith ? toy_name(t, op, arith) : NULL;
 	if (op->result != IR_NOVAL)
 		sb_printf(sb, "%s = ", ir_valname(t, op->result));
 	else if (toy && op->opname)
@@ -118,9 +124,15 @@ void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
 	}
 }
 
-void ir_print(const ir_trace *t, strbuf *sb)
+void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
 {
-	if (t->toy) {
+	print_op(t, opi, false, sb);
+}
+
+static void print_trace(const ir_trace *t, bool arith, strbuf *sb)
+{
+	bool toy = t->toy || arith;
+	if (toy) {
 		for (uint32_t i = 0; i < t->ninputs; i++)
 			sb_printf(sb, "%s = getarg(%u)\n",
 				  ir_valname(t, t->inputs[i]), i);
@@ -133,10 +145,20 @@ void ir_print(const ir_trace *t, strbuf *sb)
 		const ir_op *op = &t->ops[i];
 		/* The toy spelling has no end op; the parser adds an empty
 		 * finish, which we leave out again. */
-		if (t->toy && op->opc == IR_FINISH && op->nargs == 0 &&
+		if (toy && op->opc == IR_FINISH && op->nargs == 0 &&
 		    i + 1 == t->nops)
 			continue;
-		ir_print_op(t, i, sb);
+		print_op(t, i, arith, sb);
 		sb_putc(sb, '\n');
 	}
+}
+
+void ir_print(const ir_trace *t, strbuf *sb)
+{
+	print_trace(t, false, sb);
+}
+
+void ir_print_toy(const ir_trace *t, strbuf *sb)
+{
+	print_trace(t, true, sb);
 }

@@ -14,6 +14,13 @@
 /* Appends the whole trace to SB. */
 void ir_print(const ir_trace *t, strbuf *sb);
 
+/* Appends the whole trace in the toy spelling of the optimizer tutorials
+ * (getarg inputs, alloc/load/store/escape, and add, sub, mul, lshift,
+ * rshift for the int_ ops), whatever spelling T was read in; ops the
+ * spelling lacks keep their own names.  It parses back to the same trace
+ * when T uses only toy ops, fields named by numbers and integer inputs. */
+void ir_print_toy(const ir_trace *t, strbuf *sb);
+
 /* Appends one op (no newline). */
 void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb);
 

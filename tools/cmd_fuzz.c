@@ -13,8 +13,8 @@
 #include "cli.h"
 #include "fuzz/campaign.h"
 #include "fuzz/reduce.h"
-#include "util/rng.h"
 #include "ir/print.h"
+#include "util/rng.h"
 
 static volatile sig_atomic_t stop_flag;
 
@@ -140,6 +140,7 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	strbuf opts;
 	sb_init(&opts);
 	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &opts);
+	xo_format_options(o->optimizer, &opts);
 	printf(
 	    "jitprove fuzz: %.1f s, %d job%s, seed %llu%s%s\n  options: %s\n",
 	    s->elapsed, s->jobs, s->jobs == 1 ? "" : "s",
@@ -214,6 +215,7 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	sb_init(&sb);
 	sb_init(&tmp);
 	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &tmp);
+	xo_format_options(o->optimizer, &tmp);
 	sb_printf(&sb,
 		  "{\"seconds\": %.3f, \"jobs\": %d, \"seed\": %llu, "
 		  "\"resumed\": %s, \"interrupted\": %s, \"options\": ",
@@ -290,8 +292,20 @@ static int replay(uint64_t seed, const camp_opts *o)
 	env.vo.examples = ex.inputs;
 	env.vo.nexamples = 1;
 	env.vo.failargs = true;
+	xo *x = NULL;
+	red_optimizer xopt;
+	if (o->optimizer) {
+		if (xo_new(o->optimizer, &x, &err)) {
+			code = cli_error(&err);
+			goto out;
+		}
+		xopt = xo_optimizer(x);
+		env.optimizer = &xopt;
+	}
 	red_outcome r;
-	if (red_evaluate(&env, t, &r, &err)) {
+	jp_status est = red_evaluate(&env, t, &r, &err);
+	xo_free(x);
+	if (est) {
 		code = cli_error(&err);
 		goto out;
 	}
@@ -358,8 +372,11 @@ int cmd_fuzz(int argc, char **argv)
 	uint64_t seed = 0, replay_seed = 0;
 	bool seconds_given = false, count_given = false, seed_given = false;
 	bool replay_given = false;
-	const char *out = "jp-out", *profile = "all", *length = NULL;
+	const char *out = "jp-out", *profile = NULL, *length = NULL;
 	const char *inputs = NULL;
+	const char *optimizer = NULL, *syntax = NULL;
+	bool opt_persistent = false;
+	long opt_timeout = 0;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false;
 	opt_config cfg = opt_default_config();
@@ -390,7 +407,7 @@ int cmd_fuzz(int argc, char **argv)
 	     "continue the campaign saved in DIR/state"},
 	    cli_opt_json(&json),
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap or toy"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
@@ -403,6 +420,16 @@ int cmd_fuzz(int argc, char **argv)
 	    cli_opt_int("max-findings", &max_findings, 0, UINT32_MAX,
 			"N  stop after N distinct findings"),
 	    replay_opt,
+	    {"optimizer", CLI_STRING, &optimizer,
+	     "CMD  fuzz this optimizer instead (sh -c CMD; trace on stdin, "
+	     "optimized\n      trace on stdout: docs/own-optimizer.md)"},
+	    {"optimizer-persistent", CLI_FLAG, &opt_persistent,
+	     "start CMD once per job and send trace after trace (--end--)"},
+	    {"optimizer-timeout-ms", CLI_INT, &opt_timeout,
+	     "MS  an answer later than this is a hang finding (default "
+	     "5000)"},
+	    {"syntax", CLI_STRING, &syntax,
+	     "S  pypy (default) or toy: the spelling CMD reads and writes"},
 	};
 	cli_spec spec = {
 	    "jitprove fuzz [--seconds N | --count N] [--seed S] [--jobs J] "
@@ -430,8 +457,29 @@ int cmd_fuzz(int argc, char **argv)
 	o.outdir = out;
 	o.gen.width = width;
 	o.gen.heap = !no_heap;
-	if (gen_apply_args(&o.gen, profile, length, inputs, &err))
+	xo_config xc;
+	if (xo_config_from_args(&xc, optimizer, opt_persistent, opt_timeout,
+				syntax, width, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
+	if (xc.toy && profile && strcmp(profile, "toy") != 0)
+		return cli_usage_error(&spec,
+				       "--syntax toy needs --profile toy "
+				       "(the toy spelling has no guards "
+				       "and few ops)");
+	if (gen_apply_args(&o.gen,
+			   xc.toy    ? "toy"
+			   : profile ? profile
+				     : "all",
+			   length, inputs, &err))
+		return cli_usage_error(&spec, "%s", err.msg);
+	opt_config builtin = opt_default_config();
+	if (optimizer &&
+	    (cfg.bugs != builtin.bugs || cfg.passes != builtin.passes))
+		return cli_usage_error(&spec, "--inject and --passes select "
+					      "the built-in optimizer; they do "
+					      "not go with --optimizer");
+	if (optimizer)
+		o.optimizer = &xc;
 	o.cfg = cfg;
 	o.timeout_ms = (unsigned)timeout;
 	o.reduce_ms = reduce_ms ? (uint32_t)reduce_ms : 1;
@@ -447,6 +495,10 @@ int cmd_fuzz(int argc, char **argv)
 	o.count = count_given ? (uint64_t)count : 0;
 	o.seconds = seconds_given ? (double)seconds : (count_given ? 0 : 20);
 	o.resume = resume;
+	/* A command that cannot work at all is the user's error, not a
+	 * finding per trace. */
+	if (optimizer && xo_probe(&xc, &err))
+		return cli_error(&err);
 	strbuf cmd;
 	sb_init(&cmd);
 	join_cmdline(argc, argv, &cmd);
@@ -476,7 +528,11 @@ int cmd_fuzz(int argc, char **argv)
 			o.count ? "trace count limit" : "time limit", jobs,
 			jobs == 1 ? "" : "s", (unsigned long long)seed,
 			resume ? " (or the saved one, --resume)" : "", out);
-		if (!o.cfg.bugs && !resume)
+		if (optimizer)
+			fprintf(
+			    stderr, "  checking the optimizer command %s%s\n",
+			    optimizer, opt_persistent ? " (persistent)" : "");
+		else if (!o.cfg.bugs && !resume)
 			fprintf(stderr,
 				"  checking the built-in optimizer, no bug "
 				"injected: any finding is a real bug\n");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz/extopt.h"
 #include "fuzz/reduce.h"
 #include "ir/print.h"
 
@@ -39,6 +40,9 @@ static void put_args(strbuf *sb, const red_outcome *o)
 int cmd_reduce(int argc, char **argv)
 {
 	const char *outpath = NULL;
+	const char *optimizer = NULL, *syntax = NULL;
+	bool opt_persistent = false;
+	long opt_timeout = 0;
 	long timeout = 2000, max_evals = 0, max_ms = 0;
 	int width = 64;
 	bool opaque = false, failargs = false;
@@ -58,6 +62,14 @@ int cmd_reduce(int argc, char **argv)
 	    cli_opt_opaque(&opaque),
 	    {"failargs", CLI_FLAG, &failargs,
 	     "also compare fail-args at paired guards (as campaigns do)"},
+	    {"optimizer", CLI_STRING, &optimizer,
+	     "CMD  reduce against this optimizer command (as jitprove fuzz)"},
+	    {"optimizer-persistent", CLI_FLAG, &opt_persistent,
+	     "start CMD once and send trace after trace (--end--)"},
+	    {"optimizer-timeout-ms", CLI_INT, &opt_timeout,
+	     "MS  an answer later than this is a hang (default 5000)"},
+	    {"syntax", CLI_STRING, &syntax,
+	     "S  pypy (default) or toy: the spelling CMD reads and writes"},
 	};
 	cli_spec spec = {
 	    "jitprove reduce ORIG [--inject BUG] [--passes LIST] [--width W] "
@@ -79,16 +91,37 @@ int cmd_reduce(int argc, char **argv)
 		return rc;
 	jp_err err;
 	jp_err_clear(&err);
-	ir_trace *t = NULL;
-	if (cli_load_trace(pos[0], width, opaque, &t, NULL, 0, &err))
+	opt_config builtin = opt_default_config();
+	bool builtin_opts =
+	    cfg.bugs != builtin.bugs || cfg.passes != builtin.passes;
+	xo_config xc;
+	if (xo_config_from_args(&xc, optimizer, opt_persistent, opt_timeout,
+				syntax, width, &err))
+		return cli_usage_error(&spec, "%s", err.msg);
+	if (optimizer && builtin_opts)
+		return cli_usage_error(&spec, "--inject and --passes select "
+					      "the built-in optimizer; they do "
+					      "not go with --optimizer");
+	if (optimizer && xo_probe(&xc, &err))
 		return cli_error(&err);
-	ver_ctx *vc = ver_ctx_new(&err);
-	if (!vc) {
+	xo *x = NULL;
+	red_optimizer xopt;
+	if (optimizer && xo_new(&xc, &x, &err))
+		return cli_error(&err);
+	ir_trace *t = NULL;
+	ver_ctx *vc = NULL;
+	if (cli_load_trace(pos[0], width, opaque, &t, NULL, 0, &err) ||
+	    !(vc = ver_ctx_new(&err))) {
 		ir_trace_free(t);
+		xo_free(x);
 		return cli_error(&err);
 	}
 	red_env env = red_default_env(vc);
 	env.cfg = cfg;
+	if (x) {
+		xopt = xo_optimizer(x);
+		env.optimizer = &xopt;
+	}
 	env.vo.timeout_ms = (unsigned)timeout;
 	env.vo.failargs = failargs;
 	env.max_evals = (uint32_t)max_evals;
@@ -157,6 +190,7 @@ int cmd_reduce(int argc, char **argv)
 	red_outcome_free(&fin);
 	red_outcome_free(&o);
 out:
+	xo_free(x);
 	ver_ctx_free(vc);
 	ir_trace_free(t);
 	return code;
