@@ -14,6 +14,7 @@
 #include "ir/parse.h"
 #include "ir/sem.h"
 #include "verify/check.h"
+#include "verify/z3ctx.h"
 
 static ver_ctx *C;
 
@@ -262,6 +263,46 @@ static void test_unknown(void)
 	/* The same identity is provable at width 8. */
 	o = test_opts();
 	check_pair(HARD_ORIG, HARD_OPT, 8, o, VER_PROVED);
+}
+
+/* A Z3 error (out of memory, or any other exception Z3 reports through
+ * its error handler; the test hook makes the handler fire at the N-th
+ * solver set-up, in this process or in a fallback's child) ends the pair
+ * as unknown with Z3's message as the reason: never an error, never a
+ * verdict.  The next check works (the context is rebuilt). */
+static void test_z3_error_is_unknown(void)
+{
+	ir_trace *a = parse(HARD_ORIG, 8), *b = parse(HARD_OPT, 8);
+	int fired = 0;
+	for (int iso = 0; iso < 2; iso++)
+		for (unsigned n = 1; n <= 8; n++) {
+			ver_opts o = ver_default_opts();
+			o.isolate = iso;
+			ver_result r;
+			jp_err err;
+			zc_test_fail_after(n);
+			jp_status st = ver_check(C, a, b, &o, &r, &err);
+			zc_test_fail_after(0);
+			if (st)
+				fprintf(stderr, "Z3 error hook at %u: %s\n", n,
+					err.msg);
+			CHECK(st == JP_OK);
+			if (st)
+				continue;
+			CHECK(r.verdict != VER_REFUTED);
+			if (r.verdict == VER_UNKNOWN) {
+				fired++;
+				CHECK(r.reason && strstr(r.reason, "Z3 error"));
+				CHECK(r.failed >= 0);
+			}
+			ver_result_free(&r);
+			CHECK(ver_check(C, a, b, &o, &r, &err) == JP_OK);
+			CHECK(r.verdict == VER_PROVED);
+			ver_result_free(&r);
+		}
+	CHECK(fired >= 2);
+	ir_trace_free(a);
+	ir_trace_free(b);
 }
 
 /* The fallback solver runs in a child process (ver_opts.isolate): its
@@ -1220,6 +1261,7 @@ int main(void)
 	test_mul_12();
 	test_ovf_sub_of_add();
 	test_unknown();
+	test_z3_error_is_unknown();
 	test_isolated_fallback();
 	test_identity_no_solver();
 	test_cheap_settlements();
