@@ -14,6 +14,7 @@
 #include "ir/parse.h"
 #include "ir/sem.h"
 #include "verify/check.h"
+#include "verify/z3ctx.h"
 
 static ver_ctx *C;
 
@@ -262,6 +263,46 @@ static void test_unknown(void)
 	/* The same identity is provable at width 8. */
 	o = test_opts();
 	check_pair(HARD_ORIG, HARD_OPT, 8, o, VER_PROVED);
+}
+
+/* A Z3 error (out of memory, or any other exception Z3 reports through
+ * its error handler; the test hook makes the handler fire at the N-th
+ * solver set-up, in this process or in a fallback's child) ends the pair
+ * as unknown with Z3's message as the reason: never an error, never a
+ * verdict.  The next check works (the context is rebuilt). */
+static void test_z3_error_is_unknown(void)
+{
+	ir_trace *a = parse(HARD_ORIG, 8), *b = parse(HARD_OPT, 8);
+	int fired = 0;
+	for (int iso = 0; iso < 2; iso++)
+		for (unsigned n = 1; n <= 8; n++) {
+			ver_opts o = ver_default_opts();
+			o.isolate = iso;
+			ver_result r;
+			jp_err err;
+			zc_test_fail_after(n);
+			jp_status st = ver_check(C, a, b, &o, &r, &err);
+			zc_test_fail_after(0);
+			if (st)
+				fprintf(stderr, "Z3 error hook at %u: %s\n", n,
+					err.msg);
+			CHECK(st == JP_OK);
+			if (st)
+				continue;
+			CHECK(r.verdict != VER_REFUTED);
+			if (r.verdict == VER_UNKNOWN) {
+				fired++;
+				CHECK(r.reason && strstr(r.reason, "Z3 error"));
+				CHECK(r.failed >= 0);
+			}
+			ver_result_free(&r);
+			CHECK(ver_check(C, a, b, &o, &r, &err) == JP_OK);
+			CHECK(r.verdict == VER_PROVED);
+			ver_result_free(&r);
+		}
+	CHECK(fired >= 2);
+	ir_trace_free(a);
+	ir_trace_free(b);
 }
 
 /* The fallback solver runs in a child process (ver_opts.isolate): its
@@ -544,15 +585,25 @@ static void test_modes(void)
 	CHECK(r.mode_used == VER_MODE_TRACE);
 	ver_result_free(&r);
 	ir_trace_free(b);
-	/* With labels, moving a guard before another is an input error. */
+	/* With labels, a guard moved before another is a counterexample
+	 * where both can fail (i0 >= 20 leaves ORIG at a, OPT at b)... */
 	const char *moved =
 	    "[i0]\ni2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\n"
 	    "i1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\n"
 	    "finish(i0)\n";
-	b = parse(moved, 64);
-	CHECK(ver_check(C, a, b, &o, &r, &err) == JP_EINPUT);
-	CHECK(strstr(err.msg, "order") != NULL);
-	ir_trace_free(b);
+	o.screen_inputs = 0; /* the solver must find it */
+	CHECK(check_pair(orig, moved, 64, o, VER_REFUTED) == VER_REFUTED);
+	/* ... and proved where they never both fail. */
+	const char *apart =
+	    "[i0]\ni2 = int_le(i0, -5)\nguard_false(i2, descr=b)\n"
+	    "i1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\n"
+	    "finish(i0)\n";
+	const char *apart_orig =
+	    "[i0]\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\n"
+	    "i2 = int_gt(i0, -5)\nguard_true(i2, descr=b)\n"
+	    "finish(i0)\n";
+	CHECK(check_pair(apart_orig, apart, 64, o, VER_PROVED) == VER_PROVED);
+	o.screen_inputs = 32;
 	/* jump vs finish. */
 	b = parse("[i0]\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\n"
 		  "i2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\njump(i0)\n",
@@ -1095,6 +1146,108 @@ static void test_cross_validation(void)
 	CHECK(counts[2][0] >= 10 && counts[2][1] >= 10);
 }
 
+/* Whether NAME (an argument) is an input or a result of a line before
+ * UPTO: a line using it can move to UPTO. */
+static bool defined_before(const gtrace *t, const char *name, int upto)
+{
+	if (name[0] != 'i')
+		return true; /* a constant */
+	for (int i = 0; i < upto; i++)
+		if (!strcmp(t->l[i].res, name))
+			return true;
+	return atoi(name + 1) < t->ninputs;
+}
+
+/* Swaps two guards of T (a later one moved before an earlier one, both
+ * with their labels); false when T has no pair that can be swapped. */
+static bool swap_guards(rng_t *r, gtrace *t)
+{
+	int cand[MAXL][2], n = 0;
+	for (int i = 0; i < t->n; i++)
+		for (int j = i + 1; j < t->n; j++) {
+			const gline *a = &t->l[i], *b = &t->l[j];
+			if (a->cls != 3 || b->cls != 3)
+				continue;
+			bool ok = true;
+			for (int k = 0; k < b->nargs; k++)
+				ok &= defined_before(t, b->args[k], i);
+			if (ok && n < MAXL) {
+				cand[n][0] = i;
+				cand[n][1] = j;
+				n++;
+			}
+		}
+	if (n == 0)
+		return false;
+	uint32_t c = pick(r, (uint32_t)n);
+	gline tmp = t->l[cand[c][0]];
+	t->l[cand[c][0]] = t->l[cand[c][1]];
+	t->l[cand[c][1]] = tmp;
+	return true;
+}
+
+/* Guards swapped by an "optimizer" (sometimes with another mutation): the
+ * verdict must match the truth found by running every input at width 8,
+ * and a counterexample must replay as a divergence of exit labels. */
+static void test_guard_order(void)
+{
+	rng_t r = {UINT64_C(20261125)};
+	int counts[2] = {0, 0}, total = 0;
+	for (int k = 0; k < 4000 && total < 200; k++) {
+		gtrace a, b;
+		gen_trace(&r, &a, 1);
+		b = a;
+		if (!swap_guards(&r, &b))
+			continue;
+		if (pick(&r, 4) == 0)
+			mutate(&r, &b);
+		strbuf sa, sb;
+		sb_init(&sa);
+		sb_init(&sb);
+		print_gtrace(&a, true, &sa);
+		print_gtrace(&b, true, &sb);
+		ir_trace *ta = parse(sa.buf, 8), *tb = parse(sb.buf, 8);
+		CHECK(ta && tb);
+		ver_opts o = test_opts();
+		o.screen_inputs = k % 2 ? 0 : 8;
+		o.seed = (uint64_t)k;
+		ver_result res;
+		jp_err err;
+		jp_status st = ta && tb ? ver_check(C, ta, tb, &o, &res, &err)
+					: JP_EINTERNAL;
+		if (ta && tb && st)
+			fprintf(stderr, "error: %s\n%s---\n%s", err.msg, sa.buf,
+				sb.buf);
+		CHECK(st == JP_OK);
+		if (!st) {
+			bool differ = differ_somewhere(ta, tb, true);
+			bool ok =
+			    res.verdict == (differ ? VER_REFUTED : VER_PROVED);
+			if (ok && differ)
+				ok = behave_differently(ta, tb, res.inputs,
+							true);
+			if (!ok)
+				fprintf(stderr,
+					"guard order: %s, truth %s\n%s---\n%s",
+					ver_verdict_name(res.verdict),
+					differ ? "differ" : "equal", sa.buf,
+					sb.buf);
+			CHECK(ok);
+			counts[differ]++;
+			total++;
+			ver_result_free(&res);
+		}
+		ir_trace_free(ta);
+		ir_trace_free(tb);
+		sb_release(&sa);
+		sb_release(&sb);
+	}
+	printf("guard order: %d pairs with swapped guards, %d equal, %d "
+	       "differ\n",
+	       total, counts[0], counts[1]);
+	CHECK(counts[0] >= 20 && counts[1] >= 20);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -1108,6 +1261,7 @@ int main(void)
 	test_mul_12();
 	test_ovf_sub_of_add();
 	test_unknown();
+	test_z3_error_is_unknown();
 	test_isolated_fallback();
 	test_identity_no_solver();
 	test_cheap_settlements();
@@ -1121,6 +1275,7 @@ int main(void)
 	test_json();
 	test_memory_flat();
 	test_cross_validation();
+	test_guard_order();
 	ver_ctx_free(C);
 	return check_summary("test_check");
 }

@@ -128,6 +128,43 @@ static void test_crash_is_a_death(void)
 	CHECK(sig == SIGABRT);
 }
 
+/* A crash handler of the caller (a campaign worker has one) must not run
+ * in the child: it would report the child's abort as the caller's crash. */
+static int handler_fd = -1;
+
+static void caller_handler(int sig)
+{
+	char c = 'x';
+	ssize_t k = write(handler_fd, &c, 1);
+	(void)k;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void test_crash_skips_caller_handlers(void)
+{
+	int fds[2];
+	CHECK(pipe(fds) == 0);
+	handler_fd = fds[1];
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = caller_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGABRT, &sa, &old);
+	int out;
+	size_t len;
+	int sig = 0;
+	iso_outcome how =
+	    iso_run(crash, NULL, &out, sizeof out, &len, 5000, &sig);
+	sigaction(SIGABRT, &old, NULL);
+	CHECK(how == ISO_DIED);
+	CHECK(sig == SIGABRT);
+	close(fds[1]);
+	char c;
+	CHECK(read(fds[0], &c, 1) == 0); /* the handler never wrote */
+	close(fds[0]);
+}
+
 /* The child touches 96 MB; the caller's own peak must not move, and
  * RUSAGE_CHILDREN must see the child's. */
 static size_t balloon(void *arg, void *out, size_t cap)
@@ -171,6 +208,7 @@ int main(void)
 	test_deadline_kills();
 	test_huge_deadline();
 	test_crash_is_a_death();
+	test_crash_skips_caller_handlers();
 	test_memory_stays_in_child();
 	return check_summary("test_isolate");
 }

@@ -464,6 +464,16 @@ int cmd_check(int argc, char **argv)
 	vo.simplify = !no_simplify;
 	vo.isolate = !in_process;
 	ci_prefer_rlimit(&vo);
+	if (solver) {
+		/* Up front: a second solver that cannot answer would
+		 * otherwise audit nothing. */
+		jp_err perr;
+		if (ver_solver_probe(solver, &perr)) {
+			if (json)
+				print_json_error(&perr);
+			return cli_error(&perr);
+		}
+	}
 	if (corpus) {
 		return check_corpus(pos, npos, &vo, repeat, json);
 	}

@@ -313,6 +313,7 @@ static void marks(const obl *b, const interp_result *ro,
 	case OBL_T_OPT: *mp = b->pg; break;
 	case OBL_OUTPUT:
 	case OBL_END:
+	case OBL_EXIT:
 		*mo = ro->stop_op;
 		*mp = rp->stop_op;
 		break;

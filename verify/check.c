@@ -399,6 +399,30 @@ static void pair_free(chk_pair *ps)
 	obl_list_free(&ps->L);
 }
 
+/* A check that failed (ST) while Z3 had reported an error -- out of
+ * memory, or any other exception inside Z3 -- ends as unknown with that
+ * message as the reason: nothing was concluded, and neither the traces
+ * nor the optimizer are to blame.  Other failures stay errors. */
+static jp_status z3_error_is_unknown(ver_result *res, jp_status st,
+				     const jp_err *err)
+{
+	if (!zc_failed())
+		return st;
+	const char *why = st && err && err->msg[0] ? err->msg : zc_error_text();
+	char *r = malloc(strlen(why) + 1);
+	if (!r)
+		return st ? st : JP_ENOMEM;
+	strcpy(r, why);
+	free(res->reason);
+	res->reason = r;
+	res->verdict = VER_UNKNOWN;
+	res->failed = -1;
+	for (uint32_t i = 0; i < res->nobl && res->failed < 0; i++)
+		if (res->obl[i].status != VER_PROVED)
+			res->failed = (int32_t)i;
+	return JP_OK;
+}
+
 jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		    const ver_opts *opts, ver_result *res, jp_err *err)
 {
@@ -424,8 +448,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		/* The heap model has its own driver (verify/heap.h). */
 		st = hp_check(c->zc.z, orig, opt, opts, res, err);
 		res->ms_total = chk_now_ms() - t0;
-		if (!st && zc_failed())
-			st = zc_check_error(err, "Z3");
+		st = z3_error_is_unknown(res, st, err);
 		if (st)
 			ver_result_free(res);
 		return st;
@@ -448,8 +471,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		st = check_modes(&ps, err);
 	pair_free(&ps);
 	res->ms_total = chk_now_ms() - t0;
-	if (!st && zc_failed())
-		st = zc_check_error(err, "Z3");
+	st = z3_error_is_unknown(res, st, err);
 	if (st) {
 		ver_result_free(res);
 		return st;

@@ -164,6 +164,13 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 
 void ver_result_free(ver_result *res);
 
+/* Tries CMD as a second solver (ver_opts.solver_cmd) on two tiny SMT-LIB
+ * queries, one sat and one unsat.  JP_EINPUT naming CMD and what it
+ * printed unless it answers both correctly (a command that cannot run, or
+ * that prints anything else); JP_EIO when no temporary file can be made.
+ * Callers run it once, before checking any pair. */
+jp_status ver_solver_probe(const char *cmd, jp_err *err);
+
 const char *ver_verdict_name(ver_verdict v);
 const char *ver_mode_name(ver_mode m);
 const char *ver_how_name(ver_how h);

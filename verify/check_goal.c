@@ -186,6 +186,97 @@ Z3_ast chk_subst(chk_pair *ps, Z3_ast t)
 					     ps->lemmas.from, ps->lemmas.to));
 }
 
+/* Per guard of the trace encoded as E (NOPS ops), the condition "the
+ * trace leaves at this guard": every guard before it passes and it fails.
+ * LEAVE[i] is NULL for the other ops.  False when a term failed. */
+static bool leave_conditions(chk_pair *ps, const enc_trace *e, uint32_t nops,
+			     Z3_ast *leave)
+{
+	Z3_ast prefix = zc_true(&ps->S);
+	for (uint32_t i = 0; i < nops && prefix; i++) {
+		leave[i] = NULL;
+		if (!e->pass[i])
+			continue;
+		Z3_ast pass = chk_subst(ps, e->pass[i]);
+		Z3_ast v[2] = {prefix, chk_mk_not(ps, pass)};
+		leave[i] = chk_mk_and(ps, 2, v);
+		v[1] = pass;
+		prefix = chk_mk_and(ps, 2, v);
+	}
+	return !ps->S.failed;
+}
+
+/* Appends to D (room for one more term per guard of both traces) the ways
+ * OBL_EXIT can fail at the ORIG guard G paired with the OPT guard H: one
+ * trace leaves there and the other does not, or (FAILARGS) both do with
+ * different fail-args. */
+static uint32_t exit_pair_differs(chk_pair *ps, const Z3_ast *lo,
+				  const Z3_ast *lp, uint32_t g, uint32_t h,
+				  bool failargs, Z3_ast *d, uint32_t n)
+{
+	d[n++] = zc_keep(&ps->S, Z3_mk_xor(ps->z, lo[g], lp[h]));
+	if (!failargs)
+		return n;
+	const ir_op *ga = &ps->o->ops[g], *gb = &ps->p->ops[h];
+	Z3_ast parts[3] = {lo[g], lp[h], NULL};
+	if (!failargs_shape_equal(ps, ga, gb))
+		d[n++] = chk_mk_and(ps, 2, parts);
+	else if ((parts[2] = failargs_differ(ps, ga, gb)))
+		d[n++] = chk_mk_and(ps, 3, parts);
+	return n;
+}
+
+/* OBL_EXIT's negated goal: some guard is where one trace leaves and the
+ * other does not leave at the guard with the same label, or (B->j) both
+ * leave at the same label with different fail-args.  Each trace leaves at
+ * one guard at most on an input, so when no label tells them apart they
+ * leave at the same label or both pass every guard.  NULL with *IDENT when
+ * no guard can tell them apart; NULL alone when a term failed. */
+static Z3_ast exit_goal_neg(chk_pair *ps, const obl *b, bool *ident)
+{
+	uint32_t no = ps->o->nops, np = ps->p->nops;
+	Z3_ast *lo = calloc((size_t)no + np + 1, sizeof *lo);
+	Z3_ast *d = calloc(2 * ((size_t)no + np) + 1, sizeof *d);
+	uint32_t *match = calloc((size_t)np + 1, sizeof *match);
+	bool *paired = calloc((size_t)no + 1, sizeof *paired);
+	Z3_ast r = NULL;
+	if (!lo || !d || !match || !paired ||
+	    obl_match_labels(ps->o, ps->p, match, NULL)) {
+		ps->S.failed = true;
+		goto out;
+	}
+	Z3_ast *lp = lo + no;
+	if (!leave_conditions(ps, &ps->eo, no, lo) ||
+	    !leave_conditions(ps, &ps->ep, np, lp))
+		goto out;
+	uint32_t n = 0;
+	for (uint32_t h = 0; h < np; h++) {
+		if (!lp[h])
+			continue;
+		if (match[h] == OBL_NONE) {
+			d[n++] = lp[h];
+			continue;
+		}
+		paired[match[h]] = true;
+		n = exit_pair_differs(ps, lo, lp, match[h], h, b->j, d, n);
+	}
+	for (uint32_t g = 0; g < no; g++)
+		if (lo[g] && !paired[g])
+			d[n++] = lo[g];
+	if (ps->S.failed)
+		goto out;
+	if (n == 0)
+		*ident = true;
+	else
+		r = zc_keep(&ps->S, Z3_mk_or(ps->z, n, d));
+out:
+	free(lo);
+	free(d);
+	free(match);
+	free(paired);
+	return r;
+}
+
 /* The negated goal of B (satisfiable iff B fails somewhere under its
  * assumptions), or NULL with *IDENT set when the goal holds by identity. */
 Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident)
@@ -247,6 +338,7 @@ Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident)
 		return chk_mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(z, x, y)));
 	}
 	case OBL_END: return zc_true(&ps->S);
+	case OBL_EXIT: return exit_goal_neg(ps, b, ident);
 	}
 	return NULL;
 }

@@ -48,7 +48,8 @@ static bool range_settles(chk_pair *ps, const obl *b)
 		return vr_const(ps->vo, x, &cx) && vr_const(ps->vp, y, &cy) &&
 		       cx == cy;
 	}
-	case OBL_END: return false;
+	case OBL_END:
+	case OBL_EXIT: return false;
 	}
 	return false;
 }

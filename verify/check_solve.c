@@ -324,11 +324,15 @@ static size_t slow_child(void *arg, void *out, size_t cap)
 	o->st =
 	    slow_rounds(ps, j->neg, j->timeout_ms, j->kept, &o->ans, x, &err);
 	o->reason[0] = 0;
-	if (o->st && zc_failed_memout()) {
-		/* The ceiling stopped the query: unknown, like the cap. */
+	if (o->st && zc_failed()) {
+		/* The ceiling stopped the query (unknown, like the cap), or
+		 * Z3 reported another error: unknown with its message, as
+		 * in the caller (ver_check). */
 		o->st = JP_OK;
 		o->ans = Z3_L_UNDEF;
-		snprintf(o->reason, sizeof o->reason, "memout (ceiling)");
+		snprintf(o->reason, sizeof o->reason, "%s",
+			 zc_failed_memout() ? "memout (ceiling)"
+					    : zc_error_text());
 	} else if (o->ans == Z3_L_UNDEF && ps->res->reason) {
 		snprintf(o->reason, sizeof o->reason, "%s", ps->res->reason);
 	}

@@ -18,10 +18,32 @@
 #include "ir/fdio.h"
 #include "util/clock.h"
 
+/* The caller's signal handlers are not the child's: a campaign worker's
+ * crash handler, inherited, reported a child that Z3 aborted (an uncaught
+ * out_of_memory_error past the ceiling) as a crash of the worker, that is
+ * as a finding of the optimizer.  The child dies of its signal instead,
+ * which iso_run reports as ISO_DIED. */
+static void default_handlers(void)
+{
+	for (int sig = 1; sig < 65; sig++) {
+		struct sigaction old;
+		if (sig == SIGKILL || sig == SIGSTOP ||
+		    sigaction(sig, NULL, &old) != 0)
+			continue;
+		bool handled = (old.sa_flags & SA_SIGINFO)
+				   ? old.sa_sigaction != NULL
+				   : old.sa_handler != SIG_DFL &&
+					 old.sa_handler != SIG_IGN;
+		if (handled)
+			signal(sig, SIG_DFL);
+	}
+}
+
 /* The child: the length first, then the bytes.  Exit status 0 only when
  * all of it was written. */
 static void child(iso_fn fn, void *arg, void *out, size_t cap, int fd)
 {
+	default_handlers();
 	size_t n = fn(arg, out, cap);
 	if (n > cap)
 		n = cap;

@@ -17,7 +17,9 @@
  * most CAP bytes of OUT (the child's copy of the caller's buffer) and
  * returns how many it filled; those bytes reach the caller's OUT.  The
  * child then ends with _exit, so no atexit handler runs and no stdio
- * buffer is flushed twice.  FN must not print.
+ * buffer is flushed twice.  FN must not print.  The child runs with the
+ * default action for every signal the caller handles: a crash in it is
+ * its own (ISO_DIED), never reported by the caller's handlers.
  *
  * Errors: iso_run never fails the caller's work.  When no child can be
  * made (fork or pipe failing) it answers ISO_UNAVAILABLE and the caller

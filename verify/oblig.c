@@ -95,33 +95,47 @@ jp_status obl_match_labels(const ir_trace *orig, const ir_trace *opt,
 	label_map m;
 	if (!map_build(&m, orig))
 		return jp_fail(err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < opt->nops; i++)
+		match[i] = is_guard(opt, i)
+			       ? map_find(&m, orig, ir_guard_label(opt, i))
+			       : OBL_NONE;
+	free(m.slot);
+	return JP_OK;
+}
+
+bool obl_in_order(const ir_trace *opt, const uint32_t *match, uint32_t *og,
+		  uint32_t *pg)
+{
 	uint32_t last = OBL_NONE, last_p = OBL_NONE;
-	jp_status st = JP_OK;
 	for (uint32_t i = 0; i < opt->nops; i++) {
-		match[i] = OBL_NONE;
-		if (!is_guard(opt, i))
-			continue;
-		uint32_t g = map_find(&m, orig, ir_guard_label(opt, i));
-		match[i] = g;
+		uint32_t g = match[i];
 		if (g == OBL_NONE)
 			continue;
 		if (last != OBL_NONE && g < last) {
-			st = jp_fail_at(
-			    err, JP_EINPUT, NULL, opt->ops[i].line,
-			    opt->ops[i].col,
-			    "guard order violation: the optimized trace has "
-			    "guard %s before guard %s, but the original has "
-			    "them the other way round (a guard may never be "
-			    "moved before another guard)",
-			    ir_guard_label(opt, last_p),
-			    ir_guard_label(opt, i));
-			break;
+			if (og)
+				*og = g;
+			if (pg)
+				*pg = last_p;
+			return false;
 		}
 		last = g;
 		last_p = i;
 	}
-	free(m.slot);
-	return st;
+	return true;
+}
+
+jp_status obl_require_order(const ir_trace *orig, const ir_trace *opt,
+			    const uint32_t *match, jp_err *err)
+{
+	uint32_t og, pg;
+	if (obl_in_order(opt, match, &og, &pg))
+		return JP_OK;
+	return jp_fail_at(err, JP_EUNSUPPORTED, NULL, opt->ops[pg].line,
+			  opt->ops[pg].col,
+			  "the optimized trace has guard %s before guard %s, "
+			  "the original the other way round: the heap model "
+			  "checks guards in order only",
+			  ir_guard_label(opt, pg), ir_guard_label(orig, og));
 }
 
 /* ---- building ---------------------------------------------------------- */
@@ -223,14 +237,30 @@ static bool build_trace(obl_list *l, const ir_trace *orig, const ir_trace *opt)
 	return add_end(l, orig, opt);
 }
 
+/* Guards out of order (OG, PG as from obl_in_order): no walk in order
+ * exists, so the whole exit behaviour is one obligation, without
+ * assumptions, followed by the end's. */
+static bool build_exit(obl_list *l, const ir_trace *orig, const ir_trace *opt,
+		       uint32_t og, uint32_t pg, bool failargs)
+{
+	obl b = mk(OBL_EXIT, og, pg, 0, 0);
+	b.j = failargs;
+	return push(l, b) && add_end(l, orig, opt);
+}
+
 jp_status obl_build(const ir_trace *orig, const ir_trace *opt, ver_mode mode,
 		    const uint32_t *match, bool failargs, obl_list *out,
 		    jp_err *err)
 {
 	memset(out, 0, sizeof *out);
-	bool ok = mode == VER_MODE_TRACE
-		      ? build_trace(out, orig, opt)
-		      : build_aligned(out, orig, opt, match, failargs);
+	uint32_t og = OBL_NONE, pg = OBL_NONE;
+	bool ok;
+	if (mode == VER_MODE_TRACE)
+		ok = build_trace(out, orig, opt);
+	else if (!obl_in_order(opt, match, &og, &pg))
+		ok = build_exit(out, orig, opt, og, pg, failargs);
+	else
+		ok = build_aligned(out, orig, opt, match, failargs);
 	if (!ok) {
 		obl_list_free(out);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
@@ -276,6 +306,15 @@ void obl_describe(const obl *b, const ir_trace *orig, const ir_trace *opt,
 			  "optimized guard %s (must pass where the original "
 			  "reaches its end)",
 			  ir_guard_label(opt, b->pg));
+		break;
+	case OBL_EXIT:
+		sb_printf(sb,
+			  "exit (guards %s and %s in another order: both "
+			  "traces must leave at the same guard%s, or pass "
+			  "every guard)",
+			  ir_guard_label(opt, b->pg),
+			  ir_guard_label(orig, b->og),
+			  b->j ? " with the same fail-args" : "");
 		break;
 	}
 }
@@ -334,6 +373,24 @@ static bool outputs_equal(const ir_trace *orig, const ir_trace *opt,
 	return true;
 }
 
+/* OBL_EXIT on the runs: they leave at guards with different labels, or
+ * one passes every guard and the other does not, or (B->j) they leave at
+ * the same label with different fail-args. */
+static bool exits_differ(const obl *b, const ir_trace *orig,
+			 const ir_trace *opt, const interp_result *ro,
+			 const interp_result *rp)
+{
+	if (at_end(ro) != at_end(rp))
+		return true;
+	if (at_end(ro))
+		return false; /* the end's obligations compare the ends */
+	if (strcmp(ir_guard_label(orig, ro->stop_op),
+		   ir_guard_label(opt, rp->stop_op)))
+		return true;
+	return b->j && !failargs_equal(orig, &orig->ops[ro->stop_op], ro, opt,
+				       &opt->ops[rp->stop_op], rp);
+}
+
 obl_truth obl_eval(const obl *b, const ir_trace *orig, const ir_trace *opt,
 		   const interp_result *ro, const interp_result *rp)
 {
@@ -367,6 +424,7 @@ obl_truth obl_eval(const obl *b, const ir_trace *orig, const ir_trace *opt,
 			return OBL_VACUOUS;
 		fails = true;
 		break;
+	case OBL_EXIT: fails = exits_differ(b, orig, opt, ro, rp); break;
 	}
 	return fails ? OBL_FAILS : OBL_HOLDS;
 }

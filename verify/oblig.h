@@ -18,6 +18,14 @@
  *   OBL_OUTPUT   output j is equal when both traces reach their end;
  *   OBL_END      the ends differ (jump vs finish, number or kind of
  *                outputs): the end must be unreachable.
+ * Aligned mode with guards in another order (OPT has a paired guard
+ * before one that precedes it in ORIG, so no walk in order exists):
+ *   OBL_EXIT     on every input both traces leave at guards with the same
+ *                label, or both pass every guard; with --failargs (j = 1)
+ *                the fail-args at the exit guard are equal too.  No
+ *                assumptions.  og / pg name the two guards out of order
+ *                (for the description only);
+ *   plus OBL_OUTPUT / OBL_END.
  * Trace mode (no alignment):
  *   OBL_T_ORIG   an ORIG guard passes wherever OPT reaches its end;
  *   OBL_T_OPT    an OPT guard passes wherever ORIG reaches its end;
@@ -49,6 +57,7 @@ typedef enum obl_kind {
 	OBL_END,
 	OBL_T_ORIG,
 	OBL_T_OPT,
+	OBL_EXIT,
 } obl_kind;
 
 #define OBL_NONE UINT32_MAX
@@ -56,7 +65,8 @@ typedef enum obl_kind {
 typedef struct obl {
 	obl_kind kind;
 	uint32_t og, pg;	 /* guard op index in ORIG / OPT, or OBL_NONE */
-	uint32_t j;		 /* output index (OBL_OUTPUT) */
+	uint32_t j;		 /* output index (OBL_OUTPUT); 1 when fail-args
+				    are compared (OBL_EXIT) */
 	uint32_t o_upto, p_upto; /* assumption bounds, see above */
 } obl;
 
@@ -69,19 +79,31 @@ void obl_list_free(obl_list *l);
 
 /* Pairs the guards of OPT with those of ORIG by label.  MATCH (room for
  * opt->nops) receives, per op of OPT, the op index of the ORIG guard with
- * the same label, or OBL_NONE.  A guard that appears in OPT before a guard
- * that precedes it in ORIG breaks the optimizer's contract (a guard may
- * fail earlier, with another state); that is reported as JP_EINPUT naming
- * both guards, not as a counterexample, because no input need exist on
- * which the two orders behave differently. */
+ * the same label, or OBL_NONE.  The pairs need not be in order (see
+ * obl_in_order).  Errors: JP_ENOMEM only. */
 jp_status obl_match_labels(const ir_trace *orig, const ir_trace *opt,
 			   uint32_t *match, jp_err *err);
+
+/* Whether MATCH pairs the guards in increasing order.  If not, *OG and *PG
+ * (may be NULL) receive the first pair out of order: OPT has guard *PG
+ * before the guard that ORIG has at *OG, which ORIG has before *PG's
+ * counterpart.  Whether that changes behaviour depends on the inputs: the
+ * obligations then are OBL_EXIT's (a counterexample only where an input
+ * leaves the traces at different guards). */
+bool obl_in_order(const ir_trace *opt, const uint32_t *match, uint32_t *og,
+		  uint32_t *pg);
+
+/* JP_EUNSUPPORTED naming the two guards when MATCH is not in order: for
+ * the heap model, whose obligations follow the guards in order. */
+jp_status obl_require_order(const ir_trace *orig, const ir_trace *opt,
+			    const uint32_t *match, jp_err *err);
 
 /* Whether every guard of T has a label assigned by position. */
 bool obl_all_implicit(const ir_trace *t);
 
-/* Builds the obligations of MODE (VER_MODE_ALIGNED uses MATCH, which must
- * pair guards in increasing order; VER_MODE_TRACE ignores it). */
+/* Builds the obligations of MODE (VER_MODE_ALIGNED uses MATCH: the walk
+ * in order when obl_in_order, else OBL_EXIT and the end's obligations;
+ * VER_MODE_INFERRED's MATCH is in order; VER_MODE_TRACE ignores it). */
 jp_status obl_build(const ir_trace *orig, const ir_trace *opt, ver_mode mode,
 		    const uint32_t *match, bool failargs, obl_list *out,
 		    jp_err *err);

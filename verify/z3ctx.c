@@ -148,12 +148,13 @@ static bool holds_too_much(const zc_ctx *zc)
 
 jp_status zc_begin_check(zc_ctx *zc, jp_err *err)
 {
+	bool broken = zc_err_set;
 	zc_clear_error();
 	double t = clk_now_ms();
 	bool long_check = t - zc->last_begin_ms >= TRIM_AFTER_MS;
 	zc->last_begin_ms = t;
 	bool full = holds_too_much(zc);
-	if (zc->checks >= zc->recycle_every || full) {
+	if (zc->checks >= zc->recycle_every || full || broken) {
 		Z3_del_context(zc->z);
 		zc->z = make_context();
 		zc->checks = 0;
@@ -213,9 +214,33 @@ static void set_watermark(unsigned memory_mb)
 	zc_watermark_set = true;
 }
 
+static _Thread_local unsigned zc_fail_countdown;
+
+void zc_test_fail_after(unsigned n)
+{
+	zc_fail_countdown = n;
+}
+
+/* The test hook's error: a bit-vector sum of two Booleans, which Z3
+ * refuses through the error handler. */
+static void test_point(Z3_context z)
+{
+	if (!zc_fail_countdown || --zc_fail_countdown)
+		return;
+	Z3_ast t = Z3_mk_true(z);
+	Z3_inc_ref(z, t);
+	Z3_ast bad = Z3_mk_bvadd(z, t, t);
+	if (bad) { /* not refused after all: no error to test with */
+		Z3_inc_ref(z, bad);
+		Z3_dec_ref(z, bad);
+	}
+	Z3_dec_ref(z, t);
+}
+
 void zc_limit_params(Z3_context z, Z3_params p, zc_solver_kind kind,
 		     unsigned memory_mb)
 {
+	test_point(z);
 	/* The cap is on Z3's whole total, not on what one query adds to
 	 * it: a per-query allowance would ratchet up within a pair, whose
 	 * solvers keep what their earlier queries allocated (measured:

@@ -75,8 +75,9 @@ jp_status zc_init(zc_ctx *zc, jp_err *err);
 void zc_fini(zc_ctx *zc);
 
 /* Starts a check: rebuilds the context when it is due (every
- * recycle_every checks, or when Z3 holds more than retain_mb), and clears
- * the error record. */
+ * recycle_every checks, or when Z3 holds more than retain_mb, or when the
+ * last check ended with a Z3 error, after which Z3's state is not
+ * trusted), and clears the error record. */
 jp_status zc_begin_check(zc_ctx *zc, jp_err *err);
 
 /* The kinds of solver, which Z3 limits in different ways. */
@@ -118,8 +119,16 @@ bool zc_failed_memout(void);
 void zc_clear_error(void);
 
 /* Turns a recorded Z3 failure into JP_EINTERNAL with WHAT as context;
- * JP_OK when nothing failed. */
+ * JP_OK when nothing failed.  The verifier's entry point turns any
+ * failure while a Z3 error is recorded into an unknown verdict with the
+ * message as its reason (verify/check.h). */
 jp_status zc_check_error(jp_err *err, const char *what);
+
+/* A test hook: the N-th call of zc_limit_params from now on (N >= 1;
+ * 0 disarms) makes Z3 report an error through the context's error
+ * handler, as an exception inside Z3 would (a sort error on purpose).
+ * Per thread; a forked child counts on from its parent's count. */
+void zc_test_fail_after(unsigned n);
 
 /* The set of terms held by one check. */
 typedef struct zc_scope {

@@ -58,8 +58,25 @@ expect_rc 2 "json error" -- "$JITPROVE" check --json "$tmp/two.trace" "$tmp/one.
 [ "$(json_get "d['verdict']")" = error ] || bad "json error verdict"
 printf '[i0]\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\ni2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\nfinish(i0)\n' >"$tmp/ab.trace"
 printf '[i0]\ni2 = int_lt(i0, 20)\nguard_true(i2, descr=b)\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\nfinish(i0)\n' >"$tmp/ba.trace"
-expect_rc 2 "guard order" -- "$JITPROVE" check "$tmp/ab.trace" "$tmp/ba.trace"
-grep -q 'order' "$tmp/all" || bad "order message"
+# Guards swapped that can both fail (i0 >= 20): a counterexample with
+# inputs, replayed (found by the solver too, without screening).
+expect_rc 1 "guard order" -- "$JITPROVE" check "$tmp/ab.trace" "$tmp/ba.trace"
+grep -q '^counterexample: exit (guards b and a in another order' "$tmp/out" || bad "order counterexample header"
+grep -q 'the original fails at guard a, the optimized trace fails at guard b' "$tmp/out" || bad "order divergence"
+grep -q '^  i0 = ' "$tmp/out" || bad "order inputs"
+grep -q 'replayed on the interpreter' "$tmp/out" || bad "order replay"
+expect_rc 1 "guard order by solver" -- "$JITPROVE" check --screen 0 "$tmp/ab.trace" "$tmp/ba.trace"
+grep -q 'found by solver), replayed' "$tmp/out" || bad "order solver replay"
+# Swapped guards that never both fail: proved.
+printf '[i0]\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\ni2 = int_gt(i0, -5)\nguard_true(i2, descr=b)\nfinish(i0)\n' >"$tmp/ab2.trace"
+printf '[i0]\ni2 = int_gt(i0, -5)\nguard_true(i2, descr=b)\ni1 = int_lt(i0, 10)\nguard_true(i1, descr=a)\nfinish(i0)\n' >"$tmp/ba2.trace"
+expect_rc 0 "guard order, never both fail" -- "$JITPROVE" check "$tmp/ab2.trace" "$tmp/ba2.trace"
+grep -q '^proved (aligned mode)' "$tmp/out" || bad "order proved line"
+# The heap model keeps its guards in order: an error naming both guards.
+printf '[p0, i1]\ni2 = int_gt(i1, 0)\nguard_true(i2, descr=a)\ni3 = int_lt(i1, 9)\nguard_true(i3, descr=b)\nsetfield_gc(p0, i1, descr=f)\nfinish()\n' >"$tmp/hab.trace"
+printf '[p0, i1]\ni3 = int_lt(i1, 9)\nguard_true(i3, descr=b)\ni2 = int_gt(i1, 0)\nguard_true(i2, descr=a)\nsetfield_gc(p0, i1, descr=f)\nfinish()\n' >"$tmp/hba.trace"
+expect_rc 2 "heap guard order" -- "$JITPROVE" check "$tmp/hab.trace" "$tmp/hba.trace"
+grep -q 'guard b before guard a.*heap model checks guards in order only' "$tmp/all" || bad "heap order message"
 expect_rc 0 "trace mode ignores order" -- "$JITPROVE" check --mode trace "$tmp/ab.trace" "$tmp/ba.trace"
 
 # Example inputs: a difference at x = 7 only.  Screening off, the example
@@ -83,11 +100,27 @@ grep -q 'i0 = 0x7' "$tmp/out" || bad "width 8 value not 8-bit"
 mkdir -p "$tmp/smt"
 expect_rc 0 "smt2 proved" -- "$JITPROVE" check --smt2 "$tmp/smt" "$P/ovf_sub_of_add_ovf/orig.trace" "$P/ovf_sub_of_add_ovf/opt.trace"
 ls "$tmp"/smt/*.smt2 >/dev/null 2>&1 || bad "no smt2 files"
-# A second solver that always says sat: the disagreement is an internal
-# error (exit 2), never a verdict.
-printf '#!/bin/sh\necho sat\n' >"$tmp/liar"; chmod +x "$tmp/liar"
+# A second solver that answers the probe honestly and then always says
+# sat: the disagreement is an internal error (exit 2), never a verdict.
+printf '#!/bin/sh\ngrep -q "answer must be unsat" "$1" && echo unsat || echo sat\n' >"$tmp/liar"; chmod +x "$tmp/liar"
 expect_rc 2 "lying solver" -- "$JITPROVE" check --solver-cmd "$tmp/liar" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
 grep -q 'disagreement' "$tmp/all" || bad "disagreement message"
+# A second solver that cannot run, or answers garbage, is an error up
+# front (exit 2, naming the command), before any pair is checked.
+printf '#!/bin/sh\necho sat\n' >"$tmp/always_sat"; chmod +x "$tmp/always_sat"
+expect_rc 2 "always-sat solver" -- "$JITPROVE" check --solver-cmd "$tmp/always_sat" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+grep -q "always_sat' answered 'sat' on a query whose answer is 'unsat'" "$tmp/all" || bad "always-sat message"
+expect_rc 2 "missing solver" -- "$JITPROVE" check --solver-cmd /nonexistent "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+grep -q "solver-cmd '/nonexistent' does not work as a solver.*exit status 127" "$tmp/all" || bad "missing solver message"
+[ -s "$tmp/out" ] && bad "missing solver: a verdict was printed"
+expect_rc 2 "missing solver, corpus" -- "$JITPROVE" check --corpus --solver-cmd /nonexistent "$P"
+grep -q "^ok" "$tmp/all" && bad "missing solver: corpus pairs were checked"
+expect_rc 2 "garbage solver" -- "$JITPROVE" check --solver-cmd "echo hello" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+grep -q "printed 'hello" "$tmp/all" || bad "garbage solver message"
+# Passes the probe, then answers garbage: no answer is no agreement.
+printf '#!/bin/sh\nif grep -q "answer must be unsat" "$1"; then echo unsat\nelif grep -q "answer must be sat" "$1"; then echo sat\nelse echo "(error boom)"; fi\n' >"$tmp/flaky"; chmod +x "$tmp/flaky"
+expect_rc 2 "garbage after the probe" -- "$JITPROVE" check --solver-cmd "$tmp/flaky" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
+grep -q "gave no answer on a query: it printed '(error boom)'" "$tmp/all" || bad "garbage answer message"
 
 echo "check_cli: $fail failed"
 [ "$fail" -eq 0 ]
