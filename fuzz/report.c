@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fuzz/cache.h"
+#include "ir/fdio.h"
 
 #define RULE_ID "jitprove/miscompilation"
 
@@ -795,25 +796,5 @@ jp_status rep_write_file(const char *path, const strbuf *sb, jp_err *err)
 	if (sb->oom)
 		return jp_fail(err, JP_ENOMEM, "out of memory writing '%s'",
 			       path);
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 32);
-	if (!tmp)
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	snprintf(tmp, n + 32, "%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	jp_status st = JP_OK;
-	if (!f) {
-		st = jp_fail(err, JP_EIO, "cannot write '%s': %s", path,
-			     strerror(errno));
-	} else {
-		bool ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
-		ok &= fclose(f) == 0;
-		if (!ok || rename(tmp, path)) {
-			st = jp_fail(err, JP_EIO, "cannot write '%s': %s", path,
-				     strerror(errno));
-			unlink(tmp);
-		}
-	}
-	free(tmp);
-	return st;
+	return fd_write_path(path, sb->buf, sb->len, err);
 }
