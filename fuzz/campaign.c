@@ -474,7 +474,7 @@ static void put_info(strbuf *sb, const camp_opts *o, const camp_finding *f,
 	sb_json_str(sb, tmp.buf);
 	sb_reset(&tmp);
 	sb_printf(sb,
-		  ",\n  \"trace_seed\": %llu,\n  \"campaign_seed\": %llu,\n"
+		  ",\n  \"trace_seed\": \"%llu\",\n  \"campaign_seed\": \"%llu\",\n"
 		  "  \"stream\": %u,\n  \"index\": %llu,\n",
 		  (unsigned long long)f->trace_seed,
 		  (unsigned long long)o->seed, f->stream,

@@ -731,7 +731,7 @@ static void json_case(const rep_run *r, uint32_t i, strbuf *sb)
 static void json_fuzz(const ci_fuzz *f, strbuf *sb)
 {
 	sb_printf(sb,
-		  "{\"seconds\":%g,\"seed\":%llu,\"traces\":%llu,"
+		  "{\"seconds\":%g,\"seed\":\"%llu\",\"traces\":%llu,"
 		  "\"proved\":%llu,\"refuted\":%llu,\"unknown\":%llu,"
 		  "\"errors\":%llu,\"distinct_failures\":%u,\"findings\":",
 		  f->seconds, (unsigned long long)f->seed,
