@@ -3,7 +3,7 @@
 # a finding's info.json, ci --json's fuzz section, bench --json): as JSON
 # numbers, jq and JavaScript round them to a double and replaying the
 # rounded seed checks another trace.  The seed from the JSON, replayed,
-# reproduces the finding.
+# reproduces the finding.  Also: the bundle's repro.sh is mode 0755.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -31,6 +31,13 @@ if [ -n "$out" ]; then
   rc=$?
   [ "$rc" -eq 1 ] || bad "replaying trace seed $out from the JSON: exit $rc, expected 1"
 fi
+
+# the bundle's repro.sh is executable, writable only by its owner (it was
+# 0777: anyone could change what the next person runs)
+for r in "$tmp"/f/findings/*/repro.sh; do
+  m=$(stat -c %a "$r")
+  [ "$m" = 755 ] || bad "$r has mode $m, expected 755"
+done
 
 "$JITPROVE" ci "$JP_SRC/corpus/pairs/const_fold" --fuzz-seconds 1 --fuzz-seed "$big" \
   --fuzz-out "$tmp/ci-fuzz" --json "$tmp/ci.json" >/dev/null 2>&1
