@@ -15,7 +15,8 @@
 #include "fuzz/cache.h"
 #include "ir/fdio.h"
 
-#define RULE_ID "jitprove/miscompilation"
+#define RULE_ID		"jitprove/miscompilation"
+#define UNKNOWN_RULE_ID "jitprove/unknown"
 
 /* ---- text hygiene ----------------------------------------------------- */
 
@@ -587,6 +588,44 @@ static void sarif_result(const rep_run *r, uint32_t i, strbuf *sb)
 	sb_release(&msg);
 }
 
+/* A case the verifier could not decide where something else was expected:
+ * SARIF's kind "open" (the tool could not tell pass from fail), whose level
+ * must be "none" (SARIF 2.1.0, 3.27.10: a kind other than "fail" has level
+ * none).  Whether it fails the gate (over the unknown budget) is in the
+ * message and in properties.overBudget. */
+static void sarif_unknown(const rep_run *r, uint32_t i, strbuf *sb)
+{
+	const ci_case *c = &r->cases->v[i];
+	const ci_result *res = &r->results[i];
+	bool over = r->sum->unknown_over;
+	strbuf msg;
+	sb_init(&msg);
+	sb_printf(&msg, "Not decided: %s (expected %s) is unknown", c->name,
+		  ci_verdict_name(res->expected));
+	if (res->what)
+		sb_printf(&msg, " (%s)", res->what);
+	sb_puts(&msg, over ? "; unknowns are over the budget, so this one "
+			     "fails the gate ("
+			   : "; within the unknown budget (");
+	budget_text(r->budget, &msg);
+	sb_puts(&msg, ").");
+	sb_puts(sb, "{\"ruleId\":\"" UNKNOWN_RULE_ID "\",\"ruleIndex\":1,"
+		    "\"kind\":\"open\",\"level\":\"none\",\"message\":{"
+		    "\"text\":");
+	json_str(sb, msg.buf);
+	sb_puts(sb, "},\"locations\":[");
+	sarif_location(r, case_file(c), 0, sb);
+	sb_puts(sb, "],\"partialFingerprints\":{\"jitproveCase/v1\":");
+	json_str(sb, c->name);
+	sb_puts(sb, "},\"properties\":{\"case\":");
+	json_str(sb, c->name);
+	sb_printf(sb, ",\"expected\":\"%s\",\"overBudget\":%s,\"reason\":",
+		  ci_verdict_name(res->expected), over ? "true" : "false");
+	json_str(sb, res->what);
+	sb_puts(sb, "}}");
+	sb_release(&msg);
+}
+
 static void sarif_notification(const rep_run *r, const char *msg,
 			       const char *file, int line, strbuf *sb)
 {
@@ -615,7 +654,20 @@ static void sarif_rule(strbuf *sb)
 		"\"defaultConfiguration\":{\"level\":\"error\"},"
 		"\"help\":{\"text\":\"Run 'jitprove check ORIG OPT' on the "
 		"pair to see the counterexample with every value of both "
-		"traces.\"}}");
+		"traces.\"}},");
+	sb_puts(sb,
+		"{\"id\":\"" UNKNOWN_RULE_ID "\",\"name\":\"Undecided\","
+		"\"shortDescription\":{\"text\":\"The verifier could not "
+		"decide whether the optimized trace behaves like the "
+		"original.\"},"
+		"\"fullDescription\":{\"text\":\"A solver query hit its "
+		"resource limit or timeout (or needs an unsupported "
+		"feature), so the case is neither proved nor refuted. Over "
+		"the unknown budget (--max-unknown) it fails the gate.\"},"
+		"\"defaultConfiguration\":{\"level\":\"none\"},"
+		"\"help\":{\"text\":\"Raise the case's rlimit, or run "
+		"'jitprove check --verbose ORIG OPT' to see which obligation "
+		"is undecided.\"}}");
 }
 
 void rep_sarif(const rep_run *r, strbuf *sb)
@@ -661,12 +713,17 @@ void rep_sarif(const rep_run *r, strbuf *sb)
 	sb_puts(sb, "}},\"results\":[");
 	any = false;
 	for (uint32_t i = 0; i < r->cases->n; i++) {
-		if (r->results[i].got != CI_COUNTEREXAMPLE)
+		bool cex = r->results[i].got == CI_COUNTEREXAMPLE;
+		bool unknown = r->results[i].status == CI_ST_UNKNOWN;
+		if (!cex && !unknown)
 			continue;
 		if (any)
 			sb_putc(sb, ',');
 		any = true;
-		sarif_result(r, i, sb);
+		if (cex)
+			sarif_result(r, i, sb);
+		else
+			sarif_unknown(r, i, sb);
 	}
 	sb_puts(sb, "],\"columnKind\":\"unicodeCodePoints\"}]}\n");
 }
