@@ -361,6 +361,69 @@ static void split_name(const char *name, strbuf *cls, strbuf *base)
 	sb_puts(base, slash + 1);
 }
 
+/* The JUnit names of every case, made unique: "a/b.c" and "a.b/c" are
+ * both classname "a.b", name "c", and reporters keyed on classname.name
+ * would merge them.  A name already taken gets " #2", " #3", ... (the
+ * first smallest number not taken by any case). */
+typedef struct junit_names {
+	strbuf *cls, *base; /* per case; NULL when out of memory */
+} junit_names;
+
+static bool name_taken(const junit_names *jn, uint32_t n, uint32_t self,
+		       const char *cls, const char *base)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (j != self && !strcmp(jn->cls[j].buf, cls) &&
+		    !strcmp(jn->base[j].buf, base))
+			return true;
+	return false;
+}
+
+static void junit_names_make(const rep_run *r, junit_names *jn)
+{
+	uint32_t n = r->cases->n;
+	jn->cls = calloc(n ? n : 1, sizeof *jn->cls);
+	jn->base = calloc(n ? n : 1, sizeof *jn->base);
+	if (!jn->cls || !jn->base) {
+		free(jn->cls);
+		free(jn->base);
+		jn->cls = jn->base = NULL;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		sb_init(&jn->cls[i]);
+		sb_init(&jn->base[i]);
+		split_name(r->cases->v[i].name, &jn->cls[i], &jn->base[i]);
+	}
+	/* Case I keeps its name unless an earlier case has it. */
+	for (uint32_t i = 1; i < n; i++) {
+		if (!name_taken(jn, i, i, jn->cls[i].buf, jn->base[i].buf))
+			continue;
+		strbuf cand;
+		sb_init(&cand);
+		for (unsigned k = 2;; k++) {
+			sb_reset(&cand);
+			sb_printf(&cand, "%s #%u", jn->base[i].buf, k);
+			if (cand.oom ||
+			    !name_taken(jn, n, i, jn->cls[i].buf, cand.buf))
+				break;
+		}
+		sb_reset(&jn->base[i]);
+		sb_puts(&jn->base[i], cand.buf);
+		sb_release(&cand);
+	}
+}
+
+static void junit_names_free(const rep_run *r, junit_names *jn)
+{
+	for (uint32_t i = 0; jn->cls && i < r->cases->n; i++) {
+		sb_release(&jn->cls[i]);
+		sb_release(&jn->base[i]);
+	}
+	free(jn->cls);
+	free(jn->base);
+}
+
 typedef enum junit_kind {
 	JK_PASS,
 	JK_FAILURE,
@@ -387,7 +450,8 @@ static const char *failure_type(const ci_result *res)
 	return "missed-expectation";
 }
 
-static void junit_case(const rep_run *r, uint32_t i, strbuf *sb)
+static void junit_case(const rep_run *r, const junit_names *jn, uint32_t i,
+		       strbuf *sb)
 {
 	const ci_case *c = &r->cases->v[i];
 	const ci_result *res = &r->results[i];
@@ -395,7 +459,13 @@ static void junit_case(const rep_run *r, uint32_t i, strbuf *sb)
 	sb_init(&cls);
 	sb_init(&base);
 	sb_init(&line);
-	split_name(c->name, &cls, &base);
+	if (jn->cls) {
+		sb_puts(&cls, jn->cls[i].buf);
+		sb_puts(&base, jn->base[i].buf);
+	} else {
+		split_name(c->name, &cls, &base);
+		sb->oom = true; /* the report is incomplete: say so */
+	}
 	outcome_line(res, &line);
 	sb_puts(sb, "    <testcase name=\"");
 	xml_attr(sb, base.buf);
@@ -486,6 +556,8 @@ void rep_junit(const rep_run *r, strbuf *sb)
 		errs += r->fuzz->error != NULL;
 		fail += !r->fuzz->error && r->fuzz->nfindings > 0;
 	}
+	junit_names jn;
+	junit_names_make(r, &jn);
 	sb_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sb_printf(sb,
 		  "<testsuites name=\"jitprove ci\" tests=\"%u\" "
@@ -512,12 +584,13 @@ void rep_junit(const rep_run *r, strbuf *sb)
 			  t, f, e, ms / 1000.0);
 		for (uint32_t i = 0; i < n; i++)
 			if (r->cases->v[i].root == root)
-				junit_case(r, i, sb);
+				junit_case(r, &jn, i, sb);
 		sb_puts(sb, "  </testsuite>\n");
 	}
 	if (fz)
 		junit_fuzz(r->fuzz, sb);
 	sb_puts(sb, "</testsuites>\n");
+	junit_names_free(r, &jn);
 }
 
 /* ---- SARIF ------------------------------------------------------------ */
