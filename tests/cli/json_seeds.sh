@@ -15,12 +15,12 @@ big=18446744073709551557   # > 2^53: a double would round it
 rc=$?
 [ "$rc" -eq 1 ] || { bad "fuzz with an injected bug: exit $rc, expected 1"; cat "$tmp/f.err"; }
 out=$(python3 - "$tmp/f.json" "$tmp/f" "$big" <<'PY'
-import glob, json, sys
+import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["seed"] == sys.argv[3], ("seed", d["seed"])
 f = d["findings"][0]
 assert isinstance(f["trace_seed"], str) and int(f["trace_seed"]) >= 0, f["trace_seed"]
-info = json.load(open(glob.glob(sys.argv[2] + "/findings/*/info.json")[0]))
+info = json.load(open(sys.argv[2] + "/findings/" + f["signature"] + "/info.json"))
 assert info["campaign_seed"] == sys.argv[3], info["campaign_seed"]
 assert info["trace_seed"] == f["trace_seed"], (info["trace_seed"], f["trace_seed"])
 print(f["trace_seed"])
