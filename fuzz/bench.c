@@ -677,7 +677,7 @@ static void json_machine(const bench_result *r, strbuf *sb)
 	sb_printf(sb, ", \"nproc\": %ld, \"z3\": ", r->nproc);
 	sb_json_str(sb, r->z3_version);
 	sb_printf(sb,
-		  "},\n \"options\": {\"seed\": %llu, \"timeout_ms\": %u, "
+		  "},\n \"options\": {\"seed\": \"%llu\", \"timeout_ms\": %u, "
 		  "\"width\": %d, \"check_pairs\": %u, "
 		  "\"check_seconds\": %.1f, \"max_length\": %u, "
 		  "\"campaign_len\": %u, \"campaign_seconds\": %.1f, "
@@ -701,7 +701,7 @@ static void json_check(const bench_result *r, strbuf *sb)
 			  "%s\n  {\"len\": %u, \"pairs\": %u, "
 			  "\"ops_avg\": %.1f, \"pairs_per_s\": %.3f, "
 			  "\"ms_mean\": %.3f, \"ms_median\": %.3f, "
-			  "\"ms_max\": %.3f, \"max_seed\": %llu, "
+			  "\"ms_max\": %.3f, \"max_seed\": \"%llu\", "
 			  "\"proved\": %u, \"refuted\": %u, \"unknown\": %u}",
 			  i ? "," : "", l->len, l->pairs, l->ops_avg,
 			  l->ms_total > 0 ? l->pairs * 1e3 / l->ms_total : 0,

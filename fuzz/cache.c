@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <z3.h>
 
+#include "ir/fdio.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "ir/strbuf.h"
@@ -349,31 +350,6 @@ static void put_field(strbuf *sb, const char *name, const char *s)
 	sb_putc(sb, '\n');
 }
 
-/* Writes LEN bytes of TEXT to PATH through a temporary file and rename. */
-static jp_status write_atomic(const char *path, const char *text, size_t len,
-			      jp_err *err)
-{
-	static unsigned counter;
-	char tmp[4200];
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path) : 0;
-	snprintf(tmp, sizeof tmp, "%.*s%s.tmp-%ld-%u", dirlen, path,
-		 slash ? "/" : "", (long)getpid(), counter++);
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return jp_fail(err, JP_EIO, "cannot write cache entry '%s': %s",
-			       tmp, strerror(errno));
-	bool ok = fwrite(text, 1, len, f) == len;
-	ok &= fclose(f) == 0;
-	if (!ok || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		return jp_fail(err, JP_EIO, "cannot write cache entry '%s': %s",
-			       path, strerror(e));
-	}
-	return JP_OK;
-}
-
 jp_status pc_store(pc_cache *c, const char *key, const pc_entry *e, jp_err *err)
 {
 	if (c->mode == PC_READ_ONLY ||
@@ -396,7 +372,7 @@ jp_status pc_store(pc_cache *c, const char *key, const pc_entry *e, jp_err *err)
 	put_field(&sb, "json", e->json);
 	sb_puts(&sb, "end\n");
 	jp_status st = sb.oom ? jp_fail(err, JP_ENOMEM, "out of memory")
-			      : write_atomic(path, sb.buf, sb.len, err);
+			      : fd_write_path(path, sb.buf, sb.len, err);
 	sb_release(&sb);
 	if (!st)
 		c->stats.writes++;

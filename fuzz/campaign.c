@@ -471,12 +471,12 @@ static void put_info(strbuf *sb, const camp_opts *o, const camp_finding *f,
 	put_mask(&tmp, o->cfg.passes, OPT_PASS_COUNT, pass_name_i);
 	sb_json_str(sb, tmp.buf);
 	sb_reset(&tmp);
-	sb_printf(sb,
-		  ",\n  \"trace_seed\": %llu,\n  \"campaign_seed\": %llu,\n"
-		  "  \"stream\": %u,\n  \"index\": %llu,\n",
-		  (unsigned long long)f->trace_seed,
-		  (unsigned long long)o->seed, f->stream,
-		  (unsigned long long)f->index);
+	sb_printf(
+	    sb,
+	    ",\n  \"trace_seed\": \"%llu\",\n  \"campaign_seed\": \"%llu\",\n"
+	    "  \"stream\": %u,\n  \"index\": %llu,\n",
+	    (unsigned long long)f->trace_seed, (unsigned long long)o->seed,
+	    f->stream, (unsigned long long)f->index);
 	sb_printf(sb,
 		  "  \"generator\": {\"profile\": \"%s\", \"length\": [%u, "
 		  "%u], \"inputs\": [%u, %u], \"width\": %d},\n"
@@ -586,7 +586,7 @@ static bool write_bundle_files(const char *dir, const camp_opts *o,
 	ok &= write_file(dir, "repro.sh", &sb);
 	char path[4800];
 	snprintf(path, sizeof path, "%s/repro.sh", dir);
-	chmod(path, 0777);
+	chmod(path, 0755); /* runnable by all, writable by the owner only */
 	sb_release(&sb);
 	return ok;
 }

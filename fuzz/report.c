@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "fuzz/cache.h"
+#include "ir/fdio.h"
 
-#define RULE_ID "jitprove/miscompilation"
+#define RULE_ID		"jitprove/miscompilation"
+#define UNKNOWN_RULE_ID "jitprove/unknown"
 
 /* ---- text hygiene ----------------------------------------------------- */
 
@@ -359,6 +361,69 @@ static void split_name(const char *name, strbuf *cls, strbuf *base)
 	sb_puts(base, slash + 1);
 }
 
+/* The JUnit names of every case, made unique: "a/b.c" and "a.b/c" are
+ * both classname "a.b", name "c", and reporters keyed on classname.name
+ * would merge them.  A name already taken gets " #2", " #3", ... (the
+ * first smallest number not taken by any case). */
+typedef struct junit_names {
+	strbuf *cls, *base; /* per case; NULL when out of memory */
+} junit_names;
+
+static bool name_taken(const junit_names *jn, uint32_t n, uint32_t self,
+		       const char *cls, const char *base)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (j != self && !strcmp(jn->cls[j].buf, cls) &&
+		    !strcmp(jn->base[j].buf, base))
+			return true;
+	return false;
+}
+
+static void junit_names_make(const rep_run *r, junit_names *jn)
+{
+	uint32_t n = r->cases->n;
+	jn->cls = calloc(n ? n : 1, sizeof *jn->cls);
+	jn->base = calloc(n ? n : 1, sizeof *jn->base);
+	if (!jn->cls || !jn->base) {
+		free(jn->cls);
+		free(jn->base);
+		jn->cls = jn->base = NULL;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		sb_init(&jn->cls[i]);
+		sb_init(&jn->base[i]);
+		split_name(r->cases->v[i].name, &jn->cls[i], &jn->base[i]);
+	}
+	/* Case I keeps its name unless an earlier case has it. */
+	for (uint32_t i = 1; i < n; i++) {
+		if (!name_taken(jn, i, i, jn->cls[i].buf, jn->base[i].buf))
+			continue;
+		strbuf cand;
+		sb_init(&cand);
+		for (unsigned k = 2;; k++) {
+			sb_reset(&cand);
+			sb_printf(&cand, "%s #%u", jn->base[i].buf, k);
+			if (cand.oom ||
+			    !name_taken(jn, n, i, jn->cls[i].buf, cand.buf))
+				break;
+		}
+		sb_reset(&jn->base[i]);
+		sb_puts(&jn->base[i], cand.buf);
+		sb_release(&cand);
+	}
+}
+
+static void junit_names_free(const rep_run *r, junit_names *jn)
+{
+	for (uint32_t i = 0; jn->cls && i < r->cases->n; i++) {
+		sb_release(&jn->cls[i]);
+		sb_release(&jn->base[i]);
+	}
+	free(jn->cls);
+	free(jn->base);
+}
+
 typedef enum junit_kind {
 	JK_PASS,
 	JK_FAILURE,
@@ -385,7 +450,8 @@ static const char *failure_type(const ci_result *res)
 	return "missed-expectation";
 }
 
-static void junit_case(const rep_run *r, uint32_t i, strbuf *sb)
+static void junit_case(const rep_run *r, const junit_names *jn, uint32_t i,
+		       strbuf *sb)
 {
 	const ci_case *c = &r->cases->v[i];
 	const ci_result *res = &r->results[i];
@@ -393,7 +459,13 @@ static void junit_case(const rep_run *r, uint32_t i, strbuf *sb)
 	sb_init(&cls);
 	sb_init(&base);
 	sb_init(&line);
-	split_name(c->name, &cls, &base);
+	if (jn->cls) {
+		sb_puts(&cls, jn->cls[i].buf);
+		sb_puts(&base, jn->base[i].buf);
+	} else {
+		split_name(c->name, &cls, &base);
+		sb->oom = true; /* the report is incomplete: say so */
+	}
 	outcome_line(res, &line);
 	sb_puts(sb, "    <testcase name=\"");
 	xml_attr(sb, base.buf);
@@ -484,6 +556,8 @@ void rep_junit(const rep_run *r, strbuf *sb)
 		errs += r->fuzz->error != NULL;
 		fail += !r->fuzz->error && r->fuzz->nfindings > 0;
 	}
+	junit_names jn;
+	junit_names_make(r, &jn);
 	sb_puts(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	sb_printf(sb,
 		  "<testsuites name=\"jitprove ci\" tests=\"%u\" "
@@ -510,12 +584,13 @@ void rep_junit(const rep_run *r, strbuf *sb)
 			  t, f, e, ms / 1000.0);
 		for (uint32_t i = 0; i < n; i++)
 			if (r->cases->v[i].root == root)
-				junit_case(r, i, sb);
+				junit_case(r, &jn, i, sb);
 		sb_puts(sb, "  </testsuite>\n");
 	}
 	if (fz)
 		junit_fuzz(r->fuzz, sb);
 	sb_puts(sb, "</testsuites>\n");
+	junit_names_free(r, &jn);
 }
 
 /* ---- SARIF ------------------------------------------------------------ */
@@ -586,6 +661,44 @@ static void sarif_result(const rep_run *r, uint32_t i, strbuf *sb)
 	sb_release(&msg);
 }
 
+/* A case the verifier could not decide where something else was expected:
+ * SARIF's kind "open" (the tool could not tell pass from fail), whose level
+ * must be "none" (SARIF 2.1.0, 3.27.10: a kind other than "fail" has level
+ * none).  Whether it fails the gate (over the unknown budget) is in the
+ * message and in properties.overBudget. */
+static void sarif_unknown(const rep_run *r, uint32_t i, strbuf *sb)
+{
+	const ci_case *c = &r->cases->v[i];
+	const ci_result *res = &r->results[i];
+	bool over = r->sum->unknown_over;
+	strbuf msg;
+	sb_init(&msg);
+	sb_printf(&msg, "Not decided: %s (expected %s) is unknown", c->name,
+		  ci_verdict_name(res->expected));
+	if (res->what)
+		sb_printf(&msg, " (%s)", res->what);
+	sb_puts(&msg, over ? "; unknowns are over the budget, so this one "
+			     "fails the gate ("
+			   : "; within the unknown budget (");
+	budget_text(r->budget, &msg);
+	sb_puts(&msg, ").");
+	sb_puts(sb, "{\"ruleId\":\"" UNKNOWN_RULE_ID "\",\"ruleIndex\":1,"
+		    "\"kind\":\"open\",\"level\":\"none\",\"message\":{"
+		    "\"text\":");
+	json_str(sb, msg.buf);
+	sb_puts(sb, "},\"locations\":[");
+	sarif_location(r, case_file(c), 0, sb);
+	sb_puts(sb, "],\"partialFingerprints\":{\"jitproveCase/v1\":");
+	json_str(sb, c->name);
+	sb_puts(sb, "},\"properties\":{\"case\":");
+	json_str(sb, c->name);
+	sb_printf(sb, ",\"expected\":\"%s\",\"overBudget\":%s,\"reason\":",
+		  ci_verdict_name(res->expected), over ? "true" : "false");
+	json_str(sb, res->what);
+	sb_puts(sb, "}}");
+	sb_release(&msg);
+}
+
 static void sarif_notification(const rep_run *r, const char *msg,
 			       const char *file, int line, strbuf *sb)
 {
@@ -614,7 +727,20 @@ static void sarif_rule(strbuf *sb)
 		"\"defaultConfiguration\":{\"level\":\"error\"},"
 		"\"help\":{\"text\":\"Run 'jitprove check ORIG OPT' on the "
 		"pair to see the counterexample with every value of both "
-		"traces.\"}}");
+		"traces.\"}},");
+	sb_puts(sb,
+		"{\"id\":\"" UNKNOWN_RULE_ID "\",\"name\":\"Undecided\","
+		"\"shortDescription\":{\"text\":\"The verifier could not "
+		"decide whether the optimized trace behaves like the "
+		"original.\"},"
+		"\"fullDescription\":{\"text\":\"A solver query hit its "
+		"resource limit or timeout (or needs an unsupported "
+		"feature), so the case is neither proved nor refuted. Over "
+		"the unknown budget (--max-unknown) it fails the gate.\"},"
+		"\"defaultConfiguration\":{\"level\":\"none\"},"
+		"\"help\":{\"text\":\"Raise the case's rlimit, or run "
+		"'jitprove check --verbose ORIG OPT' to see which obligation "
+		"is undecided.\"}}");
 }
 
 void rep_sarif(const rep_run *r, strbuf *sb)
@@ -660,12 +786,17 @@ void rep_sarif(const rep_run *r, strbuf *sb)
 	sb_puts(sb, "}},\"results\":[");
 	any = false;
 	for (uint32_t i = 0; i < r->cases->n; i++) {
-		if (r->results[i].got != CI_COUNTEREXAMPLE)
+		bool cex = r->results[i].got == CI_COUNTEREXAMPLE;
+		bool unknown = r->results[i].status == CI_ST_UNKNOWN;
+		if (!cex && !unknown)
 			continue;
 		if (any)
 			sb_putc(sb, ',');
 		any = true;
-		sarif_result(r, i, sb);
+		if (cex)
+			sarif_result(r, i, sb);
+		else
+			sarif_unknown(r, i, sb);
 	}
 	sb_puts(sb, "],\"columnKind\":\"unicodeCodePoints\"}]}\n");
 }
@@ -730,7 +861,7 @@ static void json_case(const rep_run *r, uint32_t i, strbuf *sb)
 static void json_fuzz(const ci_fuzz *f, strbuf *sb)
 {
 	sb_printf(sb,
-		  "{\"seconds\":%g,\"seed\":%llu,\"traces\":%llu,"
+		  "{\"seconds\":%g,\"seed\":\"%llu\",\"traces\":%llu,"
 		  "\"proved\":%llu,\"refuted\":%llu,\"unknown\":%llu,"
 		  "\"errors\":%llu,\"distinct_failures\":%u,\"findings\":",
 		  f->seconds, (unsigned long long)f->seed,
@@ -795,25 +926,5 @@ jp_status rep_write_file(const char *path, const strbuf *sb, jp_err *err)
 	if (sb->oom)
 		return jp_fail(err, JP_ENOMEM, "out of memory writing '%s'",
 			       path);
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 32);
-	if (!tmp)
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	snprintf(tmp, n + 32, "%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	jp_status st = JP_OK;
-	if (!f) {
-		st = jp_fail(err, JP_EIO, "cannot write '%s': %s", path,
-			     strerror(errno));
-	} else {
-		bool ok = fwrite(sb->buf, 1, sb->len, f) == sb->len;
-		ok &= fclose(f) == 0;
-		if (!ok || rename(tmp, path)) {
-			st = jp_fail(err, JP_EIO, "cannot write '%s': %s", path,
-				     strerror(errno));
-			unlink(tmp);
-		}
-	}
-	free(tmp);
-	return st;
+	return fd_write_path(path, sb->buf, sb->len, err);
 }

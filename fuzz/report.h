@@ -64,8 +64,10 @@ void rep_uri(const char *path, const char *base, strbuf *sb, bool *relative);
 /* Appends S with invalid UTF-8 replaced by U+FFFD. */
 void rep_utf8(const char *s, strbuf *sb);
 
-/* Writes SB to PATH through a temporary file and rename.  Errors:
- * JP_EIO. */
+/* Writes SB to PATH with fd_write_path (ir/fdio.h): "-" and /dev/fd/N are
+ * the open descriptors, devices and FIFOs are written in place, regular
+ * files (and links to them) are replaced atomically.  Errors: JP_EIO (with
+ * the reason), JP_ENOMEM when SB ran out of memory. */
 jp_status rep_write_file(const char *path, const strbuf *sb, jp_err *err);
 
 #endif

@@ -15,9 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sem.h"
 #include "validate.h"
+
+/* The longest piece of input quoted in a message (a 5,000-digit
+ * constant is shown by its start). */
+enum { ECHO_MAX = 40 };
 
 /* ---------- syntax records ---------- */
 
@@ -211,11 +216,13 @@ static jp_status int_literal(parser *ps, syn_arg *a)
 	uint64_t umax = sem_allones(w);
 	uint64_t nmax = sem_minint(w); /* magnitude of MININT */
 	if (over || (!neg && v > umax) || (neg && v > nmax)) {
+		/* A literal of thousands of digits is shown by its start. */
+		int n = (int)(q - b), shown = n > ECHO_MAX ? ECHO_MAX - 3 : n;
 		return jp_fail_at(ps->err, JP_EINPUT, ps->file, ps->line,
 				  colof(ps, b),
 				  "expected an integer that fits in %d bits, "
-				  "found '%.*s'",
-				  w, (int)(q - b), b);
+				  "found '%.*s%s' (%d characters)",
+				  w, shown, b, shown < n ? "..." : "", n);
 	}
 	a->tag = A_INT;
 	a->text = b;
@@ -1121,10 +1128,19 @@ static jp_status build(builder *b)
 	return JP_OK;
 }
 
+/* The UTF-8 byte order mark some editors put at the start of a file. */
+static size_t bom_len(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 jp_status ir_parse(const char *text, size_t len, const ir_parse_opts *opts,
 		   ir_trace **out, jp_err *err)
 {
 	*out = NULL;
+	size_t bom = bom_len(text, len); /* columns count from after it */
+	text += bom;
+	len -= bom;
 	parser ps;
 	memset(&ps, 0, sizeof ps);
 	ps.file = opts && opts->file ? opts->file : "<input>";
@@ -1171,6 +1187,12 @@ jp_status ir_read_file(const char *path, char **text, size_t *len, jp_err *err)
 	if (!f)
 		return jp_fail_at(err, JP_EINPUT, path, 0, 0, "cannot open: %s",
 				  strerror(errno));
+	struct stat st;
+	if (f != stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
+				  "expected a trace file, found a directory");
+	}
 	size_t cap = 4096, n = 0;
 	char *buf = malloc(cap);
 	while (buf) {
@@ -1190,6 +1212,7 @@ jp_status ir_read_file(const char *path, char **text, size_t *len, jp_err *err)
 			break;
 	}
 	bool bad = ferror(f);
+	int e = errno;
 	if (f != stdin)
 		fclose(f);
 	if (!buf)
@@ -1197,8 +1220,12 @@ jp_status ir_read_file(const char *path, char **text, size_t *len, jp_err *err)
 			       path);
 	if (bad) {
 		free(buf);
-		return jp_fail_at(err, JP_EIO, path, 0, 0, "read error");
+		return jp_fail_at(err, JP_EIO, path, 0, 0, "read error: %s",
+				  strerror(e));
 	}
+	size_t bom = bom_len(buf, n); /* so '# args:' on line 1 is seen */
+	memmove(buf, buf + bom, n - bom);
+	n -= bom;
 	buf[n] = '\0';
 	*text = buf;
 	*len = n;

@@ -1,6 +1,8 @@
 /* Parser, printer and validator: round trips, accepted forms, errors. */
+#define _DEFAULT_SOURCE /* mkstemp */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "ir/parse.h"
@@ -189,6 +191,77 @@ static void test_errors(void)
 	expect_error_n(nul, sizeof nul - 1, 64, 2, 20, "found '\\x00");
 }
 
+/* A UTF-8 byte order mark at the start is skipped (it was an error
+ * quoting its raw bytes); columns on line 1 count from after it; one
+ * anywhere else is still an error. */
+static void test_bom(void)
+{
+	const char *text = "\xEF\xBB\xBF"
+			   "[i0]\ni1 = int_add(i0, 1)\nfinish(i1)\n";
+	ir_parse_opts o = {.width = 64, .file = "t"};
+	ir_trace *t = NULL;
+	jp_err e;
+	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	CHECK(t && t->nops == 2);
+	ir_trace_free(t);
+	expect_error("\xEF\xBB\xBF[i0] junk\nfinish(i0)\n", 1, 6, "expected");
+	expect_error("[i0]\n\xEF\xBB\xBF"
+		     "finish(i0)\n",
+		     2, 1, "expected");
+	/* ir_read_file drops it too, so '# args:' on line 1 is seen */
+	char path[] = "/tmp/jp-bom-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	const char *file = "\xEF\xBB\xBF# args: 5\n[i0]\nfinish(i0)\n";
+	CHECK(write(fd, file, strlen(file)) == (ssize_t)strlen(file));
+	close(fd);
+	char *buf;
+	size_t len;
+	CHECK(ir_read_file(path, &buf, &len, &e) == JP_OK);
+	CHECK(len == strlen(file) - 3 && !memcmp(buf, "# args: 5", 9));
+	free(buf);
+	unlink(path);
+}
+
+/* A directory given as a trace says so (it said "read error"). */
+static void test_directory(void)
+{
+	char *buf = NULL;
+	size_t len;
+	jp_err e;
+	jp_err_clear(&e);
+	CHECK(ir_read_file("/tmp", &buf, &len, &e) == JP_EINPUT);
+	CHECK(strstr(e.msg, "found a directory") != NULL);
+	CHECK(!strcmp(e.file, "/tmp"));
+	CHECK(buf == NULL);
+}
+
+/* A constant of 5,000 digits is quoted by its start, with its length. */
+static void test_long_constant(void)
+{
+	size_t n = 5000;
+	char *text = malloc(n + 64);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	int k = sprintf(text, "[i0]\ni1 = int_add(i0, ");
+	memset(text + k, '9', n);
+	strcpy(text + k + n, ")\nfinish(i1)\n");
+	expect_error(text, 2, 18, "...' (5000 characters)");
+	jp_err e;
+	ir_trace *t = NULL;
+	ir_parse_opts o = {.width = 64, .file = "t"};
+	ir_parse(text, strlen(text), &o, &t, &e);
+	CHECK(strlen(e.msg) < 160);
+	free(text);
+	/* a short one is quoted whole */
+	expect_error(
+	    "[i0]\ni1 = int_add(i0, 99999999999999999999)\nfinish(i1)\n", 2, 18,
+	    "found '99999999999999999999' (20 characters)");
+}
+
 /* A trace built through the API is checked by ir_validate. */
 static void test_validate_built(void)
 {
@@ -225,5 +298,8 @@ int main(void)
 	test_labels_and_width();
 	test_errors();
 	test_validate_built();
+	test_bom();
+	test_directory();
+	test_long_constant();
 	return check_summary("test_parse");
 }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "fuzz/bench.h"
+#include "fuzz/report.h"
 
 static void on_note(void *ud, const char *note)
 {
@@ -106,16 +107,10 @@ static int write_json(const char *path, const bench_result *r)
 	strbuf sb;
 	sb_init(&sb);
 	bench_json(r, &sb);
-	FILE *f = fopen(path, "w");
-	bool ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
-	if (f && fclose(f))
-		ok = false;
+	jp_err err;
+	jp_status st = rep_write_file(path, &sb, &err);
 	sb_release(&sb);
-	if (!ok) {
-		fprintf(stderr, "jitprove bench: cannot write %s\n", path);
-		return EXIT_USAGE;
-	}
-	return EXIT_PROVED;
+	return st ? cli_error(&err) : EXIT_PROVED;
 }
 
 int cmd_bench(int argc, char **argv)

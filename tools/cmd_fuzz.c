@@ -217,7 +217,7 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	camp_format_options(&s->gen, &s->cfg, s->timeout_ms, &tmp);
 	xo_format_options(o->optimizer, &tmp);
 	sb_printf(&sb,
-		  "{\"seconds\": %.3f, \"jobs\": %d, \"seed\": %llu, "
+		  "{\"seconds\": %.3f, \"jobs\": %d, \"seed\": \"%llu\", "
 		  "\"resumed\": %s, \"interrupted\": %s, \"options\": ",
 		  s->elapsed, s->jobs, (unsigned long long)s->seed,
 		  s->resumed ? "true" : "false",
@@ -247,7 +247,7 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 		sb_json_str(&sb, f->what);
 		sb_printf(&sb,
 			  ", \"new\": %s, \"first_after_s\": %.3f, \"hits\": "
-			  "%llu, \"trace_seed\": %llu, \"ops_orig\": %u, "
+			  "%llu, \"trace_seed\": \"%llu\", \"ops_orig\": %u, "
 			  "\"ops_reduced\": %u, \"reduction_complete\": %s}",
 			  f->known ? "false" : "true", f->at_s,
 			  (unsigned long long)f->hits,

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "fuzz/extopt.h"
 #include "fuzz/reduce.h"
+#include "fuzz/report.h"
 #include "ir/print.h"
 
 /* Appends TEXT with every line commented out. */
@@ -160,9 +161,7 @@ int cmd_reduce(int argc, char **argv)
 	put_args(&sb, &fin);
 	ir_print(r, &sb);
 	if (outpath) {
-		FILE *f = fopen(outpath, "w");
-		if (!f || fputs(sb.buf, f) < 0 || fclose(f) != 0) {
-			jp_fail(&err, JP_EIO, "cannot write '%s'", outpath);
+		if (rep_write_file(outpath, &sb, &err)) {
 			sb_release(&sb);
 			ir_trace_free(r);
 			red_outcome_free(&fin);

@@ -195,7 +195,7 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		sb_printf(sb, ",\"ms\":%.3f}", b->ms);
 	}
 	sb_puts(sb, "],\"failed\":");
-	if (r->failed >= 0)
+	if (r->failed >= 0 && r->verdict == VER_REFUTED) /* else none failed */
 		sb_printf(sb, "%d", (int)r->failed);
 	else
 		sb_puts(sb, "null");

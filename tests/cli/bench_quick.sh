@@ -25,6 +25,9 @@ for k in ("machine", "options", "seconds", "check", "scaling_1000_vs_30",
           "campaign", "camp_run", "memory", "bugs"):
     assert k in r, k
 assert r["machine"]["nproc"] >= 1
+# 64-bit seeds are strings (a JSON number would be rounded by jq)
+assert isinstance(r["options"]["seed"], str), r["options"]
+assert all(isinstance(c["max_seed"], str) for c in r["check"]), r["check"]
 assert [c["len"] for c in r["check"]] == [10, 30], r["check"]
 for c in r["check"]:
     assert c["pairs"] == 2, c

@@ -42,7 +42,14 @@ grep -q '^unknown' "$tmp/out" || bad "unknown line"
 grep -q 'proved' "$tmp/all" && bad "unknown output mentions proved"
 expect_rc 3 "rlimit unknown json" -- "$JITPROVE" check --json --rlimit 1 --width 8 "$P/width8_divmod_identity/orig.trace" "$P/width8_divmod_identity/opt.trace"
 [ "$(json_get "d['verdict']")" = unknown ] || bad "json unknown"
-[ "$(json_get "d['obligations'][d['failed']]['status']")" = unknown ] || bad "json unknown obligation"
+[ "$(json_get "[o['status'] for o in d['obligations']].count('unknown')")" -ge 1 ] || bad "json unknown obligation"
+# "failed" is the index of the refuted obligation, null when none failed
+# (proved or unknown; it was the unknown obligation's index, 0 here).
+[ "$(json_get "d['failed']")" = None ] || bad "json unknown: failed is $(json_get "d['failed']"), expected null"
+expect_rc 1 "json refuted at obligation 0" -- "$JITPROVE" check --json "$P/jump_vs_finish/orig.trace" "$P/jump_vs_finish/opt.trace"
+[ "$(json_get "d['failed']")" = 0 ] || bad "json refuted at 0: failed is $(json_get "d['failed']")"
+expect_rc 0 "json proved, failed" -- "$JITPROVE" check --json "$P/const_fold/orig.trace" "$P/const_fold/opt.trace"
+[ "$(json_get "d['failed']")" = None ] || bad "json proved: failed is $(json_get "d['failed']")"
 
 # Input errors and unsupported ops: exit 2 with a message.
 printf '[p0, i1]\nsetfield_gc(p0, i1, descr=f)\np2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n' >"$tmp/heap.trace"

@@ -87,7 +87,24 @@ for name, base in (("a.sarif", ""), ("b.sarif", "tests/ci-cases/")):
     errs = sorted(v.iter_errors(doc), key=str)
     check(not errs, f"{name} is not valid SARIF 2.1.0: " + "; ".join(e.message for e in errs[:3]))
     run = doc["runs"][0]
-    res = run["results"]
+    rules = [x["id"] for x in run["tool"]["driver"]["rules"]]
+    check(rules == ["jitprove/miscompilation", "jitprove/unknown"], f"{name}: rules {rules}")
+    # The unknown that fails the gate (a.sarif) or is within the budget
+    # (b.sarif) is a result too: kind open, level none (SARIF 2.1.0,
+    # 3.27.10), pointing at the case's file.
+    unk = [r for r in run["results"] if r["ruleId"] == "jitprove/unknown"]
+    check(len(unk) == 1, f"{name}: {len(unk)} unknown results, expected 1")
+    for r in unk:
+        check(r["kind"] == "open" and r["level"] == "none" and r["ruleIndex"] == 1, f"{name}: unknown kind/level {r}")
+        check(r["properties"]["case"] == "tests/ci-cases/mixed/unknown", f"{name}: unknown case {r['properties']}")
+        over = name == "a.sarif"
+        check(r["properties"]["overBudget"] == over, f"{name}: overBudget {r['properties']}")
+        check(("fails the gate" in r["message"]["text"]) == over, f"{name}: unknown message {r['message']['text']!r}")
+        uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        check(os.path.isfile(base + uri), f"{name}: unknown at {uri}, no file")
+    for r in run["results"]:
+        check(r.get("kind", "fail") == "fail" or r.get("level", "none") == "none", f"{name}: kind {r.get('kind')} with level {r.get('level')}")
+    res = [r for r in run["results"] if r["ruleId"] != "jitprove/unknown"]
     want = len(refuted) - (1 if name == "b.sarif" else 0)
     check(len(res) == want, f"{name}: {len(res)} results, expected {want}")
     for r in res:
