@@ -86,6 +86,14 @@ static void print_toy_op(const ir_trace *t, const ir_op *op, const char *nm,
 	sb_putc(sb, ')');
 }
 
+/* The optimizer rule that made the op, as the trace comment the parser
+ * reads back. */
+static void print_rule(const ir_trace *t, const ir_op *op, strbuf *sb)
+{
+	if (op->rule)
+		sb_printf(sb, "  # rule: %s", t->strs[op->rule]);
+}
+
 void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
 {
 	const ir_op *op = &t->ops[opi];
@@ -96,6 +104,7 @@ void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
 		sb_printf(sb, "%s = ", t->strs[op->opname]);
 	if (toy) {
 		print_toy_op(t, op, toy, sb);
+		print_rule(t, op, sb);
 		return;
 	}
 	sb_printf(sb, "%s(", ir_op_name(t, op));
@@ -116,6 +125,7 @@ void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)
 		print_list(t, op->failargs, op->nfail, sb);
 		sb_putc(sb, ']');
 	}
+	print_rule(t, op, sb);
 }
 
 void ir_print(const ir_trace *t, strbuf *sb)
