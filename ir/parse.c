@@ -480,8 +480,7 @@ static void rule_comment(parser *ps, syn_stmt *st)
 	if ((size_t)(ps->eol - p) < sizeof tag - 1 ||
 	    memcmp(p, tag, sizeof tag - 1))
 		return;
-	for (p += sizeof tag - 1; p < ps->eol && (*p == ' ' || *p == '\t');
-	     p++)
+	for (p += sizeof tag - 1; p < ps->eol && (*p == ' ' || *p == '\t'); p++)
 		;
 	const char *s = p;
 	while (p < ps->eol && (is_ident(*p) || *p == '-' || *p == '+'))

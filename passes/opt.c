@@ -774,9 +774,9 @@ static void optimize(opt_ctx *c)
 		else if (c->dead)
 			count_dead(c, i);
 		else if (opt_heap_op(c, i))
-			c->stats->rules_fired |=
-			    UINT64_C(1) << OPT_RULE_VIRTUALIZE |
-			    UINT64_C(1) << OPT_RULE_HEAP;
+			c->stats->rules_fired |= UINT64_C(1)
+						     << OPT_RULE_VIRTUALIZE |
+						 UINT64_C(1) << OPT_RULE_HEAP;
 		else if (through_chain(c, iop))
 			process_op(c, i);
 		else

@@ -101,7 +101,7 @@ opt_rule opt_rule_of(opt_pass p, ir_opcode opc)
 	case OPT_PASS_SIMPLIFY: return simplify_rule(opc);
 	case OPT_PASS_BOUNDS: return bounds_rule(opc);
 	case OPT_PASS_CSE:
-		return guard ? OPT_RULE_CSE_GUARD
+		return guard			 ? OPT_RULE_CSE_GUARD
 		       : ir_op_has(opc, IRF_OVF) ? OPT_RULE_CSE_OVF
 						 : OPT_RULE_CSE_PURE;
 	case OPT_PASS_VIRTUALIZE: return OPT_RULE_VIRTUALIZE;
