@@ -156,6 +156,11 @@ static void counts_add(camp_counts *a, const camp_counts *b)
 	a->ms_opt += b->ms_opt;
 	a->ms_ver += b->ms_ver;
 	a->ms_reduce += b->ms_reduce;
+	a->ms_blame += b->ms_blame;
+	a->reducing += b->reducing;
+	a->red_ops_from += b->red_ops_from;
+	a->red_ops += b->red_ops;
+	a->red_evals += b->red_evals;
 }
 
 /* ---- files ----
@@ -249,8 +254,10 @@ static void iso_time(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* How long a reduction may run past the campaign's deadline. */
-#define CAMP_OVERRUN_MS 15000.0
+/* How long a worker may run past the campaign's deadline: the trace at
+ * hand and the last step of a reduction (--seconds N ends within N + 2 s,
+ * docs/fuzzing.md). */
+#define CAMP_OVERRUN_MS 1500.0
 
 /* ---- messages from workers ---- */
 
@@ -652,29 +659,184 @@ static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
 		w->unknown_saved++;
 }
 
-/* Reduces a failure, then saves it unless its signature is known. */
+/* ---- rule blame ----
+ * The built-in optimizer names the rule behind every fact and rewrite
+ * (passes/rules.def): analysis rules compute facts (the bounds pass's
+ * transfer functions), rewrite rules change ops.  A rule is critical for a
+ * failure when, with every other rule that fired still on and that one
+ * off, the trace no longer fails the same way (same failure kind).  The
+ * failure is blamed on ONE rule: the first critical one in this order
+ *   1. the analysis rules in rules.def order (the cmp rules last): a wrong
+ *      fact is the bug, and however it is then used (a guard removed, a
+ *      comparison folded, an *_ovf op made plain) is only how it shows;
+ *   2. the rewrite rules in rules.def order;
+ * and when no rule is critical (two ways to the same failure), on the
+ * smallest set that still fails with every other rule off, found by
+ * dropping rules one at a time in that order.  Rules are tried one
+ * evaluation each and the search stops at the first critical one, so a
+ * hit costs a few evaluations and no reduction. */
+
+/* The milliseconds left before the deadline (a large number without). */
+static double ms_left(const worker *w)
+{
+	return w->deadline > 0 ? w->deadline - now_ms() : 1e12;
+}
+
+static bool blame_stop(const worker *w)
+{
+	return ms_left(w) <= 0 || (w->o->stop && *w->o->stop);
+}
+
+/* 1 when T fails as KIND with only the rules in KEEP on, 0 when not, -1
+ * on an error. */
+static int blame_try(const red_env *env, const ir_trace *t, red_kind kind,
+		     uint64_t keep)
+{
+	red_env e = *env;
+	e.cfg.rules_off = ~keep;
+	red_outcome o;
+	if (red_evaluate(&e, t, &o, NULL) != JP_OK)
+		return -1;
+	int same = o.kind == kind;
+	red_outcome_free(&o);
+	return same;
+}
+
+/* Drops the rules of KEEP & FROM one at a time while T still fails. */
+static uint64_t blame_drop(worker *w, const red_env *env, const ir_trace *t,
+			   red_kind kind, uint64_t keep, uint64_t from)
+{
+	for (int r = 0; r < OPT_RULE_COUNT && !blame_stop(w); r++) {
+		uint64_t bit = UINT64_C(1) << r;
+		if ((keep & from & bit) && keep != bit &&
+		    blame_try(env, t, kind, keep & ~bit) == 1)
+			keep &= ~bit;
+	}
+	return keep;
+}
+
+/* The first rule of FIRED & FROM (in rules.def order) without which T no
+ * longer fails as KIND, or 0. */
+static uint64_t blame_first_critical(worker *w, const red_env *env,
+				     const ir_trace *t, red_kind kind,
+				     uint64_t fired, uint64_t from)
+{
+	for (int r = 0; r < OPT_RULE_COUNT && !blame_stop(w); r++) {
+		uint64_t bit = UINT64_C(1) << r;
+		if ((fired & from & bit) &&
+		    blame_try(env, t, kind, fired & ~bit) == 0)
+			return bit;
+	}
+	return 0;
+}
+
+/* Blames OUT, the failure of T, on a rule or a set of rules (*RULES).
+ * False when no rule fired (nothing to blame). */
+static bool blame(worker *w, const red_env *env, const ir_trace *t,
+		  const red_outcome *out, uint64_t *rules)
+{
+	uint64_t fired = out->rules_fired, an = opt_rules_analysis();
+	if (!fired)
+		return false;
+	uint64_t r = blame_first_critical(w, env, t, out->kind, fired, an);
+	if (!r)
+		r = blame_first_critical(w, env, t, out->kind, fired, ~an);
+	if (!r) {
+		uint64_t keep = blame_drop(w, env, t, out->kind, fired, an);
+		r = keep & an ? keep & an
+			      : blame_drop(w, env, t, out->kind, keep, ~an);
+	}
+	*rules = r;
+	return true;
+}
+
+/* Whether OUTDIR/findings/SIG exists (another worker saved it). */
+static bool bundle_exists(const worker *w, const char *sig)
+{
+	char path[4400];
+	struct stat stt;
+	snprintf(path, sizeof path, "%s/findings/%s", w->o->outdir, sig);
+	return stat(path, &stt) == 0;
+}
+
+static void on_reduce_progress(void *ud, uint32_t ops, uint32_t evals)
+{
+	worker *w = ud;
+	w->c.red_ops = ops;
+	w->c.red_evals = evals;
+	if (now_ms() - w->last_msg > 250)
+		send_msg(w, MSG_STATS, NULL);
+}
+
+static void fill_finding(worker *w, camp_finding *f, const ir_trace *t,
+			 const red_outcome *out, uint64_t seed, uint64_t idx)
+{
+	snprintf(f->kind, sizeof f->kind, "%s", red_kind_name(out->kind));
+	snprintf(f->what, sizeof f->what, "%s", out->what);
+	f->trace_seed = seed;
+	f->stream = w->stream;
+	f->index = idx;
+	f->ops_orig = f->ops_reduced = ir_count_ops(t);
+	f->at_s = (now_ms() - w->t0) / 1e3;
+	f->hits = 1;
+}
+
+/* Blames a failure on rules; unless its signature is known, reduces it
+ * and saves it. */
 static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 			   const red_outcome *out, uint64_t seed, uint64_t idx)
 {
 	double t0 = now_ms();
+	camp_finding f;
+	memset(&f, 0, sizeof f);
+	fill_finding(w, &f, t, out, seed, idx);
+	/* Blame screens the example inputs first, as judging did. */
+	red_env benv = w->env;
+	benv.vo.examples = ex->inputs;
+	benv.vo.nexamples = 1;
+	if (w->deadline > 0 && benv.vo.timeout_ms > ms_left(w))
+		benv.vo.timeout_ms =
+		    ms_left(w) < 20 ? 20 : (unsigned)ms_left(w);
+	uint64_t rules = 0;
+	bool blamed = blame(w, &benv, t, out, &rules);
+	w->c.ms_blame += now_ms() - t0;
+	if (blamed) {
+		red_rule_signature(w->o->cfg.bugs, out->kind, rules, f.sig,
+				   sizeof f.sig);
+		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
+			if (!is_known(w, f.sig))
+				add_known(w, f.sig);
+			w->c.findings_dup++;
+			send_msg(w, MSG_DUP, &f);
+			return;
+		}
+	}
+
+	t0 = now_ms();
 	ir_trace *reduced = NULL;
 	red_outcome fin;
 	red_stats rs;
 	memset(&fin, 0, sizeof fin);
 	memset(&rs, 0, sizeof rs);
-	/* A reduction running into the deadline may overrun it a little:
-	 * a finding reduced is worth much more than one cut short. */
+	/* The reduction ends at the campaign's deadline: what it has by then
+	 * is saved (marked cut short), and jitprove reduce can go on. */
 	red_env env = w->env;
 	if (w->deadline > 0) {
-		double left = w->deadline - t0;
-		double cap = (left > 0 ? left : 0) + CAMP_OVERRUN_MS;
-		if (!env.max_ms || cap < env.max_ms)
-			env.max_ms = cap < 1 ? 1 : (uint32_t)cap;
+		double left = ms_left(w);
+		if (!env.max_ms || left < env.max_ms)
+			env.max_ms = left < 1 ? 1 : (uint32_t)left;
 	}
+	env.progress = on_reduce_progress;
+	env.progress_ud = w;
+	w->c.reducing = 1;
+	w->c.red_ops_from = w->c.red_ops = f.ops_orig;
+	w->c.red_evals = 0;
+	send_msg(w, MSG_STATS, NULL);
 	if (red_reduce(&env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
 		reduced = NULL;
 		memset(&fin, 0, sizeof fin);
 	}
+	w->c.reducing = w->c.red_ops_from = w->c.red_ops = w->c.red_evals = 0;
 	w->c.ms_reduce += now_ms() - t0;
 	/* A flaky verdict (a timeout on the way) could leave FIN another
 	 * failure; the signature then falls back to the original's. */
@@ -682,23 +844,17 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	const ir_trace *rt = reduced ? reduced : t;
 	const red_outcome *ro = fin_ok ? &fin : out;
 
-	camp_finding f;
-	memset(&f, 0, sizeof f);
-	red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
-	snprintf(f.kind, sizeof f.kind, "%s", red_kind_name(out->kind));
 	snprintf(f.what, sizeof f.what, "%s", ro->what);
-	f.trace_seed = seed;
-	f.stream = w->stream;
-	f.index = idx;
-	f.ops_orig = ir_count_ops(t);
 	f.ops_reduced = ir_count_ops(rt);
 	f.at_s = (now_ms() - w->t0) / 1e3;
-	f.hits = 1;
 	f.partial = reduced && !rs.complete;
-	if (f.partial) {
+	if (!blamed)
+		red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
+	if (!blamed && f.partial) {
 		/* The ops of a reduction cut short are not canonical: keep
 		 * such a finding apart from the complete one it would
-		 * otherwise pose as. */
+		 * otherwise pose as.  (A rule signature does not depend on
+		 * the reduction.) */
 		size_t n = strlen(f.sig);
 		if (n + 9 > sizeof f.sig)
 			n = sizeof f.sig - 9;
@@ -821,6 +977,8 @@ static void worker_main(worker *w)
 	crash_msg.heap_off = w->heap_off;
 	w->env = red_default_env(w->vc);
 	w->env.cfg = w->o->cfg;
+	/* Bundles show which rule made each optimized op. */
+	w->env.cfg.annotate = true;
 	w->env.vo.timeout_ms = w->o->timeout_ms;
 	/* Generated guards carry fail-args: check them too. */
 	w->env.vo.failargs = true;
@@ -852,6 +1010,8 @@ typedef struct camp_state {
 	uint64_t next[256];
 	camp_counts all;
 	double elapsed;
+	double budget_s;       /* --seconds over all sessions; 0 = none */
+	uint64_t budget_count; /* --count over all sessions; 0 = none */
 } camp_state;
 
 static void state_format(const camp_state *s, strbuf *sb)
@@ -870,106 +1030,275 @@ static void state_format(const camp_state *s, strbuf *sb)
 		sb_printf(sb, "next %u %llu\n", i,
 			  (unsigned long long)s->next[i]);
 	const camp_counts *c = &s->all;
-	sb_printf(sb,
-		  "traces %llu\nproved %llu\nrefuted %llu\nunknown %llu\n"
-		  "errors %llu\nfindings_new %llu\nfindings_dup %llu\n"
-		  "ops %llu\nelapsed %.3f\n",
-		  (unsigned long long)c->traces, (unsigned long long)c->proved,
-		  (unsigned long long)c->refuted,
-		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
-		  (unsigned long long)c->findings_new,
-		  (unsigned long long)c->findings_dup,
-		  (unsigned long long)c->ops, s->elapsed);
+	sb_printf(
+	    sb,
+	    "traces %llu\nproved %llu\nrefuted %llu\nunknown %llu\n"
+	    "errors %llu\nfindings_new %llu\nfindings_dup %llu\n"
+	    "ops %llu\nelapsed %.3f\nbudget_seconds %.3f\n"
+	    "budget_count %llu\n",
+	    (unsigned long long)c->traces, (unsigned long long)c->proved,
+	    (unsigned long long)c->refuted, (unsigned long long)c->unknown,
+	    (unsigned long long)c->errors, (unsigned long long)c->findings_new,
+	    (unsigned long long)c->findings_dup, (unsigned long long)c->ops,
+	    s->elapsed, s->budget_s, (unsigned long long)s->budget_count);
 }
 
-static jp_status state_parse(const char *text, camp_state *s, jp_err *err)
+/* Reads exactly N unsigned numbers after the key of LINE into V. */
+static bool state_nums(const char *line, int n, unsigned long long *v)
+{
+	const char *p = line + strcspn(line, " \t");
+	for (int i = 0; i < n; i++) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		char *e;
+		errno = 0;
+		v[i] = strtoull(p, &e, 10);
+		if (errno)
+			return false;
+		p = e;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '\0';
+}
+
+/* What each key of the state holds, for the error messages. */
+static const struct {
+	const char *key, *shape;
+	int nums; /* unsigned numbers after the key; -1: other */
+} state_keys[] = {
+    {"version", "version 1", 1},
+    {"seed", "seed N", 1},
+    {"profile", "profile NAME", -1},
+    {"length", "length MIN MAX", 2},
+    {"inputs", "inputs MIN MAX", 2},
+    {"width", "width W", 1},
+    {"heap", "heap 0|1", 1},
+    {"passes", "passes MASK", 1},
+    {"bugs", "bugs MASK", 1},
+    {"timeout_ms", "timeout_ms N", 1},
+    {"streams", "streams N", 1},
+    {"next", "next STREAM INDEX (STREAM < 256)", 2},
+    {"traces", "traces N", 1},
+    {"proved", "proved N", 1},
+    {"refuted", "refuted N", 1},
+    {"unknown", "unknown N", 1},
+    {"errors", "errors N", 1},
+    {"findings_new", "findings_new N", 1},
+    {"findings_dup", "findings_dup N", 1},
+    {"ops", "ops N", 1},
+    {"elapsed", "elapsed SECONDS", -1},
+    {"budget_seconds", "budget_seconds SECONDS", -1},
+    {"budget_count", "budget_count N", 1},
+};
+
+/* Stores the value(s) V of KEY K (an index into state_keys). */
+static bool state_set(camp_state *s, int k, const char *line,
+		      const unsigned long long *v)
+{
+	uint64_t *cv[] = {&s->all.traces,	&s->all.proved,
+			  &s->all.refuted,	&s->all.unknown,
+			  &s->all.errors,	&s->all.findings_new,
+			  &s->all.findings_dup, &s->all.ops};
+	const char *key = state_keys[k].key;
+	char word[64];
+	double d;
+	char *e;
+	if (!strcmp(key, "version"))
+		return v[0] == 1;
+	if (!strcmp(key, "seed"))
+		return s->seed = v[0], true;
+	if (!strcmp(key, "profile"))
+		return sscanf(line, "%*s %63s", word) == 1 &&
+		       gen_parse_profile(word, &s->gen.profile, NULL) == JP_OK;
+	if (!strcmp(key, "length"))
+		return s->gen.min_len = (uint32_t)v[0],
+		       s->gen.max_len = (uint32_t)v[1], true;
+	if (!strcmp(key, "inputs"))
+		return s->gen.min_inputs = (uint32_t)v[0],
+		       s->gen.max_inputs = (uint32_t)v[1], true;
+	if (!strcmp(key, "width"))
+		return s->gen.width = (int)v[0], true;
+	if (!strcmp(key, "heap"))
+		return s->gen.heap = v[0] != 0, v[0] <= 1;
+	if (!strcmp(key, "passes"))
+		return s->cfg.passes = v[0], true;
+	if (!strcmp(key, "bugs"))
+		return s->cfg.bugs = v[0], true;
+	if (!strcmp(key, "timeout_ms"))
+		return s->timeout_ms = (unsigned)v[0], v[0] <= 3600000;
+	if (!strcmp(key, "streams"))
+		return v[0] <= 256;
+	if (!strcmp(key, "next")) {
+		if (v[0] >= 256)
+			return false;
+		s->next[v[0]] = v[1];
+		if (v[0] + 1 > s->nstreams)
+			s->nstreams = (uint32_t)v[0] + 1;
+		return true;
+	}
+	if (!strcmp(key, "budget_count"))
+		return s->budget_count = v[0], true;
+	if (!strcmp(key, "elapsed") || !strcmp(key, "budget_seconds")) {
+		const char *p = line + strcspn(line, " \t");
+		d = strtod(p, &e);
+		if (e == p || d < 0 || d != d)
+			return false;
+		while (*e == ' ' || *e == '\t')
+			e++;
+		if (*e)
+			return false;
+		*(key[0] == 'e' ? &s->elapsed : &s->budget_s) = d;
+		return true;
+	}
+	for (int i = 0; i < 8; i++)
+		if (!strcmp(key, state_keys[12 + i].key))
+			return *cv[i] = v[0], true;
+	return false;
+}
+
+/* Parses the state TEXT (LEN bytes) read from PATH. */
+static jp_status state_parse(const char *path, const char *text, size_t len,
+			     camp_state *s, jp_err *err)
 {
 	memset(s, 0, sizeof *s);
 	s->gen = gen_default_opts();
 	s->cfg = opt_default_config();
+	if (len == 0)
+		return jp_fail_at(err, JP_EINPUT, path, 1, 0,
+				  "expected a jitprove campaign state "
+				  "(written by jitprove fuzz), found an empty "
+				  "file");
+	if (memchr(text, '\0', len))
+		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
+				  "expected a jitprove campaign state (text), "
+				  "found binary data (a NUL byte)");
 	bool have_seed = false;
 	const char *p = text;
 	int line = 0;
 	while (*p) {
 		line++;
 		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char buf[256], key[32], word[64];
-		if (len >= sizeof buf)
-			return jp_fail(err, JP_EINPUT, "state line %d too long",
-				       line);
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		p = nl ? nl + 1 : p + len;
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char buf[256], key[32];
+		if (n >= sizeof buf)
+			return jp_fail_at(err, JP_EINPUT, path, line, 0,
+					  "expected a line of at most %zu "
+					  "bytes, found %zu bytes",
+					  sizeof buf - 1, n);
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		p = nl ? nl + 1 : p + n;
 		if (buf[0] == '#' || buf[0] == '\0')
 			continue;
-		unsigned long long a = 0, b = 0;
-		double d = 0;
 		if (sscanf(buf, "%31s", key) != 1)
 			continue;
-		bool ok = true;
-		if (!strcmp(key, "seed"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1, s->seed = a,
-			have_seed = ok;
-		else if (!strcmp(key, "profile"))
-			ok = sscanf(buf, "%*s %63s", word) == 1 &&
-			     gen_parse_profile(word, &s->gen.profile, NULL) ==
-				 JP_OK;
-		else if (!strcmp(key, "length"))
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
-			s->gen.min_len = (uint32_t)a,
-			s->gen.max_len = (uint32_t)b;
-		else if (!strcmp(key, "inputs"))
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
-			s->gen.min_inputs = (uint32_t)a,
-			s->gen.max_inputs = (uint32_t)b;
-		else if (!strcmp(key, "width"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->gen.width = (int)a;
-		else if (!strcmp(key, "heap"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->gen.heap = a != 0;
-		else if (!strcmp(key, "passes"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->cfg.passes = a;
-		else if (!strcmp(key, "bugs"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1, s->cfg.bugs = a;
-		else if (!strcmp(key, "timeout_ms"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->timeout_ms = (unsigned)a;
-		else if (!strcmp(key, "next")) {
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2 &&
-			     a < 256;
-			if (ok) {
-				s->next[a] = b;
-				if (a + 1 > s->nstreams)
-					s->nstreams = (uint32_t)a + 1;
-			}
-		} else if (!strcmp(key, "elapsed"))
-			ok = sscanf(buf, "%*s %lf", &d) == 1, s->elapsed = d;
-		else {
-			static const char *const ckeys[] = {
-			    "traces", "proved",	      "refuted",      "unknown",
-			    "errors", "findings_new", "findings_dup", "ops"};
-			uint64_t *cv[] = {
-			    &s->all.traces,	  &s->all.proved,
-			    &s->all.refuted,	  &s->all.unknown,
-			    &s->all.errors,	  &s->all.findings_new,
-			    &s->all.findings_dup, &s->all.ops};
-			for (int i = 0; i < 8; i++)
-				if (!strcmp(key, ckeys[i])) {
-					ok = sscanf(buf, "%*s %llu", &a) == 1;
-					*cv[i] = a;
-				}
-		}
-		if (!ok)
-			return jp_fail(err, JP_EINPUT,
-				       "state line %d: cannot read '%s'", line,
-				       buf);
+		int k = -1;
+		for (size_t i = 0; i < sizeof state_keys / sizeof *state_keys;
+		     i++)
+			if (!strcmp(key, state_keys[i].key))
+				k = (int)i;
+		if (k < 0)
+			return jp_fail_at(err, JP_EINPUT, path, line, 1,
+					  "expected a state key (seed, next, "
+					  "traces, ...), found '%.60s' (not a "
+					  "campaign state, or damaged)",
+					  buf);
+		unsigned long long v[2] = {0, 0};
+		if ((state_keys[k].nums > 0 &&
+		     !state_nums(buf, state_keys[k].nums, v)) ||
+		    !state_set(s, k, buf, v))
+			return jp_fail_at(err, JP_EINPUT, path, line, 1,
+					  "expected '%s', found '%.60s'",
+					  state_keys[k].shape, buf);
+		have_seed |= !strcmp(key, "seed");
 	}
 	if (!have_seed)
-		return jp_fail(err, JP_EINPUT, "the state has no seed");
-	return gen_check_opts(&s->gen, err);
+		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
+				  "expected a 'seed N' line, found none (not "
+				  "a campaign state, or truncated)");
+	jp_status st = gen_check_opts(&s->gen, err);
+	if (st)
+		return jp_fail_at(err, st, path, 0, 0,
+				  "the saved generator options are invalid: "
+				  "%s",
+				  err ? err->msg : "");
+	return JP_OK;
+}
+
+/* Reads OUTDIR/state. */
+static jp_status state_read(const char *outdir, camp_state *s, jp_err *err)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/state", outdir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return jp_fail(err, JP_EINPUT,
+			       "--resume: cannot read '%s': %s (no campaign "
+			       "to resume there)",
+			       path, strerror(errno));
+	enum { MAXSTATE = 65536 };
+	char *text = malloc(MAXSTATE + 1);
+	size_t n = text ? fread(text, 1, MAXSTATE + 1, f) : 0;
+	bool rerr = ferror(f) != 0;
+	fclose(f);
+	if (!text)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	jp_status st;
+	if (rerr)
+		st = jp_fail(err, JP_EINPUT, "cannot read '%s': %s", path,
+			     strerror(errno));
+	else if (n > MAXSTATE)
+		st = jp_fail_at(err, JP_EINPUT, path, 0, 0,
+				"expected a campaign state of at most %d "
+				"bytes, found a larger file",
+				MAXSTATE);
+	else {
+		text[n] = '\0';
+		st = state_parse(path, text, n, s, err);
+	}
+	free(text);
+	return st;
+}
+
+jp_status camp_resume_opts(camp_opts *o, jp_err *err)
+{
+	camp_state s;
+	jp_status st = state_read(o->outdir, &s, err);
+	if (st)
+		return st;
+	o->seed = s.seed;
+	o->gen = s.gen;
+	o->cfg.passes = s.cfg.passes;
+	o->cfg.bugs = s.cfg.bugs;
+	if (s.timeout_ms)
+		o->timeout_ms = s.timeout_ms;
+	if (o->limits_given)
+		return JP_OK;
+	if (s.budget_count) {
+		if (s.all.traces >= s.budget_count)
+			return jp_fail(err, JP_EINPUT,
+				       "--resume: the campaign in '%s' has "
+				       "judged its %llu traces (--count); give "
+				       "--count N or --seconds N to go on",
+				       o->outdir,
+				       (unsigned long long)s.budget_count);
+		o->count = s.budget_count - s.all.traces;
+		o->seconds = 0;
+	} else if (s.budget_s > 0) {
+		double left = s.budget_s - s.elapsed;
+		if (left < 0.5)
+			return jp_fail(err, JP_EINPUT,
+				       "--resume: the campaign in '%s' has "
+				       "used its budget (%.0f s, %.1f s run); "
+				       "give --seconds N or --count N to go on",
+				       o->outdir, s.budget_s, s.elapsed);
+		o->seconds = left;
+		o->count = 0;
+	}
+	return JP_OK;
 }
 
 /* ---- the parent ---- */
@@ -1019,6 +1348,9 @@ static void write_state(camp *c)
 	s.gen = c->o.gen;
 	s.cfg = c->o.cfg;
 	s.timeout_ms = c->o.timeout_ms;
+	/* The budget over all sessions: what ran before plus this one's. */
+	s.budget_s = c->o.seconds > 0 ? c->prev.elapsed + c->o.seconds : 0;
+	s.budget_count = c->o.count ? c->prev.all.traces + c->o.count : 0;
 	if ((uint32_t)c->nslots > s.nstreams)
 		s.nstreams = (uint32_t)c->nslots;
 	for (int i = 0; i < c->nslots; i++)
@@ -1308,29 +1640,31 @@ static uint32_t count_bundles(const char *outdir)
 
 static jp_status load_state(camp *c, jp_err *err)
 {
+	jp_status st = camp_resume_opts(&c->o, err);
+	return st ? st : state_read(c->o.outdir, &c->prev, err);
+}
+
+/* A new campaign never replaces the state of another one silently. */
+static jp_status check_no_state(const camp_opts *o, jp_err *err)
+{
 	char path[4096];
-	snprintf(path, sizeof path, "%s/state", c->o.outdir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return jp_fail(err, JP_EINPUT, "--resume: cannot read '%s': %s",
-			       path, strerror(errno));
-	char *text = malloc(65536);
-	size_t n = text ? fread(text, 1, 65535, f) : 0;
-	fclose(f);
-	if (!text)
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	text[n] = '\0';
-	jp_status st = state_parse(text, &c->prev, err);
-	free(text);
-	if (st)
-		return jp_fail(err, JP_EINPUT, "--resume: '%s': %s", path,
-			       err ? err->msg : "");
-	c->o.seed = c->prev.seed;
-	c->o.gen = c->prev.gen;
-	c->o.cfg = c->prev.cfg;
-	if (c->prev.timeout_ms)
-		c->o.timeout_ms = c->prev.timeout_ms;
-	return JP_OK;
+	struct stat stt;
+	snprintf(path, sizeof path, "%s/state", o->outdir);
+	if (o->resume || o->force || stat(path, &stt) != 0)
+		return JP_OK;
+	camp_state s;
+	char what[160] = "a campaign";
+	if (state_read(o->outdir, &s, NULL) == JP_OK)
+		snprintf(what, sizeof what,
+			 "a campaign (seed %llu, %llu traces judged)",
+			 (unsigned long long)s.seed,
+			 (unsigned long long)s.all.traces);
+	return jp_fail(err, JP_EINPUT,
+		       "'%s' exists: %s ran in '%s'; continue it with "
+		       "--resume, start a new campaign there with --force (its "
+		       "findings stay and count as known), or choose another "
+		       "--out",
+		       path, what, o->outdir);
 }
 
 static void fill_summary(camp *c)
@@ -1359,6 +1693,8 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		return jp_fail(err, JP_EINPUT,
 			       "expected 1 to 256 jobs, found %d", c.o.jobs);
 	jp_status st;
+	if ((st = check_no_state(&c.o, err)))
+		return st;
 	if (c.o.resume && (st = load_state(&c, err)))
 		return st;
 	if ((st = gen_check_opts(&c.o.gen, err)))

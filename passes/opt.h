@@ -88,6 +88,9 @@ jp_status opt_parse_bugs(const char *list, uint64_t *mask, jp_err *err);
 /* Parses "bounds.guard,cse.pure" into a rule mask ("none" = 0, "all" =
  * every rule). */
 jp_status opt_parse_rules(const char *list, uint64_t *mask, jp_err *err);
+/* The mask of the analysis rules (rules.def): they compute facts, the
+ * other rules rewrite ops with them. */
+uint64_t opt_rules_analysis(void);
 /* The rule named NAME (LEN bytes), or OPT_RULE_COUNT. */
 opt_rule opt_rule_find(const char *name, size_t len);
 

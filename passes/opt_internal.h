@@ -137,6 +137,14 @@ static inline bool opt_bug_on(const opt_ctx *c, opt_bug b)
 opt_rule opt_rule_of(opt_pass p, ir_opcode opc);
 extern const char *const opt_rule_names[OPT_RULE_COUNT];
 uint64_t opt_rules_passes_off(uint64_t rules_off);
+/* The bounds pass's analysis rules for the result of OPC (forward) and
+ * for the arguments of OPC (backward). */
+opt_rule opt_rule_forward(ir_opcode opc);
+opt_rule opt_rule_backward(ir_opcode opc);
+/* Whether rule R is on; if so it counts as fired.  A pass calls it where
+ * a rule that the framework cannot see (an analysis step, a value
+ * forwarded by a fact) is about to act. */
+bool opt_rule_fire(opt_ctx *c, opt_rule r);
 
 /* Records an error (first one wins). */
 void opt_fail(opt_ctx *c, jp_status s, const char *what);

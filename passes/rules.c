@@ -79,6 +79,81 @@ static opt_rule simplify_rule(ir_opcode opc)
 	}
 }
 
+/* The families of ops the bounds pass's analysis rules are split by. */
+enum {
+	FAM_ADDITIVE,
+	FAM_MUL,
+	FAM_DIV,
+	FAM_BITWISE,
+	FAM_SHIFT,
+	FAM_CMP,
+	FAM_OTHER
+};
+
+static int family(ir_opcode opc)
+{
+	if (ir_op_has(opc, IRF_CMP))
+		return FAM_CMP;
+	switch (opc) {
+	case IR_INT_ADD:
+	case IR_INT_SUB:
+	case IR_INT_NEG:
+	case IR_INT_ADD_OVF:
+	case IR_INT_SUB_OVF: return FAM_ADDITIVE;
+	case IR_INT_MUL:
+	case IR_INT_MUL_OVF:
+	case IR_UINT_MUL_HIGH: return FAM_MUL;
+	case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: return FAM_DIV;
+	case IR_INT_AND:
+	case IR_INT_OR:
+	case IR_INT_XOR:
+	case IR_INT_INVERT: return FAM_BITWISE;
+	case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT:
+	case IR_UINT_RSHIFT: return FAM_SHIFT;
+	default: return FAM_OTHER;
+	}
+}
+
+opt_rule opt_rule_forward(ir_opcode opc)
+{
+	static const opt_rule r[] = {
+	    OPT_RULE_BOUNDS_FWD_ADDITIVE, OPT_RULE_BOUNDS_FWD_MUL,
+	    OPT_RULE_BOUNDS_FWD_DIV,	  OPT_RULE_BOUNDS_FWD_BITWISE,
+	    OPT_RULE_BOUNDS_FWD_SHIFT,	  OPT_RULE_BOUNDS_FWD_CMP,
+	    OPT_RULE_BOUNDS_FWD_OTHER};
+	return r[family(opc)];
+}
+
+opt_rule opt_rule_backward(ir_opcode opc)
+{
+	static const opt_rule r[] = {
+	    OPT_RULE_BOUNDS_BACK_ADDITIVE, OPT_RULE_BOUNDS_BACK_MUL,
+	    OPT_RULE_BOUNDS_BACK_OTHER,	   OPT_RULE_BOUNDS_BACK_BITWISE,
+	    OPT_RULE_BOUNDS_BACK_SHIFT,	   OPT_RULE_BOUNDS_BACK_CMP,
+	    OPT_RULE_BOUNDS_BACK_OTHER};
+	return r[family(opc)];
+}
+
+uint64_t opt_rules_analysis(void)
+{
+	uint64_t m = 0;
+	for (int r = OPT_RULE_BOUNDS_FWD_ADDITIVE;
+	     r <= OPT_RULE_BOUNDS_BACK_CMP; r++)
+		m |= UINT64_C(1) << r;
+	return m;
+}
+
+bool opt_rule_fire(opt_ctx *c, opt_rule r)
+{
+	if (r >= OPT_RULE_COUNT || (c->cfg.rules_off >> r & 1))
+		return false;
+	if (c->stats)
+		c->stats->rules_fired |= UINT64_C(1) << r;
+	return true;
+}
+
 static opt_rule bounds_rule(ir_opcode opc)
 {
 	if (ir_op_has(opc, IRF_OVF))
