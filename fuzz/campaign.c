@@ -17,6 +17,8 @@
 
 #include <z3.h>
 
+#include "fuzz/blame.h"
+#include "fuzz/campstate.h"
 #include "fuzz/reduce.h"
 #include "fuzz/rng.h"
 #include "ir/fdio.h"
@@ -659,95 +661,10 @@ static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
 		w->unknown_saved++;
 }
 
-/* ---- rule blame ----
- * The built-in optimizer names the rule behind every fact and rewrite
- * (passes/rules.def): analysis rules compute facts (the bounds pass's
- * transfer functions), rewrite rules change ops.  A rule is critical for a
- * failure when, with every other rule that fired still on and that one
- * off, the trace no longer fails the same way (same failure kind).  The
- * failure is blamed on ONE rule: the first critical one in this order
- *   1. the analysis rules in rules.def order (the cmp rules last): a wrong
- *      fact is the bug, and however it is then used (a guard removed, a
- *      comparison folded, an *_ovf op made plain) is only how it shows;
- *   2. the rewrite rules in rules.def order;
- * and when no rule is critical (two ways to the same failure), on the
- * smallest set that still fails with every other rule off, found by
- * dropping rules one at a time in that order.  Rules are tried one
- * evaluation each and the search stops at the first critical one, so a
- * hit costs a few evaluations and no reduction. */
-
 /* The milliseconds left before the deadline (a large number without). */
 static double ms_left(const worker *w)
 {
 	return w->deadline > 0 ? w->deadline - now_ms() : 1e12;
-}
-
-static bool blame_stop(const worker *w)
-{
-	return ms_left(w) <= 0 || (w->o->stop && *w->o->stop);
-}
-
-/* 1 when T fails as KIND with only the rules in KEEP on, 0 when not, -1
- * on an error. */
-static int blame_try(const red_env *env, const ir_trace *t, red_kind kind,
-		     uint64_t keep)
-{
-	red_env e = *env;
-	e.cfg.rules_off = ~keep;
-	red_outcome o;
-	if (red_evaluate(&e, t, &o, NULL) != JP_OK)
-		return -1;
-	int same = o.kind == kind;
-	red_outcome_free(&o);
-	return same;
-}
-
-/* Drops the rules of KEEP & FROM one at a time while T still fails. */
-static uint64_t blame_drop(worker *w, const red_env *env, const ir_trace *t,
-			   red_kind kind, uint64_t keep, uint64_t from)
-{
-	for (int r = 0; r < OPT_RULE_COUNT && !blame_stop(w); r++) {
-		uint64_t bit = UINT64_C(1) << r;
-		if ((keep & from & bit) && keep != bit &&
-		    blame_try(env, t, kind, keep & ~bit) == 1)
-			keep &= ~bit;
-	}
-	return keep;
-}
-
-/* The first rule of FIRED & FROM (in rules.def order) without which T no
- * longer fails as KIND, or 0. */
-static uint64_t blame_first_critical(worker *w, const red_env *env,
-				     const ir_trace *t, red_kind kind,
-				     uint64_t fired, uint64_t from)
-{
-	for (int r = 0; r < OPT_RULE_COUNT && !blame_stop(w); r++) {
-		uint64_t bit = UINT64_C(1) << r;
-		if ((fired & from & bit) &&
-		    blame_try(env, t, kind, fired & ~bit) == 0)
-			return bit;
-	}
-	return 0;
-}
-
-/* Blames OUT, the failure of T, on a rule or a set of rules (*RULES).
- * False when no rule fired (nothing to blame). */
-static bool blame(worker *w, const red_env *env, const ir_trace *t,
-		  const red_outcome *out, uint64_t *rules)
-{
-	uint64_t fired = out->rules_fired, an = opt_rules_analysis();
-	if (!fired)
-		return false;
-	uint64_t r = blame_first_critical(w, env, t, out->kind, fired, an);
-	if (!r)
-		r = blame_first_critical(w, env, t, out->kind, fired, ~an);
-	if (!r) {
-		uint64_t keep = blame_drop(w, env, t, out->kind, fired, an);
-		r = keep & an ? keep & an
-			      : blame_drop(w, env, t, out->kind, keep, ~an);
-	}
-	*rules = r;
-	return true;
 }
 
 /* Whether OUTDIR/findings/SIG exists (another worker saved it). */
@@ -757,6 +674,50 @@ static bool bundle_exists(const worker *w, const char *sig)
 	struct stat stt;
 	snprintf(path, sizeof path, "%s/findings/%s", w->o->outdir, sig);
 	return stat(path, &stt) == 0;
+}
+
+/* A failure of a known finding: counted, not saved. */
+static void count_dup(worker *w, const camp_finding *f)
+{
+	if (!is_known(w, f->sig))
+		add_known(w, f->sig);
+	w->c.findings_dup++;
+	send_msg(w, MSG_DUP, f);
+}
+
+/* Aliases: findings/.alias.PRE holds the signature that a failure blamed
+ * on PRE (before reduction) got after its reduction.  Hidden names: they
+ * are not bundles. */
+static void alias_path(const worker *w, const char *pre, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/findings/.alias.%s", w->o->outdir, pre);
+}
+
+/* Replaces SIG (CAMP_SIG_MAX bytes) by PRE's alias, if there is one. */
+static void read_alias(const worker *w, const char *pre, char *sig)
+{
+	char path[4400], buf[CAMP_SIG_MAX];
+	alias_path(w, pre, path, sizeof path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (buf[0] && !strchr(buf, '/'))
+		snprintf(sig, CAMP_SIG_MAX, "%s", buf);
+}
+
+static void write_alias(const worker *w, const char *pre, const char *sig)
+{
+	char path[4400];
+	alias_path(w, pre, path, sizeof path);
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s\n", sig);
+	write_atomic(path, &sb); /* a lost alias costs one reduction */
+	sb_release(&sb);
 }
 
 static void on_reduce_progress(void *ud, uint32_t ops, uint32_t evals)
@@ -798,16 +759,17 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 		benv.vo.timeout_ms =
 		    ms_left(w) < 20 ? 20 : (unsigned)ms_left(w);
 	uint64_t rules = 0;
-	bool blamed = blame(w, &benv, t, out, &rules);
+	blm_limits lim = {w->deadline, w->o->stop};
+	bool blamed = blm_blame(&benv, t, out, &lim, &rules);
 	w->c.ms_blame += now_ms() - t0;
+	char pre[CAMP_SIG_MAX] = "";
 	if (blamed) {
-		red_rule_signature(w->o->cfg.bugs, out->kind, rules, f.sig,
-				   sizeof f.sig);
+		red_rule_signature(w->o->cfg.bugs, out->kind, rules, pre,
+				   sizeof pre);
+		snprintf(f.sig, sizeof f.sig, "%s", pre);
+		read_alias(w, pre, f.sig);
 		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
-			if (!is_known(w, f.sig))
-				add_known(w, f.sig);
-			w->c.findings_dup++;
-			send_msg(w, MSG_DUP, &f);
+			count_dup(w, &f);
 			return;
 		}
 	}
@@ -848,6 +810,28 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	f.ops_reduced = ir_count_ops(rt);
 	f.at_s = (now_ms() - w->t0) / 1e3;
 	f.partial = reduced && !rs.complete;
+	if (blamed && fin_ok && reduced) {
+		/* Blame again on the reduced trace: rules that only shaped
+		 * the original (a rewrite the pattern needed, a fact that
+		 * steered another rule) are gone from it.  Later failures
+		 * blamed like the original go straight to this finding. */
+		blm_limits lim2 = {w->deadline, w->o->stop};
+		uint64_t r2;
+		t0 = now_ms();
+		if (blm_blame(&w->env, reduced, &fin, &lim2, &r2) && r2) {
+			red_rule_signature(w->o->cfg.bugs, out->kind, r2, f.sig,
+					   sizeof f.sig);
+			if (strcmp(f.sig, pre) != 0)
+				write_alias(w, pre, f.sig);
+		}
+		w->c.ms_blame += now_ms() - t0;
+		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
+			count_dup(w, &f);
+			ir_trace_free(reduced);
+			red_outcome_free(&fin);
+			return;
+		}
+	}
 	if (!blamed)
 		red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
 	if (!blamed && f.partial) {
@@ -999,274 +983,12 @@ static void worker_main(worker *w)
 	_exit(0);
 }
 
-/* ---- state ---- */
-
-typedef struct camp_state {
-	uint64_t seed;
-	gen_opts gen;
-	opt_config cfg;
-	unsigned timeout_ms;
-	uint32_t nstreams;
-	uint64_t next[256];
-	camp_counts all;
-	double elapsed;
-	double budget_s;       /* --seconds over all sessions; 0 = none */
-	uint64_t budget_count; /* --count over all sessions; 0 = none */
-} camp_state;
-
-static void state_format(const camp_state *s, strbuf *sb)
-{
-	sb_printf(sb,
-		  "# jitprove fuzz campaign state; read by --resume\n"
-		  "version 1\nseed %llu\nprofile %s\nlength %u %u\n"
-		  "inputs %u %u\nwidth %d\nheap %d\npasses %llu\nbugs %llu\n"
-		  "timeout_ms %u\nstreams %u\n",
-		  (unsigned long long)s->seed, gen_profile_name(s->gen.profile),
-		  s->gen.min_len, s->gen.max_len, s->gen.min_inputs,
-		  s->gen.max_inputs, s->gen.width, s->gen.heap ? 1 : 0,
-		  (unsigned long long)s->cfg.passes,
-		  (unsigned long long)s->cfg.bugs, s->timeout_ms, s->nstreams);
-	for (uint32_t i = 0; i < s->nstreams; i++)
-		sb_printf(sb, "next %u %llu\n", i,
-			  (unsigned long long)s->next[i]);
-	const camp_counts *c = &s->all;
-	sb_printf(
-	    sb,
-	    "traces %llu\nproved %llu\nrefuted %llu\nunknown %llu\n"
-	    "errors %llu\nfindings_new %llu\nfindings_dup %llu\n"
-	    "ops %llu\nelapsed %.3f\nbudget_seconds %.3f\n"
-	    "budget_count %llu\n",
-	    (unsigned long long)c->traces, (unsigned long long)c->proved,
-	    (unsigned long long)c->refuted, (unsigned long long)c->unknown,
-	    (unsigned long long)c->errors, (unsigned long long)c->findings_new,
-	    (unsigned long long)c->findings_dup, (unsigned long long)c->ops,
-	    s->elapsed, s->budget_s, (unsigned long long)s->budget_count);
-}
-
-/* Reads exactly N unsigned numbers after the key of LINE into V. */
-static bool state_nums(const char *line, int n, unsigned long long *v)
-{
-	const char *p = line + strcspn(line, " \t");
-	for (int i = 0; i < n; i++) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p < '0' || *p > '9')
-			return false;
-		char *e;
-		errno = 0;
-		v[i] = strtoull(p, &e, 10);
-		if (errno)
-			return false;
-		p = e;
-	}
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return *p == '\0';
-}
-
-/* What each key of the state holds, for the error messages. */
-static const struct {
-	const char *key, *shape;
-	int nums; /* unsigned numbers after the key; -1: other */
-} state_keys[] = {
-    {"version", "version 1", 1},
-    {"seed", "seed N", 1},
-    {"profile", "profile NAME", -1},
-    {"length", "length MIN MAX", 2},
-    {"inputs", "inputs MIN MAX", 2},
-    {"width", "width W", 1},
-    {"heap", "heap 0|1", 1},
-    {"passes", "passes MASK", 1},
-    {"bugs", "bugs MASK", 1},
-    {"timeout_ms", "timeout_ms N", 1},
-    {"streams", "streams N", 1},
-    {"next", "next STREAM INDEX (STREAM < 256)", 2},
-    {"traces", "traces N", 1},
-    {"proved", "proved N", 1},
-    {"refuted", "refuted N", 1},
-    {"unknown", "unknown N", 1},
-    {"errors", "errors N", 1},
-    {"findings_new", "findings_new N", 1},
-    {"findings_dup", "findings_dup N", 1},
-    {"ops", "ops N", 1},
-    {"elapsed", "elapsed SECONDS", -1},
-    {"budget_seconds", "budget_seconds SECONDS", -1},
-    {"budget_count", "budget_count N", 1},
-};
-
-/* Stores the value(s) V of KEY K (an index into state_keys). */
-static bool state_set(camp_state *s, int k, const char *line,
-		      const unsigned long long *v)
-{
-	uint64_t *cv[] = {&s->all.traces,	&s->all.proved,
-			  &s->all.refuted,	&s->all.unknown,
-			  &s->all.errors,	&s->all.findings_new,
-			  &s->all.findings_dup, &s->all.ops};
-	const char *key = state_keys[k].key;
-	char word[64];
-	double d;
-	char *e;
-	if (!strcmp(key, "version"))
-		return v[0] == 1;
-	if (!strcmp(key, "seed"))
-		return s->seed = v[0], true;
-	if (!strcmp(key, "profile"))
-		return sscanf(line, "%*s %63s", word) == 1 &&
-		       gen_parse_profile(word, &s->gen.profile, NULL) == JP_OK;
-	if (!strcmp(key, "length"))
-		return s->gen.min_len = (uint32_t)v[0],
-		       s->gen.max_len = (uint32_t)v[1], true;
-	if (!strcmp(key, "inputs"))
-		return s->gen.min_inputs = (uint32_t)v[0],
-		       s->gen.max_inputs = (uint32_t)v[1], true;
-	if (!strcmp(key, "width"))
-		return s->gen.width = (int)v[0], true;
-	if (!strcmp(key, "heap"))
-		return s->gen.heap = v[0] != 0, v[0] <= 1;
-	if (!strcmp(key, "passes"))
-		return s->cfg.passes = v[0], true;
-	if (!strcmp(key, "bugs"))
-		return s->cfg.bugs = v[0], true;
-	if (!strcmp(key, "timeout_ms"))
-		return s->timeout_ms = (unsigned)v[0], v[0] <= 3600000;
-	if (!strcmp(key, "streams"))
-		return v[0] <= 256;
-	if (!strcmp(key, "next")) {
-		if (v[0] >= 256)
-			return false;
-		s->next[v[0]] = v[1];
-		if (v[0] + 1 > s->nstreams)
-			s->nstreams = (uint32_t)v[0] + 1;
-		return true;
-	}
-	if (!strcmp(key, "budget_count"))
-		return s->budget_count = v[0], true;
-	if (!strcmp(key, "elapsed") || !strcmp(key, "budget_seconds")) {
-		const char *p = line + strcspn(line, " \t");
-		d = strtod(p, &e);
-		if (e == p || d < 0 || d != d)
-			return false;
-		while (*e == ' ' || *e == '\t')
-			e++;
-		if (*e)
-			return false;
-		*(key[0] == 'e' ? &s->elapsed : &s->budget_s) = d;
-		return true;
-	}
-	for (int i = 0; i < 8; i++)
-		if (!strcmp(key, state_keys[12 + i].key))
-			return *cv[i] = v[0], true;
-	return false;
-}
-
-/* Parses the state TEXT (LEN bytes) read from PATH. */
-static jp_status state_parse(const char *path, const char *text, size_t len,
-			     camp_state *s, jp_err *err)
-{
-	memset(s, 0, sizeof *s);
-	s->gen = gen_default_opts();
-	s->cfg = opt_default_config();
-	if (len == 0)
-		return jp_fail_at(err, JP_EINPUT, path, 1, 0,
-				  "expected a jitprove campaign state "
-				  "(written by jitprove fuzz), found an empty "
-				  "file");
-	if (memchr(text, '\0', len))
-		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
-				  "expected a jitprove campaign state (text), "
-				  "found binary data (a NUL byte)");
-	bool have_seed = false;
-	const char *p = text;
-	int line = 0;
-	while (*p) {
-		line++;
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char buf[256], key[32];
-		if (n >= sizeof buf)
-			return jp_fail_at(err, JP_EINPUT, path, line, 0,
-					  "expected a line of at most %zu "
-					  "bytes, found %zu bytes",
-					  sizeof buf - 1, n);
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-		p = nl ? nl + 1 : p + n;
-		if (buf[0] == '#' || buf[0] == '\0')
-			continue;
-		if (sscanf(buf, "%31s", key) != 1)
-			continue;
-		int k = -1;
-		for (size_t i = 0; i < sizeof state_keys / sizeof *state_keys;
-		     i++)
-			if (!strcmp(key, state_keys[i].key))
-				k = (int)i;
-		if (k < 0)
-			return jp_fail_at(err, JP_EINPUT, path, line, 1,
-					  "expected a state key (seed, next, "
-					  "traces, ...), found '%.60s' (not a "
-					  "campaign state, or damaged)",
-					  buf);
-		unsigned long long v[2] = {0, 0};
-		if ((state_keys[k].nums > 0 &&
-		     !state_nums(buf, state_keys[k].nums, v)) ||
-		    !state_set(s, k, buf, v))
-			return jp_fail_at(err, JP_EINPUT, path, line, 1,
-					  "expected '%s', found '%.60s'",
-					  state_keys[k].shape, buf);
-		have_seed |= !strcmp(key, "seed");
-	}
-	if (!have_seed)
-		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
-				  "expected a 'seed N' line, found none (not "
-				  "a campaign state, or truncated)");
-	jp_status st = gen_check_opts(&s->gen, err);
-	if (st)
-		return jp_fail_at(err, st, path, 0, 0,
-				  "the saved generator options are invalid: "
-				  "%s",
-				  err ? err->msg : "");
-	return JP_OK;
-}
-
-/* Reads OUTDIR/state. */
-static jp_status state_read(const char *outdir, camp_state *s, jp_err *err)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/state", outdir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return jp_fail(err, JP_EINPUT,
-			       "--resume: cannot read '%s': %s (no campaign "
-			       "to resume there)",
-			       path, strerror(errno));
-	enum { MAXSTATE = 65536 };
-	char *text = malloc(MAXSTATE + 1);
-	size_t n = text ? fread(text, 1, MAXSTATE + 1, f) : 0;
-	bool rerr = ferror(f) != 0;
-	fclose(f);
-	if (!text)
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	jp_status st;
-	if (rerr)
-		st = jp_fail(err, JP_EINPUT, "cannot read '%s': %s", path,
-			     strerror(errno));
-	else if (n > MAXSTATE)
-		st = jp_fail_at(err, JP_EINPUT, path, 0, 0,
-				"expected a campaign state of at most %d "
-				"bytes, found a larger file",
-				MAXSTATE);
-	else {
-		text[n] = '\0';
-		st = state_parse(path, text, n, s, err);
-	}
-	free(text);
-	return st;
-}
+/* ---- state (fuzz/campstate.c) ---- */
 
 jp_status camp_resume_opts(camp_opts *o, jp_err *err)
 {
 	camp_state s;
-	jp_status st = state_read(o->outdir, &s, err);
+	jp_status st = cst_read(o->outdir, &s, err);
 	if (st)
 		return st;
 	o->seed = s.seed;
@@ -1360,7 +1082,7 @@ static void write_state(camp *c)
 	s.elapsed += (now_ms() - c->t0) / 1e3;
 	strbuf sb;
 	sb_init(&sb);
-	state_format(&s, &sb);
+	cst_format(&s, &sb);
 	char path[4096];
 	snprintf(path, sizeof path, "%s/state", c->o.outdir);
 	write_atomic(path, &sb);
@@ -1641,7 +1363,7 @@ static uint32_t count_bundles(const char *outdir)
 static jp_status load_state(camp *c, jp_err *err)
 {
 	jp_status st = camp_resume_opts(&c->o, err);
-	return st ? st : state_read(c->o.outdir, &c->prev, err);
+	return st ? st : cst_read(c->o.outdir, &c->prev, err);
 }
 
 /* A new campaign never replaces the state of another one silently. */
@@ -1654,7 +1376,7 @@ static jp_status check_no_state(const camp_opts *o, jp_err *err)
 		return JP_OK;
 	camp_state s;
 	char what[160] = "a campaign";
-	if (state_read(o->outdir, &s, NULL) == JP_OK)
+	if (cst_read(o->outdir, &s, NULL) == JP_OK)
 		snprintf(what, sizeof what,
 			 "a campaign (seed %llu, %llu traces judged)",
 			 (unsigned long long)s.seed,
