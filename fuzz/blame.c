@@ -11,11 +11,13 @@
  *      fact is the bug, and however it is then used (a guard removed, a
  *      comparison folded, an *_ovf op made plain) is only how it shows;
  *   2. the rewrite rules in rules.def order;
- * and when no rule is critical (two ways to the same failure), on the
- * smallest set that still fails with every other rule off, found by
- * dropping rules one at a time in that order.  Rules are tried one
- * evaluation each and the search stops at the first critical one, so a
- * hit costs a few evaluations and no reduction.
+ * The rules of known findings (PREFER) are tried before all others: a
+ * failure for which one of them is critical is a hit of that finding (one
+ * evaluation).  When no rule is critical (no rule fired, or two ways to the
+ * same failure), on nothing: the caller reduces the trace and blames the
+ * reduced one.  Rules are tried one evaluation each and the search stops
+ * at the first critical one, so a hit costs a few evaluations and no
+ * reduction.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz/blame.h"
@@ -50,20 +52,6 @@ static int blame_try(const red_env *env, const ir_trace *t, red_kind kind,
 	return same;
 }
 
-/* Drops the rules of KEEP & FROM one at a time while T still fails. */
-static uint64_t blame_drop(const blm_limits *w, const red_env *env,
-			   const ir_trace *t, red_kind kind, uint64_t keep,
-			   uint64_t from)
-{
-	for (int r = 0; r < OPT_RULE_COUNT && !blame_stop(w); r++) {
-		uint64_t bit = UINT64_C(1) << r;
-		if ((keep & from & bit) && keep != bit &&
-		    blame_try(env, t, kind, keep & ~bit) == 1)
-			keep &= ~bit;
-	}
-	return keep;
-}
-
 /* The first rule of FIRED & FROM (in rules.def order) without which T no
  * longer fails as KIND, or 0. */
 static uint64_t blame_first_critical(const blm_limits *w, const red_env *env,
@@ -80,19 +68,18 @@ static uint64_t blame_first_critical(const blm_limits *w, const red_env *env,
 }
 
 bool blm_blame(const red_env *env, const ir_trace *t, const red_outcome *out,
-	       const blm_limits *w, uint64_t *rules)
+	       const blm_limits *w, uint64_t prefer, uint64_t *rules)
 {
 	uint64_t fired = out->rules_fired, an = opt_rules_analysis();
 	if (!fired)
 		return false;
-	uint64_t r = blame_first_critical(w, env, t, out->kind, fired, an);
+	uint64_t r = blame_first_critical(w, env, t, out->kind, fired, prefer);
 	if (!r)
-		r = blame_first_critical(w, env, t, out->kind, fired, ~an);
-	if (!r) {
-		uint64_t keep = blame_drop(w, env, t, out->kind, fired, an);
-		r = keep & an ? keep & an
-			      : blame_drop(w, env, t, out->kind, keep, ~an);
-	}
+		r = blame_first_critical(w, env, t, out->kind, fired,
+					 an & ~prefer);
+	if (!r)
+		r = blame_first_critical(w, env, t, out->kind, fired,
+					 ~an & ~prefer);
 	*rules = r;
-	return true;
+	return r != 0;
 }

@@ -260,6 +260,8 @@ static void iso_time(char *buf, size_t size)
  * hand and the last step of a reduction (--seconds N ends within N + 2 s,
  * docs/fuzzing.md). */
 #define CAMP_OVERRUN_MS 1500.0
+/* Then SIGTERM, and SIGKILL this long after. */
+#define CAMP_KILL_LATE_MS 300.0
 
 /* ---- messages from workers ---- */
 
@@ -676,6 +678,17 @@ static bool bundle_exists(const worker *w, const char *sig)
 	return stat(path, &stt) == 0;
 }
 
+/* The rules of the known findings of KIND (rule signatures). */
+static uint64_t known_rules(const worker *w, red_kind kind)
+{
+	uint64_t m = 0, k;
+	for (uint32_t i = 0; i < w->nknown; i++)
+		if (red_parse_rule_signature(w->known[i], w->o->cfg.bugs, kind,
+					     &k))
+			m |= k;
+	return m;
+}
+
 /* A failure of a known finding: counted, not saved. */
 static void count_dup(worker *w, const camp_finding *f)
 {
@@ -751,16 +764,28 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	camp_finding f;
 	memset(&f, 0, sizeof f);
 	fill_finding(w, &f, t, out, seed, idx);
-	/* Blame screens the example inputs first, as judging did. */
+	/* Blame screens the counterexample first, then the example inputs:
+	 * a rule whose absence leaves the failure is then passed over with
+	 * the interpreter alone, no solver. */
 	red_env benv = w->env;
+	uint64_t exv[2 * 64];
+	uint32_t n = ex->ninputs;
 	benv.vo.examples = ex->inputs;
 	benv.vo.nexamples = 1;
+	if (out->have_res && out->res.inputs && out->res.ninputs == n &&
+	    n <= 64) {
+		memcpy(exv, out->res.inputs, n * sizeof *exv);
+		memcpy(exv + n, ex->inputs, n * sizeof *exv);
+		benv.vo.examples = exv;
+		benv.vo.nexamples = 2;
+	}
 	if (w->deadline > 0 && benv.vo.timeout_ms > ms_left(w))
 		benv.vo.timeout_ms =
 		    ms_left(w) < 20 ? 20 : (unsigned)ms_left(w);
 	uint64_t rules = 0;
 	blm_limits lim = {w->deadline, w->o->stop};
-	bool blamed = blm_blame(&benv, t, out, &lim, &rules);
+	bool blamed =
+	    blm_blame(&benv, t, out, &lim, known_rules(w, out->kind), &rules);
 	w->c.ms_blame += now_ms() - t0;
 	char pre[CAMP_SIG_MAX] = "";
 	if (blamed) {
@@ -810,7 +835,7 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	f.ops_reduced = ir_count_ops(rt);
 	f.at_s = (now_ms() - w->t0) / 1e3;
 	f.partial = reduced && !rs.complete;
-	if (blamed && fin_ok && reduced) {
+	if (fin_ok && reduced) {
 		/* Blame again on the reduced trace: rules that only shaped
 		 * the original (a rewrite the pattern needed, a fact that
 		 * steered another rule) are gone from it.  Later failures
@@ -818,14 +843,15 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 		blm_limits lim2 = {w->deadline, w->o->stop};
 		uint64_t r2;
 		t0 = now_ms();
-		if (blm_blame(&w->env, reduced, &fin, &lim2, &r2) && r2) {
+		if (blm_blame(&w->env, reduced, &fin, &lim2, 0, &r2)) {
 			red_rule_signature(w->o->cfg.bugs, out->kind, r2, f.sig,
 					   sizeof f.sig);
-			if (strcmp(f.sig, pre) != 0)
+			if (blamed && strcmp(f.sig, pre) != 0)
 				write_alias(w, pre, f.sig);
+			blamed = true;
 		}
 		w->c.ms_blame += now_ms() - t0;
-		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
+		if (blamed && (is_known(w, f.sig) || bundle_exists(w, f.sig))) {
 			count_dup(w, &f);
 			ir_trace_free(reduced);
 			red_outcome_free(&fin);
@@ -1047,6 +1073,7 @@ typedef struct camp {
 	camp_summary *sum;
 	double t0, deadline;
 	bool stopping;
+	bool late; /* stopping because the deadline passed */
 	double stop_at;
 	gen_ctx *g; /* to regenerate crashing traces */
 	jp_err *err;
@@ -1291,9 +1318,12 @@ static void drain(camp *c, int i)
 	waitpid(sl->pid, &status, 0);
 	if (sl->done)
 		return;
-	/* Died early: fold its counts into the base and start again. */
+	/* Died early: fold its counts into the base and start again.  A
+	 * reduction it was running is over. */
 	counts_add(&sl->base, &sl->cur);
 	memset(&sl->cur, 0, sizeof sl->cur);
+	sl->base.reducing = sl->base.red_ops_from = sl->base.red_ops = 0;
+	sl->base.red_evals = 0;
 	bool more = !sl->share || sl->base.traces < sl->share;
 	if (!c->stopping && more && sl->restarts < 20) {
 		sl->restarts++;
@@ -1481,8 +1511,8 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		 * trace at hand; a reduction may overrun a little.  Past
 		 * that they are told to stop, and past the grace killed;
 		 * a second Ctrl-C (STOP >= 2) kills them at once. */
-		bool late = c.deadline > 0 &&
-			    now > c.deadline + CAMP_OVERRUN_MS + grace;
+		bool late =
+		    c.deadline > 0 && now > c.deadline + CAMP_OVERRUN_MS;
 		if (c.o.stop && *c.o.stop >= 2)
 			signal_workers(&c, SIGKILL);
 		bool enough =
@@ -1490,6 +1520,7 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		if (!c.stopping &&
 		    ((c.o.stop && *c.o.stop) || late || enough)) {
 			c.stopping = true;
+			c.late = late;
 			c.stop_at = now;
 			sum->interrupted = c.o.stop && *c.o.stop;
 			/* Enough findings: the workers finish what they are
@@ -1503,7 +1534,13 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 			sum->interrupted = true; /* Ctrl-C after a soft stop */
 			signal_workers(&c, SIGTERM);
 		}
-		if (c.stopping && now - c.stop_at > grace)
+		/* Past the deadline a worker still busy is in one solver
+		 * call (a trace at hand whose queries all time out can take
+		 * many seconds): --seconds N ends within N + 2 s, so it goes.
+		 * Nothing is lost: the stream resumes at that trace, and a
+		 * bundle is complete or absent. */
+		if (c.stopping &&
+		    now - c.stop_at > (c.late ? CAMP_KILL_LATE_MS : grace))
 			signal_workers(&c, SIGKILL);
 		if (now - last_status >= every) {
 			emit_event(&c, CAMP_EV_STATUS, NULL, NULL);
