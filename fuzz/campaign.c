@@ -259,7 +259,7 @@ static void iso_time(char *buf, size_t size)
 /* How long a worker may run past the campaign's deadline: the trace at
  * hand and the last step of a reduction (--seconds N ends within N + 2 s,
  * docs/fuzzing.md). */
-#define CAMP_OVERRUN_MS 1500.0
+#define CAMP_OVERRUN_MS 1000.0
 /* Then SIGTERM, and SIGKILL this long after. */
 #define CAMP_KILL_LATE_MS 300.0
 
