@@ -467,8 +467,8 @@ static bool is_log_header(parser *ps)
 }
 
 /* An optimizer's trace comment "# rule: NAME" at the end of an op's line
- * names the rule that made the op (docs/format.md); other comments are
- * ignored.  PS->p is at the end of the statement. */
+ * names the rule that made the op (docs/optimizer.md, "Rules"); other comments
+ * are ignored.  PS->p is at the end of the statement. */
 static void rule_comment(parser *ps, syn_stmt *st)
 {
 	static const char tag[] = "rule:";
