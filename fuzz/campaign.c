@@ -17,6 +17,8 @@
 
 #include <z3.h>
 
+#include "fuzz/blame.h"
+#include "fuzz/campstate.h"
 #include "fuzz/reduce.h"
 #include "ir/fdio.h"
 #include "ir/print.h"
@@ -150,6 +152,11 @@ static void counts_add(camp_counts *a, const camp_counts *b)
 	a->ms_opt += b->ms_opt;
 	a->ms_ver += b->ms_ver;
 	a->ms_reduce += b->ms_reduce;
+	a->ms_blame += b->ms_blame;
+	a->reducing += b->reducing;
+	a->red_ops_from += b->red_ops_from;
+	a->red_ops += b->red_ops;
+	a->red_evals += b->red_evals;
 }
 
 /* ---- files ----
@@ -243,8 +250,12 @@ static void iso_time(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* How long a reduction may run past the campaign's deadline. */
-#define CAMP_OVERRUN_MS 15000.0
+/* How long a worker may run past the campaign's deadline: the trace at
+ * hand and the last step of a reduction (--seconds N ends within N + 2 s,
+ * docs/fuzzing.md). */
+#define CAMP_OVERRUN_MS 1000.0
+/* Then SIGTERM, and SIGKILL this long after. */
+#define CAMP_KILL_LATE_MS 300.0
 
 /* ---- messages from workers ---- */
 
@@ -651,29 +662,167 @@ static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
 		w->unknown_saved++;
 }
 
-/* Reduces a failure, then saves it unless its signature is known. */
+/* The milliseconds left before the deadline (a large number without). */
+static double ms_left(const worker *w)
+{
+	return w->deadline > 0 ? w->deadline - clk_now_ms() : 1e12;
+}
+
+/* Whether OUTDIR/findings/SIG exists (another worker saved it). */
+static bool bundle_exists(const worker *w, const char *sig)
+{
+	char path[4400];
+	struct stat stt;
+	snprintf(path, sizeof path, "%s/findings/%s", w->o->outdir, sig);
+	return stat(path, &stt) == 0;
+}
+
+/* The rules of the known findings of KIND (rule signatures). */
+static uint64_t known_rules(const worker *w, red_kind kind)
+{
+	uint64_t m = 0, k;
+	for (uint32_t i = 0; i < w->nknown; i++)
+		if (red_parse_rule_signature(w->known[i], w->o->cfg.bugs, kind,
+					     &k))
+			m |= k;
+	return m;
+}
+
+/* A failure of a known finding: counted, not saved. */
+static void count_dup(worker *w, const camp_finding *f)
+{
+	if (!is_known(w, f->sig))
+		add_known(w, f->sig);
+	w->c.findings_dup++;
+	send_msg(w, MSG_DUP, f);
+}
+
+/* Aliases: findings/.alias.PRE holds the signature that a failure blamed
+ * on PRE (before reduction) got after its reduction.  Hidden names: they
+ * are not bundles. */
+static void alias_path(const worker *w, const char *pre, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/findings/.alias.%s", w->o->outdir, pre);
+}
+
+/* Replaces SIG (CAMP_SIG_MAX bytes) by PRE's alias, if there is one. */
+static void read_alias(const worker *w, const char *pre, char *sig)
+{
+	char path[4400], buf[CAMP_SIG_MAX];
+	alias_path(w, pre, path, sizeof path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (buf[0] && !strchr(buf, '/'))
+		snprintf(sig, CAMP_SIG_MAX, "%s", buf);
+}
+
+static void write_alias(const worker *w, const char *pre, const char *sig)
+{
+	char path[4400];
+	alias_path(w, pre, path, sizeof path);
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s\n", sig);
+	write_atomic(path, &sb); /* a lost alias costs one reduction */
+	sb_release(&sb);
+}
+
+static void on_reduce_progress(void *ud, uint32_t ops, uint32_t evals)
+{
+	worker *w = ud;
+	w->c.red_ops = ops;
+	w->c.red_evals = evals;
+	if (clk_now_ms() - w->last_msg > 250)
+		send_msg(w, MSG_STATS, NULL);
+}
+
+static void fill_finding(worker *w, camp_finding *f, const ir_trace *t,
+			 const red_outcome *out, uint64_t seed, uint64_t idx)
+{
+	snprintf(f->kind, sizeof f->kind, "%s", red_kind_name(out->kind));
+	snprintf(f->what, sizeof f->what, "%s", out->what);
+	f->trace_seed = seed;
+	f->stream = w->stream;
+	f->index = idx;
+	f->ops_orig = f->ops_reduced = ir_count_ops(t);
+	f->at_s = (clk_now_ms() - w->t0) / 1e3;
+	f->hits = 1;
+}
+
+/* Blames a failure on rules; unless its signature is known, reduces it
+ * and saves it. */
 static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 			   const red_outcome *out, uint64_t seed, uint64_t idx)
 {
 	double t0 = clk_now_ms();
+	camp_finding f;
+	memset(&f, 0, sizeof f);
+	fill_finding(w, &f, t, out, seed, idx);
+	/* Blame screens the counterexample first, then the example inputs:
+	 * a rule whose absence leaves the failure is then passed over with
+	 * the interpreter alone, no solver. */
+	red_env benv = w->env;
+	uint64_t exv[2 * 64];
+	uint32_t n = ex->ninputs;
+	benv.vo.examples = ex->inputs;
+	benv.vo.nexamples = 1;
+	if (out->have_res && out->res.inputs && out->res.ninputs == n &&
+	    n <= 64) {
+		memcpy(exv, out->res.inputs, n * sizeof *exv);
+		memcpy(exv + n, ex->inputs, n * sizeof *exv);
+		benv.vo.examples = exv;
+		benv.vo.nexamples = 2;
+	}
+	if (w->deadline > 0 && benv.vo.timeout_ms > ms_left(w))
+		benv.vo.timeout_ms =
+		    ms_left(w) < 20 ? 20 : (unsigned)ms_left(w);
+	uint64_t rules = 0;
+	blm_limits lim = {w->deadline, w->o->stop};
+	bool blamed =
+	    blm_blame(&benv, t, out, &lim, known_rules(w, out->kind), &rules);
+	w->c.ms_blame += clk_now_ms() - t0;
+	char pre[CAMP_SIG_MAX] = "";
+	if (blamed) {
+		red_rule_signature(w->o->cfg.bugs, out->kind, rules, pre,
+				   sizeof pre);
+		snprintf(f.sig, sizeof f.sig, "%s", pre);
+		read_alias(w, pre, f.sig);
+		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
+			count_dup(w, &f);
+			return;
+		}
+	}
+
+	t0 = clk_now_ms();
 	ir_trace *reduced = NULL;
 	red_outcome fin;
 	red_stats rs;
 	memset(&fin, 0, sizeof fin);
 	memset(&rs, 0, sizeof rs);
-	/* A reduction running into the deadline may overrun it a little:
-	 * a finding reduced is worth much more than one cut short. */
+	/* The reduction ends at the campaign's deadline: what it has by then
+	 * is saved (marked cut short), and jitprove reduce can go on. */
 	red_env env = w->env;
 	if (w->deadline > 0) {
-		double left = w->deadline - t0;
-		double cap = (left > 0 ? left : 0) + CAMP_OVERRUN_MS;
-		if (!env.max_ms || cap < env.max_ms)
-			env.max_ms = cap < 1 ? 1 : (uint32_t)cap;
+		double left = ms_left(w);
+		if (!env.max_ms || left < env.max_ms)
+			env.max_ms = left < 1 ? 1 : (uint32_t)left;
 	}
+	env.progress = on_reduce_progress;
+	env.progress_ud = w;
+	w->c.reducing = 1;
+	w->c.red_ops_from = w->c.red_ops = f.ops_orig;
+	w->c.red_evals = 0;
+	send_msg(w, MSG_STATS, NULL);
 	if (red_reduce(&env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
 		reduced = NULL;
 		memset(&fin, 0, sizeof fin);
 	}
+	w->c.reducing = w->c.red_ops_from = w->c.red_ops = w->c.red_evals = 0;
 	w->c.ms_reduce += clk_now_ms() - t0;
 	/* A flaky verdict (a timeout on the way) could leave FIN another
 	 * failure; the signature then falls back to the original's. */
@@ -681,23 +830,40 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	const ir_trace *rt = reduced ? reduced : t;
 	const red_outcome *ro = fin_ok ? &fin : out;
 
-	camp_finding f;
-	memset(&f, 0, sizeof f);
-	red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
-	snprintf(f.kind, sizeof f.kind, "%s", red_kind_name(out->kind));
 	snprintf(f.what, sizeof f.what, "%s", ro->what);
-	f.trace_seed = seed;
-	f.stream = w->stream;
-	f.index = idx;
-	f.ops_orig = ir_count_ops(t);
 	f.ops_reduced = ir_count_ops(rt);
 	f.at_s = (clk_now_ms() - w->t0) / 1e3;
-	f.hits = 1;
 	f.partial = reduced && !rs.complete;
-	if (f.partial) {
+	if (fin_ok && reduced) {
+		/* Blame again on the reduced trace: rules that only shaped
+		 * the original (a rewrite the pattern needed, a fact that
+		 * steered another rule) are gone from it.  Later failures
+		 * blamed like the original go straight to this finding. */
+		blm_limits lim2 = {w->deadline, w->o->stop};
+		uint64_t r2;
+		t0 = clk_now_ms();
+		if (blm_blame(&w->env, reduced, &fin, &lim2, 0, &r2)) {
+			red_rule_signature(w->o->cfg.bugs, out->kind, r2, f.sig,
+					   sizeof f.sig);
+			if (blamed && strcmp(f.sig, pre) != 0)
+				write_alias(w, pre, f.sig);
+			blamed = true;
+		}
+		w->c.ms_blame += clk_now_ms() - t0;
+		if (blamed && (is_known(w, f.sig) || bundle_exists(w, f.sig))) {
+			count_dup(w, &f);
+			ir_trace_free(reduced);
+			red_outcome_free(&fin);
+			return;
+		}
+	}
+	if (!blamed)
+		red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
+	if (!blamed && f.partial) {
 		/* The ops of a reduction cut short are not canonical: keep
 		 * such a finding apart from the complete one it would
-		 * otherwise pose as. */
+		 * otherwise pose as.  (A rule signature does not depend on
+		 * the reduction.) */
 		size_t n = strlen(f.sig);
 		if (n + 9 > sizeof f.sig)
 			n = sizeof f.sig - 9;
@@ -820,6 +986,8 @@ static void worker_main(worker *w)
 	crash_msg.heap_off = w->heap_off;
 	w->env = red_default_env(w->vc);
 	w->env.cfg = w->o->cfg;
+	/* Bundles show which rule made each optimized op. */
+	w->env.cfg.annotate = true;
 	w->env.vo.timeout_ms = w->o->timeout_ms;
 	/* Generated guards carry fail-args: check them too. */
 	w->env.vo.failargs = true;
@@ -847,135 +1015,44 @@ static void worker_main(worker *w)
 	_exit(0);
 }
 
-/* ---- state ---- */
+/* ---- state (fuzz/campstate.c) ---- */
 
-typedef struct camp_state {
-	uint64_t seed;
-	gen_opts gen;
-	opt_config cfg;
-	unsigned timeout_ms;
-	uint32_t nstreams;
-	uint64_t next[256];
-	camp_counts all;
-	double elapsed;
-} camp_state;
-
-static void state_format(const camp_state *s, strbuf *sb)
+jp_status camp_resume_opts(camp_opts *o, jp_err *err)
 {
-	sb_printf(sb,
-		  "# jitprove fuzz campaign state; read by --resume\n"
-		  "version 1\nseed %llu\nprofile %s\nlength %u %u\n"
-		  "inputs %u %u\nwidth %d\nheap %d\npasses %llu\nbugs %llu\n"
-		  "timeout_ms %u\nstreams %u\n",
-		  (unsigned long long)s->seed, gen_profile_name(s->gen.profile),
-		  s->gen.min_len, s->gen.max_len, s->gen.min_inputs,
-		  s->gen.max_inputs, s->gen.width, s->gen.heap ? 1 : 0,
-		  (unsigned long long)s->cfg.passes,
-		  (unsigned long long)s->cfg.bugs, s->timeout_ms, s->nstreams);
-	for (uint32_t i = 0; i < s->nstreams; i++)
-		sb_printf(sb, "next %u %llu\n", i,
-			  (unsigned long long)s->next[i]);
-	const camp_counts *c = &s->all;
-	sb_printf(sb,
-		  "traces %llu\nproved %llu\nrefuted %llu\nunknown %llu\n"
-		  "errors %llu\nfindings_new %llu\nfindings_dup %llu\n"
-		  "ops %llu\nelapsed %.3f\n",
-		  (unsigned long long)c->traces, (unsigned long long)c->proved,
-		  (unsigned long long)c->refuted,
-		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
-		  (unsigned long long)c->findings_new,
-		  (unsigned long long)c->findings_dup,
-		  (unsigned long long)c->ops, s->elapsed);
-}
-
-static jp_status state_parse(const char *text, camp_state *s, jp_err *err)
-{
-	memset(s, 0, sizeof *s);
-	s->gen = gen_default_opts();
-	s->cfg = opt_default_config();
-	bool have_seed = false;
-	const char *p = text;
-	int line = 0;
-	while (*p) {
-		line++;
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char buf[256], key[32], word[64];
-		if (len >= sizeof buf)
-			return jp_fail(err, JP_EINPUT, "state line %d too long",
-				       line);
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		p = nl ? nl + 1 : p + len;
-		if (buf[0] == '#' || buf[0] == '\0')
-			continue;
-		unsigned long long a = 0, b = 0;
-		double d = 0;
-		if (sscanf(buf, "%31s", key) != 1)
-			continue;
-		bool ok = true;
-		if (!strcmp(key, "seed"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1, s->seed = a,
-			have_seed = ok;
-		else if (!strcmp(key, "profile"))
-			ok = sscanf(buf, "%*s %63s", word) == 1 &&
-			     gen_parse_profile(word, &s->gen.profile, NULL) ==
-				 JP_OK;
-		else if (!strcmp(key, "length"))
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
-			s->gen.min_len = (uint32_t)a,
-			s->gen.max_len = (uint32_t)b;
-		else if (!strcmp(key, "inputs"))
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2,
-			s->gen.min_inputs = (uint32_t)a,
-			s->gen.max_inputs = (uint32_t)b;
-		else if (!strcmp(key, "width"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->gen.width = (int)a;
-		else if (!strcmp(key, "heap"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->gen.heap = a != 0;
-		else if (!strcmp(key, "passes"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->cfg.passes = a;
-		else if (!strcmp(key, "bugs"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1, s->cfg.bugs = a;
-		else if (!strcmp(key, "timeout_ms"))
-			ok = sscanf(buf, "%*s %llu", &a) == 1,
-			s->timeout_ms = (unsigned)a;
-		else if (!strcmp(key, "next")) {
-			ok = sscanf(buf, "%*s %llu %llu", &a, &b) == 2 &&
-			     a < 256;
-			if (ok) {
-				s->next[a] = b;
-				if (a + 1 > s->nstreams)
-					s->nstreams = (uint32_t)a + 1;
-			}
-		} else if (!strcmp(key, "elapsed"))
-			ok = sscanf(buf, "%*s %lf", &d) == 1, s->elapsed = d;
-		else {
-			static const char *const ckeys[] = {
-			    "traces", "proved",	      "refuted",      "unknown",
-			    "errors", "findings_new", "findings_dup", "ops"};
-			uint64_t *cv[] = {
-			    &s->all.traces,	  &s->all.proved,
-			    &s->all.refuted,	  &s->all.unknown,
-			    &s->all.errors,	  &s->all.findings_new,
-			    &s->all.findings_dup, &s->all.ops};
-			for (int i = 0; i < 8; i++)
-				if (!strcmp(key, ckeys[i])) {
-					ok = sscanf(buf, "%*s %llu", &a) == 1;
-					*cv[i] = a;
-				}
-		}
-		if (!ok)
+	camp_state s;
+	jp_status st = cst_read(o->outdir, &s, err);
+	if (st)
+		return st;
+	o->seed = s.seed;
+	o->gen = s.gen;
+	o->cfg.passes = s.cfg.passes;
+	o->cfg.bugs = s.cfg.bugs;
+	if (s.timeout_ms)
+		o->timeout_ms = s.timeout_ms;
+	if (o->limits_given)
+		return JP_OK;
+	if (s.budget_count) {
+		if (s.all.traces >= s.budget_count)
 			return jp_fail(err, JP_EINPUT,
-				       "state line %d: cannot read '%s'", line,
-				       buf);
+				       "--resume: the campaign in '%s' has "
+				       "judged its %llu traces (--count); give "
+				       "--count N or --seconds N to go on",
+				       o->outdir,
+				       (unsigned long long)s.budget_count);
+		o->count = s.budget_count - s.all.traces;
+		o->seconds = 0;
+	} else if (s.budget_s > 0) {
+		double left = s.budget_s - s.elapsed;
+		if (left < 0.5)
+			return jp_fail(err, JP_EINPUT,
+				       "--resume: the campaign in '%s' has "
+				       "used its budget (%.0f s, %.1f s run); "
+				       "give --seconds N or --count N to go on",
+				       o->outdir, s.budget_s, s.elapsed);
+		o->seconds = left;
+		o->count = 0;
 	}
-	if (!have_seed)
-		return jp_fail(err, JP_EINPUT, "the state has no seed");
-	return gen_check_opts(&s->gen, err);
+	return JP_OK;
 }
 
 /* ---- the parent ---- */
@@ -1002,6 +1079,7 @@ typedef struct camp {
 	camp_summary *sum;
 	double t0, deadline;
 	bool stopping;
+	bool late; /* stopping because the deadline passed */
 	double stop_at;
 	gen_ctx *g; /* to regenerate crashing traces */
 	jp_err *err;
@@ -1025,6 +1103,9 @@ static void write_state(camp *c)
 	s.gen = c->o.gen;
 	s.cfg = c->o.cfg;
 	s.timeout_ms = c->o.timeout_ms;
+	/* The budget over all sessions: what ran before plus this one's. */
+	s.budget_s = c->o.seconds > 0 ? c->prev.elapsed + c->o.seconds : 0;
+	s.budget_count = c->o.count ? c->prev.all.traces + c->o.count : 0;
 	if ((uint32_t)c->nslots > s.nstreams)
 		s.nstreams = (uint32_t)c->nslots;
 	for (int i = 0; i < c->nslots; i++)
@@ -1034,7 +1115,7 @@ static void write_state(camp *c)
 	s.elapsed += (clk_now_ms() - c->t0) / 1e3;
 	strbuf sb;
 	sb_init(&sb);
-	state_format(&s, &sb);
+	cst_format(&s, &sb);
 	char path[4096];
 	snprintf(path, sizeof path, "%s/state", c->o.outdir);
 	write_atomic(path, &sb);
@@ -1243,9 +1324,12 @@ static void drain(camp *c, int i)
 	waitpid(sl->pid, &status, 0);
 	if (sl->done)
 		return;
-	/* Died early: fold its counts into the base and start again. */
+	/* Died early: fold its counts into the base and start again.  A
+	 * reduction it was running is over. */
 	counts_add(&sl->base, &sl->cur);
 	memset(&sl->cur, 0, sizeof sl->cur);
+	sl->base.reducing = sl->base.red_ops_from = sl->base.red_ops = 0;
+	sl->base.red_evals = 0;
 	bool more = !sl->share || sl->base.traces < sl->share;
 	if (!c->stopping && more && sl->restarts < 20) {
 		sl->restarts++;
@@ -1314,29 +1398,31 @@ static uint32_t count_bundles(const char *outdir)
 
 static jp_status load_state(camp *c, jp_err *err)
 {
+	jp_status st = camp_resume_opts(&c->o, err);
+	return st ? st : cst_read(c->o.outdir, &c->prev, err);
+}
+
+/* A new campaign never replaces the state of another one silently. */
+static jp_status check_no_state(const camp_opts *o, jp_err *err)
+{
 	char path[4096];
-	snprintf(path, sizeof path, "%s/state", c->o.outdir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return jp_fail(err, JP_EINPUT, "--resume: cannot read '%s': %s",
-			       path, strerror(errno));
-	char *text = malloc(65536);
-	size_t n = text ? fread(text, 1, 65535, f) : 0;
-	fclose(f);
-	if (!text)
-		return jp_fail(err, JP_ENOMEM, "out of memory");
-	text[n] = '\0';
-	jp_status st = state_parse(text, &c->prev, err);
-	free(text);
-	if (st)
-		return jp_fail(err, JP_EINPUT, "--resume: '%s': %s", path,
-			       err ? err->msg : "");
-	c->o.seed = c->prev.seed;
-	c->o.gen = c->prev.gen;
-	c->o.cfg = c->prev.cfg;
-	if (c->prev.timeout_ms)
-		c->o.timeout_ms = c->prev.timeout_ms;
-	return JP_OK;
+	struct stat stt;
+	snprintf(path, sizeof path, "%s/state", o->outdir);
+	if (o->resume || o->force || stat(path, &stt) != 0)
+		return JP_OK;
+	camp_state s;
+	char what[160] = "a campaign";
+	if (cst_read(o->outdir, &s, NULL) == JP_OK)
+		snprintf(what, sizeof what,
+			 "a campaign (seed %llu, %llu traces judged)",
+			 (unsigned long long)s.seed,
+			 (unsigned long long)s.all.traces);
+	return jp_fail(err, JP_EINPUT,
+		       "'%s' exists: %s ran in '%s'; continue it with "
+		       "--resume, start a new campaign there with --force (its "
+		       "findings stay and count as known), or choose another "
+		       "--out",
+		       path, what, o->outdir);
 }
 
 static void fill_summary(camp *c)
@@ -1365,6 +1451,8 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		return jp_fail(err, JP_EINPUT,
 			       "expected 1 to 256 jobs, found %d", c.o.jobs);
 	jp_status st;
+	if ((st = check_no_state(&c.o, err)))
+		return st;
 	if (c.o.resume && (st = load_state(&c, err)))
 		return st;
 	if ((st = gen_check_opts(&c.o.gen, err)))
@@ -1429,8 +1517,8 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		 * trace at hand; a reduction may overrun a little.  Past
 		 * that they are told to stop, and past the grace killed;
 		 * a second Ctrl-C (STOP >= 2) kills them at once. */
-		bool late = c.deadline > 0 &&
-			    now > c.deadline + CAMP_OVERRUN_MS + grace;
+		bool late =
+		    c.deadline > 0 && now > c.deadline + CAMP_OVERRUN_MS;
 		if (c.o.stop && *c.o.stop >= 2)
 			signal_workers(&c, SIGKILL);
 		bool enough =
@@ -1438,6 +1526,7 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		if (!c.stopping &&
 		    ((c.o.stop && *c.o.stop) || late || enough)) {
 			c.stopping = true;
+			c.late = late;
 			c.stop_at = now;
 			sum->interrupted = c.o.stop && *c.o.stop;
 			/* Enough findings: the workers finish what they are
@@ -1451,7 +1540,13 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 			sum->interrupted = true; /* Ctrl-C after a soft stop */
 			signal_workers(&c, SIGTERM);
 		}
-		if (c.stopping && now - c.stop_at > grace)
+		/* Past the deadline a worker still busy is in one solver
+		 * call (a trace at hand whose queries all time out can take
+		 * many seconds): --seconds N ends within N + 2 s, so it goes.
+		 * Nothing is lost: the stream resumes at that trace, and a
+		 * bundle is complete or absent. */
+		if (c.stopping &&
+		    now - c.stop_at > (c.late ? CAMP_KILL_LATE_MS : grace))
 			signal_workers(&c, SIGKILL);
 		if (now - last_status >= every) {
 			emit_event(&c, CAMP_EV_STATUS, NULL, NULL);

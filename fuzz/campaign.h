@@ -7,7 +7,11 @@
  * Each worker has its own generator and verifier context, judges every
  * trace with red_evaluate, and reduces every failure with red_reduce.
  *
- * Findings are deduplicated by red_signature and saved as a bundle in
+ * A failure is first blamed on the optimizer rules it needs (the smallest
+ * set of the rules that fired which still fails with every other rule
+ * off): that set is its signature, known signatures are counted and not
+ * reduced.  A failure no rule is to blame for is reduced first and named
+ * by red_signature.  Findings are saved as a bundle in
  * OUTDIR/findings/<signature>/ (original and optimized trace, the reduced
  * pair, the counterexamples, info.json with seeds, options and versions,
  * and repro.sh with the exact commands).  A bundle is written completely
@@ -54,6 +58,10 @@ typedef struct camp_counts {
 	uint64_t findings_new, findings_dup; /* failures, by novelty */
 	uint64_t ops; /* ops generated (for the average length) */
 	double ms_gen, ms_opt, ms_ver, ms_reduce; /* time per stage */
+	double ms_blame; /* rule blame of failures (before reduction) */
+	/* Reductions in progress (not saved in the state): how many, the
+	 * ops they started from and are at now, candidates judged. */
+	uint32_t reducing, red_ops_from, red_ops, red_evals;
 } camp_counts;
 
 #define CAMP_SIG_MAX 200
@@ -104,6 +112,12 @@ typedef struct camp_opts {
 	const xo_config *optimizer;
 	const char *outdir;
 	bool resume;
+	/* --seconds or --count given: a resumed campaign runs that long
+	 * instead of the budget it has left. */
+	bool limits_given;
+	/* Start a new campaign in an OUTDIR that has a state file (its
+	 * findings stay and count as known); without it camp_run refuses. */
+	bool force;
 	uint32_t reduce_ms;   /* budget of one reduction; 0 = 60000 */
 	uint32_t max_unknown; /* unknowns saved per session; 0 = 200 */
 	const char *cmdline;  /* the command line, for the bundles */
@@ -137,7 +151,15 @@ typedef struct camp_summary {
 	uint32_t known_before; /* bundles present before the session */
 } camp_summary;
 
-/* Runs a campaign.  Errors: JP_EINPUT (bad options, unreadable state),
+/* For --resume: reads OUTDIR/state into O (seed, generator options,
+ * passes, bugs, timeout and, unless O->limits_given, the budget left:
+ * --seconds minus the time run, or --count minus the traces judged).
+ * Errors: JP_EINPUT with file:line, what was expected and what was found;
+ * a budget used up is an error that says how to go on. */
+jp_status camp_resume_opts(camp_opts *o, jp_err *err);
+
+/* Runs a campaign.  Errors: JP_EINPUT (bad options, unreadable state,
+ * OUTDIR/state exists and neither resume nor force is set),
  * JP_EIO (the output directory), JP_ENOMEM, JP_EINTERNAL (fork).  SUM is
  * filled on success; free it with camp_summary_free. */
 jp_status camp_run(const camp_opts *o, camp_summary *sum, jp_err *err);

@@ -1494,6 +1494,8 @@ void ci_fuzz_smoke(const ci_fuzz_opts *fo, ci_fuzz *f)
 	o.outdir = fo->outdir;
 	o.cmdline = fo->cmdline;
 	o.cfg.bugs = fo->bugs;
+	/* Every gate run is a new campaign; earlier findings stay known. */
+	o.force = true;
 	if (fo->timeout_ms)
 		o.timeout_ms = fo->timeout_ms;
 	camp_summary s;

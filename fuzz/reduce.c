@@ -119,8 +119,11 @@ jp_status red_evaluate(const red_env *env, const ir_trace *orig,
 			return JP_OK;
 		}
 	} else {
-		st = opt_run(orig, &env->cfg, &out->opt, NULL, &e);
+		opt_stats os;
+		memset(&os, 0, sizeof os);
+		st = opt_run(orig, &env->cfg, &out->opt, &os, &e);
 		out->ms_opt = clk_now_ms() - t0;
+		out->rules_fired = os.rules_fired;
 	}
 	if (st == JP_ENOMEM)
 		return jp_fail(err, st, "%s", e.msg);
@@ -470,7 +473,17 @@ static bool try_edit(red_state *s)
 		if (c) {
 			red_outcome o;
 			s->evals++;
-			if (red_evaluate(s->env, c, &o, NULL) != JP_OK) {
+			/* No query may outlast the budget left. */
+			red_env env = *s->env;
+			if (env.max_ms) {
+				double left =
+				    env.max_ms - (clk_now_ms() - s->t0);
+				unsigned cap = left < 20 ? 20 : (unsigned)left;
+				if (!env.vo.timeout_ms ||
+				    env.vo.timeout_ms > cap)
+					env.vo.timeout_ms = cap;
+			}
+			if (red_evaluate(&env, c, &o, NULL) != JP_OK) {
 				s->oom = s->stopped = true;
 			} else if (red_same_failure(&o, s->target)) {
 				ir_trace_free(s->cur);
@@ -484,6 +497,10 @@ static bool try_edit(red_state *s)
 				red_outcome_free(&o);
 			}
 			ir_trace_free(c);
+			if (s->env->progress)
+				s->env->progress(s->env->progress_ud,
+						 ir_count_ops(s->cur),
+						 s->evals);
 		}
 	}
 	if (!edit_fit(&s->e, s->cur)) {
@@ -1068,4 +1085,99 @@ void red_signature(const ir_trace *reduced, const red_outcome *o, uint64_t bugs,
 	}
 	size_t keep = size - 11;
 	snprintf(buf, size, "%.*s~%08x", (int)keep, full, h);
+}
+
+/* ---- rule signatures ---- */
+
+/* The path-safe spelling of a rule name: "bounds.guard" -> "bounds-guard". */
+static void rule_slug(opt_rule r, char *buf, size_t size)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	put_slug(buf, size, &n, opt_rule_name(r));
+}
+
+/* "<bugs>.<kind>.rules." */
+static size_t rule_sig_prefix(uint64_t bugs, red_kind kind, char *buf,
+			      size_t size)
+{
+	char tmp[2048];
+	size_t n = 0;
+	tmp[0] = '\0';
+	if (bugs == 0) {
+		put_slug(tmp, sizeof tmp, &n, "nobug");
+	} else {
+		bool first = true;
+		for (int b = 0; b < OPT_BUG_COUNT; b++) {
+			if (!(bugs >> b & 1))
+				continue;
+			if (!first)
+				put_slug(tmp, sizeof tmp, &n, "+");
+			put_slug(tmp, sizeof tmp, &n, opt_bug_name((opt_bug)b));
+			first = false;
+		}
+	}
+	tmp[n++] = '.';
+	tmp[n] = '\0';
+	put_slug(tmp, sizeof tmp, &n, red_kind_name(kind));
+	snprintf(buf, size, "%s.rules.", tmp);
+	return strlen(buf);
+}
+
+void red_rule_signature(uint64_t bugs, red_kind kind, uint64_t rules, char *buf,
+			size_t size)
+{
+	char full[2048], slug[64];
+	size_t n = rule_sig_prefix(bugs, kind, full, sizeof full);
+	bool first = true;
+	for (int r = 0; r < OPT_RULE_COUNT; r++) {
+		if (!(rules >> r & 1))
+			continue;
+		rule_slug((opt_rule)r, slug, sizeof slug);
+		n += (size_t)snprintf(full + n, sizeof full - n, "%s%s",
+				      first ? "" : "+", slug);
+		first = false;
+	}
+	if (first)
+		snprintf(full + n, sizeof full - n, "none");
+	n = strlen(full);
+	if (n < size) {
+		memcpy(buf, full, n + 1);
+		return;
+	}
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)full[i]) * 16777619u;
+	if (size < 12) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, size, "%.*s~%08x", (int)(size - 11), full, h);
+}
+
+bool red_parse_rule_signature(const char *sig, uint64_t bugs, red_kind kind,
+			      uint64_t *rules)
+{
+	char prefix[2048], slug[64];
+	size_t n = rule_sig_prefix(bugs, kind, prefix, sizeof prefix);
+	if (strncmp(sig, prefix, n) != 0 || strchr(sig, '~'))
+		return false;
+	uint64_t m = 0;
+	const char *p = sig + n;
+	while (*p) {
+		const char *e = strchr(p, '+');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		int found = -1;
+		for (int r = 0; r < OPT_RULE_COUNT && found < 0; r++) {
+			rule_slug((opt_rule)r, slug, sizeof slug);
+			if (strlen(slug) == len && !strncmp(slug, p, len))
+				found = r;
+		}
+		if (found < 0)
+			return false;
+		m |= UINT64_C(1) << found;
+		p += len + (e != NULL);
+	}
+	*rules = m;
+	return m != 0;
 }

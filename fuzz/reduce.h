@@ -85,6 +85,11 @@ typedef struct red_env {
 	const volatile sig_atomic_t *stop;
 	/* The optimizer under test; NULL = the built-in one with CFG. */
 	const red_optimizer *optimizer;
+	/* Called after every candidate red_reduce judges (may be NULL):
+	 * the ops of the current smallest trace and the candidates so far,
+	 * for a progress display. */
+	void (*progress)(void *ud, uint32_t ops_now, uint32_t evals);
+	void *progress_ud;
 } red_env;
 
 /* Optimizer passes as configured, no bugs, a 2 s solver timeout. */
@@ -100,6 +105,7 @@ typedef struct red_outcome {
 	bool have_res;	/* RES holds a verifier result */
 	ver_result res;
 	double ms_opt, ms_ver;
+	uint64_t rules_fired; /* opt_stats.rules_fired of the optimization */
 } red_outcome;
 
 /* Optimizes and verifies ORIG.  Returns JP_OK with OUT filled in for every
@@ -133,6 +139,20 @@ typedef struct red_stats {
 jp_status red_reduce(const red_env *env, const ir_trace *orig,
 		     const red_outcome *target, ir_trace **out,
 		     red_outcome *final, red_stats *st, jp_err *err);
+/* MAX_MS bounds the whole reduction: no solver query of a candidate gets
+ * a timeout longer than the budget left, so a reduction ends within about
+ * its budget (a campaign's deadline holds). */
+
+/* Rule blame (docs/fuzzing.md): the signature of a failure that needs
+ * exactly the optimizer rules RULES (bit (1 << opt_rule)), e.g.
+ * "neg-minint.refuted.rules.bounds-guard+simplify-additive". */
+void red_rule_signature(uint64_t bugs, red_kind kind, uint64_t rules, char *buf,
+			size_t size);
+
+/* Whether SIG is a rule signature made by red_rule_signature for BUGS and
+ * KIND; then *RULES gets its rules. */
+bool red_parse_rule_signature(const char *sig, uint64_t bugs, red_kind kind,
+			      uint64_t *rules);
 
 /* The deduplication signature of a failure: the injected-bug set, the
  * failure kind, the class of the failing obligation (guard, output, end,

@@ -63,6 +63,8 @@ typedef struct syn_stmt {
 	uint32_t nfail;
 	const char *raw; /* debug_merge_point: raw argument text */
 	uint32_t rawlen;
+	const char *rule; /* "# rule: NAME" comment: NAME, or NULL */
+	uint32_t rulelen;
 } syn_stmt;
 
 typedef struct parser {
@@ -471,6 +473,31 @@ static bool is_log_header(parser *ps)
 	return q < ps->eol && (*q == '{' || is_ident_start(*q));
 }
 
+/* An optimizer's trace comment "# rule: NAME" at the end of an op's line
+ * names the rule that made the op (docs/optimizer.md, "Rules"); other comments
+ * are ignored.  PS->p is at the end of the statement. */
+static void rule_comment(parser *ps, syn_stmt *st)
+{
+	static const char tag[] = "rule:";
+	const char *p = ps->p;
+	if (p >= ps->eol || *p != '#')
+		return;
+	for (p++; p < ps->eol && (*p == ' ' || *p == '\t'); p++)
+		;
+	if ((size_t)(ps->eol - p) < sizeof tag - 1 ||
+	    memcmp(p, tag, sizeof tag - 1))
+		return;
+	for (p += sizeof tag - 1; p < ps->eol && (*p == ' ' || *p == '\t'); p++)
+		;
+	const char *s = p;
+	while (p < ps->eol && (is_ident(*p) || *p == '-' || *p == '+'))
+		p++;
+	if (p > s) {
+		st->rule = s;
+		st->rulelen = (uint32_t)(p - s);
+	}
+}
+
 static jp_status parse_line(parser *ps)
 {
 	syn_stmt st;
@@ -535,6 +562,7 @@ static jp_status parse_line(parser *ps)
 	}
 	if (!at_end_of_stmt(ps))
 		return fail_at(ps, ps->p, "end of line or '#' comment");
+	rule_comment(ps, &st);
 	return push_stmt(ps, &st);
 }
 
@@ -1031,6 +1059,11 @@ static jp_status build_op(builder *b, syn_stmt *st)
 	if (st->raw) {
 		op->opname = ir_str(b->t, st->raw, st->rawlen);
 		if (op->opname == UINT32_MAX)
+			return oom(b);
+	}
+	if (st->rule) {
+		op->rule = ir_str(b->t, st->rule, st->rulelen);
+		if (op->rule == UINT32_MAX)
 			return oom(b);
 	}
 	if (ir_op_has((ir_opcode)opc, IRF_GUARD)) {

@@ -92,6 +92,14 @@ static void print_toy_op(const ir_trace *t, const ir_op *op, const char *nm,
 	sb_putc(sb, ')');
 }
 
+/* The optimizer rule that made the op, as the trace comment the parser
+ * reads back. */
+static void print_rule(const ir_trace *t, const ir_op *op, strbuf *sb)
+{
+	if (op->rule)
+		sb_printf(sb, "  # rule: %s", t->strs[op->rule]);
+}
+
 static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 {
 	const ir_op *op = &t->ops[opi];
@@ -102,6 +110,7 @@ static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 		sb_printf(sb, "%s = ", t->strs[op->opname]);
 	if (toy) {
 		print_toy_op(t, op, toy, sb);
+		print_rule(t, op, sb);
 		return;
 	}
 	sb_printf(sb, "%s(", ir_op_name(t, op));
@@ -122,6 +131,7 @@ static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 		print_list(t, op->failargs, op->nfail, sb);
 		sb_putc(sb, ']');
 	}
+	print_rule(t, op, sb);
 }
 
 void ir_print_op(const ir_trace *t, uint32_t opi, strbuf *sb)

@@ -73,6 +73,9 @@ typedef struct ir_op {
 	uint32_t opname;  /* string id: own name of an opaque op; raw argument
 			     text of debug_merge_point; the result name a
 			     toy-spelled store/escape was written with; else 0 */
+	uint32_t rule;	  /* string id: the optimizer rule that made this op,
+			     written "# rule: NAME" at the end of its line;
+			     else 0 */
 	int line, col;	  /* where the op was read; 0 when built */
 } ir_op;
 

@@ -74,7 +74,8 @@ static bool is_comparison(const opt_ctx *c, ir_vid v)
 /* What a guard that passed tells about its argument. */
 static void fold_emitted(opt_ctx *c, const opt_op *op)
 {
-	if (op->fails)
+	if (op->fails || !ir_op_has(op->opc, IRF_GUARD) ||
+	    !opt_rule_fire(c, OPT_RULE_FOLD_GUARD))
 		return;
 	ir_vid x = op->nargs ? op->args[0] : IR_NOVAL;
 	switch (op->opc) {

@@ -81,8 +81,8 @@ const char *opt_bug_desc(opt_bug b)
 opt_config opt_default_config(void)
 {
 	opt_config cfg;
+	memset(&cfg, 0, sizeof cfg);
 	cfg.passes = (UINT64_C(1) << OPT_PASS_COUNT) - 1;
-	cfg.bugs = 0;
 	return cfg;
 }
 
@@ -140,6 +140,12 @@ jp_status opt_parse_passes(const char *list, uint64_t *mask, jp_err *err)
 jp_status opt_parse_bugs(const char *list, uint64_t *mask, jp_err *err)
 {
 	return parse_list(list, bug_names, OPT_BUG_COUNT, "bug", "", mask, err);
+}
+
+jp_status opt_parse_rules(const char *list, uint64_t *mask, jp_err *err)
+{
+	return parse_list(list, opt_rule_names, OPT_RULE_COUNT, "rule", "all",
+			  mask, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,7 +408,10 @@ ir_vid opt_get(opt_ctx *c, ir_vid v)
 		const opt_pass_hooks *h = pass_hooks[p];
 		if (!opt_enabled(c, (opt_pass)p) || !h->get)
 			continue;
+		bool saved = c->materializing;
+		c->materializing = true;
 		ir_vid r = h->get(c, v);
+		c->materializing = saved;
 		if (r != IR_NOVAL || c->status)
 			return r == IR_NOVAL ? r : opt_find(c, r);
 	}
@@ -448,6 +457,18 @@ static void copy_failargs(opt_ctx *c, uint32_t i, uint32_t opi)
 	free(fa);
 }
 
+/* Rule blame: output op OPI was made by rule R (opt_config.annotate). */
+static void opt_annotate(opt_ctx *c, uint32_t opi, opt_rule r)
+{
+	if (!c->cfg.annotate || r >= OPT_RULE_COUNT)
+		return;
+	uint32_t id = ir_cstr(c->out, opt_rule_name(r));
+	if (id == UINT32_MAX)
+		opt_fail(c, JP_ENOMEM, "out of memory");
+	else
+		c->out->ops[opi].rule = id;
+}
+
 /* Bookkeeping shared by every emitted op. */
 void opt_note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op)
 {
@@ -459,6 +480,8 @@ void opt_note_emitted(opt_ctx *c, uint32_t opi, uint32_t in_op)
 		return;
 	c->origin[opi] = in_op;
 	c->exact[opi] = 0;
+	if (c->materializing)
+		opt_annotate(c, opi, OPT_RULE_VIRTUALIZE);
 }
 
 static void emit_chain_op(opt_ctx *c, opt_op *op)
@@ -485,6 +508,8 @@ static void emit_chain_op(opt_ctx *c, opt_op *op)
 		return;
 	if (iop && guard)
 		copy_failargs(c, op->in_op, opi);
+	if (op->rule)
+		opt_annotate(c, opi, (opt_rule)(op->rule - 1));
 	op->out_op = opi;
 	op->result = c->out->ops[opi].result;
 	if (ir_op_has(op->opc, IRF_OVF)) {
@@ -517,15 +542,31 @@ static void run_chain(opt_ctx *c, opt_op *op)
 {
 	opt_pass saved = c->cur_pass;
 	int restarts = 0;
+	opt_rule saved_rule = c->cur_rule;
 again:
 	for (int p = 0; p < OPT_PASS_COUNT; p++) {
 		const opt_pass_hooks *h = pass_hooks[p];
 		if (!opt_enabled(c, (opt_pass)p) || !h->propagate)
 			continue;
+		/* Rule blame: the rule is known before the hook runs, so a
+		 * rule switched off is a hook skipped for this op. */
+		opt_rule r = opt_rule_of((opt_pass)p, op->opc);
+		if (r < OPT_RULE_COUNT && (c->cfg.rules_off >> r & 1))
+			continue;
 		c->cur_pass = (opt_pass)p;
+		c->cur_rule = r;
+		bool fails = op->fails;
+		opt_ovf_state ovf = c->ovf;
 		opt_verdict v = h->propagate(c, op);
+		c->cur_rule = saved_rule;
 		if (c->status)
 			goto out;
+		if (r < OPT_RULE_COUNT &&
+		    (v != OPT_NEXT || op->fails != fails || c->ovf != ovf)) {
+			c->stats->rules_fired |= UINT64_C(1) << r;
+			if (v != OPT_REMOVED)
+				op->rule = (uint32_t)r + 1;
+		}
 		if (v == OPT_REMOVED) {
 			note_removed(c, op, (opt_pass)p);
 			goto out;
@@ -543,6 +584,7 @@ again:
 	}
 out:
 	c->cur_pass = saved;
+	c->cur_rule = saved_rule;
 }
 
 ir_vid opt_emit_extra(opt_ctx *c, ir_opcode opc, ir_vid a, ir_vid b)
@@ -553,6 +595,7 @@ ir_vid opt_emit_extra(opt_ctx *c, ir_opcode opc, ir_vid a, ir_vid b)
 	op.in_op = UINT32_MAX;
 	op.result = IR_NOVAL;
 	op.out_op = UINT32_MAX;
+	op.rule = c->cur_rule < OPT_RULE_COUNT ? (uint32_t)c->cur_rule + 1 : 0;
 	run_chain(c, &op);
 	return c->status ? IR_NOVAL : opt_find(c, op.result);
 }
@@ -795,7 +838,9 @@ static void optimize(opt_ctx *c)
 		else if (c->dead)
 			count_dead(c, i);
 		else if (heap_op(c, i))
-			continue;
+			c->stats->rules_fired |= UINT64_C(1)
+						     << OPT_RULE_VIRTUALIZE |
+						 UINT64_C(1) << OPT_RULE_HEAP;
 		else if (through_chain(c, iop))
 			process_op(c, i);
 		else
@@ -902,6 +947,8 @@ jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 	c.in = in;
 	c.w = in->width;
 	c.cfg = *cfg;
+	c.cfg.passes &= ~opt_rules_passes_off(cfg->rules_off);
+	c.cur_rule = OPT_RULE_COUNT;
 	c.stats = &st;
 	c.err = err;
 	c.ovf = OPT_OVF_NONE;
@@ -946,6 +993,10 @@ jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 		ir_trace_free(c.out);
 		return c.status;
 	}
+	/* Whole-pass rules: virtualize and heap fired when they took an op
+	 * (optimize), dce when it removed one. */
+	if (st.removed[OPT_PASS_DCE])
+		st.rules_fired |= UINT64_C(1) << OPT_RULE_DCE;
 	st.ops_in = ir_count_ops(in);
 	st.ops_out = ir_count_ops(c.out);
 	st.guards_in = ir_count_guards(in);

@@ -25,6 +25,8 @@
 #ifndef JP_PASSES_OPT_H
 #define JP_PASSES_OPT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir/trace.h"
@@ -46,15 +48,32 @@ typedef enum opt_bug {
 	OPT_BUG_COUNT
 } opt_bug;
 
+/* The rules (rules.def): one pass's rewrites of one family of ops, the
+ * unit of rule blame.  Ops a rule rewrote or created carry its name; a
+ * rule switched off skips those rewrites (the pass's analysis still runs;
+ * the whole-pass rules virtualize, heap and dce switch their pass off). */
+typedef enum opt_rule {
+#define RULE(id, name, pass, desc) OPT_RULE_##id,
+#include "rules.def"
+#undef RULE
+	OPT_RULE_COUNT
+} opt_rule;
+
 typedef struct opt_config {
-	uint64_t passes; /* bit (1 << opt_pass) set = enabled */
-	uint64_t bugs;	 /* bit (1 << opt_bug) set = injected */
+	uint64_t passes;    /* bit (1 << opt_pass) set = enabled */
+	uint64_t bugs;	    /* bit (1 << opt_bug) set = injected */
+	uint64_t rules_off; /* bit (1 << opt_rule) set = rule switched off */
+	bool annotate;	    /* ops a rule rewrote or created get its name as
+			       ir_op.rule ("# rule: NAME" when printed) */
 } opt_config;
 
 typedef struct opt_stats {
 	uint32_t ops_in, ops_out; /* non-marker ops, end op excluded */
 	uint32_t guards_in, guards_out;
 	uint32_t removed[OPT_PASS_COUNT]; /* input ops removed, by pass */
+	uint64_t rules_fired; /* bit (1 << opt_rule): the rule rewrote,
+				 created or removed an op (whole-pass rules:
+				 the pass took part) */
 } opt_stats;
 
 /* All passes enabled, no bugs. */
@@ -66,6 +85,17 @@ jp_status opt_parse_passes(const char *list, uint64_t *mask, jp_err *err);
 /* Parses "neg-minint,pow2-div" into a bug mask ("none" = 0). */
 jp_status opt_parse_bugs(const char *list, uint64_t *mask, jp_err *err);
 
+/* Parses "bounds.guard,cse.pure" into a rule mask ("none" = 0, "all" =
+ * every rule). */
+jp_status opt_parse_rules(const char *list, uint64_t *mask, jp_err *err);
+/* The mask of the analysis rules (rules.def): they compute facts, the
+ * other rules rewrite ops with them. */
+uint64_t opt_rules_analysis(void);
+/* The rule named NAME (LEN bytes), or OPT_RULE_COUNT. */
+opt_rule opt_rule_find(const char *name, size_t len);
+
+const char *opt_rule_name(opt_rule r);
+const char *opt_rule_desc(opt_rule r);
 const char *opt_pass_name(opt_pass p);
 const char *opt_pass_desc(opt_pass p);
 const char *opt_bug_name(opt_bug b);

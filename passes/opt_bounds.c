@@ -118,6 +118,15 @@ static void set_bound(opt_ctx *c, ir_vid v, bnd b)
 	st(c)->have[v] = 1;
 }
 
+/* The abstract value of OPC(B): the transfer function, unless its rule
+ * is switched off (then anything). */
+static bnd forward(opt_ctx *c, ir_opcode opc, const bnd *b)
+{
+	if (!opt_rule_fire(c, opt_rule_forward(opc)))
+		return bnd_top(c->w);
+	return bnd_forward(opc, b, c->cfg.bugs);
+}
+
 static void args_of(opt_ctx *c, uint32_t nargs, const ir_vid *args, bnd *out)
 {
 	out[0] = out[1] = bnd_top(c->w);
@@ -142,6 +151,8 @@ static void backprop(opt_ctx *c, ir_vid v, bnd r, int depth)
 	ir_vid a[2] = {op->args[0], n > 1 ? op->args[1] : IR_NOVAL};
 	if (n < 1 || n > 2 || opc == IR_PTR_EQ || opc == IR_PTR_NE ||
 	    !sem_evaluable(opc))
+		return;
+	if (!opt_rule_fire(c, opt_rule_backward(opc)))
 		return;
 	bool exact = opt_is_exact(c, opi);
 	bnd b[2] = {raw_bound(c, a[0]), bnd_top(c->w)};
@@ -177,7 +188,7 @@ static void refine(opt_ctx *c, ir_vid v, bnd nb, int depth)
 	if (n.empty || bnd_equal(&n, &old))
 		return;
 	set_bound(c, v, n);
-	if (bnd_is_const(&n))
+	if (bnd_is_const(&n) && opt_rule_fire(c, OPT_RULE_BOUNDS_GUARD))
 		opt_union(c, v, opt_const_int(c, bnd_const_val(&n)));
 	if (depth < MAX_DEPTH)
 		backprop(c, v, n, depth + 1);
@@ -187,6 +198,11 @@ static void learn_guard(opt_ctx *c, const opt_op *op)
 {
 	ir_vid x = op->nargs ? op->args[0] : IR_NOVAL;
 	bnd bx, dummy;
+	if (op->opc == IR_GUARD_NO_OVERFLOW
+		? !opt_rule_fire(c, opt_rule_backward(
+					(ir_opcode)c->out->ops[c->ovf_out].opc))
+		: !opt_rule_fire(c, OPT_RULE_BOUNDS_BACK_CMP))
+		return;
 	switch (op->opc) {
 	case IR_GUARD_TRUE:
 		bx = opt_bound(c, x);
@@ -290,7 +306,7 @@ static opt_verdict b_pure(opt_ctx *c, opt_op *op)
 		return OPT_NEXT;
 	bnd b[2];
 	args_of(c, op->nargs, op->args, b);
-	bnd r = bnd_forward(op->opc, b, c->cfg.bugs);
+	bnd r = forward(c, op->opc, b);
 	if (bnd_is_const(&r))
 		return opt_replace_const(c, op, bnd_const_val(&r));
 	return use_bounds(c, op, b);
@@ -372,7 +388,7 @@ static void bounds_emitted(opt_ctx *c, const opt_op *op)
 	    opt_is_int(c, op->result)) {
 		bnd b[2];
 		args_of(c, op->nargs, op->args, b);
-		set_bound(c, op->result, bnd_forward(op->opc, b, c->cfg.bugs));
+		set_bound(c, op->result, forward(c, op->opc, b));
 		return;
 	}
 	if (ir_op_has(op->opc, IRF_GUARD))

@@ -57,6 +57,8 @@ typedef struct opt_op {
 	ir_vid result;	 /* set by opt_replace or by emission */
 	uint32_t out_op; /* output op index once emitted, else UINT32_MAX */
 	bool fails;	 /* a guard known to fail whenever it is reached */
+	uint32_t rule;	 /* 1 + the opt_rule that last rewrote or created
+			    it; 0 = none */
 } opt_op;
 
 /* Where an overflow-checked op stands while its guard is pending. */
@@ -130,6 +132,10 @@ struct opt_ctx {
 
 	void *state[OPT_PASS_COUNT]; /* each pass's own data */
 
+	opt_rule cur_rule;  /* the rule whose hook is running, or
+			       OPT_RULE_COUNT: new ops are its work */
+	bool materializing; /* opt_get is materializing a virtual object */
+
 	bool in_failargs; /* opt_get is reading a guard's fail-args */
 	uint32_t cur_in;  /* the input op being optimized */
 
@@ -146,6 +152,21 @@ static inline bool opt_bug_on(const opt_ctx *c, opt_bug b)
 {
 	return (c->cfg.bugs >> b) & 1;
 }
+
+/* rules.c: the rule a rewrite of an op OPC by pass P belongs to
+ * (OPT_RULE_COUNT: none), the rule names, and the passes that whole-pass
+ * rules switched off in RULES_OFF switch off. */
+opt_rule opt_rule_of(opt_pass p, ir_opcode opc);
+extern const char *const opt_rule_names[OPT_RULE_COUNT];
+uint64_t opt_rules_passes_off(uint64_t rules_off);
+/* The bounds pass's analysis rules for the result of OPC (forward) and
+ * for the arguments of OPC (backward). */
+opt_rule opt_rule_forward(ir_opcode opc);
+opt_rule opt_rule_backward(ir_opcode opc);
+/* Whether rule R is on; if so it counts as fired.  A pass calls it where
+ * a rule that the framework cannot see (an analysis step, a value
+ * forwarded by a fact) is about to act. */
+bool opt_rule_fire(opt_ctx *c, opt_rule r);
 
 /* Records an error (first one wins). */
 void opt_fail(opt_ctx *c, jp_status s, const char *what);

@@ -327,6 +327,40 @@ static void test_signature_limits(void)
 	ir_trace_free(t);
 }
 
+/* Rule signatures: readable, parsed back, tied to the bugs and the kind. */
+static void test_rule_signature(void)
+{
+	uint64_t bugs = 0, rules, back = 0;
+	CHECK(opt_parse_bugs("neg-minint", &bugs, NULL) == JP_OK);
+	CHECK(opt_parse_rules("bounds.fwd-additive,simplify.ovf", &rules,
+			      NULL) == JP_OK);
+	char sig[200];
+	red_rule_signature(bugs, RED_REFUTED, rules, sig, sizeof sig);
+	CHECK_STREQ(sig, "neg-minint.refuted.rules.simplify-ovf+"
+			 "bounds-fwd-additive");
+	CHECK(red_parse_rule_signature(sig, bugs, RED_REFUTED, &back));
+	CHECK_EQ_U64(back, rules);
+	CHECK(!red_parse_rule_signature(sig, 0, RED_REFUTED, &back));
+	CHECK(!red_parse_rule_signature(sig, bugs, RED_OPT_ERROR, &back));
+	CHECK(!red_parse_rule_signature("neg-minint.refuted.guard.int_neg",
+					bugs, RED_REFUTED, &back));
+	CHECK(!red_parse_rule_signature("neg-minint.refuted.rules.bounds-nope",
+					bugs, RED_REFUTED, &back));
+	/* A failure blamed on a rule reports it as fired. */
+	ir_trace *t = parse("[i0]\ni1 = int_add(i0, 1)\n"
+			    "i2 = int_sub_ovf(i1, 1)\nguard_no_overflow()\n"
+			    "finish(i2)\n");
+	red_env e = env_with("ovf-cse");
+	red_outcome o;
+	CHECK(t && red_evaluate(&e, t, &o, NULL) == JP_OK);
+	if (t) {
+		CHECK(o.kind == RED_REFUTED);
+		CHECK(o.rules_fired & (UINT64_C(1) << OPT_RULE_SIMPLIFY_OVF));
+		red_outcome_free(&o);
+	}
+	ir_trace_free(t);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -343,6 +377,7 @@ int main(void)
 	test_reduce_pin();
 	test_budget_and_stop();
 	test_signature_limits();
+	test_rule_signature();
 	ver_ctx_free(vc);
 	return check_summary("test_reduce");
 }

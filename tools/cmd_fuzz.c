@@ -53,6 +53,12 @@ static void print_status(ui *u, const camp_event *ev)
 		 (unsigned long long)c->proved, (unsigned long long)c->refuted,
 		 (unsigned long long)c->unknown, (unsigned long long)c->errors,
 		 (unsigned long long)found);
+	if (c->reducing) {
+		size_t n = strlen(line);
+		snprintf(line + n, sizeof line - n,
+			 "  reducing: %u -> %u ops (%u candidates)",
+			 c->red_ops_from, c->red_ops, c->red_evals);
+	}
 	if (u->tty) {
 		fprintf(stderr, "\r%s\033[K", line);
 		u->line_open = true;
@@ -163,13 +169,16 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	       o->outdir);
 	printf("  errors   %10llu  (optimizer/verifier errors, crashes)\n",
 	       (unsigned long long)c->errors);
-	double tot = c->ms_gen + c->ms_opt + c->ms_ver + c->ms_reduce;
+	double tot =
+	    c->ms_gen + c->ms_opt + c->ms_ver + c->ms_blame + c->ms_reduce;
 	double n = c->traces ? (double)c->traces : 1;
 	printf("time per stage: generate %.1f%%, optimize %.1f%%, verify "
-	       "%.1f%%, reduce %.1f%%  (per trace: %.3f / %.3f / %.3f ms)\n",
+	       "%.1f%%, rule blame %.1f%%, reduce %.1f%%  (per trace: %.3f / "
+	       "%.3f / %.3f ms)\n",
 	       pct((uint64_t)c->ms_gen, (uint64_t)tot),
 	       pct((uint64_t)c->ms_opt, (uint64_t)tot),
 	       pct((uint64_t)c->ms_ver, (uint64_t)tot),
+	       pct((uint64_t)c->ms_blame, (uint64_t)tot),
 	       pct((uint64_t)c->ms_reduce, (uint64_t)tot), c->ms_gen / n,
 	       c->ms_opt / n, c->ms_ver / n);
 	if (s->resumed)
@@ -229,14 +238,15 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 		  ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
 		  "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
 		  "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
-		  "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f}, "
+		  "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f, "
+		  "\"blame\": %.1f}, "
 		  "\"findings\": [",
 		  (unsigned long long)c->traces, (unsigned long long)c->proved,
 		  (unsigned long long)c->refuted,
 		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
 		  (unsigned long long)c->ops,
 		  s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0,
-		  c->ms_gen, c->ms_opt, c->ms_ver, c->ms_reduce);
+		  c->ms_gen, c->ms_opt, c->ms_ver, c->ms_reduce, c->ms_blame);
 	for (uint32_t i = 0; i < s->nfindings; i++) {
 		const camp_finding *f = &s->findings[i];
 		sb_puts(&sb, i ? ", {\"signature\": " : "{\"signature\": ");
@@ -378,7 +388,7 @@ int cmd_fuzz(int argc, char **argv)
 	bool opt_persistent = false;
 	long opt_timeout = 0;
 	int width = 64;
-	bool resume = false, json = false, no_heap = false;
+	bool resume = false, json = false, no_heap = false, force = false;
 	opt_config cfg = opt_default_config();
 	cli_opt sec_opt =
 	    cli_opt_int("seconds", &seconds, 1, 31536000L,
@@ -405,6 +415,8 @@ int cmd_fuzz(int argc, char **argv)
 	    {"out", CLI_OUTDIR, &out, "DIR  output directory (default jp-out)"},
 	    {"resume", CLI_FLAG, &resume,
 	     "continue the campaign saved in DIR/state"},
+	    {"force", CLI_FLAG, &force,
+	     "start a new campaign in a DIR that has one (findings stay)"},
 	    cli_opt_json(&json),
 	    {"profile", CLI_STRING, &profile,
 	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap or toy"},
@@ -495,6 +507,13 @@ int cmd_fuzz(int argc, char **argv)
 	o.count = count_given ? (uint64_t)count : 0;
 	o.seconds = seconds_given ? (double)seconds : (count_given ? 0 : 20);
 	o.resume = resume;
+	o.force = force;
+	o.limits_given = seconds_given || count_given;
+	/* A resumed campaign keeps its seed and the budget it has left:
+	 * read them now, so that what is printed is what runs. */
+	if (resume && camp_resume_opts(&o, &err))
+		return cli_error(&err);
+	seed = o.seed;
 	/* A command that cannot work at all is the user's error, not a
 	 * finding per trace. */
 	if (optimizer && xo_probe(&xc, &err))
@@ -519,15 +538,21 @@ int cmd_fuzz(int argc, char **argv)
 	if (resume && !json)
 		fprintf(stderr,
 			"  --resume: the seed, generator options, "
-			"passes, bugs and timeout come from %s/state\n",
-			out);
+			"passes, bugs, timeout%s come from %s/state\n",
+			o.limits_given ? "" : " and the budget left", out);
 	if (!json) {
+		char lim[64];
+		if (o.count)
+			snprintf(lim, sizeof lim, "%llu traces",
+				 (unsigned long long)o.count);
+		else
+			snprintf(lim, sizeof lim, "%.0f s", o.seconds);
 		fprintf(stderr,
 			"jitprove fuzz: %s, %ld job%s, seed %llu%s, output in "
 			"%s/ (Ctrl-C stops and prints the summary)\n",
-			o.count ? "trace count limit" : "time limit", jobs,
-			jobs == 1 ? "" : "s", (unsigned long long)seed,
-			resume ? " (or the saved one, --resume)" : "", out);
+			lim, jobs, jobs == 1 ? "" : "s",
+			(unsigned long long)seed, resume ? " (resumed)" : "",
+			out);
 		if (optimizer)
 			fprintf(
 			    stderr, "  checking the optimizer command %s%s\n",

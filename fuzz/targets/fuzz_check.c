@@ -254,7 +254,7 @@ static ir_trace *variant(const ir_trace *a, mutation *m, rng *r)
 		ir_trace_free(b);
 		*m = MUT_OPTIMIZE;
 	}
-	opt_config cfg;
+	opt_config cfg = opt_default_config();
 	cfg.passes = rng_below(r, (uint64_t)1 << OPT_PASS_COUNT);
 	cfg.bugs = rng_chance(r, 1, 2)
 		       ? 0

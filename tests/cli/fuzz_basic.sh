@@ -24,7 +24,7 @@ fi
 [ -s "$D/a/state" ] || fail "no state file"
 
 # An injected bug: found, reduced to a few ops, saved completely.
-"$J" fuzz --seconds 60 --seed 1 --inject guard-value-bool --max-findings 1 \
+"$J" fuzz --seconds 60 --seed 1 --inject guard-value-bool --max-findings 1 --force \
 	--json --out "$D/b" >"$D/b.json" 2>"$D/b.err"
 rc=$?
 [ "$rc" = 1 ] || fail "injected bug not found (exit $rc)"
@@ -77,7 +77,7 @@ grep -q "nothing to reduce" "$D/ok.out" || fail "reduce did not say nothing to r
 
 # A second campaign with the same bug into the same directory: the
 # finding is known, not new.
-"$J" fuzz --seconds 60 --seed 1 --inject guard-value-bool --max-findings 1 \
+"$J" fuzz --seconds 60 --seed 1 --inject guard-value-bool --max-findings 1 --force \
 	--out "$D/b" >"$D/b2.out" 2>"$D/b2.err"
 [ $? = 1 ] || fail "second campaign found nothing"
 grep -q "\[known\] $sig" "$D/b2.out" || fail "known finding not recognised"
