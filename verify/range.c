@@ -376,7 +376,7 @@ static bool uadd_wraps(int w, uint64_t a, uint64_t b)
 	return w >= 64 ? a + b < a : a + b > sem_allones(w);
 }
 
-static vr_fact t_add(int w, const vr_fact *x, const vr_fact *y)
+static vr_fact vrt_add(int w, const vr_fact *x, const vr_fact *y)
 {
 	vr_fact r = top(w);
 	uint64_t m = sem_allones(w);
@@ -401,7 +401,7 @@ static vr_fact t_add(int w, const vr_fact *x, const vr_fact *y)
 	return norm(w, r);
 }
 
-static vr_fact t_sub(int w, const vr_fact *x, const vr_fact *y)
+static vr_fact vrt_sub(int w, const vr_fact *x, const vr_fact *y)
 {
 	vr_fact r = top(w);
 	uint64_t m = sem_allones(w);
@@ -431,7 +431,7 @@ static vr_fact t_sub(int w, const vr_fact *x, const vr_fact *y)
  * nearest 0 gives the tightest interval.  A generated x * (MININT + 1)
  * with x even is x itself, which the corners of C would not show.  Y
  * itself when it is not a constant or X has no known low zero. */
-static vr_fact mul_factor(int w, const vr_fact *x, const vr_fact *y)
+static vr_fact vrt_mul_factor(int w, const vr_fact *x, const vr_fact *y)
 {
 	unsigned t = ctz_w(w, ~x->zeros);
 	if (!is_const(y) || t == 0 || t >= (unsigned)w)
@@ -445,7 +445,7 @@ static vr_fact mul_factor(int w, const vr_fact *x, const vr_fact *y)
 
 static vr_fact t_mul(int w, const vr_fact *x0, const vr_fact *y0)
 {
-	vr_fact xr = mul_factor(w, y0, x0), yr = mul_factor(w, x0, y0);
+	vr_fact xr = vrt_mul_factor(w, y0, x0), yr = vrt_mul_factor(w, x0, y0);
 	const vr_fact *x = &xr, *y = &yr;
 	vr_fact r = top(w);
 	if (sem_umulh(w, x->umax, y->umax) == 0) {
@@ -507,7 +507,7 @@ static vr_fact t_or(int w, const vr_fact *x, const vr_fact *y)
 	return norm(w, r);
 }
 
-static vr_fact t_xor(int w, const vr_fact *x, const vr_fact *y)
+static vr_fact vrt_xor(int w, const vr_fact *x, const vr_fact *y)
 {
 	vr_fact r = top(w);
 	r.ones = (x->ones & y->zeros) | (x->zeros & y->ones);
@@ -515,7 +515,7 @@ static vr_fact t_xor(int w, const vr_fact *x, const vr_fact *y)
 	return norm(w, r);
 }
 
-static vr_fact t_invert(int w, const vr_fact *x)
+static vr_fact vrt_invert(int w, const vr_fact *x)
 {
 	vr_fact r = {-1 - x->smax,
 		     -1 - x->smin,
@@ -526,10 +526,10 @@ static vr_fact t_invert(int w, const vr_fact *x)
 	return norm(w, r);
 }
 
-static vr_fact t_neg(int w, const vr_fact *x)
+static vr_fact vrt_neg(int w, const vr_fact *x)
 {
 	vr_fact zero = fconst(w, 0);
-	return t_sub(w, &zero, x);
+	return vrt_sub(w, &zero, x);
 }
 
 /* Shifts by one count K < W. */
@@ -799,23 +799,23 @@ static vr_fact t_cmp(int w, ir_opcode opc, const vr_fact *x, const vr_fact *y)
 
 /* The fact of the result of OPC on argument facts A (integer ops only;
  * anything else, heap reads and call results included, is top). */
-static vr_fact transfer(int w, ir_opcode opc, const vr_fact *a)
+static vr_fact vrt_transfer(int w, ir_opcode opc, const vr_fact *a)
 {
 	switch (opc) {
 	case IR_INT_ADD:
-	case IR_INT_ADD_OVF: return t_add(w, &a[0], &a[1]);
+	case IR_INT_ADD_OVF: return vrt_add(w, &a[0], &a[1]);
 	case IR_INT_SUB:
-	case IR_INT_SUB_OVF: return t_sub(w, &a[0], &a[1]);
+	case IR_INT_SUB_OVF: return vrt_sub(w, &a[0], &a[1]);
 	case IR_INT_MUL:
 	case IR_INT_MUL_OVF: return t_mul(w, &a[0], &a[1]);
 	case IR_INT_AND: return t_and(w, &a[0], &a[1]);
 	case IR_INT_OR: return t_or(w, &a[0], &a[1]);
-	case IR_INT_XOR: return t_xor(w, &a[0], &a[1]);
+	case IR_INT_XOR: return vrt_xor(w, &a[0], &a[1]);
 	case IR_INT_LSHIFT:
 	case IR_INT_RSHIFT:
 	case IR_UINT_RSHIFT: return t_shift(w, opc, &a[0], &a[1]);
-	case IR_INT_NEG: return t_neg(w, &a[0]);
-	case IR_INT_INVERT: return t_invert(w, &a[0]);
+	case IR_INT_NEG: return vrt_neg(w, &a[0]);
+	case IR_INT_INVERT: return vrt_invert(w, &a[0]);
 	case IR_INT_SIGNEXT: return t_signext(w, &a[0], &a[1]);
 	case IR_UINT_MUL_HIGH: return t_umulh(w, &a[0], &a[1]);
 	case IR_INT_FORCE_GE_ZERO: return t_force_ge_zero(w, &a[0]);
@@ -865,7 +865,7 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	case IR_INT_ADD_OVF: {
 		/* x + x is x << 1: its low bit is 0, which the sum of two
 		 * unknown bits does not show. */
-		vr_fact sh = shl_k(w, x, 1), sum = t_add(w, x, x);
+		vr_fact sh = shl_k(w, x, 1), sum = vrt_add(w, x, x);
 		if (!meet(w, &sh, &sum, out))
 			*out = sh;
 		return true;
@@ -877,14 +877,14 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	}
 }
 
-/* transfer() for op OP, whose argument facts are A. */
-static vr_fact transfer_op(int w, const ir_op *op, const vr_fact *a)
+/* vrt_transfer() for op OP, whose argument facts are A. */
+static vr_fact vrt_transfer_op(int w, const ir_op *op, const vr_fact *a)
 {
 	vr_fact f;
 	if (op->nargs == 2 && op->args[0] == op->args[1] &&
 	    same_arg_fact(w, (ir_opcode)op->opc, &a[0], &f))
 		return f;
-	return transfer(w, (ir_opcode)op->opc, a);
+	return vrt_transfer(w, (ir_opcode)op->opc, a);
 }
 
 /* ---- the state ------------------------------------------------------ */
@@ -894,7 +894,7 @@ static bool is_int(const ir_trace *t, ir_vid v)
 	return v != IR_NOVAL && t->vals[v].kind == 'i';
 }
 
-/* Whether op I is an integer op whose result transfer() describes from
+/* Whether op I is an integer op whose result vrt_transfer() describes from
  * its arguments' facts (so re-evaluating it can narrow its fact). */
 static bool has_transfer(const ir_trace *t, uint32_t i)
 {
@@ -958,7 +958,7 @@ static vr_fact eval_now(const vr_state *r, ir_vid v, int depth)
 	vr_fact a[2] = {top(r->w), top(r->w)};
 	for (uint32_t k = 0; k < op->nargs; k++)
 		a[k] = eval_now(r, op->args[k], depth - 1);
-	vr_fact g = transfer_op(r->w, op, a), both;
+	vr_fact g = vrt_transfer_op(r->w, op, a), both;
 	ir_vid c = cancelled(t, op);
 	if (c != IR_NOVAL) {
 		vr_fact h = eval_now(r, c, depth - 1);
@@ -1264,17 +1264,17 @@ static void backward(vr_state *r, uint32_t i, const vr_fact *res, int depth)
 	switch (op->opc) {
 	case IR_INT_ADD:
 	case IR_INT_ADD_OVF:
-		refine(r, x, t_sub(w, res, &r->f[y]), depth);
-		refine(r, y, t_sub(w, res, &r->f[x]), depth);
+		refine(r, x, vrt_sub(w, res, &r->f[y]), depth);
+		refine(r, y, vrt_sub(w, res, &r->f[x]), depth);
 		break;
 	case IR_INT_SUB:
 	case IR_INT_SUB_OVF:
-		refine(r, x, t_add(w, res, &r->f[y]), depth);
-		refine(r, y, t_sub(w, &r->f[x], res), depth);
+		refine(r, x, vrt_add(w, res, &r->f[y]), depth);
+		refine(r, y, vrt_sub(w, &r->f[x], res), depth);
 		break;
 	case IR_INT_XOR:
-		refine(r, x, t_xor(w, res, &r->f[y]), depth);
-		refine(r, y, t_xor(w, res, &r->f[x]), depth);
+		refine(r, x, vrt_xor(w, res, &r->f[y]), depth);
+		refine(r, y, vrt_xor(w, res, &r->f[x]), depth);
 		break;
 	case IR_INT_MUL:
 	case IR_INT_MUL_OVF:
@@ -1298,8 +1298,8 @@ static void backward(vr_state *r, uint32_t i, const vr_fact *res, int depth)
 					   (unsigned)r->f[y].umin),
 			       depth);
 		break;
-	case IR_INT_NEG: refine(r, x, t_neg(w, res), depth); break;
-	case IR_INT_INVERT: refine(r, x, t_invert(w, res), depth); break;
+	case IR_INT_NEG: refine(r, x, vrt_neg(w, res), depth); break;
+	case IR_INT_INVERT: refine(r, x, vrt_invert(w, res), depth); break;
 	case IR_SAME_AS_I: refine(r, x, *res, depth); break;
 	case IR_INT_AND: {
 		/* A 1 in the result is a 1 in both; a 0 where one side has
@@ -1505,7 +1505,7 @@ void vr_narrow(vr_state *r)
 		vr_fact a[2] = {top(r->w), top(r->w)}, both;
 		for (uint32_t k = 0; k < op->nargs; k++)
 			a[k] = r->f[op->args[k]];
-		vr_fact g = transfer_op(r->w, op, a);
+		vr_fact g = vrt_transfer_op(r->w, op, a);
 		ir_vid c = cancelled(t, op);
 		if (c != IR_NOVAL && meet(r->w, &g, &r->f[c], &both))
 			g = both;
@@ -1553,7 +1553,8 @@ int vr_same_arg(const vr_state *r, uint32_t i)
 	case IR_INT_OR:
 		return bits_within(w, y, x) ? 0 : bits_within(w, x, y) ? 1 : -1;
 	case IR_INT_MUL: {
-		vr_fact cx = mul_factor(w, y, x), cy = mul_factor(w, x, y);
+		vr_fact cx = vrt_mul_factor(w, y, x),
+			cy = vrt_mul_factor(w, x, y);
 		return is_const(&cy) && cy.umin == 1   ? 0
 		       : is_const(&cx) && cx.umin == 1 ? 1
 						       : -1;
