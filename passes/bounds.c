@@ -497,7 +497,7 @@ static void range_from_ends(int w, int cl, int64_t l, int ch, int64_t h,
 	}
 }
 
-static bnd f_add(const bnd *a, const bnd *b)
+static bnd bnf_add(const bnd *a, const bnd *b)
 {
 	int w = a->w;
 	int64_t l, h, lo, hi;
@@ -507,7 +507,7 @@ static bnd f_add(const bnd *a, const bnd *b)
 	return with_tnum(w, lo, hi, tn_add(w, tn_of(a), tn_of(b)));
 }
 
-static bnd f_sub(const bnd *a, const bnd *b)
+static bnd bnf_sub(const bnd *a, const bnd *b)
 {
 	int w = a->w;
 	int64_t l, h, lo, hi;
@@ -518,7 +518,8 @@ static bnd f_sub(const bnd *a, const bnd *b)
 }
 
 /* The products of the four corners; false when one overflows. */
-static bool mul_corners(const bnd *a, const bnd *b, int64_t *lo, int64_t *hi)
+static bool bnf_mul_corners(const bnd *a, const bnd *b, int64_t *lo,
+			    int64_t *hi)
 {
 	int w = a->w;
 	int64_t xs[2] = {a->lo, a->hi}, ys[2] = {b->lo, b->hi};
@@ -539,7 +540,7 @@ static bnd f_mul(const bnd *a, const bnd *b)
 {
 	int w = a->w;
 	int64_t lo = smin(w), hi = smax(w);
-	if (!mul_corners(a, b, &lo, &hi)) {
+	if (!bnf_mul_corners(a, b, &lo, &hi)) {
 		lo = smin(w);
 		hi = smax(w);
 	}
@@ -588,12 +589,12 @@ static bnd f_or(const bnd *a, const bnd *b)
 	return with_tnum(w, lo, hi, tn_or(w, tn_of(a), tn_of(b)));
 }
 
-static bnd f_xor(const bnd *a, const bnd *b)
+static bnd bnf_xor(const bnd *a, const bnd *b)
 {
 	return top_with_tnum(a->w, tn_xor(a->w, tn_of(a), tn_of(b)));
 }
 
-static bnd f_neg(const bnd *a, uint64_t bugs)
+static bnd bnf_neg(const bnd *a, uint64_t bugs)
 {
 	int w = a->w;
 	tnum t = tn_sub(w, tn_const(0), tn_of(a));
@@ -609,7 +610,7 @@ static bnd f_neg(const bnd *a, uint64_t bugs)
 	return top_with_tnum(w, t);
 }
 
-static bnd f_invert(const bnd *a)
+static bnd bnf_invert(const bnd *a)
 {
 	int w = a->w;
 	uint64_t M = sem_allones(w);
@@ -618,7 +619,7 @@ static bnd f_invert(const bnd *a)
 }
 
 /* x << k, x >> k or x >>> k for one count K (canonical, maybe >= W). */
-static bnd shift_by(ir_opcode opc, const bnd *a, uint64_t k)
+static bnd bnf_shift_by(ir_opcode opc, const bnd *a, uint64_t k)
 {
 	int w = a->w;
 	if (k == 0)
@@ -674,15 +675,15 @@ static bnd f_shift(ir_opcode opc, const bnd *a, const bnd *b)
 {
 	int w = a->w;
 	if (bnd_is_const(b))
-		return shift_by(opc, a, bnd_const_val(b));
+		return bnf_shift_by(opc, a, bnd_const_val(b));
 	bnd r = bnd_empty(w);
 	for (int k = 0; k < w; k++)
 		if (bnd_contains(b, (uint64_t)k))
-			r = bnd_join(r, shift_by(opc, a, (uint64_t)k));
+			r = bnd_join(r, bnf_shift_by(opc, a, (uint64_t)k));
 	uint64_t umin, umax;
 	bnd_ubounds(b, &umin, &umax);
 	if (umax >= (uint64_t)w)
-		r = bnd_join(r, shift_by(opc, a, (uint64_t)w));
+		r = bnd_join(r, bnf_shift_by(opc, a, (uint64_t)w));
 	return r;
 }
 
@@ -754,7 +755,7 @@ static bnd f_force_ge_zero(const bnd *a, uint64_t bugs)
 			bnd_const(w, 0));
 }
 
-static int64_t sdiv(int w, int64_t x, int64_t y)
+static int64_t bnf_sdiv(int w, int64_t x, int64_t y)
 {
 	return sem_signed(w, sem_py_div(w, canon(w, x), canon(w, y)));
 }
@@ -767,18 +768,20 @@ static bnd f_py_div(const bnd *a, const bnd *b, uint64_t bugs)
 		if (c == 0)
 			return bnd_const(w, 0);
 		if (c == -1)
-			return f_neg(
+			return bnf_neg(
 			    a, bugs & ~(UINT64_C(1) << OPT_BUG_NEG_MININT));
 		/* Floor division by a constant is monotone in x: increasing
 		 * for c > 0, decreasing for c < 0 (and c != -1 cannot wrap). */
-		int64_t l = sdiv(w, a->lo, c), h = sdiv(w, a->hi, c);
+		int64_t l = bnf_sdiv(w, a->lo, c), h = bnf_sdiv(w, a->hi, c);
 		return c > 0 ? bnd_range(w, l, h) : bnd_range(w, h, l);
 	}
 	if (b->lo >= 1) {
 		/* For y > 0, floor(x / y) is increasing in x, and monotone in
 		 * y for fixed x: the extremes are at the corners. */
-		int64_t l = min64(sdiv(w, a->lo, b->lo), sdiv(w, a->lo, b->hi));
-		int64_t h = max64(sdiv(w, a->hi, b->lo), sdiv(w, a->hi, b->hi));
+		int64_t l =
+		    min64(bnf_sdiv(w, a->lo, b->lo), bnf_sdiv(w, a->lo, b->hi));
+		int64_t h =
+		    max64(bnf_sdiv(w, a->hi, b->lo), bnf_sdiv(w, a->hi, b->hi));
 		return bnd_range(w, l, h);
 	}
 	return bnd_top(w);
@@ -880,19 +883,19 @@ bnd bnd_forward(ir_opcode opc, const bnd *args, uint64_t bugs)
 	}
 	switch (opc) {
 	case IR_INT_ADD:
-	case IR_INT_ADD_OVF: return f_add(a, b);
+	case IR_INT_ADD_OVF: return bnf_add(a, b);
 	case IR_INT_SUB:
-	case IR_INT_SUB_OVF: return f_sub(a, b);
+	case IR_INT_SUB_OVF: return bnf_sub(a, b);
 	case IR_INT_MUL:
 	case IR_INT_MUL_OVF: return f_mul(a, b);
 	case IR_INT_AND: return f_and(a, b, bugs);
 	case IR_INT_OR: return f_or(a, b);
-	case IR_INT_XOR: return f_xor(a, b);
+	case IR_INT_XOR: return bnf_xor(a, b);
 	case IR_INT_LSHIFT:
 	case IR_INT_RSHIFT:
 	case IR_UINT_RSHIFT: return f_shift(opc, a, b);
-	case IR_INT_NEG: return f_neg(a, bugs);
-	case IR_INT_INVERT: return f_invert(a);
+	case IR_INT_NEG: return bnf_neg(a, bugs);
+	case IR_INT_INVERT: return bnf_invert(a);
 	case IR_INT_SIGNEXT: return f_signext(a, b);
 	case IR_UINT_MUL_HIGH: return f_umulh(a, b);
 	case IR_INT_FORCE_GE_ZERO: return f_force_ge_zero(a, bugs);
@@ -927,7 +930,7 @@ bool bnd_may_overflow(ir_opcode opc, const bnd *args)
 		return false;
 	if (opc == IR_INT_MUL_OVF) {
 		int64_t lo, hi;
-		return !mul_corners(a, b, &lo, &hi);
+		return !bnf_mul_corners(a, b, &lo, &hi);
 	}
 	int cl, ch;
 	int64_t l, h;
@@ -1036,9 +1039,9 @@ static bnd back_mul(const bnd *r, const bnd *x, const bnd *o, bool exact,
 	int64_t cs = sem_signed(w, c);
 	if (exact && cs > 0) {
 		/* x = r / c exactly: ceil(r.lo / c) <= x <= floor(r.hi / c). */
-		int64_t lo = smin(w), hi = sdiv(w, r->hi, cs);
+		int64_t lo = smin(w), hi = bnf_sdiv(w, r->hi, cs);
 		if (r->lo != smin(w))
-			lo = -sdiv(w, -r->lo, cs);
+			lo = -bnf_sdiv(w, -r->lo, cs);
 		d = bnd_meet(d, bnd_range(w, lo, hi));
 	}
 	return bnd_meet(*x, d);
@@ -1058,7 +1061,7 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_INT_ADD:
 	case IR_INT_ADD_OVF:
 		/* x = r - o, with wraparound unless the op was exact. */
-		d = f_sub(r, o);
+		d = bnf_sub(r, o);
 		if (exact)
 			d = bnd_meet(d, exact_sub(r, o));
 		else if (bug(bugs, OPT_BUG_ADD_WRAP_BOUNDS))
@@ -1067,11 +1070,11 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_INT_SUB:
 	case IR_INT_SUB_OVF:
 		if (i == 0) { /* x = r + y */
-			d = f_add(r, o);
+			d = bnf_add(r, o);
 			if (exact)
 				d = bnd_meet(d, exact_add(r, o));
 		} else { /* y = x - r */
-			d = f_sub(o, r);
+			d = bnf_sub(o, r);
 			if (exact)
 				d = bnd_meet(d, exact_sub(o, r));
 		}
@@ -1079,9 +1082,9 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_INT_MUL:
 	case IR_INT_MUL_OVF:
 		return back_mul(r, x, o, exact, opc == IR_INT_MUL, bugs);
-	case IR_INT_NEG: d = f_neg(r, bugs); break;
-	case IR_INT_INVERT: d = f_invert(r); break;
-	case IR_INT_XOR: d = f_xor(r, o); break;
+	case IR_INT_NEG: d = bnf_neg(r, bugs); break;
+	case IR_INT_INVERT: d = bnf_invert(r); break;
+	case IR_INT_XOR: d = bnf_xor(r, o); break;
 	case IR_INT_AND: {
 		/* A 1 in r needs a 1 in x; a 0 in r where o has a 1 needs a
 		 * 0 in x. */
@@ -1107,7 +1110,7 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 		if (opc == IR_INT_LSHIFT) {
 			if (bug(bugs, OPT_BUG_LSHIFT_BACKWARDS)) {
 				/* BUG: x = r >> k, as if no bit fell off. */
-				d = shift_by(IR_INT_RSHIFT, r, (uint64_t)k);
+				d = bnf_shift_by(IR_INT_RSHIFT, r, (uint64_t)k);
 				break;
 			}
 			/* The low W-k bits of x are the high bits of r; the
