@@ -178,7 +178,7 @@ static Z3_ast K(hp *h, Z3_ast a)
 	return zc_keep(&h->S, a);
 }
 
-static uint32_t field_index(const hp *h, const char *name)
+static uint32_t hp_field_index(const hp *h, const char *name)
 {
 	for (uint32_t i = 0; i < h->nf; i++)
 		if (!strcmp(h->f[i].name, name))
@@ -186,7 +186,7 @@ static uint32_t field_index(const hp *h, const char *name)
 	return HP_NONE;
 }
 
-static uint32_t class_index(hp *h, const char *name)
+static uint32_t hp_class_index(hp *h, const char *name)
 {
 	for (uint32_t i = 0; i < h->ncls; i++)
 		if (!strcmp(h->cls[i].name, name))
@@ -198,7 +198,7 @@ static uint32_t class_index(hp *h, const char *name)
 static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 {
 	const char *name = t->strs[op->descr];
-	uint32_t i = field_index(h, name);
+	uint32_t i = hp_field_index(h, name);
 	if (i != HP_NONE) {
 		if (h->f[i].kind != kind)
 			return jp_fail_at(
@@ -222,7 +222,7 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 	return JP_OK;
 }
 
-static jp_status scan_fields(hp *h, const ir_trace *t)
+static jp_status hp_scan_fields(hp *h, const ir_trace *t)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
@@ -238,9 +238,9 @@ static jp_status scan_fields(hp *h, const ir_trace *t)
 		if (st)
 			return st;
 		if (op->opc == IR_GUARD_CLASS)
-			class_index(h, ir_valname(t, op->args[1]));
+			hp_class_index(h, ir_valname(t, op->args[1]));
 		if (op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE)
-			class_index(h, t->strs[op->descr]);
+			hp_class_index(h, t->strs[op->descr]);
 	}
 	return JP_OK;
 }
@@ -257,7 +257,7 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 	hident *d = &h->id[h->nid];
 	uint32_t me = h->nid;
 	d->name = ir_valname(t, op->result);
-	d->cls = class_index(h, t->strs[op->descr]);
+	d->cls = hp_class_index(h, t->strs[op->descr]);
 	*out = h->nid++;
 	if (!h->z)
 		return JP_OK;
@@ -523,7 +523,7 @@ static jp_status pair_by_path(hp *h, bool *taken)
 
 /* Pairs allocations by result name, op and type, then the rest by their
  * first access path; see heap.h. */
-static jp_status scan_idents(hp *h)
+static jp_status hp_scan_idents(hp *h)
 {
 	const ir_trace *o = h->o, *p = h->p;
 	bool taken[HP_MAXID] = {false};
@@ -558,7 +558,7 @@ static jp_status scan_idents(hp *h)
 	return st;
 }
 
-static uint32_t count_calls(const ir_trace *t)
+static uint32_t hp_count_calls(const ir_trace *t)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++)
@@ -566,7 +566,7 @@ static uint32_t count_calls(const ir_trace *t)
 	return n;
 }
 
-static void make_calls(hp *h)
+static void hp_make_calls(hp *h)
 {
 	Z3_sort bv64 = zc_bv_sort(h->z, 64);
 	for (uint32_t k = 0; k < h->maxcalls; k++) {
@@ -586,7 +586,7 @@ static void make_calls(hp *h)
 }
 
 /* The ConstPtr of name NAME, made on first use. */
-static Z3_ast cptr_addr(hp *h, const char *name)
+static Z3_ast hp_cptr_addr(hp *h, const char *name)
 {
 	for (uint32_t i = 0; i < h->ncp; i++)
 		if (!strcmp(h->cp[i].name, name))
@@ -606,16 +606,16 @@ static Z3_ast cptr_addr(hp *h, const char *name)
 	return c->addr;
 }
 
-static void scan_cptrs(hp *h, const ir_trace *t)
+static void hp_scan_cptrs(hp *h, const ir_trace *t)
 {
 	for (ir_vid v = 0; v < t->nvals; v++)
 		if (ir_val(t, v)->tag == IR_VAL_CONST_PTR)
-			cptr_addr(h, t->strs[ir_val(t, v)->name]);
+			hp_cptr_addr(h, t->strs[ir_val(t, v)->name]);
 }
 
 /* Fresh addresses are distinct, non-null, not an input reference and not
  * a ConstPtr; a ConstPtr is non-null. */
-static void make_background(hp *h)
+static void hp_make_background(hp *h)
 {
 	uint32_t cap = h->nid * (h->o->ninputs + h->ncp + 2) + h->ncp + 2,
 		 n = 0;
@@ -675,7 +675,7 @@ static void make_background(hp *h)
  * The havoc arrays are shared, so the call's cell excludes only objects
  * that escaped in neither trace at that call: true of the real call in
  * both runs. */
-static jp_status realism(hp *h)
+static jp_status hp_realism(hp *h)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
 	size_t cap = ((size_t)h->ho.nloads + h->hpp.nloads) * (h->nid + 1) + 2;
@@ -873,7 +873,7 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	const ir_trace *t = e->t;
 	const ir_op *op = &t->ops[i];
 	if (op->opc == IR_GUARD_CLASS) {
-		uint32_t c = class_index(h, ir_valname(t, op->args[1]));
+		uint32_t c = hp_class_index(h, ir_valname(t, op->args[1]));
 		Z3_ast parts[2] = {K(h, Z3_mk_not(h->z, is_null(h, a[0]))),
 				   K(h, Z3_mk_eq(h->z, type_of(h, e, i, a[0]),
 						 zc_bv(&h->S, 16, c)))};
@@ -934,7 +934,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	Z3_context z = h->z;
 	uint32_t f = op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE
 			 ? HP_NONE
-			 : field_index(h, t->strs[op->descr]);
+			 : hp_field_index(h, t->strs[op->descr]);
 	switch (op->opc) {
 	case IR_NEW:
 	case IR_NEW_WITH_VTABLE: {
@@ -998,7 +998,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	}
 }
 
-static jp_status enc_one(hp *h, htrace *e)
+static jp_status hp_enc_one(hp *h, htrace *e)
 {
 	const ir_trace *t = e->t;
 	for (ir_vid v = 0; v < t->nvals; v++) {
@@ -1010,7 +1010,7 @@ static jp_status enc_one(hp *h, htrace *e)
 		else if (x->tag == IR_VAL_CONST_NULL)
 			e->val[v] = zc_bv(&h->S, 64, 0);
 		else if (x->tag == IR_VAL_CONST_PTR)
-			e->val[v] = cptr_addr(h, t->strs[x->name]);
+			e->val[v] = hp_cptr_addr(h, t->strs[x->name]);
 	}
 	for (uint32_t f = 0; f < h->nf; f++)
 		e->cur[f] = (hmem){h->f[f].h0, NULL};
@@ -1053,7 +1053,7 @@ static jp_status enc_one(hp *h, htrace *e)
 	return JP_OK;
 }
 
-static bool ht_alloc(hp *h, htrace *e, const ir_trace *t)
+static bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 {
 	size_t nv = t->nvals + 1, no = t->nops + 1, nf = h->nf + 1;
 	size_t nc = h->maxcalls + 1;
@@ -1084,7 +1084,7 @@ static bool ht_alloc(hp *h, htrace *e, const ir_trace *t)
 	return true;
 }
 
-static void ht_free(htrace *e)
+static void hp_trace_free(htrace *e)
 {
 	free(e->val);
 	free(e->pts);
@@ -1149,7 +1149,7 @@ static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
 	return r;
 }
 
-static Z3_ast all_pass(hp *h, const htrace *e, uint32_t upto)
+static Z3_ast hp_all_pass(hp *h, const htrace *e, uint32_t upto)
 {
 	Z3_ast r = zc_true(&h->S);
 	for (uint32_t i = 0; i < upto; i++)
@@ -1182,7 +1182,7 @@ static Z3_ast and2(hp *h, Z3_ast a, Z3_ast b)
 }
 
 /* The negated goal (without the guard assumptions). */
-static Z3_ast goal_neg(hp *h, const hobl *q)
+static Z3_ast hp_goal_neg(hp *h, const hobl *q)
 {
 	const htrace *eo = &h->ho, *ep = &h->hpp;
 	const obl *b = &q->b;
@@ -1191,10 +1191,10 @@ static Z3_ast goal_neg(hp *h, const hobl *q)
 	switch (q->kind) {
 	case H_CALL_REACH: {
 		Z3_ast ro = q->k < eo->ncalls
-				? all_pass(h, eo, eo->callop[q->k])
+				? hp_all_pass(h, eo, eo->callop[q->k])
 				: zc_false(&h->S);
 		Z3_ast rp = q->k < ep->ncalls
-				? all_pass(h, ep, ep->callop[q->k])
+				? hp_all_pass(h, ep, ep->callop[q->k])
 				: zc_false(&h->S);
 		return K(h, Z3_mk_xor(h->z, ro, rp));
 	}
@@ -1256,7 +1256,7 @@ static Z3_ast goal_neg(hp *h, const hobl *q)
 	return zc_true(&h->S);
 }
 
-static void describe(const hp *h, const hobl *q, strbuf *sb)
+static void hp_describe(const hp *h, const hobl *q, strbuf *sb)
 {
 	switch (q->kind) {
 	case H_BASE: obl_describe(&q->b, h->o, h->p, sb); return;
@@ -1294,7 +1294,7 @@ static bool hpush(hlist *l, hobl q)
 	return true;
 }
 
-static jp_status build_obls(hp *h, const obl_list *L, hlist *out)
+static jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out)
 {
 	const htrace *eo = &h->ho, *ep = &h->hpp;
 	bool ok = true;
@@ -1439,7 +1439,7 @@ static uint64_t reach(const hp *h, const hrun *R, const interp_obj *objs,
 			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
 				continue;
 			for (uint32_t j = 0; j < o->nfields; j++) {
-				uint32_t f = field_index(h, o->fields[j]);
+				uint32_t f = hp_field_index(h, o->fields[j]);
 				if (f != HP_NONE && h->f[f].kind == 'r')
 					m |= ident_bit(R, o->values[j]);
 			}
@@ -1828,7 +1828,7 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 }
 
 /* Replays model M; 1 when the traces diverge (RES filled), 0 when not. */
-static int replay(hp *h, Z3_model m, const char *what, jp_status *st)
+static int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st)
 {
 	henv v;
 	interp_result ro, rp;
@@ -2011,8 +2011,8 @@ static Z3_solver fresh_solver(hp *h, const hobl *q, Z3_ast neg,
 	Z3_solver_inc_ref(h->z, s);
 	set_limits(h, s, timeout_ms);
 	Z3_solver_assert(h->z, s, h->bg);
-	Z3_solver_assert(h->z, s, all_pass(h, &h->ho, q->b.o_upto));
-	Z3_solver_assert(h->z, s, all_pass(h, &h->hpp, q->b.p_upto));
+	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->ho, q->b.o_upto));
+	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->hpp, q->b.p_upto));
 	Z3_solver_assert(h->z, s, neg);
 	return s;
 }
@@ -2036,7 +2036,7 @@ static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
 	if (!m)
 		return zc_check_error(h->err, "getting a model");
 	Z3_model_inc_ref(h->z, m);
-	if (replay(h, m, out->what, &st) == 1) {
+	if (hp_replay(h, m, out->what, &st) == 1) {
 		out->status = VER_REFUTED;
 		out->how = VER_BY_SOLVER;
 		*refuted = true;
@@ -2132,7 +2132,7 @@ static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
 static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
 {
 	double t0 = now_ms();
-	Z3_ast raw = goal_neg(h, q);
+	Z3_ast raw = hp_goal_neg(h, q);
 	out->checked = true;
 	out->status = VER_UNKNOWN;
 	out->how = VER_BY_NONE;
@@ -2198,13 +2198,13 @@ static jp_status setup(hp *h)
 	h->cls = calloc(cap, sizeof *h->cls);
 	h->cp = calloc(o->nvals + p->nvals + 1, sizeof *h->cp);
 	h->vars = calloc(o->ninputs + 1, sizeof *h->vars);
-	uint32_t co = count_calls(o), cp = count_calls(p);
+	uint32_t co = hp_count_calls(o), cp = hp_count_calls(p);
 	h->maxcalls = co > cp ? co : cp;
 	if (!h->f || !h->cls || !h->vars || !h->cp)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	jp_status st = scan_fields(h, o);
+	jp_status st = hp_scan_fields(h, o);
 	if (!st)
-		st = scan_fields(h, p);
+		st = hp_scan_fields(h, p);
 	if (st)
 		return st;
 	h->ind_o = calloc(o->nops + 1, sizeof *h->ind_o);
@@ -2213,10 +2213,10 @@ static jp_status setup(hp *h)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
-	if (!h->hk || !h->rk || !ht_alloc(h, &h->ho, o) ||
-	    !ht_alloc(h, &h->hpp, p))
+	if (!h->hk || !h->rk || !hp_trace_alloc(h, &h->ho, o) ||
+	    !hp_trace_alloc(h, &h->hpp, p))
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	st = scan_idents(h);
+	st = hp_scan_idents(h);
 	if (!st)
 		st = enc_inputs(&h->S, o, h->vars, h->err);
 	if (st)
@@ -2225,15 +2225,15 @@ static jp_status setup(hp *h)
 	h->tyfun = Z3_mk_func_decl(h->z, Z3_mk_string_symbol(h->z, "type"), 1,
 				   &bv64, bv16);
 	Z3_inc_ref(h->z, Z3_func_decl_to_ast(h->z, h->tyfun));
-	make_calls(h);
-	scan_cptrs(h, o);
-	scan_cptrs(h, p);
-	make_background(h);
-	st = enc_one(h, &h->ho);
+	hp_make_calls(h);
+	hp_scan_cptrs(h, o);
+	hp_scan_cptrs(h, p);
+	hp_make_background(h);
+	st = hp_enc_one(h, &h->ho);
 	if (!st)
-		st = enc_one(h, &h->hpp);
+		st = hp_enc_one(h, &h->hpp);
 	if (!st)
-		st = realism(h);
+		st = hp_realism(h);
 	return st;
 }
 
@@ -2272,7 +2272,7 @@ static jp_status run_all(hp *h, const hlist *Q)
 	for (uint32_t i = 0; i < Q->n; i++) {
 		strbuf sb;
 		sb_init(&sb);
-		describe(h, &Q->v[i], &sb);
+		hp_describe(h, &Q->v[i], &sb);
 		r->obl[i].what = sb_detach(&sb);
 		r->obl[i].status = VER_UNKNOWN;
 		r->obl[i].how = VER_BY_NONE;
@@ -2350,14 +2350,14 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		st = obl_build(orig, opt, VER_MODE_ALIGNED, match, true, &L,
 			       err);
 	if (!st)
-		st = build_obls(h, &L, &Q);
+		st = hp_build_obls(h, &L, &Q);
 	if (!st)
 		st = run_all(h, &Q);
 	free(Q.v);
 	obl_list_free(&L);
 	free(match);
-	ht_free(&h->ho);
-	ht_free(&h->hpp);
+	hp_trace_free(&h->ho);
+	hp_trace_free(&h->hpp);
 	if (h->tyfun)
 		Z3_dec_ref(z, Z3_func_decl_to_ast(z, h->tyfun));
 	if (h->s)
@@ -2398,16 +2398,16 @@ jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
 	uint32_t cap = 2 * (orig->nops + opt->nops) + 2;
 	h->f = calloc(cap, sizeof *h->f);
 	h->cls = calloc(cap, sizeof *h->cls);
-	jp_status st = h->f && h->cls && ht_alloc(h, &h->ho, orig) &&
-			       ht_alloc(h, &h->hpp, opt)
+	jp_status st = h->f && h->cls && hp_trace_alloc(h, &h->ho, orig) &&
+			       hp_trace_alloc(h, &h->hpp, opt)
 			   ? JP_OK
 			   : jp_fail(err, JP_ENOMEM, "out of memory");
 	if (!st)
-		st = scan_fields(h, orig);
+		st = hp_scan_fields(h, orig);
 	if (!st)
-		st = scan_fields(h, opt);
+		st = hp_scan_fields(h, opt);
 	if (!st)
-		st = scan_idents(h);
+		st = hp_scan_idents(h);
 	interp_result ro, rp;
 	memset(&ro, 0, sizeof ro);
 	memset(&rp, 0, sizeof rp);
@@ -2421,8 +2421,8 @@ jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
 	}
 	interp_result_free(&ro);
 	interp_result_free(&rp);
-	ht_free(&h->ho);
-	ht_free(&h->hpp);
+	hp_trace_free(&h->ho);
+	hp_trace_free(&h->hpp);
 	free(h->f);
 	free(h->cls);
 	free(h);
