@@ -1,3 +1,16 @@
+/*
+ * bounds.c - the optimizer's integer bounds domain (bounds.h has the
+ * contract): constructors, reduction of the range against the known bits,
+ * predicates, meet and join, and the forward transfer functions.
+ *
+ * Map:
+ *   constructors, reduction, predicates   bnd_empty ... bnd_join
+ *   forward transfer                      one bnf_/f_ function per op,
+ *                                         bnd_decide_cmp, bnd_forward
+ *   bnd_format
+ * Files: bounds_int.h (helpers and the tnum domain, shared), bounds_back.c
+ * (overflow, backward refinement, refinement by comparisons).
+ */
 #include "bounds_int.h"
 
 #include <stdio.h>

@@ -1,3 +1,14 @@
+/*
+ * bounds_back.c - the bounds domain's questions about overflow and its
+ * backward direction (bounds.h has the contract).
+ *
+ * Map:
+ *   overflow-checked ops         bnd_may_overflow, bnd_must_overflow,
+ *                                bnd_forward_exact
+ *   backward refinement          what a result's bounds say about an
+ *                                argument (bnd_backward)
+ *   refinement by comparisons    bnd_refine_cmp
+ */
 #include "bounds_int.h"
 
 /* ------------------------------------------------------------------ */

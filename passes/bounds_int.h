@@ -1,3 +1,11 @@
+/*
+ * bounds_int.h - private to bounds.c and bounds_back.c: W-bit helpers, exact
+ * arithmetic on signed W-bit numbers and the known-bits (tnum) domain, all
+ * static inline, and the forward helpers bounds_back.c calls.
+ *
+ * Map: helpers; exact arithmetic; known bits (tnums); forward transfer
+ * helpers (bounds.c).
+ */
 #ifndef JP_PASSES_BOUNDS_INT_H
 #define JP_PASSES_BOUNDS_INT_H
 

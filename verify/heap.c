@@ -1,3 +1,15 @@
+/*
+ * heap.c - the heap checker's driver (heap.h has the model and the
+ * contract): sets the model up for a pair, builds the obligations, and
+ * settles each with an incremental solver, a fresh one, or the
+ * abstraction, replaying every model before a counterexample is reported.
+ *
+ * Map: the driver (clock, solver limits, indicators, solvers, queries,
+ * setup, hp_check).
+ * Files: heap_int.h (the model's types), heap_model.c (the shared model),
+ * heap_encode.c (one trace's encoding, obligations), heap_replay.c
+ * (concrete comparison and replay).
+ */
 #include "heap_int.h"
 
 /* ---- driver ----------------------------------------------------------------

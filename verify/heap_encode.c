@@ -1,3 +1,10 @@
+/*
+ * heap_encode.c - one trace in the heap model: heap states as lists of
+ * writes, the encoding of guards, heap ops and calls, and the heap
+ * checker's obligations with their negated goals (heap.h has the model).
+ *
+ * Map: encoding one trace; heap states; obligations.
+ */
 #include "heap_int.h"
 
 /* ---- encoding one trace -------------------------------------------------- */

@@ -1,3 +1,12 @@
+/*
+ * heap_model.c - the part of the heap model both traces share: fields,
+ * identities of fresh objects (paired by name, or by their first access
+ * path), calls, constant pointers, the background assumptions and the
+ * realism check of the unknown heap (heap.h has the model).
+ *
+ * Map: support (hp_uses_heap, hp_supported); the shared model; pairing
+ * fresh objects by their first access path; realism of the unknown heap.
+ */
 #include "heap_int.h"
 
 /* ---- support ------------------------------------------------------------ */

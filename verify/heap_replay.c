@@ -1,3 +1,12 @@
+/*
+ * heap_replay.c - the heap checker's concrete side: comparing two runs of
+ * the interpreter as the model sees them, turning a solver model into an
+ * interpreter environment, and replaying it, so that no counterexample is
+ * reported that the interpreter does not show (heap.h has the model).
+ *
+ * Map: concrete comparison; model -> environment; report and replay; the
+ * concrete comparison without the solver (hp_run_diverges).
+ */
 #include "heap_int.h"
 
 /* ---- concrete comparison --------------------------------------------------

@@ -1,3 +1,19 @@
+/*
+ * range.c - the verifier's range analysis over one trace: the state, the
+ * refinement by guards assumed to pass, and the queries (range.h has the
+ * contract and the domain).
+ *
+ * Map:
+ *   the state      vr_state, facts of inputs and constants, re-evaluating
+ *                  an op's fact from its operands (eval_now), vr_init/free
+ *   refinement     what a passing guard says: comparisons (assume_cmp),
+ *                  backward through the ops that computed the tested value
+ *                  (backward), no-overflow guards, vr_advance
+ *   queries        vr_narrow, vr_get, vr_const, vr_same_arg, vr_known,
+ *                  whether an overflow or a guard is decided
+ * Files: range_int.h (the fact domain's helpers, shared), range_transfer.c
+ * (what an op's result is given its operands' facts).
+ */
 #include "range_int.h"
 
 #include <stdlib.h>

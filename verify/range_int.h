@@ -1,3 +1,11 @@
+/*
+ * range_int.h - private to range.c and range_transfer.c: the fact domain's
+ * small helpers (static inline: W-bit arithmetic, fact constructors,
+ * reduction of the three parts against each other, meet and join) and the
+ * transfer functions range.c calls.
+ *
+ * Map: W-bit helpers; facts; forward transfer (range_transfer.c).
+ */
 #ifndef JP_VERIFY_RANGE_INT_H
 #define JP_VERIFY_RANGE_INT_H
 

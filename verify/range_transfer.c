@@ -1,3 +1,18 @@
+/*
+ * range_transfer.c - forward transfer of the verifier's range analysis: the
+ * fact of an op's result from the facts of its operands (range.h has the
+ * domain; every function here returns a fact containing op(x, y) for every
+ * x, y inside the argument facts).
+ *
+ * Map:
+ *   vr_contains        membership of one value
+ *   arithmetic         add, sub, mul (with constant factors), and/or/xor,
+ *                      invert, neg, shifts, signext, umulh, force_ge_zero,
+ *                      floor division and modulo
+ *   comparisons        decide_cmp (1, 0 or unknown from the facts), t_cmp
+ *   dispatch           vrt_transfer (one case per op), same_arg_fact
+ *                      (x op x), vrt_transfer_op
+ */
 #include "range_int.h"
 
 bool vr_contains(int w, const vr_fact *f, uint64_t x)
