@@ -375,15 +375,8 @@ static void pool_add(gen_ctx *g, ir_vid v)
  * of two variables. */
 static bool costly(gen_ctx *g, ir_opcode opc, ir_vid a, ir_vid b)
 {
-	bool ca = ir_is_const(g->t, a), cb = ir_is_const(g->t, b);
-	switch (opc) {
-	case IR_INT_PY_DIV:
-	case IR_INT_PY_MOD: return !cb;
-	case IR_INT_MUL:
-	case IR_INT_MUL_OVF:
-	case IR_UINT_MUL_HIGH: return !ca && !cb;
-	default: return false;
-	}
+	return ir_op_needs_circuit(opc, ir_is_const(g->t, a),
+				   ir_is_const(g->t, b));
 }
 
 /* Emits a pure or overflow-checked op on ARGS, computing its example value

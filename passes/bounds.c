@@ -524,60 +524,56 @@ static bnd f_py_mod(const bnd *a, const bnd *b)
 	return bnd_top(w);
 }
 
+/* Decides REL(A, B), unsigned when UNS: 1 true, 0 false, -1 unknown. */
+static int decide_rel(ir_rel rel, bool uns, const bnd *a, const bnd *b)
+{
+	uint64_t amin, amax, bmin, bmax;
+	switch (rel) {
+	case IR_REL_EQ:
+		if (bnd_is_const(a) && bnd_is_const(b))
+			return bnd_const_val(a) == bnd_const_val(b);
+		if (a->hi < b->lo || b->hi < a->lo ||
+		    ((a->val ^ b->val) & ~a->mask & ~b->mask))
+			return 0;
+		return -1;
+	case IR_REL_LT:
+		if (!uns)
+			return a->hi < b->lo ? 1 : a->lo >= b->hi ? 0 : -1;
+		bnd_ubounds(a, &amin, &amax);
+		bnd_ubounds(b, &bmin, &bmax);
+		return amax < bmin ? 1 : amin >= bmax ? 0 : -1;
+	case IR_REL_LE:
+		if (!uns)
+			return a->hi <= b->lo ? 1 : a->lo > b->hi ? 0 : -1;
+		bnd_ubounds(a, &amin, &amax);
+		bnd_ubounds(b, &bmin, &bmax);
+		return amax <= bmin ? 1 : amin > bmax ? 0 : -1;
+	case IR_REL_NONE: return -1;
+	}
+	return -1;
+}
+
+/* The comparison's shape (ir/ops.def) turns it into one of three
+ * relations. */
 int bnd_decide_cmp(ir_opcode opc, const bnd *args, uint64_t bugs)
 {
 	const bnd *a = &args[0], *b = &args[1];
-	uint64_t amin, amax, bmin, bmax;
-	switch (opc) {
-	case IR_INT_IS_TRUE:
-	case IR_INT_IS_ZERO: {
-		int truth = -1;
-		if (bnd_is_nonzero(a))
-			truth = 1;
-		else if (bnd_is_const(a))
-			truth = 0;
-		if (truth < 0 || opc == IR_INT_IS_TRUE)
-			return truth;
-		return !truth;
-	}
-	case IR_INT_EQ:
-	case IR_INT_NE: {
-		int eq = -1;
-		if (bnd_is_const(a) && bnd_is_const(b))
-			eq = bnd_const_val(a) == bnd_const_val(b);
-		else if (a->hi < b->lo || b->hi < a->lo ||
-			 ((a->val ^ b->val) & ~a->mask & ~b->mask))
-			eq = 0;
-		if (eq < 0 || opc == IR_INT_EQ)
-			return eq;
-		return !eq;
-	}
-	case IR_INT_LT: return a->hi < b->lo ? 1 : a->lo >= b->hi ? 0 : -1;
-	case IR_INT_LE: return a->hi <= b->lo ? 1 : a->lo > b->hi ? 0 : -1;
-	case IR_INT_GT: return a->lo > b->hi ? 1 : a->hi <= b->lo ? 0 : -1;
-	case IR_INT_GE: return a->lo >= b->hi ? 1 : a->hi < b->lo ? 0 : -1;
-	default: break;
-	}
-	if (bug(bugs, OPT_BUG_UINT_SIGNED_CMP)) {
-		/* BUG: compares the signed ranges as if they were unsigned. */
-		int64_t s[4] = {a->lo, a->hi, b->lo, b->hi};
-		switch (opc) {
-		case IR_UINT_LT: return s[1] < s[2] ? 1 : s[0] >= s[3] ? 0 : -1;
-		case IR_UINT_LE: return s[1] <= s[2] ? 1 : s[0] > s[3] ? 0 : -1;
-		case IR_UINT_GT: return s[0] > s[3] ? 1 : s[1] <= s[2] ? 0 : -1;
-		case IR_UINT_GE: return s[0] >= s[3] ? 1 : s[1] < s[2] ? 0 : -1;
-		default: return -1;
+	ir_cmp c = ir_op_cmp(opc);
+	int d;
+	if (c.zero) {
+		/* a == 0 */
+		d = bnd_is_nonzero(a) ? 0 : bnd_is_const(a) ? 1 : -1;
+	} else {
+		if (c.swap) {
+			const bnd *s = a;
+			a = b;
+			b = s;
 		}
+		/* BUG: compares the signed ranges as if they were unsigned. */
+		bool uns = c.uns && !bug(bugs, OPT_BUG_UINT_SIGNED_CMP);
+		d = decide_rel(c.rel, uns, a, b);
 	}
-	bnd_ubounds(a, &amin, &amax);
-	bnd_ubounds(b, &bmin, &bmax);
-	switch (opc) {
-	case IR_UINT_LT: return amax < bmin ? 1 : amin >= bmax ? 0 : -1;
-	case IR_UINT_LE: return amax <= bmin ? 1 : amin > bmax ? 0 : -1;
-	case IR_UINT_GT: return amin > bmax ? 1 : amax <= bmin ? 0 : -1;
-	case IR_UINT_GE: return amin >= bmax ? 1 : amax < bmin ? 0 : -1;
-	default: return -1;
-	}
+	return d < 0 || !c.neg ? d : !d;
 }
 
 bnd bnd_forward(ir_opcode opc, const bnd *args, uint64_t bugs)

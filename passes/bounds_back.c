@@ -319,34 +319,28 @@ static bnd remove_end(bnd b, uint64_t c)
 void bnd_refine_cmp(ir_opcode opc, bool truth, bnd *a, bnd *b)
 {
 	int w = a->w;
-	switch (opc) {
-	case IR_INT_LT:
-		truth ? refine_lt(a, b, true) : refine_lt(b, a, false);
-		break;
-	case IR_INT_LE:
-		truth ? refine_lt(a, b, false) : refine_lt(b, a, true);
-		break;
-	case IR_INT_GT:
-		truth ? refine_lt(b, a, true) : refine_lt(a, b, false);
-		break;
-	case IR_INT_GE:
-		truth ? refine_lt(b, a, false) : refine_lt(a, b, true);
-		break;
-	case IR_UINT_LT:
-		truth ? refine_ult(a, b, true) : refine_ult(b, a, false);
-		break;
-	case IR_UINT_LE:
-		truth ? refine_ult(a, b, false) : refine_ult(b, a, true);
-		break;
-	case IR_UINT_GT:
-		truth ? refine_ult(b, a, true) : refine_ult(a, b, false);
-		break;
-	case IR_UINT_GE:
-		truth ? refine_ult(b, a, false) : refine_ult(a, b, true);
-		break;
-	case IR_INT_EQ:
-	case IR_INT_NE:
-		if (truth == (opc == IR_INT_EQ)) {
+	ir_cmp c = ir_op_cmp(opc);
+	void (*lt)(bnd *, bnd *, bool) = c.uns ? refine_ult : refine_lt;
+	/* by the shape (ir/ops.def): REL(a, b) holds exactly when TRUTH */
+	if (c.swap) {
+		bnd *s = a;
+		a = b;
+		b = s;
+	}
+	if (c.neg)
+		truth = !truth;
+	if (c.zero) {
+		if (truth)
+			*a = bnd_meet(*a, bnd_const(w, 0));
+		else
+			*a = remove_end(*a, 0);
+		return;
+	}
+	switch (c.rel) {
+	case IR_REL_LT: truth ? lt(a, b, true) : lt(b, a, false); break;
+	case IR_REL_LE: truth ? lt(a, b, false) : lt(b, a, true); break;
+	case IR_REL_EQ:
+		if (truth) {
 			*a = *b = bnd_meet(*a, *b);
 		} else {
 			bnd a0 = *a;
@@ -356,13 +350,6 @@ void bnd_refine_cmp(ir_opcode opc, bool truth, bnd *a, bnd *b)
 				*b = remove_end(*b, bnd_const_val(&a0));
 		}
 		break;
-	case IR_INT_IS_TRUE:
-	case IR_INT_IS_ZERO:
-		if (truth == (opc == IR_INT_IS_ZERO))
-			*a = bnd_meet(*a, bnd_const(w, 0));
-		else
-			*a = remove_end(*a, 0);
-		break;
-	default: break;
+	case IR_REL_NONE: break;
 	}
 }

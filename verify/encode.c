@@ -948,15 +948,10 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 static bool is_hard(zc_scope *s, ir_opcode opc, const Z3_ast *a)
 {
 	uint64_t c;
+	if (!ir_op_has(opc, IRF_MULTIPLIER) && !ir_op_has(opc, IRF_DIVIDER))
+		return false;
 	bool k0 = zc_numeral(s->z, a[0], &c), k1 = zc_numeral(s->z, a[1], &c);
-	switch (opc) {
-	case IR_INT_MUL:
-	case IR_INT_MUL_OVF:
-	case IR_UINT_MUL_HIGH: return !k0 && !k1;
-	case IR_INT_PY_DIV:
-	case IR_INT_PY_MOD: return !k1;
-	default: return false;
-	}
+	return ir_op_needs_circuit(opc, k0, k1);
 }
 
 static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)

@@ -250,50 +250,34 @@ static void assume_ne(vr_state *r, ir_vid x, ir_vid y, int depth)
 		refine(r, y, exclude(r->w, r->f[y], r->f[x].umin), depth);
 }
 
-/* The comparison OPC(X, Y) is known to give TRUTH. */
+/* The comparison OPC(X, Y) is known to give TRUTH: by its shape
+ * (ir/ops.def), REL(X, Y) or its negation holds. */
 static void assume_cmp(vr_state *r, ir_opcode opc, ir_vid x, ir_vid y,
 		       bool truth, int depth)
 {
-	switch (opc) {
-	case IR_INT_LT:
-		truth ? assume_lt(r, x, y, false, depth)
-		      : assume_le(r, y, x, false, depth);
+	ir_cmp c = ir_op_cmp(opc);
+	if (c.zero)
+		return; /* int_is_true/int_is_zero: backward() handles them */
+	if (c.swap) {
+		ir_vid s = x;
+		x = y;
+		y = s;
+	}
+	if (c.neg)
+		truth = !truth;
+	switch (c.rel) {
+	case IR_REL_LT:
+		truth ? assume_lt(r, x, y, c.uns, depth)
+		      : assume_le(r, y, x, c.uns, depth);
 		break;
-	case IR_INT_LE:
-		truth ? assume_le(r, x, y, false, depth)
-		      : assume_lt(r, y, x, false, depth);
+	case IR_REL_LE:
+		truth ? assume_le(r, x, y, c.uns, depth)
+		      : assume_lt(r, y, x, c.uns, depth);
 		break;
-	case IR_INT_GT:
-		truth ? assume_lt(r, y, x, false, depth)
-		      : assume_le(r, x, y, false, depth);
-		break;
-	case IR_INT_GE:
-		truth ? assume_le(r, y, x, false, depth)
-		      : assume_lt(r, x, y, false, depth);
-		break;
-	case IR_UINT_LT:
-		truth ? assume_lt(r, x, y, true, depth)
-		      : assume_le(r, y, x, true, depth);
-		break;
-	case IR_UINT_LE:
-		truth ? assume_le(r, x, y, true, depth)
-		      : assume_lt(r, y, x, true, depth);
-		break;
-	case IR_UINT_GT:
-		truth ? assume_lt(r, y, x, true, depth)
-		      : assume_le(r, x, y, true, depth);
-		break;
-	case IR_UINT_GE:
-		truth ? assume_le(r, y, x, true, depth)
-		      : assume_lt(r, x, y, true, depth);
-		break;
-	case IR_INT_EQ:
+	case IR_REL_EQ:
 		truth ? assume_eq(r, x, y, depth) : assume_ne(r, x, y, depth);
 		break;
-	case IR_INT_NE:
-		truth ? assume_ne(r, x, y, depth) : assume_eq(r, x, y, depth);
-		break;
-	default: break;
+	case IR_REL_NONE: break;
 	}
 }
 

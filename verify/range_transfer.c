@@ -410,38 +410,50 @@ static vr_fact t_py_mod(int w, const vr_fact *x, const vr_fact *y)
 	return top(w);
 }
 
-/* Decides a comparison from the facts: 1 true, 0 false, -1 unknown. */
-static int decide_cmp(int w, ir_opcode opc, const vr_fact *x, const vr_fact *y)
+/* Decides REL(X, Y) (unsigned when UNS) from the facts: 1 true, 0 false,
+ * -1 unknown. */
+static int decide_rel(int w, ir_rel rel, bool uns, const vr_fact *x,
+		      const vr_fact *y)
 {
-	vr_fact zero = fconst(w, 0);
-	switch (opc) {
-	case IR_INT_LT:
+	vr_fact both;
+	switch (rel) {
+	case IR_REL_LT:
+		if (uns)
+			return x->umax < y->umin    ? 1
+			       : x->umin >= y->umax ? 0
+						    : -1;
 		return x->smax < y->smin ? 1 : x->smin >= y->smax ? 0 : -1;
-	case IR_INT_LE:
+	case IR_REL_LE:
+		if (uns)
+			return x->umax <= y->umin  ? 1
+			       : x->umin > y->umax ? 0
+						   : -1;
 		return x->smax <= y->smin ? 1 : x->smin > y->smax ? 0 : -1;
-	case IR_INT_GT: return decide_cmp(w, IR_INT_LT, y, x);
-	case IR_INT_GE: return decide_cmp(w, IR_INT_LE, y, x);
-	case IR_UINT_LT:
-		return x->umax < y->umin ? 1 : x->umin >= y->umax ? 0 : -1;
-	case IR_UINT_LE:
-		return x->umax <= y->umin ? 1 : x->umin > y->umax ? 0 : -1;
-	case IR_UINT_GT: return decide_cmp(w, IR_UINT_LT, y, x);
-	case IR_UINT_GE: return decide_cmp(w, IR_UINT_LE, y, x);
-	case IR_INT_EQ: {
-		vr_fact both;
+	case IR_REL_EQ:
 		if (!meet(w, x, y, &both))
 			return 0;
 		return is_const(x) && is_const(y) && x->umin == y->umin ? 1
 									: -1;
+	case IR_REL_NONE: return -1;
 	}
-	case IR_INT_NE: {
-		int d = decide_cmp(w, IR_INT_EQ, x, y);
-		return d < 0 ? -1 : !d;
+	return -1;
+}
+
+/* Decides a comparison from the facts: 1 true, 0 false, -1 unknown.  The
+ * op's shape (ir/ops.def) turns it into one of three relations. */
+static int decide_cmp(int w, ir_opcode opc, const vr_fact *x, const vr_fact *y)
+{
+	ir_cmp c = ir_op_cmp(opc);
+	vr_fact zero = fconst(w, 0);
+	if (c.zero)
+		y = &zero;
+	if (c.swap) {
+		const vr_fact *s = x;
+		x = y;
+		y = s;
 	}
-	case IR_INT_IS_ZERO: return decide_cmp(w, IR_INT_EQ, x, &zero);
-	case IR_INT_IS_TRUE: return decide_cmp(w, IR_INT_NE, x, &zero);
-	default: return -1;
-	}
+	int d = decide_rel(w, c.rel, c.uns, x, y);
+	return d < 0 || !c.neg ? d : !d;
 }
 
 static vr_fact t_cmp(int w, ir_opcode opc, const vr_fact *x, const vr_fact *y)
@@ -506,12 +518,14 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	case IR_INT_LT:
 	case IR_INT_GT:
 	case IR_UINT_LT:
-	case IR_UINT_GT: *out = fconst(w, 0); return true;
+	case IR_UINT_GT:
 	case IR_INT_EQ:
 	case IR_INT_LE:
 	case IR_INT_GE:
 	case IR_UINT_LE:
-	case IR_UINT_GE: *out = fconst(w, 1); return true;
+	case IR_UINT_GE:
+		*out = fconst(w, ir_cmp_reflexive(opc) ? 1 : 0);
+		return true;
 	case IR_INT_AND:
 	case IR_INT_OR: *out = *x; return true;
 	case IR_INT_ADD:
