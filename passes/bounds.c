@@ -611,8 +611,22 @@ bnd bnd_forward(ir_opcode opc, const bnd *args, uint64_t bugs)
 	case IR_SAME_AS_I: return *a;
 	case IR_INT_PY_DIV: return f_py_div(a, b, bugs);
 	case IR_INT_PY_MOD: return f_py_mod(a, b);
-	default: return bnd_top(w);
+	/* clang-format off */
+	case IR_INT_EQ: case IR_INT_NE: case IR_INT_LT: case IR_INT_LE:
+	case IR_INT_GT: case IR_INT_GE: case IR_UINT_LT: case IR_UINT_LE:
+	case IR_UINT_GT: case IR_UINT_GE: case IR_INT_IS_TRUE:
+	case IR_INT_IS_ZERO: case IR_PTR_EQ: case IR_PTR_NE:
+	case IR_GUARD_TRUE: case IR_GUARD_FALSE: case IR_GUARD_VALUE:
+	case IR_GUARD_NO_OVERFLOW: case IR_GUARD_OVERFLOW:
+	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
+	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
+	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return bnd_top(w);
 	}
+	return bnd_top(w); /* not an op of the table */
 }
 
 void bnd_format(const bnd *b, char *buf, int size)

@@ -244,7 +244,21 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 		/* A non-zero result is x itself. */
 		d = bnd_is_nonzero(r) ? *r : bnd_top(w);
 		break;
-	default: return *x;
+	/* clang-format off */
+	case IR_INT_SIGNEXT: case IR_UINT_MUL_HIGH: case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: case IR_INT_EQ: case IR_INT_NE: case IR_INT_LT:
+	case IR_INT_LE: case IR_INT_GT: case IR_INT_GE: case IR_UINT_LT:
+	case IR_UINT_LE: case IR_UINT_GT: case IR_UINT_GE:
+	case IR_INT_IS_TRUE: case IR_INT_IS_ZERO: case IR_PTR_EQ:
+	case IR_PTR_NE: case IR_GUARD_TRUE: case IR_GUARD_FALSE:
+	case IR_GUARD_VALUE: case IR_GUARD_NO_OVERFLOW:
+	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
+	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
+	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
+	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return *x;
 	}
 	return bnd_meet(*x, d);
 }

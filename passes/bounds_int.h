@@ -91,11 +91,12 @@ static inline int exact_class(ir_opcode ovfopc, int w, int64_t a, int64_t b,
 		*wrapped = sem_signed(w, r);
 	if (!ovf)
 		return 0;
-	switch (ovfopc) {
-	case IR_INT_ADD_OVF: return a >= 0 ? 1 : -1; /* same signs */
-	case IR_INT_SUB_OVF: return a >= 0 ? 1 : -1; /* different signs */
-	default: return (a < 0) == (b < 0) ? 1 : -1;
-	}
+	/* A sum overflows only with operands of the same sign, a difference
+	 * only with different signs: the side is A's.  A product: above MAXINT
+	 * when the factors have the same sign. */
+	if (!ir_op_has(ovfopc, IRF_MULTIPLIER))
+		return a >= 0 ? 1 : -1;
+	return (a < 0) == (b < 0) ? 1 : -1;
 }
 
 /* The exact result clamped to the W-bit range. */

@@ -67,11 +67,13 @@ static inline int64_t exact(int w, ir_opcode ovfop, int64_t a, int64_t b,
 	*dir = 0;
 	if (!ovf)
 		return sem_signed(w, r);
-	switch (ovfop) {
-	case IR_INT_ADD_OVF: *dir = a >= 0 ? 1 : -1; break;
-	case IR_INT_SUB_OVF: *dir = a >= 0 ? 1 : -1; break;
-	default: *dir = (a < 0) == (b < 0) ? 1 : -1; break;
-	}
+	/* A sum overflows only with operands of the same sign, a difference
+	 * only with different signs: the side is A's.  A product: above MAXINT
+	 * when the factors have the same sign. */
+	if (!ir_op_has(ovfop, IRF_MULTIPLIER))
+		*dir = a >= 0 ? 1 : -1;
+	else
+		*dir = (a < 0) == (b < 0) ? 1 : -1;
 	return *dir > 0 ? smax_w(w) : smin_w(w);
 }
 

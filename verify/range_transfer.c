@@ -501,8 +501,18 @@ vr_fact vrt_transfer(int w, ir_opcode opc, const vr_fact *a)
 	case IR_INT_IS_ZERO: return t_cmp(w, opc, &a[0], NULL);
 	case IR_PTR_EQ:
 	case IR_PTR_NE: return bool_fact(w);
-	default: return top(w);
+	/* clang-format off */
+	case IR_GUARD_TRUE: case IR_GUARD_FALSE: case IR_GUARD_VALUE:
+	case IR_GUARD_NO_OVERFLOW: case IR_GUARD_OVERFLOW:
+	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
+	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
+	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return top(w);
 	}
+	return top(w); /* not an op of the table */
 }
 
 /* An op whose two arguments are the same value: the identities the
@@ -540,8 +550,23 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	case IR_INT_PY_DIV: /* x // x: 1, and 0 // 0 = 0 */
 		*out = x->umin >= 1 ? fconst(w, 1) : bool_fact(w);
 		return true;
-	default: return false;
+	/* clang-format off */
+	case IR_INT_MUL: case IR_INT_LSHIFT: case IR_INT_RSHIFT:
+	case IR_UINT_RSHIFT: case IR_INT_NEG: case IR_INT_INVERT:
+	case IR_INT_SIGNEXT: case IR_UINT_MUL_HIGH:
+	case IR_INT_FORCE_GE_ZERO: case IR_SAME_AS_I: case IR_INT_IS_TRUE:
+	case IR_INT_IS_ZERO: case IR_PTR_EQ: case IR_PTR_NE:
+	case IR_INT_MUL_OVF: case IR_GUARD_TRUE: case IR_GUARD_FALSE:
+	case IR_GUARD_VALUE: case IR_GUARD_NO_OVERFLOW:
+	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
+	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
+	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
+	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return false;
 	}
+	return false; /* not an op of the table */
 }
 
 /* vrt_transfer() for op OP, whose argument facts are A. */
