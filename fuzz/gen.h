@@ -134,4 +134,8 @@ jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
  * that has a result. */
 void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb);
 
+/* NULL when the generator writes OPC into its traces (some profile, with or
+ * without the heap); otherwise why it deliberately does not. */
+const char *gen_unhandled(ir_opcode opc);
+
 #endif

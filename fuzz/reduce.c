@@ -527,12 +527,9 @@ static void drop_op(red_state *s, uint32_t i)
 	    ir_op_has(t->ops[i + 1].opc, IRF_OVFGUARD))
 		s->e.dropop[i + 1] = 1;
 	if (ir_op_has(opc, IRF_OVFGUARD) && i > 0 && !s->e.dropop[i - 1]) {
-		switch (t->ops[i - 1].opc) {
-		case IR_INT_ADD_OVF: s->e.newopc[i - 1] = IR_INT_ADD; break;
-		case IR_INT_SUB_OVF: s->e.newopc[i - 1] = IR_INT_SUB; break;
-		case IR_INT_MUL_OVF: s->e.newopc[i - 1] = IR_INT_MUL; break;
-		default: break;
-		}
+		ir_opcode prev = (ir_opcode)t->ops[i - 1].opc;
+		if (ir_op_has(prev, IRF_OVF))
+			s->e.newopc[i - 1] = ir_op_wrapping(prev);
 	}
 }
 
@@ -770,16 +767,16 @@ static bool pass_consts(red_state *s)
  * becomes the int_add_ovf one. */
 static ir_opcode simpler_op(ir_opcode opc)
 {
+	ir_cmp c = ir_op_cmp(opc);
+	if (c.rel == IR_REL_LT || c.rel == IR_REL_LE) {
+		/* an order comparison: the "<" of its signedness */
+		ir_cmp lt = {IR_REL_LT, c.uns, false, false, false};
+		return (ir_opcode)ir_cmp_opcode(lt);
+	}
 	switch (opc) {
 	case IR_INT_SUB_OVF:
 	case IR_INT_MUL_OVF: return IR_INT_ADD_OVF;
 	case IR_NEW_WITH_VTABLE: return IR_NEW;
-	case IR_INT_LE:
-	case IR_INT_GT:
-	case IR_INT_GE: return IR_INT_LT;
-	case IR_UINT_LE:
-	case IR_UINT_GT:
-	case IR_UINT_GE: return IR_UINT_LT;
 	case IR_INT_OR:
 	case IR_INT_XOR: return IR_INT_AND;
 	case IR_INT_SUB: return IR_INT_ADD;

@@ -313,7 +313,7 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 	const ir_op *op = &t->ops[opi];
 	const char *descr = t->strs[op->descr];
 	interp_obj *o;
-	switch (op->opc) {
+	switch ((ir_opcode)op->opc) {
 	case IR_NEW:
 	case IR_NEW_WITH_VTABLE: return do_alloc(r, opi, out);
 	case IR_GETFIELD_GC_I:
@@ -353,7 +353,24 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 	case IR_ESCAPE_N:
 	case IR_ESCAPE_I:
 	case IR_OPAQUE: return do_call(r, opi, a, out);
-	default: break;
+	/* clang-format off */
+	case IR_INT_ADD: case IR_INT_SUB: case IR_INT_MUL: case IR_INT_AND:
+	case IR_INT_OR: case IR_INT_XOR: case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT: case IR_UINT_RSHIFT: case IR_INT_NEG:
+	case IR_INT_INVERT: case IR_INT_SIGNEXT: case IR_UINT_MUL_HIGH:
+	case IR_INT_FORCE_GE_ZERO: case IR_SAME_AS_I: case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: case IR_INT_EQ: case IR_INT_NE: case IR_INT_LT:
+	case IR_INT_LE: case IR_INT_GT: case IR_INT_GE: case IR_UINT_LT:
+	case IR_UINT_LE: case IR_UINT_GT: case IR_UINT_GE:
+	case IR_INT_IS_TRUE: case IR_INT_IS_ZERO: case IR_PTR_EQ:
+	case IR_PTR_NE: case IR_INT_ADD_OVF: case IR_INT_SUB_OVF:
+	case IR_INT_MUL_OVF: case IR_GUARD_TRUE: case IR_GUARD_FALSE:
+	case IR_GUARD_VALUE: case IR_GUARD_NO_OVERFLOW:
+	case IR_GUARD_OVERFLOW: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
+	case IR_DEBUG_MERGE_POINT: case IR_LABEL: case IR_JUMP:
+	case IR_FINISH:
+		/* clang-format on */
+		break;
 	}
 	return jp_fail(r->err, JP_ENOMEM, "out of memory");
 }
@@ -377,7 +394,8 @@ static void init_consts(run *r)
 			r->res->vals[v] = ptr_addr(r->env, t->strs[x->name]);
 			r->res->known[v] = true;
 			break;
-		default: break;
+		case IR_VAL_INPUT:
+		case IR_VAL_OP: break; /* not constants */
 		}
 	}
 }
@@ -506,4 +524,34 @@ void interp_result_free(interp_result *res)
 	}
 	free(res->objs);
 	memset(res, 0, sizeof *res);
+}
+
+/* Which ops the interpreter runs (interp.h): all of them, by sem_eval,
+ * sem_guard_passes, the heap model, or as markers and ends.  Every op has a
+ * case: an op added to ir/ops.def stops the build here. */
+const char *interp_unhandled(ir_opcode opc)
+{
+	switch (opc) {
+	/* clang-format off */
+	case IR_INT_ADD: case IR_INT_SUB: case IR_INT_MUL: case IR_INT_AND:
+	case IR_INT_OR: case IR_INT_XOR: case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT: case IR_UINT_RSHIFT: case IR_INT_NEG:
+	case IR_INT_INVERT: case IR_INT_SIGNEXT: case IR_UINT_MUL_HIGH:
+	case IR_INT_FORCE_GE_ZERO: case IR_SAME_AS_I: case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: case IR_INT_EQ: case IR_INT_NE: case IR_INT_LT:
+	case IR_INT_LE: case IR_INT_GT: case IR_INT_GE: case IR_UINT_LT:
+	case IR_UINT_LE: case IR_UINT_GT: case IR_UINT_GE:
+	case IR_INT_IS_TRUE: case IR_INT_IS_ZERO: case IR_PTR_EQ:
+	case IR_PTR_NE: case IR_INT_ADD_OVF: case IR_INT_SUB_OVF:
+	case IR_INT_MUL_OVF: case IR_GUARD_TRUE: case IR_GUARD_FALSE:
+	case IR_GUARD_VALUE: case IR_GUARD_NO_OVERFLOW:
+	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
+	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
+	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
+	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return NULL;
+	}
+	return "not an op of the table";
 }

@@ -137,6 +137,9 @@ typedef struct interp_result {
 jp_status interp_run(const ir_trace *t, const interp_env *env,
 		     interp_result *res, jp_err *err);
 
+/* NULL when the interpreter runs OPC (every op); otherwise why not. */
+const char *interp_unhandled(ir_opcode opc);
+
 void interp_result_free(interp_result *res);
 
 /* The object at ADDR in RES's final heap, or NULL. */

@@ -660,32 +660,22 @@ static jp_status define(builder *b, const char *s, uint32_t len, ir_vid v,
 	return JP_OK;
 }
 
-static bool is_toy_op(const char *s, uint32_t len)
+/* The op a toy word reads as (the toy column of ir/ops.def, plus "print",
+ * an escape that prints back as print), or -1. */
+static int toy_op(const char *s, uint32_t len)
 {
-	static const char *const toy[] = {"getarg", "alloc",  "load",
-					  "store",  "escape", "print"};
-	for (size_t i = 0; i < sizeof toy / sizeof toy[0]; i++)
-		if (word_is(s, len, toy[i]))
-			return true;
-	return false;
+	if (word_is(s, len, "print"))
+		return IR_ESCAPE_N;
+	return ir_opcode_by_toy(s, len);
 }
 
-/* Toy arithmetic spellings from the optimizer tutorials. */
-static int toy_arith(const char *s, uint32_t len)
+/* The toy words of the heap and getarg: the ones that take no descr=
+ * (toy arithmetic is PyPy's arithmetic under another name). */
+static bool is_toy_op(const char *s, uint32_t len)
 {
-	if (word_is(s, len, "add"))
-		return IR_INT_ADD;
-	if (word_is(s, len, "sub"))
-		return IR_INT_SUB;
-	if (word_is(s, len, "mul"))
-		return IR_INT_MUL;
-	if (word_is(s, len, "lshift"))
-		return IR_INT_LSHIFT;
-	if (word_is(s, len, "rshift"))
-		return IR_INT_RSHIFT;
-	if (word_is(s, len, "dummy"))
-		return IR_SAME_AS_I;
-	return -1;
+	int o = toy_op(s, len);
+	return word_is(s, len, "getarg") ||
+	       (o >= 0 && ir_op_has((ir_opcode)o, IRF_HEAP));
 }
 
 static bool note_ref_name(builder *b, const syn_arg *a)
@@ -728,11 +718,11 @@ static jp_status toy_collect(builder *b)
 		syn_stmt *st = &ps->stmts[i];
 		if (!st->op)
 			continue;
-		bool obj = word_is(st->op, st->oplen, "load") ||
-			   word_is(st->op, st->oplen, "store");
+		int o = toy_op(st->op, st->oplen);
+		bool obj = o == IR_GETFIELD_GC_I || o == IR_SETFIELD_GC;
 		if (obj && st->nargs > 0 && !note_ref_name(b, &st->args[0]))
 			return oom(b);
-		if (word_is(st->op, st->oplen, "alloc") && st->res) {
+		if (o == IR_NEW && st->res) {
 			syn_arg a = {
 			    .tag = A_NAME, .text = st->res, .len = st->reslen};
 			if (!note_ref_name(b, &a))
@@ -906,37 +896,17 @@ static jp_status classify(builder *b, const syn_stmt *st, int *opc, char *kind,
 		*kind = ir_opinfos[o].result;
 		return JP_OK;
 	}
-	if (b->toy) {
-		int a = toy_arith(s, len);
-		if (a >= 0) {
-			*opc = a;
-			*kind = 'i';
-			return JP_OK;
-		}
-		if (word_is(s, len, "alloc")) {
-			*opc = IR_NEW;
-			*kind = 'r';
-			return JP_OK;
-		}
-		if (word_is(s, len, "load")) {
-			bool ref =
-			    st->res && toy_is_ref(b, st->res, st->reslen);
-			*opc = ref ? IR_GETFIELD_GC_R : IR_GETFIELD_GC_I;
-			*kind = ref ? 'r' : 'i';
-			return JP_OK;
-		}
-		if (word_is(s, len, "store")) {
-			*opc = IR_SETFIELD_GC;
-			*kind = 'v';
-			return JP_OK;
-		}
-		if (word_is(s, len, "escape") || word_is(s, len, "print")) {
-			*opc = IR_ESCAPE_N;
-			*kind = 'v';
-			if (s[0] == 'p')
-				*flags = IR_OPF_TOY_PRINT;
-			return JP_OK;
-		}
+	int t = b->toy ? toy_op(s, len) : -1;
+	if (t >= 0) {
+		/* "load" reads a reference when its result is used as one */
+		if (t == IR_GETFIELD_GC_I && st->res &&
+		    toy_is_ref(b, st->res, st->reslen))
+			t = IR_GETFIELD_GC_R;
+		*opc = t;
+		*kind = ir_opinfos[t].result;
+		if (word_is(s, len, "print"))
+			*flags = IR_OPF_TOY_PRINT;
+		return JP_OK;
 	}
 	if (!b->ps->opaque)
 		return err_at(b, st->line, st->opcol,

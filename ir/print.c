@@ -51,28 +51,24 @@ static bool is_decimal(const char *s)
 	return true;
 }
 
-/* The toy spelling of op OP, or NULL when it has none.  ARITH: also the
- * arithmetic words (ir_print_toy). */
+/* The toy spelling of op OP, or NULL when it prints in PyPy's: toy
+ * arithmetic does unless ARITH (ir_print_toy; the parser reads it back in
+ * a toy trace either way), and so do heap ops whose descr the toy words
+ * cannot show. */
 static const char *toy_name(const ir_trace *t, const ir_op *op, bool arith)
 {
-	switch (op->opc) {
-	case IR_INT_ADD: return arith ? "add" : NULL;
-	case IR_INT_SUB: return arith ? "sub" : NULL;
-	case IR_INT_MUL: return arith ? "mul" : NULL;
-	case IR_INT_LSHIFT: return arith ? "lshift" : NULL;
-	case IR_INT_RSHIFT: return arith ? "rshift" : NULL;
-	case IR_NEW: return op->descr == 0 ? "alloc" : NULL;
-	case IR_GETFIELD_GC_I:
-	case IR_GETFIELD_GC_R:
-		return is_decimal(t->strs[op->descr]) ? "load" : NULL;
-	case IR_SETFIELD_GC:
-		return is_decimal(t->strs[op->descr]) ? "store" : NULL;
-	case IR_ESCAPE_N:
-		/* Any number of arguments: the parser reads print(a, b) too,
-		 * and a toy trace must keep a toy word to parse back as one. */
-		return op->flags & IR_OPF_TOY_PRINT ? "print" : "escape";
-	default: return NULL;
-	}
+	const char *word = ir_opinfos[op->opc].toy;
+	if (!word)
+		return NULL;
+	if (!ir_op_has(op->opc, IRF_HEAP))
+		return arith ? word : NULL;
+	if (op->opc == IR_NEW) /* alloc() has no type */
+		return op->descr == 0 ? word : NULL;
+	if (ir_op_has(op->opc, IRF_DESCR)) /* load/store: a field number */
+		return is_decimal(t->strs[op->descr]) ? word : NULL;
+	/* Any number of arguments: the parser reads print(a, b) too, and a
+	 * toy trace must keep a toy word to parse back as one. */
+	return op->flags & IR_OPF_TOY_PRINT ? "print" : word;
 }
 
 static void print_toy_op(const ir_trace *t, const ir_op *op, const char *nm,

@@ -167,8 +167,18 @@ uint64_t sem_eval(ir_opcode opc, int w, const uint64_t *a, bool *ovf)
 		if (ovf)
 			*ovf = mul_ovf(w, a[0], a[1]);
 		return sem_mask(w, a[0] * a[1]);
-	default: return 0; /* not evaluable: see sem_evaluable */
+	/* clang-format off */
+	case IR_GUARD_TRUE: case IR_GUARD_FALSE: case IR_GUARD_VALUE:
+	case IR_GUARD_NO_OVERFLOW: case IR_GUARD_OVERFLOW:
+	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
+	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
+	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return 0; /* not evaluable: see sem_evaluable */
 	}
+	return 0; /* not an op of the table */
 }
 
 bool sem_guard_passes(ir_opcode opc, const uint64_t *a, bool prev_ovf)
@@ -181,6 +191,24 @@ bool sem_guard_passes(ir_opcode opc, const uint64_t *a, bool prev_ovf)
 	case IR_GUARD_OVERFLOW: return prev_ovf;
 	case IR_GUARD_NONNULL: return a[0] != 0;
 	case IR_GUARD_ISNULL: return a[0] == 0;
-	default: return false;
+	/* clang-format off */
+	case IR_INT_ADD: case IR_INT_SUB: case IR_INT_MUL: case IR_INT_AND:
+	case IR_INT_OR: case IR_INT_XOR: case IR_INT_LSHIFT:
+	case IR_INT_RSHIFT: case IR_UINT_RSHIFT: case IR_INT_NEG:
+	case IR_INT_INVERT: case IR_INT_SIGNEXT: case IR_UINT_MUL_HIGH:
+	case IR_INT_FORCE_GE_ZERO: case IR_SAME_AS_I: case IR_INT_PY_DIV:
+	case IR_INT_PY_MOD: case IR_INT_EQ: case IR_INT_NE: case IR_INT_LT:
+	case IR_INT_LE: case IR_INT_GT: case IR_INT_GE: case IR_UINT_LT:
+	case IR_UINT_LE: case IR_UINT_GT: case IR_UINT_GE:
+	case IR_INT_IS_TRUE: case IR_INT_IS_ZERO: case IR_PTR_EQ:
+	case IR_PTR_NE: case IR_INT_ADD_OVF: case IR_INT_SUB_OVF:
+	case IR_INT_MUL_OVF: case IR_GUARD_CLASS: case IR_NEW:
+	case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
+	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
+		/* clang-format on */
+		return false;
 	}
+	return false; /* not an op of the table */
 }

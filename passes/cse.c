@@ -131,15 +131,6 @@ static void insert(opt_ctx *c, ir_opcode opc, ir_vid a, ir_vid b, ir_vid r)
 	t->n++;
 }
 
-static ir_opcode plain_of(ir_opcode opc)
-{
-	switch (opc) {
-	case IR_INT_ADD_OVF: return IR_INT_ADD;
-	case IR_INT_SUB_OVF: return IR_INT_SUB;
-	default: return IR_INT_MUL;
-	}
-}
-
 static opt_verdict cse_ovf(opt_ctx *c, opt_op *op)
 {
 	ir_vid r = lookup(c, op->opc, op->args[0], op->args[1]);
@@ -149,7 +140,8 @@ static opt_verdict cse_ovf(opt_ctx *c, opt_op *op)
 	}
 	if (opt_bug_on(c, OPT_BUG_OVF_TWIN_CSE)) {
 		/* BUG: the wrapping twin says nothing about overflow. */
-		r = lookup(c, plain_of(op->opc), op->args[0], op->args[1]);
+		r = lookup(c, ir_op_wrapping(op->opc), op->args[0],
+			   op->args[1]);
 		if (r != IR_NOVAL) {
 			opt_set_ovf(c, false);
 			return opt_replace(c, op, r);
@@ -197,8 +189,8 @@ static void cse_emitted(opt_ctx *c, const opt_op *op)
 	}
 	if (op->opc == IR_GUARD_NO_OVERFLOW) {
 		const ir_op *o = &c->out->ops[c->ovf_out];
-		insert(c, plain_of((ir_opcode)o->opc), o->args[0], o->args[1],
-		       o->result);
+		insert(c, ir_op_wrapping((ir_opcode)o->opc), o->args[0],
+		       o->args[1], o->result);
 		return;
 	}
 	if (op->opc == IR_GUARD_TRUE && !ir_is_const(c->out, a))

@@ -106,4 +106,8 @@ const char *opt_bug_desc(opt_bug b);
 jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 		  opt_stats *stats, jp_err *err);
 
+/* NULL when constant folding (the fold pass) handles OPC; otherwise why it
+ * deliberately does not. */
+const char *opt_fold_unhandled(ir_opcode opc);
+
 #endif

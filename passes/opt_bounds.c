@@ -312,15 +312,6 @@ static opt_verdict b_pure(opt_ctx *c, opt_op *op)
 	return use_bounds(c, op, b);
 }
 
-static ir_opcode plain_of(ir_opcode opc)
-{
-	switch (opc) {
-	case IR_INT_ADD_OVF: return IR_INT_ADD;
-	case IR_INT_SUB_OVF: return IR_INT_SUB;
-	default: return IR_INT_MUL;
-	}
-}
-
 static opt_verdict b_ovf(opt_ctx *c, opt_op *op)
 {
 	bnd b[2];
@@ -331,7 +322,8 @@ static opt_verdict b_ovf(opt_ctx *c, opt_op *op)
 		opt_set_ovf(c, true);
 	else
 		return OPT_NEXT;
-	return opt_rewrite(c, op, plain_of(op->opc), op->args[0], op->args[1]);
+	return opt_rewrite(c, op, ir_op_wrapping(op->opc), op->args[0],
+			   op->args[1]);
 }
 
 static opt_verdict b_guard(opt_ctx *c, opt_op *op)

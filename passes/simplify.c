@@ -418,15 +418,7 @@ static opt_verdict s_cmp(opt_ctx *c, opt_op *op)
 {
 	if (op->nargs != 2 || op->args[0] != op->args[1])
 		return OPT_NEXT;
-	switch (op->opc) {
-	case IR_INT_EQ:
-	case IR_INT_LE:
-	case IR_INT_GE:
-	case IR_UINT_LE:
-	case IR_UINT_GE:
-	case IR_PTR_EQ: return opt_replace_const(c, op, 1);
-	default: return opt_replace_const(c, op, 0);
-	}
+	return opt_replace_const(c, op, ir_cmp_reflexive(op->opc) ? 1 : 0);
 }
 
 static opt_verdict s_is_true(opt_ctx *c, opt_op *op)

@@ -783,6 +783,49 @@ static void test_error_handler(void)
 	zc_scope_release(&S);
 }
 
+/* Every op the encoder claims (enc_unhandled is NULL) gets a term from
+ * enc_op (values, comparisons), enc_guard (guards) or needs none (markers,
+ * ends); every op it does not claim has a reason and gets no term, so a
+ * new op cannot be claimed without its case. */
+static void test_claims(void)
+{
+	for (int i = 0; i < IR_OPCODE_COUNT; i++) {
+		ir_opcode opc = (ir_opcode)i;
+		const char *why = enc_unhandled(opc);
+		/* the switch has a case for every op: the fall-through answer
+		 * means an op was added without one */
+		CHECK(!why || strcmp(why, "not an op of the table") != 0);
+		CHECK(!sem_evaluable(opc) || !why);
+		zc_scope S;
+		zc_scope_init(&S, Z);
+		Z3_sort srt = Z3_mk_bv_sort(Z, 8);
+		Z3_ast a[2] = {
+		    zc_keep(&S,
+			    Z3_mk_const(Z, Z3_mk_string_symbol(Z, "a"), srt)),
+		    zc_keep(&S,
+			    Z3_mk_const(Z, Z3_mk_string_symbol(Z, "b"), srt))};
+		Z3_ast prev = zc_keep(&S, Z3_mk_false(Z)), ovf = NULL;
+		Z3_ast r = NULL;
+		bool needs_none =
+		    ir_op_has(opc, IRF_MARK) || ir_op_has(opc, IRF_END);
+		if (ir_op_has(opc, IRF_GUARD))
+			r = enc_guard(&S, opc, a, NULL, prev);
+		else if (!needs_none)
+			r = enc_op(&S, 8, opc, a, &ovf);
+		if (why) {
+			CHECK(*why != '\0');
+			CHECK(r == NULL);
+		} else if (!needs_none) {
+			if (!r)
+				fprintf(stderr, "  %s claimed, not encoded\n",
+					ir_opinfos[i].name);
+			CHECK(r != NULL);
+			CHECK(!ir_op_has(opc, IRF_OVF) || ovf != NULL);
+		}
+		zc_scope_release(&S);
+	}
+}
+
 int main(void)
 {
 	zc_ctx zc;
@@ -792,6 +835,7 @@ int main(void)
 		return 1;
 	}
 	Z = zc.z;
+	test_claims();
 	test_error_handler();
 	test_unsupported();
 	test_ops_on_edges(8);

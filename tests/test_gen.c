@@ -416,8 +416,48 @@ static void test_options(void)
 	gen_ctx_free(g);
 }
 
+/* Every op the generator claims (gen_unhandled is NULL) appears in a few
+ * hundred traces of all profiles, and every op that appears is claimed, so
+ * a new op gets a reason or a way into the traces. */
+static void test_claims(void)
+{
+	bool seen[IR_OPCODE_COUNT] = {false};
+	gen_ctx *g = gen_ctx_new();
+	for (int p = 0; p < GEN_PROFILE_COUNT; p++)
+		for (uint64_t s = 0; s < 200; s++) {
+			gen_opts o = gen_default_opts();
+			o.profile = (gen_profile)p;
+			o.heap = s % 2 == 1;
+			ir_trace *t;
+			gen_example ex;
+			jp_err err;
+			if (gen_trace(g, s * 104729 + 11, &o, &t, &ex, &err)) {
+				CHECK(!"gen_trace failed");
+				continue;
+			}
+			for (uint32_t i = 0; i < t->nops; i++)
+				seen[t->ops[i].opc] = true;
+			ir_trace_free(t);
+		}
+	gen_ctx_free(g);
+	for (int i = 0; i < IR_OPCODE_COUNT; i++) {
+		const char *why = gen_unhandled((ir_opcode)i);
+		/* the switch has a case for every op: the fall-through answer
+		 * means an op was added without one */
+		CHECK(!why || strcmp(why, "not an op of the table") != 0);
+		if (getenv("JP_GEN_CLAIMS"))
+			printf("%s %d %s\n", ir_opinfos[i].name, seen[i],
+			       why ? why : "-");
+		if (why)
+			CHECK(*why && !seen[i]);
+		else
+			CHECK(seen[i]);
+	}
+}
+
 int main(void)
 {
+	test_claims();
 	test_rng();
 	test_determinism();
 	test_valid_and_passing();

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "ir/interp.h"
 #include "ir/parse.h"
+#include "ir/sem.h"
 
 static ir_trace *parse(const char *text, int width)
 {
@@ -232,8 +233,42 @@ static void test_call_snapshots_and_obj_writes(void)
 	ir_trace_free(t);
 }
 
+/* The interpreter claims every op (interp_unhandled is NULL for all) and
+ * runs each pure or overflow-checked one to the value sem_eval gives. */
+static void test_claims(void)
+{
+	for (int i = 0; i < IR_OPCODE_COUNT; i++) {
+		ir_opcode opc = (ir_opcode)i;
+		const ir_opinfo *info = ir_opinfo_of(opc);
+		CHECK(interp_unhandled(opc) == NULL);
+		if (!sem_evaluable(opc) || info->args[0] != 'i')
+			continue;
+		char text[160];
+		snprintf(text, sizeof text, "[]\ni0 = %s(%s)\n%sfinish(i0)\n",
+			 info->name, info->nargs == 1 ? "5" : "5, 3",
+			 ir_op_has(opc, IRF_OVF) ? "guard_no_overflow()\n"
+						 : "");
+		ir_trace *t = parse(text, 8);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		interp_env env = {0};
+		interp_result r;
+		jp_err e;
+		uint64_t a[2] = {5, 3};
+		bool ovf;
+		uint64_t want = sem_eval(opc, 8, a, &ovf);
+		CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+		CHECK(r.outcome == INTERP_FINISH && r.nout == 1 &&
+		      r.out[0] == want);
+		interp_result_free(&r);
+		ir_trace_free(t);
+	}
+}
+
 int main(void)
 {
+	test_claims();
 	test_call_snapshots_and_obj_writes();
 	test_fresh_avoids_heap_addresses();
 	test_wraparound();

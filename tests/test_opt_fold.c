@@ -191,8 +191,48 @@ static void test_no_fold_of_refs(void)
 		   "finish(i1, i2, 1)\n");
 }
 
+/* Every pure or overflow-checked op is claimed by folding
+ * (opt_fold_unhandled is NULL) and folds on constant arguments to the
+ * constant sem_eval gives; every op folding does not claim has a reason. */
+static void test_claims(void)
+{
+	for (int i = 0; i < IR_OPCODE_COUNT; i++) {
+		ir_opcode opc = (ir_opcode)i;
+		const ir_opinfo *info = ir_opinfo_of(opc);
+		const char *why = opt_fold_unhandled(opc);
+		/* the switch has a case for every op: the fall-through answer
+		 * means an op was added without one */
+		CHECK(!why || strcmp(why, "not an op of the table") != 0);
+		bool value = sem_evaluable(opc);
+		CHECK(!why || *why);
+		CHECK(!value || !why);
+		if (why || !value || info->args[0] != 'i')
+			continue;
+		uint64_t a[2] = {5, 3};
+		bool ovf;
+		int64_t want = sem_signed(64, sem_eval(opc, 64, a, &ovf));
+		char src[160], expected[64];
+		snprintf(src, sizeof src, "[]\ni0 = %s(%s)\n%sfinish(i0)\n",
+			 info->name, info->nargs == 1 ? "5" : "5, 3",
+			 ir_op_has(opc, IRF_OVF) ? "guard_no_overflow()\n"
+						 : "");
+		snprintf(expected, sizeof expected, "[]\nfinish(%lld)\n",
+			 (long long)want);
+		tu_expect(__FILE__, __LINE__, 64, "fold", src, expected);
+	}
+	/* the guards folding decides */
+	CHECK(!opt_fold_unhandled(IR_GUARD_TRUE));
+	CHECK(!opt_fold_unhandled(IR_GUARD_FALSE));
+	CHECK(!opt_fold_unhandled(IR_GUARD_VALUE));
+	EXPECT_OPT_P("fold",
+		     "[]\nguard_true(1)\nguard_false(0)\n"
+		     "guard_value(3, 3)\nfinish()\n",
+		     "[]\nfinish()\n");
+}
+
 int main(void)
 {
+	test_claims();
 	test_toy_constfold();
 	test_fold_every_op();
 	test_fold_ovf();

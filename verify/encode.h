@@ -68,6 +68,11 @@ void enc_trace_free(enc_trace *e);
  * Returns NULL (and marks S failed) for an op it cannot encode. */
 Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf);
 
+/* NULL when the integer encoder gives OPC a meaning (enc_op, enc_cmp or
+ * enc_guard, or nothing to encode: markers and ends); otherwise why it
+ * deliberately does not. */
+const char *enc_unhandled(ir_opcode opc);
+
 /* A cheaper or canonical term equal to enc_op's for ops with a constant
  * argument, or NULL when none applies; enc_trace_build uses it:
  *  - a product by a constant, a shift left by a constant, and x + x take

@@ -85,6 +85,11 @@ bool vr_infeasible(const vr_state *r);
  * guard_nonnull, guard_isnull, guard_value on references): not tracked. */
 bool vr_guard_passes(const vr_state *r, uint32_t k);
 
+/* NULL when the range analysis has a transfer (or, for a guard, an
+ * assumption) for OPC; otherwise why it deliberately has none (the result
+ * is then top, or the op tells it nothing). */
+const char *vr_unhandled(ir_opcode opc);
+
 /* The fact of integer value V at the current point (top for references and
  * for values defined at or after the current point, unless their operands
  * make them narrower). */

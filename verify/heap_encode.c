@@ -1,0 +1,621 @@
+/*
+ * heap_encode.c - one trace in the heap model: heap states as lists of
+ * writes, the encoding of guards, heap ops and calls, and the heap
+ * checker's obligations with their negated goals (heap.h has the model).
+ *
+ * Map: encoding one trace; heap states; obligations.
+ */
+#include "heap_int.h"
+
+/* ---- encoding one trace -------------------------------------------------- */
+
+/* What the fields of identity X may hold. */
+static uint64_t contents(const htrace *e, uint32_t x)
+{
+	uint64_t m = 0;
+	for (uint32_t f = 0; f < e->nf; f++)
+		m |= e->cont[(size_t)x * e->nf + f];
+	return m;
+}
+
+static uint64_t close_esc(const htrace *e, uint64_t m)
+{
+	uint64_t prev;
+	do {
+		prev = m;
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (m & (UINT64_C(1) << x))
+				m |= contents(e, x);
+	} while (m != prev);
+	return m;
+}
+
+/* ---- heap states ----------------------------------------------------------
+ */
+
+static uint32_t fresh_ident_of(const hp *h, Z3_ast a)
+{
+	for (uint32_t x = 0; x < h->nid; x++)
+		if (h->id[x].addr == a)
+			return x;
+	return HP_NONE;
+}
+
+static bool is_input_or_null(const hp *h, Z3_ast a)
+{
+	uint64_t v;
+	if (zc_numeral(h->z, a, &v))
+		return v == 0;
+	for (uint32_t i = 0; i < h->o->ninputs; i++)
+		if (h->vars[i] == a && is_ref(h->o, h->o->inputs[i]))
+			return true;
+	for (uint32_t i = 0; i < h->ncp; i++)
+		if (h->cp[i].addr == a)
+			return true;
+	return false;
+}
+
+/* Whether the background constraints make the addresses A and B differ:
+ * two fresh objects, or a fresh object and NULL or an input reference.
+ * Only a shortcut that keeps the read terms small; anything else is left
+ * to the solver. */
+static bool known_distinct(const hp *h, Z3_ast a, Z3_ast b)
+{
+	if (a == b)
+		return false;
+	uint32_t x = fresh_ident_of(h, a), y = fresh_ident_of(h, b);
+	if (x != HP_NONE && y != HP_NONE)
+		return true;
+	if (x != HP_NONE)
+		return is_input_or_null(h, b);
+	if (y != HP_NONE)
+		return is_input_or_null(h, a);
+	return false;
+}
+
+static hmem mem_write(hp *h, hmem m, Z3_ast cond, Z3_ast addr, Z3_ast val)
+{
+	hnode *n = arena_alloc(&h->nodes, sizeof *n);
+	if (!n) {
+		h->S.failed = true;
+		return m;
+	}
+	*n = (hnode){cond, addr, val, m.w};
+	m.w = n;
+	return m;
+}
+
+/* The value of the cell at J after the writes W over BASE. */
+static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j)
+{
+	while (w && known_distinct(h, w->addr, j))
+		w = w->next;
+	if (!w)
+		return K(h, Z3_mk_select(h->z, base, j));
+	if (w->addr == j && !w->cond)
+		return w->val;
+	Z3_ast rest = read_from(h, base, w->next, j);
+	if (rest == w->val)
+		return rest;
+	Z3_ast c = w->addr == j ? w->cond : K(h, Z3_mk_eq(h->z, w->addr, j));
+	if (w->cond && w->addr != j) {
+		Z3_ast v[2] = {w->cond, c};
+		c = K(h, Z3_mk_and(h->z, 2, v));
+	}
+	return K(h, Z3_mk_ite(h->z, c, w->val, rest));
+}
+
+static Z3_ast mem_read(hp *h, hmem m, Z3_ast j)
+{
+	return read_from(h, m.base, m.w, j);
+}
+
+static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
+			    uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (is_ref(e->t, v[i]))
+			m |= e->pts[v[i]];
+	return close_esc(e, m);
+}
+
+/* The current arrays with the slots of identities outside MASK set to 0. */
+static void normalize(hp *h, const htrace *e, uint64_t mask, hmem *out)
+{
+	for (uint32_t f = 0; f < h->nf; f++) {
+		hmem a = e->cur[f];
+		Z3_ast zero =
+		    zc_bv(&h->S, Z3_get_bv_sort_size(h->z, h->f[f].range), 0);
+		for (uint32_t x = 0; x < h->nid; x++)
+			if (!(mask & (UINT64_C(1) << x)))
+				a = mem_write(h, a, NULL, h->id[x].addr, zero);
+		out[f] = a;
+	}
+}
+
+/* The class number of the object at T: fresh objects of this trace by
+ * their type, others through the type function. */
+static Z3_ast type_of(hp *h, const htrace *e, uint32_t upto, Z3_ast t)
+{
+	Z3_ast ty = K(h, Z3_mk_app(h->z, h->tyfun, 1, &t));
+	for (uint32_t i = 0; i < upto; i++) {
+		uint32_t x = e->ident[i];
+		if (x == HP_NONE)
+			continue;
+		Z3_ast is = K(h, Z3_mk_eq(h->z, t, h->id[x].addr));
+		ty = K(h,
+		       Z3_mk_ite(h->z, is, zc_bv(&h->S, 16, h->id[x].cls), ty));
+	}
+	return ty;
+}
+
+static Z3_ast is_null(hp *h, Z3_ast t)
+{
+	return K(h, Z3_mk_eq(h->z, t, zc_bv(&h->S, 64, 0)));
+}
+
+static uint32_t prev_op(const ir_trace *t, uint32_t opi)
+{
+	while (opi > 0) {
+		opi--;
+		if (!ir_op_has(t->ops[opi].opc, IRF_MARK))
+			return opi;
+	}
+	return HP_NONE;
+}
+
+static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	if (op->opc == IR_GUARD_CLASS) {
+		uint32_t c = hp_class_index(h, ir_valname(t, op->args[1]));
+		Z3_ast parts[2] = {K(h, Z3_mk_not(h->z, is_null(h, a[0]))),
+				   K(h, Z3_mk_eq(h->z, type_of(h, e, i, a[0]),
+						 zc_bv(&h->S, 16, c)))};
+		e->pass[i] = K(h, Z3_mk_and(h->z, 2, parts));
+	} else {
+		Z3_ast prev = NULL;
+		if (ir_op_has(op->opc, IRF_OVFGUARD)) {
+			uint32_t src = prev_op(t, i);
+			if (src == HP_NONE || !e->ovf[src])
+				return jp_fail_at(h->err, JP_EINPUT, NULL,
+						  op->line, op->col,
+						  "'%s' does not follow an "
+						  "overflow-checked op",
+						  ir_op_name(t, op));
+			prev = e->ovf[src];
+		}
+		if (op->opc == IR_GUARD_VALUE &&
+		    Z3_get_sort(h->z, a[0]) != Z3_get_sort(h->z, a[1]))
+			return jp_fail_at(h->err, JP_EINPUT, NULL, op->line,
+					  op->col,
+					  "guard_value compares an int with a "
+					  "ref");
+		e->pass[i] =
+		    enc_guard(&h->S, (ir_opcode)op->opc, a, NULL, prev);
+	}
+	uint64_t m = e->esc;
+	m = escape_list(e, m, op->failargs, op->nfail);
+	e->geso[i] = m;
+	normalize(h, e, m, &e->gheap[(size_t)i * h->nf]);
+	return JP_OK;
+}
+
+static void enc_call(hp *h, htrace *e, uint32_t i)
+{
+	const ir_op *op = &e->t->ops[i];
+	uint32_t k = e->ncalls++;
+	e->callop[k] = i;
+	e->esc = escape_list(e, e->esc, op->args, op->nargs);
+	e->callesc[k] = e->esc;
+	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
+	for (uint32_t f = 0; f < h->nf; f++) {
+		hmem a = {h->hk[k * h->nf + f], NULL};
+		for (uint32_t x = 0; x < h->nid; x++)
+			if (!(e->esc & (UINT64_C(1) << x)))
+				a = mem_write(
+				    h, a, NULL, h->id[x].addr,
+				    mem_read(h, e->cur[f], h->id[x].addr));
+		e->cur[f] = a;
+	}
+	if (op->result != IR_NOVAL)
+		e->val[op->result] = h->rk[k];
+}
+
+static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	Z3_context z = h->z;
+	uint32_t f = op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE
+			 ? HP_NONE
+			 : hp_field_index(h, t->strs[op->descr]);
+	switch (op->opc) {
+	case IR_NEW:
+	case IR_NEW_WITH_VTABLE: {
+		uint32_t x = e->ident[i];
+		e->val[op->result] = h->id[x].addr;
+		e->pts[op->result] = UINT64_C(1) << x;
+		for (uint32_t g = 0; g < h->nf; g++)
+			e->cur[g] = mem_write(
+			    h, e->cur[g], NULL, h->id[x].addr,
+			    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[g].range),
+				  0));
+		return;
+	}
+	case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R: {
+		Z3_ast sel = mem_read(h, e->cur[f], a[0]);
+		Z3_ast zero =
+		    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[f].range), 0);
+		e->val[op->result] =
+		    K(h, Z3_mk_ite(z, is_null(h, a[0]), zero, sel));
+		uint64_t m = 0, src = e->pts[op->args[0]];
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (src & (UINT64_C(1) << x))
+				m |= e->cont[(size_t)x * h->nf + f];
+		e->pts[op->result] = m;
+		if (h->f[f].kind == 'r') {
+			e->lf[e->nloads] = f;
+			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
+			e->lobj[e->nloads++] = a[0];
+		}
+		return;
+	}
+	case IR_SETFIELD_GC: {
+		/* A store through NULL does nothing (the interpreter's
+		 * rule); a fresh object is never NULL. */
+		Z3_ast nn = fresh_ident_of(h, a[0]) != HP_NONE
+				? NULL
+				: K(h, Z3_mk_not(z, is_null(h, a[0])));
+		e->cur[f] = mem_write(h, e->cur[f], nn, a[0], a[1]);
+		if (!is_ref(t, op->args[1]))
+			return;
+		uint64_t obj = e->pts[op->args[0]], v = e->pts[op->args[1]];
+		bool known_fresh =
+		    ir_defop(t, op->args[0]) != UINT32_MAX &&
+		    ir_op_has(t->ops[ir_defop(t, op->args[0])].opc, IRF_ALLOC);
+		for (uint32_t x = 0; x < HP_MAXID; x++) {
+			if (!(obj & (UINT64_C(1) << x)))
+				continue;
+			uint64_t *c = &e->cont[(size_t)x * h->nf + f];
+			*c = known_fresh ? v : *c | v;
+		}
+		/* Stored into something that is not a known unescaped fresh
+		 * object: the value escapes. */
+		if (!known_fresh || (obj & e->esc))
+			e->esc = close_esc(e, e->esc | v);
+		else
+			e->esc = close_esc(e, e->esc);
+		return;
+	}
+	default: enc_call(h, e, i); return;
+	}
+}
+
+jp_status hp_enc_one(hp *h, htrace *e)
+{
+	const ir_trace *t = e->t;
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		const ir_value *x = ir_val(t, v);
+		if (x->tag == IR_VAL_INPUT)
+			e->val[v] = h->vars[x->def];
+		else if (x->tag == IR_VAL_CONST_INT)
+			e->val[v] = zc_bv(&h->S, (unsigned)h->w, x->cval);
+		else if (x->tag == IR_VAL_CONST_NULL)
+			e->val[v] = zc_bv(&h->S, 64, 0);
+		else if (x->tag == IR_VAL_CONST_PTR)
+			e->val[v] = hp_cptr_addr(h, t->strs[x->name]);
+	}
+	for (uint32_t f = 0; f < h->nf; f++)
+		e->cur[f] = (hmem){h->f[f].h0, NULL};
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_MARK))
+			continue;
+		Z3_ast a[2] = {NULL, NULL};
+		for (uint32_t j = 0; j < op->nargs && j < 2; j++)
+			a[j] = e->val[op->args[j]];
+		if (ir_op_has(op->opc, IRF_END)) {
+			e->endesc = escape_list(e, e->esc, op->args, op->nargs);
+			normalize(h, e, e->endesc, e->eheap);
+		} else if (ir_op_has(op->opc, IRF_GUARD)) {
+			jp_status st = enc_guard_op(h, e, i, a);
+			if (st)
+				return st;
+		} else if (ir_op_has(op->opc, IRF_HEAP)) {
+			enc_heap_op(h, e, i, a);
+		} else {
+			Z3_ast of = NULL;
+			Z3_ast r =
+			    enc_peephole(&h->S, h->w, (ir_opcode)op->opc, a);
+			if (!r)
+				r = enc_op(&h->S, h->w, (ir_opcode)op->opc, a,
+					   &of);
+			if (!r)
+				return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL,
+						  op->line, op->col,
+						  "cannot encode '%s'",
+						  ir_op_name(t, op));
+			e->val[op->result] = r;
+			e->ovf[i] = of;
+		}
+	}
+	if (h->S.failed || zc_failed())
+		return zc_failed()
+			   ? zc_check_error(h->err, "encoding a heap trace")
+			   : jp_fail(h->err, JP_ENOMEM, "out of memory");
+	return JP_OK;
+}
+
+bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
+{
+	size_t nv = t->nvals + 1, no = t->nops + 1, nf = h->nf + 1;
+	size_t nc = h->maxcalls + 1;
+	e->t = t;
+	e->val = calloc(nv, sizeof *e->val);
+	e->pts = calloc(nv, sizeof *e->pts);
+	e->pass = calloc(no, sizeof *e->pass);
+	e->ovf = calloc(no, sizeof *e->ovf);
+	e->geso = calloc(no, sizeof *e->geso);
+	e->gheap = calloc(no * nf, sizeof *e->gheap);
+	e->callop = calloc(nc, sizeof *e->callop);
+	e->callesc = calloc(nc, sizeof *e->callesc);
+	e->cheap = calloc(nc * nf, sizeof *e->cheap);
+	e->eheap = calloc(nf, sizeof *e->eheap);
+	e->cur = calloc(nf, sizeof *e->cur);
+	e->ident = malloc(no * sizeof *e->ident);
+	e->lf = calloc(no, sizeof *e->lf);
+	e->lk = calloc(no, sizeof *e->lk);
+	e->lobj = calloc(no, sizeof *e->lobj);
+	e->nf = h->nf;
+	e->cont = calloc((size_t)HP_MAXID * nf, sizeof *e->cont);
+	if (!e->cont || !e->lf || !e->lk || !e->lobj || !e->val || !e->pts ||
+	    !e->pass || !e->ovf || !e->geso || !e->gheap || !e->callop ||
+	    !e->callesc || !e->cheap || !e->eheap || !e->cur || !e->ident)
+		return false;
+	for (size_t i = 0; i < no; i++)
+		e->ident[i] = HP_NONE;
+	return true;
+}
+
+void hp_trace_free(htrace *e)
+{
+	free(e->val);
+	free(e->pts);
+	free(e->pass);
+	free(e->ovf);
+	free(e->geso);
+	free(e->gheap);
+	free(e->callop);
+	free(e->callesc);
+	free(e->cheap);
+	free(e->eheap);
+	free(e->cur);
+	free(e->ident);
+	free(e->lf);
+	free(e->lk);
+	free(e->lobj);
+	free(e->cont);
+}
+
+/* ---- obligations ----------------------------------------------------------
+ */
+
+/* "The heaps X and Y differ", as "they differ at some address w" with w
+ * a fresh constant: the same as array disequality (extensionality), but
+ * it leaves only selects over store chains, which the bit-vector solver
+ * handles without array reasoning. */
+static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
+{
+	Z3_ast *d = calloc(h->nf + 1, sizeof *d);
+	if (!d) {
+		h->S.failed = true;
+		return zc_true(&h->S);
+	}
+	Z3_ast w = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hw"),
+				    zc_bv_sort(h->z, 64)));
+	uint32_t n = 0;
+	for (uint32_t f = 0; f < h->nf; f++) {
+		if (x[f].base == y[f].base && x[f].w == y[f].w)
+			continue;
+		Z3_ast sx = mem_read(h, x[f], w), sy = mem_read(h, y[f], w);
+		if (sx != sy)
+			d[n++] =
+			    K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));
+	}
+	Z3_ast r = n ? K(h, Z3_mk_or(h->z, n, d)) : zc_false(&h->S);
+	free(d);
+	return r;
+}
+
+Z3_ast hp_all_pass(hp *h, const htrace *e, uint32_t upto)
+{
+	Z3_ast r = zc_true(&h->S);
+	for (uint32_t i = 0; i < upto; i++)
+		if (e->pass[i]) {
+			Z3_ast a[2] = {r, e->pass[i]};
+			r = K(h, Z3_mk_and(h->z, 2, a));
+		}
+	return r;
+}
+
+static Z3_ast neq(hp *h, Z3_ast x, Z3_ast y)
+{
+	if (x == y)
+		return zc_false(&h->S);
+	if (Z3_get_sort(h->z, x) != Z3_get_sort(h->z, y))
+		return zc_true(&h->S);
+	return K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, x, y))));
+}
+
+static Z3_ast or2(hp *h, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = {a, b};
+	return K(h, Z3_mk_or(h->z, 2, v));
+}
+
+static Z3_ast and2(hp *h, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = {a, b};
+	return K(h, Z3_mk_and(h->z, 2, v));
+}
+
+/* The negated goal (without the guard assumptions). */
+Z3_ast hp_goal_neg(hp *h, const hobl *q)
+{
+	const htrace *eo = &h->ho, *ep = &h->hpp;
+	const obl *b = &q->b;
+	Z3_ast a = b->og != OBL_NONE ? eo->pass[b->og] : NULL;
+	Z3_ast c = b->pg != OBL_NONE ? ep->pass[b->pg] : NULL;
+	switch (q->kind) {
+	case H_CALL_REACH: {
+		Z3_ast ro = q->k < eo->ncalls
+				? hp_all_pass(h, eo, eo->callop[q->k])
+				: zc_false(&h->S);
+		Z3_ast rp = q->k < ep->ncalls
+				? hp_all_pass(h, ep, ep->callop[q->k])
+				: zc_false(&h->S);
+		return K(h, Z3_mk_xor(h->z, ro, rp));
+	}
+	case H_CALL_EQ: {
+		const ir_op *x = &h->o->ops[eo->callop[q->k]];
+		const ir_op *y = &h->p->ops[ep->callop[q->k]];
+		if (!same_call_op(h->o, x, h->p, y) || x->nargs != y->nargs)
+			return zc_true(&h->S);
+		Z3_ast r = heap_neq(h, &eo->cheap[(size_t)q->k * h->nf],
+				    &ep->cheap[(size_t)q->k * h->nf]);
+		for (uint32_t j = 0; j < x->nargs; j++)
+			r = or2(
+			    h, r,
+			    neq(h, eo->val[x->args[j]], ep->val[y->args[j]]));
+		return r;
+	}
+	case H_GUARD_HEAP: {
+		Z3_ast r = heap_neq(h, &eo->gheap[(size_t)b->og * h->nf],
+				    &ep->gheap[(size_t)b->pg * h->nf]);
+		return and2(
+		    h,
+		    and2(h, K(h, Z3_mk_not(h->z, a)), K(h, Z3_mk_not(h->z, c))),
+		    r);
+	}
+	case H_END_HEAP: return heap_neq(h, eo->eheap, ep->eheap);
+	case H_BASE: break;
+	}
+	switch (b->kind) {
+	case OBL_SAME: return K(h, Z3_mk_xor(h->z, a, c));
+	case OBL_REMOVED:
+	case OBL_T_ORIG: return K(h, Z3_mk_not(h->z, a));
+	case OBL_NEW:
+	case OBL_T_OPT: return K(h, Z3_mk_not(h->z, c));
+	case OBL_FAILARGS: {
+		const ir_op *ga = &h->o->ops[b->og], *gb = &h->p->ops[b->pg];
+		Z3_ast both =
+		    and2(h, K(h, Z3_mk_not(h->z, a)), K(h, Z3_mk_not(h->z, c)));
+		if (ga->nfail != gb->nfail)
+			return both;
+		Z3_ast d = zc_false(&h->S);
+		for (uint32_t j = 0; j < ga->nfail; j++) {
+			ir_vid va = ga->failargs[j], vb = gb->failargs[j];
+			if (va == IR_NOVAL || vb == IR_NOVAL) {
+				if (va != vb)
+					d = zc_true(&h->S);
+				continue;
+			}
+			d = or2(h, d, neq(h, eo->val[va], ep->val[vb]));
+		}
+		return and2(h, both, d);
+	}
+	case OBL_OUTPUT: {
+		const ir_op *x = &h->o->ops[h->o->nops - 1];
+		const ir_op *y = &h->p->ops[h->p->nops - 1];
+		return neq(h, eo->val[x->args[b->j]], ep->val[y->args[b->j]]);
+	}
+	case OBL_END:
+	case OBL_EXIT: /* not built: heap pairs keep their guards in order */
+		return zc_true(&h->S);
+	}
+	return zc_true(&h->S);
+}
+
+void hp_describe(const hp *h, const hobl *q, strbuf *sb)
+{
+	switch (q->kind) {
+	case H_BASE: obl_describe(&q->b, h->o, h->p, sb); return;
+	case H_CALL_REACH:
+		sb_printf(sb, "call %u (made by both traces or by neither)",
+			  q->k);
+		return;
+	case H_CALL_EQ:
+		sb_printf(sb, "call %u (same op, arguments and heap)", q->k);
+		return;
+	case H_GUARD_HEAP:
+		sb_printf(sb, "guard %s (same heap when it fails)",
+			  ir_guard_label(h->o, q->b.og));
+		return;
+	case H_END_HEAP: sb_puts(sb, "end (same heap)"); return;
+	}
+}
+
+static bool hpush(hlist *l, hobl q)
+{
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? l->cap * 2 : 16;
+		hobl *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = q;
+	return true;
+}
+
+jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out)
+{
+	const htrace *eo = &h->ho, *ep = &h->hpp;
+	bool ok = true;
+	for (uint32_t i = 0; i < L->n; i++) {
+		const obl *b = &L->v[i];
+		uint32_t pos = b->og != OBL_NONE ? b->og : b->o_upto;
+		hobl q = {H_BASE, *b, 0, pos};
+		ok &= hpush(out, q);
+		if (L->v[i].kind == OBL_SAME) {
+			q.kind = H_GUARD_HEAP;
+			ok &= hpush(out, q);
+		}
+	}
+	uint32_t nc = eo->ncalls > ep->ncalls ? eo->ncalls : ep->ncalls;
+	for (uint32_t k = 0; k < nc; k++) {
+		hobl q = {H_CALL_REACH, {0}, k, 0};
+		q.b.og = q.b.pg = OBL_NONE;
+		q.pos = k < eo->ncalls ? eo->callop[k] : h->o->nops;
+		ok &= hpush(out, q);
+		if (k < eo->ncalls && k < ep->ncalls) {
+			q.kind = H_CALL_EQ;
+			q.b.o_upto = eo->callop[k];
+			q.b.p_upto = ep->callop[k];
+			ok &= hpush(out, q);
+		}
+	}
+	if (!obl_ends_differ(h->o, h->p)) {
+		hobl q = {H_END_HEAP, {0}, 0, h->o->nops + 1};
+		q.b.og = q.b.pg = OBL_NONE;
+		q.b.o_upto = h->o->nops;
+		q.b.p_upto = h->p->nops;
+		ok &= hpush(out, q);
+	}
+	if (!ok)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	/* Stable insertion sort by position: the first observable event that
+	 * differs is the one reported. */
+	for (uint32_t i = 1; i < out->n; i++) {
+		hobl q = out->v[i];
+		uint32_t j = i;
+		for (; j > 0 && out->v[j - 1].pos > q.pos; j--)
+			out->v[j] = out->v[j - 1];
+		out->v[j] = q;
+	}
+	return JP_OK;
+}

@@ -1,0 +1,212 @@
+#ifndef JP_VERIFY_HEAP_INT_H
+#define JP_VERIFY_HEAP_INT_H
+
+#include "heap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/arena.h"
+#include "ir/interp.h"
+#include "ir/strbuf.h"
+#include "verify/abstract.h"
+#include "verify/encode.h"
+#include "verify/oblig.h"
+
+#define HP_MAXID 64
+#define HP_NONE	 UINT32_MAX
+
+/* Two calls are the same call when they are the same op (opaque ops:
+ * of the same name). */
+static inline bool same_call_op(const ir_trace *a, const ir_op *x,
+				const ir_trace *b, const ir_op *y)
+{
+	return x->opc == y->opc &&
+	       (x->opc != IR_OPAQUE ||
+		!strcmp(ir_op_name(a, x), ir_op_name(b, y)));
+}
+
+static inline bool is_ref(const ir_trace *t, ir_vid v)
+{
+	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
+}
+
+/* ---- the shared model --------------------------------------------------- */
+
+typedef struct hfield {
+	const char *name;
+	char kind; /* 'i' or 'r' */
+	Z3_sort range;
+	Z3_ast h0;
+} hfield;
+
+typedef struct hident {
+	const char *name;
+	uint32_t cls; /* class number of its type, 0 = none */
+	Z3_ast addr;
+} hident;
+
+typedef struct hclass {
+	const char *name;
+} hclass;
+
+/* A ConstPtr: one symbolic address per name, shared by both traces,
+ * non-null and distinct from every fresh object, but free to alias an
+ * input or another ConstPtr (the environment places them). */
+typedef struct hcptr {
+	const char *name;
+	Z3_ast addr;
+} hcptr;
+
+/* One write to a field: where COND holds (NULL: always), the cell at ADDR
+ * becomes VAL.  A heap state of one field is an immutable list of writes,
+ * newest first, over a base array that is only ever read.  Reads expand
+ * into if-then-else chains over the writes (mem_read): Z3's array theory
+ * takes seconds, even times out, on select-over-store chains of a ten-op
+ * pair that the bit-vector solver decides in milliseconds once the stores
+ * are gone. */
+typedef struct hnode {
+	Z3_ast cond, addr, val;
+	const struct hnode *next;
+} hnode;
+
+typedef struct hmem {
+	Z3_ast base; /* Array(BV64 -> range): H0 or a call's havoc array */
+	const hnode *w;
+} hmem;
+
+/* What one trace makes observable, and the terms of its values. */
+typedef struct htrace {
+	const ir_trace *t;
+	Z3_ast *val;	   /* per vid */
+	Z3_ast *pass;	   /* per op: guards */
+	Z3_ast *ovf;	   /* per op: overflow flags */
+	uint32_t *ident;   /* per op: identity of an allocation */
+	uint64_t *pts;	   /* per vid: fresh identities it may be */
+	uint64_t *geso;	   /* per op: escaped identities at a failing guard */
+	hmem *gheap;	   /* per op * nf: normalized heap at a guard */
+	uint32_t ncalls;   /* calls made */
+	uint32_t *callop;  /* per call: op index */
+	uint64_t *callesc; /* per call: escaped identities */
+	hmem *cheap;	   /* per call * nf: normalized heap at the call */
+	uint64_t endesc;
+	hmem *eheap; /* nf: normalized heap at the end */
+	/* Per identity x and field f (cont[x * nf + f]): the identities the
+	 * field may hold.  A store into the object of an allocation's own
+	 * result replaces the set (that reference is exactly one object), so
+	 * an object no longer held there does not escape with its holder. */
+	uint64_t *cont;
+	uint32_t nf;
+	uint64_t esc;
+	/* Loads of reference fields: field, the call before them (or
+	 * HP_NONE) and the address term, for the realism constraints. */
+	uint32_t nloads;
+	uint32_t *lf, *lk;
+	Z3_ast *lobj;
+	hmem *cur; /* nf: current field states while encoding */
+} htrace;
+
+typedef struct hp {
+	Z3_context z;
+	zc_scope S;
+	const ir_trace *o, *p;
+	const ver_opts *opts;
+	ver_result *res;
+	int w;
+	Z3_ast *vars;
+	hfield *f;
+	uint32_t nf;
+	hident id[HP_MAXID];
+	uint32_t nid;
+	hclass *cls;
+	uint32_t ncls;
+	hcptr *cp;
+	uint32_t ncp;
+	Z3_func_decl tyfun;
+	Z3_ast *hk; /* per call k * nf: havoc arrays */
+	Z3_ast *rk; /* per call k: result */
+	uint32_t maxcalls;
+	htrace ho, hpp;
+	Z3_ast bg;	       /* background constraints */
+	arena nodes;	       /* the hnode lists */
+	Z3_solver s;	       /* the incremental solver (solve) */
+	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
+	bool have_ind;	       /* the indicator constants exist */
+	Z3_solver sa;	       /* the abstraction's incremental solver */
+	abs_map A;	       /* its hidden terms */
+	bool abs_any;	       /* the background or a guard hides something */
+	bool gave_up;	       /* an obligation was unknown */
+	char why[96];	       /* reason of the last fast unknown (a copy:
+				  Z3's string lives until its next call) */
+	jp_err *err;
+} hp;
+
+static inline Z3_ast K(hp *h, Z3_ast a)
+{
+	return zc_keep(&h->S, a);
+}
+
+typedef enum hkind {
+	H_BASE,	      /* an obligation of oblig.h */
+	H_CALL_REACH, /* call k is made by both traces or by neither */
+	H_CALL_EQ,    /* call k: same op, arguments and heap */
+	H_GUARD_HEAP, /* paired guard fails in both: same heap */
+	H_END_HEAP,   /* both reach the end: same heap */
+} hkind;
+
+typedef struct hobl {
+	hkind kind;
+	obl b; /* H_BASE; og/pg/o_upto/p_upto for the others */
+	uint32_t k;
+	uint32_t pos; /* ORIG op index it is about, for the checking order */
+} hobl;
+
+typedef struct hlist {
+	hobl *v;
+	uint32_t n, cap;
+} hlist;
+
+/* ---- heap_model.c ------------------------------------------------ */
+
+uint32_t hp_field_index(const hp *h, const char *name);
+
+uint32_t hp_class_index(hp *h, const char *name);
+
+jp_status hp_scan_fields(hp *h, const ir_trace *t);
+
+jp_status hp_scan_idents(hp *h);
+
+uint32_t hp_count_calls(const ir_trace *t);
+
+void hp_make_calls(hp *h);
+
+Z3_ast hp_cptr_addr(hp *h, const char *name);
+
+void hp_scan_cptrs(hp *h, const ir_trace *t);
+
+void hp_make_background(hp *h);
+
+jp_status hp_realism(hp *h);
+
+/* ---- heap_encode.c ----------------------------------------------- */
+
+jp_status hp_enc_one(hp *h, htrace *e);
+
+bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t);
+
+void hp_trace_free(htrace *e);
+
+Z3_ast hp_all_pass(hp *h, const htrace *e, uint32_t upto);
+
+Z3_ast hp_goal_neg(hp *h, const hobl *q);
+
+void hp_describe(const hp *h, const hobl *q, strbuf *sb);
+
+jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out);
+
+/* ---- heap_replay.c ----------------------------------------------- */
+
+int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
+
+#endif

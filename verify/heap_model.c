@@ -1,0 +1,576 @@
+/*
+ * heap_model.c - the part of the heap model both traces share: fields,
+ * identities of fresh objects (paired by name, or by their first access
+ * path), calls, constant pointers, the background assumptions and the
+ * realism check of the unknown heap (heap.h has the model).
+ *
+ * Map: support (hp_uses_heap, hp_supported); the shared model; pairing
+ * fresh objects by their first access path; realism of the unknown heap.
+ */
+#include "heap_int.h"
+
+/* ---- support ------------------------------------------------------------ */
+
+bool hp_uses_heap(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has(t->ops[i].opc, IRF_HEAP))
+			return true;
+	return false;
+}
+
+jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
+{
+	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
+		return jp_fail(err, JP_EINPUT, "unsupported width %d",
+			       t->width);
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_MARK))
+			continue;
+		/* An opaque op is a call like escape_i; one that returns a
+		 * reference could return an escaped fresh object, which
+		 * the replay environment cannot express. */
+		if (op->opc == IR_OPAQUE && op->kind == 'r')
+			return jp_fail_at(
+			    err, JP_EUNSUPPORTED, file, op->line, op->col,
+			    "'%s' is an opaque op returning a reference; the "
+			    "heap model covers calls returning integers or "
+			    "nothing",
+			    ir_op_name(t, op));
+	}
+	return JP_OK;
+}
+
+uint32_t hp_field_index(const hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->nf; i++)
+		if (!strcmp(h->f[i].name, name))
+			return i;
+	return HP_NONE;
+}
+
+uint32_t hp_class_index(hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->ncls; i++)
+		if (!strcmp(h->cls[i].name, name))
+			return i + 1;
+	h->cls[h->ncls].name = name;
+	return ++h->ncls;
+}
+
+static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
+{
+	const char *name = t->strs[op->descr];
+	uint32_t i = hp_field_index(h, name);
+	if (i != HP_NONE) {
+		if (h->f[i].kind != kind)
+			return jp_fail_at(
+			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
+			    "field '%s' holds both integers and references; "
+			    "the heap model needs one kind per field",
+			    name);
+		return JP_OK;
+	}
+	hfield *f = &h->f[h->nf++];
+	f->name = name;
+	f->kind = kind;
+	if (!h->z)
+		return JP_OK; /* the concrete comparison needs no terms */
+	f->range = zc_bv_sort(h->z, kind == 'r' ? 64u : (unsigned)h->w);
+	char sym[32];
+	snprintf(sym, sizeof sym, "h0_%u", h->nf - 1);
+	f->h0 = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				 Z3_mk_array_sort(h->z, zc_bv_sort(h->z, 64),
+						  f->range)));
+	return JP_OK;
+}
+
+jp_status hp_scan_fields(hp *h, const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		jp_status st = JP_OK;
+		if (op->opc == IR_GETFIELD_GC_I)
+			st = add_field(h, t, op, 'i');
+		else if (op->opc == IR_GETFIELD_GC_R)
+			st = add_field(h, t, op, 'r');
+		else if (op->opc == IR_SETFIELD_GC)
+			st = add_field(
+			    h, t, op,
+			    ir_val(t, op->args[1])->kind == 'r' ? 'r' : 'i');
+		if (st)
+			return st;
+		if (op->opc == IR_GUARD_CLASS)
+			hp_class_index(h, ir_valname(t, op->args[1]));
+		if (op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE)
+			hp_class_index(h, t->strs[op->descr]);
+	}
+	return JP_OK;
+}
+
+static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
+			   uint32_t *out)
+{
+	if (h->nid == HP_MAXID)
+		return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL, op->line,
+				  op->col,
+				  "more than %d fresh objects in the two "
+				  "traces; the heap model stops there",
+				  HP_MAXID);
+	hident *d = &h->id[h->nid];
+	uint32_t me = h->nid;
+	d->name = ir_valname(t, op->result);
+	d->cls = hp_class_index(h, t->strs[op->descr]);
+	*out = h->nid++;
+	if (!h->z)
+		return JP_OK;
+	char sym[32];
+	snprintf(sym, sizeof sym, "a%u", me);
+	d->addr = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				   zc_bv_sort(h->z, 64)));
+	return JP_OK;
+}
+
+/* ---- pairing fresh objects by their first access path ------------------
+ *
+ * Allocations of the two traces that the result names do not pair are
+ * paired by the path through which each first becomes observable (see
+ * heap.h): "call K arg J", "end arg J", "guard L failarg J", or
+ * "in P.F" (stored into field F of input P), extended by ".F" for an
+ * object first reached through field F of an object with a path.  The
+ * escape rules are the encoder's (a static over-approximation). */
+
+typedef struct hpaths {
+	const ir_trace *t;
+	uint32_t *aop; /* allocation index -> op */
+	uint64_t *pts; /* per vid: allocations it may be */
+	char **key;    /* per allocation: its path, or NULL */
+	uint64_t esc;  /* allocations escaped so far */
+	uint32_t nalloc;
+	bool failed;
+} hpaths;
+
+static void key_set(hpaths *P, uint32_t x, const char *k)
+{
+	if (P->key[x])
+		return;
+	size_t n = strlen(k);
+	P->key[x] = malloc(n + 1);
+	if (!P->key[x]) {
+		P->failed = true;
+		return;
+	}
+	memcpy(P->key[x], k, n + 1);
+}
+
+/* Gives every allocation in MASK that has no path the path K. */
+static void key_mask(hpaths *P, uint64_t mask, const char *k)
+{
+	for (uint32_t x = 0; x < P->nalloc; x++)
+		if (mask & (UINT64_C(1) << x))
+			key_set(P, x, k);
+}
+
+/* Objects stored (before op UPTO) into objects with a path get the path
+ * of the holder extended by the field; ESCAPE adds them to the escaped
+ * set. */
+static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
+{
+	const ir_trace *t = P->t;
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < upto; i++) {
+			const ir_op *op = &t->ops[i];
+			if (op->opc != IR_SETFIELD_GC ||
+			    !is_ref(t, op->args[1]))
+				continue;
+			uint64_t obj = P->pts[op->args[0]];
+			uint64_t val = P->pts[op->args[1]] & ~seen;
+			if (!(obj & seen) || !val)
+				continue;
+			for (uint32_t x = 0; x < P->nalloc; x++) {
+				if (!(obj & (UINT64_C(1) << x)) || !P->key[x])
+					continue;
+				strbuf sb;
+				sb_init(&sb);
+				sb_printf(&sb, "%s.%s", P->key[x],
+					  t->strs[op->descr]);
+				key_mask(P, val, sb.buf ? sb.buf : "");
+				P->failed |= !sb.buf;
+				sb_release(&sb);
+			}
+			seen |= val;
+			changed = true;
+		}
+	}
+	if (escape)
+		P->esc |= seen;
+}
+
+/* The objects of the values V[0..n) become observable at EVENT. */
+static void key_event(hpaths *P, uint32_t i, const char *event,
+		      const char *what, const ir_vid *v, uint32_t n,
+		      bool escape)
+{
+	uint64_t seen = escape ? P->esc : 0;
+	for (uint32_t j = 0; j < n; j++) {
+		if (!is_ref(P->t, v[j]))
+			continue;
+		strbuf sb;
+		sb_init(&sb);
+		sb_printf(&sb, "%s %s %u", event, what, j);
+		key_mask(P, P->pts[v[j]] & ~seen, sb.buf ? sb.buf : "");
+		P->failed |= !sb.buf;
+		sb_release(&sb);
+		seen |= P->pts[v[j]];
+	}
+	key_closure(P, i, seen, escape);
+}
+
+static void key_store(hpaths *P, uint32_t i)
+{
+	const ir_trace *t = P->t;
+	const ir_op *op = &t->ops[i];
+	if (!is_ref(t, op->args[1]))
+		return;
+	uint32_t d = ir_defop(t, op->args[0]);
+	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
+	if (fresh && !(P->pts[op->args[0]] & P->esc))
+		return; /* the holder's own path covers it later */
+	uint64_t val = P->pts[op->args[1]] & ~P->esc;
+	const ir_value *x = ir_val(t, op->args[0]);
+	if (x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR) {
+		strbuf sb;
+		sb_init(&sb);
+		if (x->tag == IR_VAL_INPUT)
+			sb_printf(&sb, "in %s.%s", ir_valname(t, op->args[0]),
+				  t->strs[op->descr]);
+		else
+			sb_printf(&sb, "in ConstPtr(%s).%s", t->strs[x->name],
+				  t->strs[op->descr]);
+		key_mask(P, val, sb.buf ? sb.buf : "");
+		P->failed |= !sb.buf;
+		sb_release(&sb);
+	}
+	/* Through anything else the path is not named: those objects stay
+	 * without a path (and unpaired).  Into an escaped fresh object, the
+	 * closure extends the holder's path. */
+	key_closure(P, i + 1, P->esc | (fresh ? 0 : val), true);
+}
+
+static void key_walk(hpaths *P)
+{
+	const ir_trace *t = P->t;
+	uint32_t ncall = 0;
+	for (uint32_t i = 0; i < t->nops && !P->failed; i++) {
+		const ir_op *op = &t->ops[i];
+		char ev[64];
+		if (ir_op_has(op->opc, IRF_ALLOC)) {
+			for (uint32_t x = 0; x < P->nalloc; x++)
+				if (P->aop[x] == i)
+					P->pts[op->result] = UINT64_C(1) << x;
+		} else if (op->opc == IR_GETFIELD_GC_R) {
+			/* Whatever was stored into what the holder may be. */
+			uint64_t m = 0, src = P->pts[op->args[0]];
+			for (uint32_t j = 0; j < i; j++) {
+				const ir_op *q = &t->ops[j];
+				if (q->opc == IR_SETFIELD_GC &&
+				    is_ref(t, q->args[1]) &&
+				    (P->pts[q->args[0]] & src))
+					m |= P->pts[q->args[1]];
+			}
+			P->pts[op->result] = m;
+		} else if (op->opc == IR_SETFIELD_GC) {
+			key_store(P, i);
+		} else if (ir_op_has(op->opc, IRF_CALL)) {
+			snprintf(ev, sizeof ev, "call %u", ncall++);
+			key_event(P, i, ev, "arg", op->args, op->nargs, true);
+		} else if (ir_op_has(op->opc, IRF_END)) {
+			key_event(P, i, "end", "arg", op->args, op->nargs,
+				  true);
+		} else if (ir_op_has(op->opc, IRF_GUARD) && op->nfail) {
+			snprintf(ev, sizeof ev, "guard %s",
+				 ir_guard_label(t, i));
+			key_event(P, i, ev, "failarg", op->failargs, op->nfail,
+				  false);
+		}
+	}
+}
+
+static void paths_free(hpaths *P)
+{
+	for (uint32_t x = 0; P->key && x < P->nalloc; x++)
+		free(P->key[x]);
+	free(P->key);
+	free(P->aop);
+	free(P->pts);
+}
+
+/* Computes the first access path of every allocation of T; false when
+ * out of memory.  More than 64 allocations: no paths. */
+static bool paths_of(const ir_trace *t, hpaths *P)
+{
+	memset(P, 0, sizeof *P);
+	P->t = t;
+	for (uint32_t i = 0; i < t->nops; i++)
+		P->nalloc += ir_op_has(t->ops[i].opc, IRF_ALLOC);
+	P->aop = calloc(P->nalloc + 1, sizeof *P->aop);
+	P->key = calloc(P->nalloc + 1, sizeof *P->key);
+	P->pts = calloc(t->nvals + 1, sizeof *P->pts);
+	if (!P->aop || !P->key || !P->pts)
+		return false;
+	if (P->nalloc > 64) {
+		P->nalloc = 0;
+		return true;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has(t->ops[i].opc, IRF_ALLOC))
+			P->aop[n++] = i;
+	key_walk(P);
+	return !P->failed;
+}
+
+/* Allocation X of P is paired-by-path candidate: it has a path no other
+ * unpaired allocation of the same trace shares. */
+static bool key_unique(const hpaths *P, uint32_t x, const uint32_t *ident)
+{
+	if (!P->key[x])
+		return false;
+	for (uint32_t y = 0; y < P->nalloc; y++)
+		if (y != x && ident[P->aop[y]] == HP_NONE && P->key[y] &&
+		    !strcmp(P->key[x], P->key[y]))
+			return false;
+	return true;
+}
+
+/* Pairs the allocations the names left unpaired (ORIG's that no OPT
+ * allocation took, OPT's without identity) by equal, unique paths and the
+ * same op and type. */
+static jp_status pair_by_path(hp *h, bool *taken)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	hpaths A, B;
+	bool ok = paths_of(o, &A);
+	ok = paths_of(p, &B) && ok;
+	uint32_t *oid = calloc(o->nops + 1, sizeof *oid);
+	ok = ok && oid;
+	for (uint32_t i = 0; ok && i < o->nops; i++)
+		oid[i] = h->ho.ident[i] != HP_NONE && taken[h->ho.ident[i]]
+			     ? h->ho.ident[i]
+			     : HP_NONE;
+	for (uint32_t y = 0; ok && y < B.nalloc; y++) {
+		const ir_op *op = &p->ops[B.aop[y]];
+		if (h->hpp.ident[B.aop[y]] != HP_NONE ||
+		    !key_unique(&B, y, h->hpp.ident))
+			continue;
+		for (uint32_t x = 0; x < A.nalloc; x++) {
+			const ir_op *q = &o->ops[A.aop[x]];
+			if (oid[A.aop[x]] != HP_NONE || !A.key[x] ||
+			    strcmp(A.key[x], B.key[y]) ||
+			    !key_unique(&A, x, oid) || q->opc != op->opc ||
+			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+				continue;
+			h->hpp.ident[B.aop[y]] = h->ho.ident[A.aop[x]];
+			oid[A.aop[x]] = h->ho.ident[A.aop[x]];
+			taken[h->ho.ident[A.aop[x]]] = true;
+			break;
+		}
+	}
+	free(oid);
+	paths_free(&A);
+	paths_free(&B);
+	return ok ? JP_OK : jp_fail(h->err, JP_ENOMEM, "out of memory");
+}
+
+/* Pairs allocations by result name, op and type, then the rest by their
+ * first access path; see heap.h. */
+jp_status hp_scan_idents(hp *h)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	bool taken[HP_MAXID] = {false};
+	for (uint32_t i = 0; i < o->nops; i++)
+		if (ir_op_has(o->ops[i].opc, IRF_ALLOC)) {
+			jp_status st =
+			    new_ident(h, o, &o->ops[i], &h->ho.ident[i]);
+			if (st)
+				return st;
+		}
+	for (uint32_t i = 0; i < p->nops; i++) {
+		const ir_op *op = &p->ops[i];
+		if (!ir_op_has(op->opc, IRF_ALLOC))
+			continue;
+		const char *nm = ir_valname(p, op->result);
+		for (uint32_t j = 0; j < o->nops; j++) {
+			const ir_op *q = &o->ops[j];
+			if (!ir_op_has(q->opc, IRF_ALLOC) ||
+			    q->opc != op->opc ||
+			    strcmp(ir_valname(o, q->result), nm) ||
+			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+				continue;
+			h->hpp.ident[i] = h->ho.ident[j];
+			taken[h->ho.ident[j]] = true;
+		}
+	}
+	jp_status st = pair_by_path(h, taken);
+	for (uint32_t i = 0; !st && i < p->nops; i++)
+		if (ir_op_has(p->ops[i].opc, IRF_ALLOC) &&
+		    h->hpp.ident[i] == HP_NONE)
+			st = new_ident(h, p, &p->ops[i], &h->hpp.ident[i]);
+	return st;
+}
+
+uint32_t hp_count_calls(const ir_trace *t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		n += ir_op_has(t->ops[i].opc, IRF_CALL);
+	return n;
+}
+
+void hp_make_calls(hp *h)
+{
+	Z3_sort bv64 = zc_bv_sort(h->z, 64);
+	for (uint32_t k = 0; k < h->maxcalls; k++) {
+		char sym[48];
+		snprintf(sym, sizeof sym, "r%u", k);
+		h->rk[k] =
+		    K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				     zc_bv_sort(h->z, (unsigned)h->w)));
+		for (uint32_t f = 0; f < h->nf; f++) {
+			snprintf(sym, sizeof sym, "hk%u_%u", k, f);
+			h->hk[k * h->nf + f] = K(
+			    h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+					   Z3_mk_array_sort(h->z, bv64,
+							    h->f[f].range)));
+		}
+	}
+}
+
+/* The ConstPtr of name NAME, made on first use. */
+Z3_ast hp_cptr_addr(hp *h, const char *name)
+{
+	for (uint32_t i = 0; i < h->ncp; i++)
+		if (!strcmp(h->cp[i].name, name))
+			return h->cp[i].addr;
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "ConstPtr(%s)", name);
+	if (!sb.buf) {
+		h->S.failed = true;
+		return zc_bv(&h->S, 64, 1);
+	}
+	hcptr *c = &h->cp[h->ncp++];
+	c->name = name;
+	c->addr = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sb.buf),
+				   zc_bv_sort(h->z, 64)));
+	sb_release(&sb);
+	return c->addr;
+}
+
+void hp_scan_cptrs(hp *h, const ir_trace *t)
+{
+	for (ir_vid v = 0; v < t->nvals; v++)
+		if (ir_val(t, v)->tag == IR_VAL_CONST_PTR)
+			hp_cptr_addr(h, t->strs[ir_val(t, v)->name]);
+}
+
+/* Fresh addresses are distinct, non-null, not an input reference and not
+ * a ConstPtr; a ConstPtr is non-null. */
+void hp_make_background(hp *h)
+{
+	uint32_t cap = h->nid * (h->o->ninputs + h->ncp + 2) + h->ncp + 2,
+		 n = 0;
+	Z3_ast *c = calloc(cap, sizeof *c);
+	if (!c) {
+		h->S.failed = true;
+		return;
+	}
+	Z3_ast null = zc_bv(&h->S, 64, 0);
+	for (uint32_t i = 0; i < h->nid; i++) {
+		c[n++] =
+		    K(h, Z3_mk_not(h->z,
+				   K(h, Z3_mk_eq(h->z, h->id[i].addr, null))));
+		for (uint32_t j = 0; j < h->o->ninputs; j++)
+			if (ir_val(h->o, h->o->inputs[j])->kind == 'r')
+				c[n++] = K(
+				    h,
+				    Z3_mk_not(h->z,
+					      K(h, Z3_mk_eq(h->z, h->id[i].addr,
+							    h->vars[j]))));
+		for (uint32_t j = 0; j < h->ncp; j++)
+			c[n++] =
+			    K(h,
+			      Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, h->id[i].addr,
+							    h->cp[j].addr))));
+	}
+	for (uint32_t j = 0; j < h->ncp; j++) {
+		c[n++] =
+		    K(h, Z3_mk_not(h->z,
+				   K(h, Z3_mk_eq(h->z, h->cp[j].addr, null))));
+	}
+	if (h->nid >= 2) {
+		Z3_ast *a = calloc(h->nid, sizeof *a);
+		if (!a) {
+			free(c);
+			h->S.failed = true;
+			return;
+		}
+		for (uint32_t i = 0; i < h->nid; i++)
+			a[i] = h->id[i].addr;
+		c[n++] = K(h, Z3_mk_distinct(h->z, h->nid, a));
+		free(a);
+	}
+	h->bg = n ? K(h, Z3_mk_and(h->z, n, c)) : zc_true(&h->S);
+	free(c);
+}
+
+/* ---- realism of the unknown heap ------------------------------------------
+ */
+
+/* The initial heap and a call's writes cannot hold the address of a fresh
+ * object that the world cannot reach: no initial cell holds a fresh
+ * object, and the k-th call only stores objects that escaped before it.
+ * Without these facts the solver picks such values and the counterexample
+ * does not replay.  Stated at the cells the traces load (no quantifier):
+ * the cell of H0 or of the havoc array of the last call before the load.
+ * The havoc arrays are shared, so the call's cell excludes only objects
+ * that escaped in neither trace at that call: true of the real call in
+ * both runs. */
+jp_status hp_realism(hp *h)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	size_t cap = ((size_t)h->ho.nloads + h->hpp.nloads) * (h->nid + 1) + 2;
+	Z3_ast *c = calloc(cap, sizeof *c);
+	if (!c)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t n = 0;
+	c[n++] = h->bg;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < es[s]->nloads; i++) {
+			uint32_t f = es[s]->lf[i], k = es[s]->lk[i];
+			uint64_t allowed = 0;
+			Z3_ast arr = h->f[f].h0;
+			if (k != HP_NONE) {
+				if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
+					continue;
+				allowed = h->ho.callesc[k] | h->hpp.callesc[k];
+				arr = h->hk[k * h->nf + f];
+			}
+			Z3_ast v =
+			    K(h, Z3_mk_select(h->z, arr, es[s]->lobj[i]));
+			for (uint32_t x = 0; x < h->nid; x++)
+				if (!(allowed & (UINT64_C(1) << x)))
+					c[n++] = K(
+					    h,
+					    Z3_mk_not(
+						h->z,
+						K(h, Z3_mk_eq(h->z, v,
+							      h->id[x].addr))));
+		}
+	h->bg = K(h, Z3_mk_and(h->z, n, c));
+	free(c);
+	return JP_OK;
+}

@@ -1,0 +1,584 @@
+/*
+ * heap_replay.c - the heap checker's concrete side: comparing two runs of
+ * the interpreter as the model sees them, turning a solver model into an
+ * interpreter environment, and replaying it, so that no counterexample is
+ * reported that the interpreter does not show (heap.h has the model).
+ *
+ * Map: concrete comparison; model -> environment; report and replay; the
+ * concrete comparison without the solver (hp_run_diverges).
+ */
+#include "heap_int.h"
+
+/* ---- concrete comparison --------------------------------------------------
+ */
+
+typedef struct hrun {
+	const ir_trace *t;
+	const htrace *e;
+	const interp_result *r;
+	const interp_env *env;
+} hrun;
+
+/* Identity of the fresh object at ADDR in run R, or HP_NONE. */
+static uint32_t ident_at(const hrun *R, uint64_t addr)
+{
+	const interp_obj *o = interp_find_obj(R->r, addr);
+	if (!o || o->fresh < 0)
+		return HP_NONE;
+	return R->e->ident[o->alloc_op];
+}
+
+static bool same_value(const hrun *A, uint64_t x, const hrun *B, uint64_t y,
+		       bool ref)
+{
+	if (!ref)
+		return x == y;
+	uint32_t ix = ident_at(A, x), iy = ident_at(B, y);
+	if (ix != HP_NONE || iy != HP_NONE)
+		return ix == iy;
+	return x == y;
+}
+
+static uint64_t init_value(const interp_env *env, uint64_t addr,
+			   const char *field)
+{
+	for (uint32_t i = 0; i < env->ninit; i++)
+		if (env->init[i].addr == addr &&
+		    !strcmp(env->init[i].field, field))
+			return env->init[i].value;
+	return 0;
+}
+
+/* Field F of the object with key (X fresh identity, or ADDR) in the
+ * object list OBJS of run R, with escape mask M. */
+static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
+		     uint64_t m, uint32_t x, uint64_t addr, const char *f,
+		     bool *is_fresh_addr, uint64_t *faddr)
+{
+	*is_fresh_addr = false;
+	for (uint32_t i = 0; i < n; i++) {
+		const interp_obj *o = &objs[i];
+		if (x != HP_NONE) {
+			if (o->fresh < 0 || R->e->ident[o->alloc_op] != x)
+				continue;
+			if (!(m & (UINT64_C(1) << x)))
+				return 0;
+			*is_fresh_addr = true;
+			*faddr = o->addr;
+			return interp_obj_field(o, f);
+		}
+		if (o->fresh < 0 && o->addr == addr) {
+			for (uint32_t j = 0; j < o->nfields; j++)
+				if (!strcmp(o->fields[j], f))
+					return o->values[j];
+			return init_value(R->env, addr, f);
+		}
+	}
+	return x != HP_NONE ? 0 : init_value(R->env, addr, f);
+}
+
+static uint64_t ident_bit(const hrun *R, uint64_t addr)
+{
+	uint32_t x = ident_at(R, addr);
+	return x == HP_NONE ? 0 : UINT64_C(1) << x;
+}
+
+/* The fresh identities the world can reach in the heap OBJS of run R:
+ * PREV (reached before), the reference values ROOTS[0..n) (of trace
+ * values VIDS), every fresh object referenced by a field of an object that
+ * is not fresh, and everything referenced from those.  This is the true
+ * reachability of the concrete run; the encoder's escape sets
+ * over-approximate it, so a symbolic difference in an object nobody can
+ * reach does not replay (the obligation is then unknown, never refuted). */
+static uint64_t reach(const hp *h, const hrun *R, const interp_obj *objs,
+		      uint32_t n, uint64_t prev, const ir_vid *vids,
+		      const uint64_t *roots, uint32_t nroots)
+{
+	uint64_t m = prev;
+	for (uint32_t i = 0; i < nroots; i++)
+		if (is_ref(R->t, vids[i]))
+			m |= ident_bit(R, roots[i]);
+	for (;;) {
+		uint64_t before = m;
+		for (uint32_t i = 0; i < n; i++) {
+			const interp_obj *o = &objs[i];
+			if (o->fresh >= 0 &&
+			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
+				continue;
+			for (uint32_t j = 0; j < o->nfields; j++) {
+				uint32_t f = hp_field_index(h, o->fields[j]);
+				if (f != HP_NONE && h->f[f].kind == 'r')
+					m |= ident_bit(R, o->values[j]);
+			}
+		}
+		if (m == before)
+			return m;
+	}
+}
+
+static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
+			uint32_t an, uint64_t am, const hrun *B,
+			const interp_obj *bo, uint32_t bn, uint64_t bm,
+			strbuf *why)
+{
+	for (int side = 0; side < 2; side++) {
+		const interp_obj *objs = side ? bo : ao;
+		uint32_t n = side ? bn : an;
+		const hrun *R = side ? B : A;
+		uint64_t m = side ? bm : am;
+		for (uint32_t i = 0; i < n; i++) {
+			const interp_obj *o = &objs[i];
+			uint32_t x =
+			    o->fresh >= 0 ? R->e->ident[o->alloc_op] : HP_NONE;
+			if (x != HP_NONE && !(m & (UINT64_C(1) << x)))
+				continue;
+			for (uint32_t f = 0; f < h->nf; f++) {
+				bool fa, fb;
+				uint64_t pa = 0, pb = 0;
+				uint64_t va = cell(A, ao, an, am, x, o->addr,
+						   h->f[f].name, &fa, &pa);
+				uint64_t vb = cell(B, bo, bn, bm, x, o->addr,
+						   h->f[f].name, &fb, &pb);
+				if (same_value(A, va, B, vb,
+					       h->f[f].kind == 'r'))
+					continue;
+				if (x != HP_NONE)
+					sb_printf(why,
+						  "field %s of fresh object %s "
+						  "differs",
+						  h->f[f].name, h->id[x].name);
+				else
+					sb_printf(
+					    why,
+					    "field %s of object 0x%016llx "
+					    "differs",
+					    h->f[f].name,
+					    (unsigned long long)o->addr);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool values_equal(const hrun *A, const ir_vid *va, const uint64_t *xa,
+			 const hrun *B, const ir_vid *vb, const uint64_t *xb,
+			 uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++) {
+		if ((va[j] == IR_NOVAL) != (vb[j] == IR_NOVAL))
+			return false;
+		bool ra = is_ref(A->t, va[j]), rb = is_ref(B->t, vb[j]);
+		if (ra != rb || !same_value(A, xa[j], B, xb[j], ra))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the runs differ as seen from outside in the heap model. */
+static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
+{
+	const interp_result *ra = A->r, *rb = B->r;
+	uint32_t nc = ra->ncalls < rb->ncalls ? ra->ncalls : rb->ncalls;
+	uint64_t ea = 0, eb = 0; /* identities the world reached so far */
+	for (uint32_t k = 0; k < nc; k++) {
+		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
+		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
+		if (!same_call_op(A->t, oa, B->t, ob) ||
+		    ca->nargs != cb->nargs ||
+		    !values_equal(A, oa->args, ca->args, B, ob->args, cb->args,
+				  ca->nargs)) {
+			sb_printf(why, "call %u differs (op or arguments)", k);
+			return true;
+		}
+		ea = reach(h, A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
+			   ca->nargs);
+		eb = reach(h, B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
+			   cb->nargs);
+		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
+				 cb->objs, cb->nobjs, ea | eb, why)) {
+			sb_printf(why, " at call %u", k);
+			return true;
+		}
+	}
+	if (ra->ncalls != rb->ncalls) {
+		sb_printf(why, "the original makes %u calls, the optimized %u",
+			  ra->ncalls, rb->ncalls);
+		return true;
+	}
+	bool fa = ra->outcome == INTERP_GUARD_FAIL;
+	bool fb = rb->outcome == INTERP_GUARD_FAIL;
+	if (fa != fb) {
+		sb_puts(why,
+			fa ? "the original leaves at a guard, the optimized "
+			     "reaches its end"
+			   : "the optimized leaves at a guard, the original "
+			     "reaches its end");
+		return true;
+	}
+	uint64_t ma, mb;
+	const ir_op *sa = &A->t->ops[ra->stop_op],
+		    *sb_ = &B->t->ops[rb->stop_op];
+	if (fa) {
+		if (strcmp(ir_guard_label(A->t, ra->stop_op),
+			   ir_guard_label(B->t, rb->stop_op))) {
+			sb_printf(why,
+				  "they leave at different guards (%s, %s)",
+				  ir_guard_label(A->t, ra->stop_op),
+				  ir_guard_label(B->t, rb->stop_op));
+			return true;
+		}
+		if ((sa->nfail != sb_->nfail ||
+		     !values_equal(A, sa->failargs, ra->out, B, sb_->failargs,
+				   rb->out, sa->nfail))) {
+			sb_puts(why, "the fail-args differ");
+			return true;
+		}
+		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
+			   sa->nfail);
+		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->failargs,
+			   rb->out, sb_->nfail);
+	} else {
+		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
+		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
+				  sa->nargs)) {
+			sb_puts(why, "the ends or outputs differ");
+			return true;
+		}
+		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
+			   sa->nargs);
+		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
+			   sb_->nargs);
+		ma = mb = ma | mb;
+	}
+	if (fa)
+		ma = mb = ma | mb;
+	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
+			 mb, why)) {
+		sb_puts(why, fa ? " when the guard fails" : " at the end");
+		return true;
+	}
+	return false;
+}
+
+/* ---- model -> environment -------------------------------------------------
+ */
+
+typedef struct henv {
+	interp_env env;
+	uint64_t *args, *addrs, *rets;
+	uint32_t naddrs;
+	interp_cell *init, *writes;
+	interp_obj_write *ow;
+	uint32_t now;
+	interp_type *types;
+	interp_ptr *ptrs;
+} henv;
+
+static void henv_free(henv *v)
+{
+	free(v->args);
+	free(v->addrs);
+	free(v->rets);
+	free(v->init);
+	free(v->writes);
+	free(v->ow);
+	free(v->types);
+	free(v->ptrs);
+	memset(v, 0, sizeof *v);
+}
+
+static uint64_t eval(hp *h, Z3_model m, Z3_ast t)
+{
+	Z3_ast r = NULL;
+	uint64_t v = 0;
+	if (Z3_model_eval(h->z, m, t, true, &r) && r) {
+		Z3_inc_ref(h->z, r);
+		if (!zc_numeral(h->z, r, &v))
+			v = 0;
+		Z3_dec_ref(h->z, r);
+	}
+	return v;
+}
+
+/* The identity whose model address is V, or HP_NONE. */
+static uint32_t fresh_value(hp *h, Z3_model m, uint64_t v)
+{
+	for (uint32_t x = 0; x < h->nid; x++)
+		if (eval(h, m, h->id[x].addr) == v)
+			return x;
+	return HP_NONE;
+}
+
+static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
+{
+	return fresh_value(h, m, v) != HP_NONE;
+}
+
+static uint64_t escaped_both(const hp *h, uint32_t k)
+{
+	if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
+		return 0;
+	return h->ho.callesc[k] & h->hpp.callesc[k];
+}
+
+/* Records that call K sets field F of (fresh identity X, or ADDR) to the
+ * model value V, naming V's fresh object when it is one. */
+static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
+		   uint64_t addr, uint32_t f, uint64_t val)
+{
+	uint32_t y = h->f[f].kind == 'r' ? fresh_value(h, m, val) : HP_NONE;
+	/* A call can only store a fresh object it can reach: one that has
+	 * escaped in both traces.  Any other fresh address in the model is
+	 * an artefact of the unconstrained havoc arrays; it is replayed as a
+	 * plain address (the replay then decides). */
+	if (y != HP_NONE && !(escaped_both(h, k) & (UINT64_C(1) << y)))
+		y = HP_NONE;
+	if (x == HP_NONE && y == HP_NONE)
+		return; /* a plain call_writes cell does it */
+	v->ow[v->now++] =
+	    (interp_obj_write){k,
+			       x != HP_NONE ? h->id[x].name : NULL,
+			       addr,
+			       h->f[f].name,
+			       y != HP_NONE ? h->id[y].name : NULL,
+			       val};
+}
+
+/* Call K's writes to fresh objects that escaped in both traces. */
+static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
+{
+	uint64_t both = escaped_both(h, k);
+	for (uint32_t x = 0; x < h->nid; x++) {
+		if (!(both & (UINT64_C(1) << x)))
+			continue;
+		for (uint32_t f = 0; f < h->nf; f++) {
+			Z3_ast hk = h->hk[k * h->nf + f];
+			uint64_t val = eval(
+			    h, m, K(h, Z3_mk_select(h->z, hk, h->id[x].addr)));
+			add_ow(h, m, v, k, x, 0, f, val);
+		}
+	}
+}
+
+static void add_addr(hp *h, Z3_model m, henv *v, uint64_t a)
+{
+	if (a == 0 || is_fresh_value(h, m, a))
+		return;
+	for (uint32_t i = 0; i < v->naddrs; i++)
+		if (v->addrs[i] == a)
+			return;
+	v->addrs[v->naddrs++] = a;
+}
+
+static jp_status make_env(hp *h, Z3_model m, henv *v)
+{
+	memset(v, 0, sizeof *v);
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	size_t cap = h->o->nvals + h->p->nvals + 1;
+	uint32_t nin = h->o->ninputs;
+	v->args = calloc(nin + 1, sizeof *v->args);
+	v->addrs = calloc(cap, sizeof *v->addrs);
+	v->rets = calloc(h->maxcalls + 1, sizeof *v->rets);
+	v->ptrs = calloc(h->ncp + 1, sizeof *v->ptrs);
+	if (!v->args || !v->addrs || !v->rets || !v->ptrs)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < nin; i++)
+		v->args[i] = eval(h, m, h->vars[i]);
+	for (uint32_t i = 0; i < h->ncp; i++)
+		v->ptrs[i] =
+		    (interp_ptr){h->cp[i].name, eval(h, m, h->cp[i].addr)};
+	for (int s = 0; s < 2; s++)
+		for (ir_vid x = 0; x < es[s]->t->nvals; x++)
+			if (es[s]->val[x] && is_ref(es[s]->t, x))
+				add_addr(h, m, v, eval(h, m, es[s]->val[x]));
+	size_t ncell = (size_t)v->naddrs * h->nf + 1;
+	v->init = calloc(ncell, sizeof *v->init);
+	v->writes = calloc(ncell * (h->maxcalls + 1), sizeof *v->writes);
+	v->types = calloc(v->naddrs + 1, sizeof *v->types);
+	v->ow = calloc(((size_t)v->naddrs + h->nid + 1) * (h->nf + 1) *
+			   (h->maxcalls + 1),
+		       sizeof *v->ow);
+	if (!v->init || !v->writes || !v->types || !v->ow)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t ni = 0, nw = 0, nt = 0;
+	for (uint32_t i = 0; i < v->naddrs; i++) {
+		Z3_ast a = zc_bv(&h->S, 64, v->addrs[i]);
+		uint64_t c = eval(h, m, K(h, Z3_mk_app(h->z, h->tyfun, 1, &a)));
+		if (c >= 1 && c <= h->ncls)
+			v->types[nt++] =
+			    (interp_type){v->addrs[i], h->cls[c - 1].name};
+		for (uint32_t f = 0; f < h->nf; f++) {
+			uint64_t x =
+			    eval(h, m, K(h, Z3_mk_select(h->z, h->f[f].h0, a)));
+			v->init[ni++] =
+			    (interp_cell){0, v->addrs[i], h->f[f].name, x};
+			for (uint32_t k = 0; k < h->maxcalls; k++) {
+				Z3_ast hk = h->hk[k * h->nf + f];
+				x = eval(h, m, K(h, Z3_mk_select(h->z, hk, a)));
+				v->writes[nw++] = (interp_cell){
+				    k, v->addrs[i], h->f[f].name, x};
+			}
+		}
+	}
+	for (uint32_t k = 0; k < h->maxcalls; k++) {
+		v->rets[k] = eval(h, m, h->rk[k]);
+		fresh_writes(h, m, v, k);
+	}
+	v->env = (interp_env){.args = v->args,
+			      .nargs = nin,
+			      .init = v->init,
+			      .ninit = ni,
+			      .types = v->types,
+			      .ntypes = nt,
+			      .ptrs = v->ptrs,
+			      .nptrs = h->ncp,
+			      .call_ret = v->rets,
+			      .ncall_ret = h->maxcalls,
+			      .call_writes = v->writes,
+			      .ncall_writes = nw,
+			      .obj_writes = v->ow,
+			      .nobj_writes = v->now};
+	return JP_OK;
+}
+
+static void report(hp *h, const henv *v, const char *why, const char *what,
+		   strbuf *sb)
+{
+	const ir_trace *o = h->o;
+	sb_printf(sb, "counterexample (heap model) for %s:\n", what);
+	for (uint32_t i = 0; i < o->ninputs; i++) {
+		const char *nm = ir_valname(o, o->inputs[i]);
+		if (is_ref(o, o->inputs[i]))
+			sb_printf(sb, "  %s = 0x%016llx\n", nm,
+				  (unsigned long long)v->args[i]);
+		else
+			sb_printf(sb, "  %s = %lld (0x%llx)\n", nm,
+				  (long long)v->args[i],
+				  (unsigned long long)v->args[i]);
+	}
+	for (uint32_t i = 0; i < v->env.nptrs; i++)
+		sb_printf(sb, "  ConstPtr(%s) = 0x%016llx\n", v->ptrs[i].name,
+			  (unsigned long long)v->ptrs[i].addr);
+	for (uint32_t i = 0; i < v->env.ntypes; i++)
+		sb_printf(sb, "  type of 0x%016llx = %s\n",
+			  (unsigned long long)v->types[i].addr,
+			  v->types[i].cls);
+	for (uint32_t i = 0; i < v->env.ninit; i++)
+		if (v->init[i].value)
+			sb_printf(sb, "  initially 0x%016llx.%s = 0x%llx\n",
+				  (unsigned long long)v->init[i].addr,
+				  v->init[i].field,
+				  (unsigned long long)v->init[i].value);
+	for (uint32_t k = 0; k < h->maxcalls; k++)
+		sb_printf(sb, "  call %u returns 0x%llx\n", k,
+			  (unsigned long long)v->rets[k]);
+	for (uint32_t i = 0; i < v->env.ncall_writes; i++)
+		sb_printf(
+		    sb, "  call %u sets 0x%016llx.%s = 0x%llx\n",
+		    v->writes[i].call, (unsigned long long)v->writes[i].addr,
+		    v->writes[i].field, (unsigned long long)v->writes[i].value);
+	for (uint32_t i = 0; i < v->now; i++) {
+		const interp_obj_write *w = &v->ow[i];
+		if (w->obj)
+			sb_printf(sb, "  call %u sets fresh %s.%s = ", w->call,
+				  w->obj, w->field);
+		else
+			sb_printf(sb, "  call %u sets 0x%016llx.%s = ", w->call,
+				  (unsigned long long)w->addr, w->field);
+		if (w->value_obj)
+			sb_printf(sb, "fresh %s\n", w->value_obj);
+		else
+			sb_printf(sb, "0x%llx\n", (unsigned long long)w->value);
+	}
+	sb_printf(sb, "divergence: %s\n", why);
+}
+
+/* Replays model M; 1 when the traces diverge (RES filled), 0 when not. */
+int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st)
+{
+	henv v;
+	interp_result ro, rp;
+	memset(&ro, 0, sizeof ro);
+	memset(&rp, 0, sizeof rp);
+	int ans = 0;
+	*st = make_env(h, m, &v);
+	if (!*st)
+		*st = interp_run(h->o, &v.env, &ro, h->err);
+	if (!*st) {
+		*st = interp_run(h->p, &v.env, &rp, h->err);
+		if (*st)
+			interp_result_free(&ro);
+	}
+	if (*st) {
+		henv_free(&v);
+		return 0;
+	}
+	hrun A = {h->o, &h->ho, &ro, &v.env}, B = {h->p, &h->hpp, &rp, &v.env};
+	strbuf why;
+	sb_init(&why);
+	if (hp_diverges(h, &A, &B, &why)) {
+		ans = 1;
+		ver_result *r = h->res;
+		for (uint32_t i = 0; i < h->o->ninputs; i++)
+			r->inputs[i] = v.args[i];
+		strbuf sb;
+		sb_init(&sb);
+		report(h, &v, why.buf, what, &sb);
+		r->cex_text = sb_detach(&sb);
+	}
+	sb_release(&why);
+	interp_result_free(&ro);
+	interp_result_free(&rp);
+	henv_free(&v);
+	return ans;
+}
+
+/* ---- the concrete comparison without the solver -------------------------
+ */
+
+jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
+			  const interp_env *env, bool *div, strbuf *why,
+			  jp_err *err)
+{
+	*div = false;
+	hp *h = calloc(1, sizeof *h);
+	if (!h)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	h->o = orig;
+	h->p = opt;
+	h->w = orig->width;
+	h->err = err;
+	uint32_t cap = 2 * (orig->nops + opt->nops) + 2;
+	h->f = calloc(cap, sizeof *h->f);
+	h->cls = calloc(cap, sizeof *h->cls);
+	jp_status st = h->f && h->cls && hp_trace_alloc(h, &h->ho, orig) &&
+			       hp_trace_alloc(h, &h->hpp, opt)
+			   ? JP_OK
+			   : jp_fail(err, JP_ENOMEM, "out of memory");
+	if (!st)
+		st = hp_scan_fields(h, orig);
+	if (!st)
+		st = hp_scan_fields(h, opt);
+	if (!st)
+		st = hp_scan_idents(h);
+	interp_result ro, rp;
+	memset(&ro, 0, sizeof ro);
+	memset(&rp, 0, sizeof rp);
+	if (!st)
+		st = interp_run(orig, env, &ro, err);
+	if (!st)
+		st = interp_run(opt, env, &rp, err);
+	if (!st) {
+		hrun A = {orig, &h->ho, &ro, env}, B = {opt, &h->hpp, &rp, env};
+		*div = hp_diverges(h, &A, &B, why);
+	}
+	interp_result_free(&ro);
+	interp_result_free(&rp);
+	hp_trace_free(&h->ho);
+	hp_trace_free(&h->hpp);
+	free(h->f);
+	free(h->cls);
+	free(h);
+	return st;
+}
