@@ -53,6 +53,11 @@ typedef struct camp_counts {
 	uint64_t findings_new, findings_dup; /* failures, by novelty */
 	uint64_t ops; /* ops generated (for the average length) */
 	double ms_gen, ms_opt, ms_ver, ms_reduce; /* time per stage */
+	/* camp_opts.audit_rate: traces audited, and their obligations
+	 * re-proved on the plain encoding (ver_result.audited...).  Not
+	 * kept in the state: a resumed campaign counts its session. */
+	uint64_t audit_traces, audited, audit_agreed, audit_disagreed,
+	    audit_unknown;
 } camp_counts;
 
 #define CAMP_SIG_MAX 200
@@ -97,6 +102,11 @@ typedef struct camp_opts {
 	gen_opts gen;
 	opt_config cfg;
 	unsigned timeout_ms; /* per solver query */
+	/* The share of traces (0..1) checked with ver_opts.audit, sampled
+	 * from each trace's seed (so a replay audits the same traces).  A
+	 * disagreement is saved as a finding of kind "audit" (unreduced) and
+	 * counted as an error. */
+	double audit_rate;
 	const char *outdir;
 	bool resume;
 	uint32_t reduce_ms;   /* budget of one reduction; 0 = 60000 */

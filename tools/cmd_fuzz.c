@@ -161,6 +161,15 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	       o->outdir);
 	printf("  errors   %10llu  (optimizer/verifier errors, crashes)\n",
 	       (unsigned long long)c->errors);
+	if (o->audit_rate > 0)
+		printf("audit: %llu traces audited, %llu obligations re-proved "
+		       "on the plain encoding: %llu agreed, %llu disagreed, "
+		       "%llu unknown (timeout)\n",
+		       (unsigned long long)c->audit_traces,
+		       (unsigned long long)c->audited,
+		       (unsigned long long)c->audit_agreed,
+		       (unsigned long long)c->audit_disagreed,
+		       (unsigned long long)c->audit_unknown);
 	double tot = c->ms_gen + c->ms_opt + c->ms_ver + c->ms_reduce;
 	double n = c->traces ? (double)c->traces : 1;
 	printf("time per stage: generate %.1f%%, optimize %.1f%%, verify "
@@ -222,18 +231,24 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	sb_json_str(&sb, tmp.buf);
 	sb_puts(&sb, ", \"out\": ");
 	sb_json_str(&sb, o->outdir);
-	sb_printf(&sb,
-		  ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
-		  "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
-		  "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
-		  "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f}, "
-		  "\"findings\": [",
-		  (unsigned long long)c->traces, (unsigned long long)c->proved,
-		  (unsigned long long)c->refuted,
-		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
-		  (unsigned long long)c->ops,
-		  s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0,
-		  c->ms_gen, c->ms_opt, c->ms_ver, c->ms_reduce);
+	sb_printf(
+	    &sb,
+	    ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
+	    "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
+	    "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
+	    "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f}, "
+	    "\"audit\": {\"traces\": %llu, \"obligations\": %llu, "
+	    "\"agreed\": %llu, \"disagreed\": %llu, \"unknown\": %llu}, "
+	    "\"findings\": [",
+	    (unsigned long long)c->traces, (unsigned long long)c->proved,
+	    (unsigned long long)c->refuted, (unsigned long long)c->unknown,
+	    (unsigned long long)c->errors, (unsigned long long)c->ops,
+	    s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0, c->ms_gen,
+	    c->ms_opt, c->ms_ver, c->ms_reduce,
+	    (unsigned long long)c->audit_traces, (unsigned long long)c->audited,
+	    (unsigned long long)c->audit_agreed,
+	    (unsigned long long)c->audit_disagreed,
+	    (unsigned long long)c->audit_unknown);
 	for (uint32_t i = 0; i < s->nfindings; i++) {
 		const camp_finding *f = &s->findings[i];
 		sb_puts(&sb, i ? ", {\"signature\": " : "{\"signature\": ");
@@ -357,7 +372,7 @@ int cmd_fuzz(int argc, char **argv)
 	uint64_t count = 0, seed = 0;
 	const char *seed_s = NULL, *inject = NULL, *passes = NULL;
 	const char *out = "jp-out", *profile = "all", *length = NULL;
-	const char *inputs = NULL, *replay_s = NULL;
+	const char *inputs = NULL, *replay_s = NULL, *audit_s = NULL;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false;
 	cli_opt opts[] = {
@@ -390,6 +405,10 @@ int cmd_fuzz(int argc, char **argv)
 	     "MS  time budget of one reduction (default 60000)"},
 	    {"max-findings", CLI_INT, &max_findings,
 	     "N  stop after N distinct findings"},
+	    {"audit-rate", CLI_STRING, &audit_s,
+	     "P  audit this share (0..1) of the traces, sampled from their "
+	     "seeds: every proof re-proved on the plain encoding "
+	     "(docs/trust.md); a disagreement is a finding of kind audit"},
 	    {"replay", CLI_STRING, &replay_s,
 	     "SEED  judge the one trace of this trace seed and print it"},
 	};
@@ -431,6 +450,17 @@ int cmd_fuzz(int argc, char **argv)
 				       "3600000, found %ld",
 				       timeout);
 	o.timeout_ms = (unsigned)timeout;
+	if (audit_s) {
+		char *end;
+		o.audit_rate = strtod(audit_s, &end);
+		if (end == audit_s || *end || !(o.audit_rate >= 0) ||
+		    o.audit_rate > 1)
+			return cli_usage_error(&spec,
+					       "--audit-rate: expected a "
+					       "number from 0 to 1, found "
+					       "'%s'",
+					       audit_s);
+	}
 	if (reduce_ms < 0)
 		return cli_usage_error(&spec, "--reduce-ms must be >= 0");
 	o.reduce_ms = reduce_ms ? (uint32_t)reduce_ms : 1;
