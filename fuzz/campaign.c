@@ -428,7 +428,16 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 		  "still there):\n"
 		  "\"$J\" fuzz --replay %llu %s\n",
 		  f->sig, (unsigned long long)f->trace_seed, opts.buf);
-	if (strcmp(f->kind, "crash") != 0) {
+	if (!strcmp(f->kind, "audit"))
+		sb_printf(sb,
+			  "# The audit disagreement (docs/trust.md), not "
+			  "reduced:
+			  "$J" fuzz-- replay %
+				  llu % s-- audit -
+			      rate 1 ",
+			      (unsigned long long)f->trace_seed,
+			  opts.buf);
+	if (strcmp(f->kind, "crash") != 0 && strcmp(f->kind, "audit") != 0) {
 		strbuf ro;
 		sb_init(&ro);
 		if (o->cfg.bugs) {

@@ -304,6 +304,7 @@ static int replay(uint64_t seed, const camp_opts *o)
 	env.vo.examples = ex.inputs;
 	env.vo.nexamples = 1;
 	env.vo.failargs = true;
+	env.vo.audit = o->audit_rate > 0; /* --replay SEED --audit-rate 1 */
 	red_outcome r;
 	if (red_evaluate(&env, t, &r, &err)) {
 		code = cli_error(&err);
@@ -324,6 +325,12 @@ static int replay(uint64_t seed, const camp_opts *o)
 	sb_putc(&sb, '\n');
 	if (r.have_res && r.res.cex_text)
 		sb_printf(&sb, "%s\n", r.res.cex_text);
+	if (env.vo.audit && r.have_res)
+		sb_printf(&sb,
+			  "audit: %u obligations re-proved on the plain "
+			  "encoding: %u agreed, %u disagreed, %u unknown\n",
+			  r.res.audited, r.res.audit_agreed,
+			  r.res.audit_disagreed, r.res.audit_unknown);
 	fputs(sb.buf, stdout);
 	sb_release(&sb);
 	code = red_is_failure(r.kind)  ? EXIT_FOUND
