@@ -429,14 +429,11 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 		  "\"$J\" fuzz --replay %llu %s\n",
 		  f->sig, (unsigned long long)f->trace_seed, opts.buf);
 	if (!strcmp(f->kind, "audit"))
-		sb_printf(sb,
-			  "# The audit disagreement (docs/trust.md), not "
-			  "reduced:
-			  "$J" fuzz-- replay %
-				  llu % s-- audit -
-			      rate 1 ",
-			      (unsigned long long)f->trace_seed,
-			  opts.buf);
+		sb_printf(
+		    sb,
+		    "# The audit disagreement (docs/trust.md), not "
+		    "reduced:\n\"$J\" fuzz --replay %llu %s --audit-rate 1\n",
+		    (unsigned long long)f->trace_seed, opts.buf);
 	if (strcmp(f->kind, "crash") != 0 && strcmp(f->kind, "audit") != 0) {
 		strbuf ro;
 		sb_init(&ro);
