@@ -157,6 +157,11 @@ static void counts_add(camp_counts *a, const camp_counts *b)
 	a->red_ops_from += b->red_ops_from;
 	a->red_ops += b->red_ops;
 	a->red_evals += b->red_evals;
+	a->audit_traces += b->audit_traces;
+	a->audited += b->audited;
+	a->audit_agreed += b->audit_agreed;
+	a->audit_disagreed += b->audit_disagreed;
+	a->audit_unknown += b->audit_unknown;
 }
 
 /* ---- files ----
@@ -431,7 +436,13 @@ static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
 		  "still there):\n"
 		  "\"$J\" fuzz --replay %llu %s\n",
 		  f->sig, (unsigned long long)f->trace_seed, opts.buf);
-	if (strcmp(f->kind, "crash") != 0) {
+	if (!strcmp(f->kind, "audit"))
+		sb_printf(
+		    sb,
+		    "# The audit disagreement (docs/trust.md), not "
+		    "reduced:\n\"$J\" fuzz --replay %llu %s --audit-rate 1\n",
+		    (unsigned long long)f->trace_seed, opts.buf);
+	if (strcmp(f->kind, "crash") != 0 && strcmp(f->kind, "audit") != 0) {
 		strbuf ro;
 		sb_init(&ro);
 		if (o->cfg.bugs) {
@@ -897,6 +908,48 @@ static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
 	red_outcome_free(&fin);
 }
 
+/* Whether the trace of SEED is audited at RATE: a uniform draw from the
+ * seed, so the choice is the same in a replay. */
+static bool audit_sampled(double rate, uint64_t seed)
+{
+	if (rate <= 0)
+		return false;
+	uint64_t r = rng_derive(seed, 0x61756469u, 0) >> 11; /* 53 bits */
+	return rate >= 1 || (double)r * 0x1p-53 < rate;
+}
+
+/* Saves a trace whose audit disagreed, unreduced (the disagreement is the
+ * verifier's, not the optimizer's), as a finding of kind "audit". */
+static void save_audit_finding(worker *w, const ir_trace *t,
+			       const gen_example *ex, const red_outcome *out,
+			       uint64_t seed, uint64_t idx)
+{
+	camp_finding f;
+	memset(&f, 0, sizeof f);
+	snprintf(f.sig, sizeof f.sig, "audit.%016llx",
+		 (unsigned long long)seed);
+	snprintf(f.kind, sizeof f.kind, "audit");
+	snprintf(f.what, sizeof f.what, "%s",
+		 out->res.reason ? out->res.reason : "audit disagreement");
+	f.trace_seed = seed;
+	f.stream = w->stream;
+	f.index = idx;
+	f.ops_orig = f.ops_reduced = ir_count_ops(t);
+	f.at_s = (clk_now_ms() - w->t0) / 1e3;
+	f.hits = 1;
+	red_stats rs;
+	memset(&rs, 0, sizeof rs);
+	char tmpname[64];
+	snprintf(tmpname, sizeof tmpname, ".tmp-%ld-%u", (long)getpid(),
+		 w->tmpseq++);
+	bundle b = {t, ex, out, t, out, &rs};
+	if (save_finding(w->o, tmpname, &f, &b) < 0)
+		snprintf(f.what, sizeof f.what,
+			 "NOT SAVED (write error): audit disagreement");
+	w->c.findings_new++;
+	send_msg(w, MSG_FINDING, &f);
+}
+
 static bool worker_should_stop(worker *w)
 {
 	if (soft_stop || (w->o->stop && *w->o->stop))
@@ -936,6 +989,7 @@ static void judge_one(worker *w)
 	 * them first catches many miscompilations without the solver. */
 	env.vo.examples = ex.inputs;
 	env.vo.nexamples = 1;
+	env.vo.audit = audit_sampled(w->o->audit_rate, seed);
 	red_outcome out;
 	if (red_evaluate(&env, t, &out, NULL) != JP_OK) {
 		w->c.errors++;
@@ -944,6 +998,20 @@ static void judge_one(worker *w)
 	}
 	w->c.ms_opt += out.ms_opt;
 	w->c.ms_ver += out.ms_ver;
+	if (env.vo.audit && out.have_res) {
+		w->c.audit_traces++;
+		w->c.audited += out.res.audited;
+		w->c.audit_agreed += out.res.audit_agreed;
+		w->c.audit_disagreed += out.res.audit_disagreed;
+		w->c.audit_unknown += out.res.audit_unknown;
+	}
+	if (out.have_res && out.res.audit_disagreed) {
+		w->c.errors++;
+		save_audit_finding(w, t, &ex, &out, seed, idx);
+		red_outcome_free(&out);
+		ir_trace_free(t);
+		return;
+	}
 	switch (out.kind) {
 	case RED_PROVED: w->c.proved++; break;
 	case RED_UNKNOWN:

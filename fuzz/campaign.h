@@ -62,6 +62,11 @@ typedef struct camp_counts {
 	/* Reductions in progress (not saved in the state): how many, the
 	 * ops they started from and are at now, candidates judged. */
 	uint32_t reducing, red_ops_from, red_ops, red_evals;
+	/* camp_opts.audit_rate: traces audited, and their obligations
+	 * re-proved on the plain encoding (ver_result.audited...).  Not
+	 * kept in the state: a resumed campaign counts its session. */
+	uint64_t audit_traces, audited, audit_agreed, audit_disagreed,
+	    audit_unknown;
 } camp_counts;
 
 #define CAMP_SIG_MAX 200
@@ -110,6 +115,11 @@ typedef struct camp_opts {
 	 * worker runs its own, fuzz/extopt.h); NULL = the built-in one with
 	 * CFG. */
 	const xo_config *optimizer;
+	/* The share of traces (0..1) checked with ver_opts.audit, sampled
+	 * from each trace's seed (so a replay audits the same traces).  A
+	 * disagreement is saved as a finding of kind "audit" (unreduced) and
+	 * counted as an error. */
+	double audit_rate;
 	const char *outdir;
 	bool resume;
 	/* --seconds or --count given: a resumed campaign runs that long

@@ -25,6 +25,7 @@
 
 #include "ir/parse.h"
 #include "ir/print.h"
+#include "util/clock.h"
 
 struct xo {
 	xo_config cfg;
@@ -38,13 +39,6 @@ struct xo {
 	int status;  /* wait status once reaped */
 	bool reaped;
 };
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static unsigned timeout_of(const xo *x)
 {
@@ -259,7 +253,7 @@ static xch exchange(xo *x, const char *data, size_t len, bool close_in,
 			return XCH_DONE;
 		if (x->out_eof)
 			return framed ? XCH_EOF : XCH_DONE;
-		double left = deadline - now_ms();
+		double left = deadline - clk_now_ms();
 		if (left <= 0)
 			return XCH_TIMEOUT;
 		struct pollfd p[3];
@@ -307,7 +301,7 @@ static bool wait_exit(xo *x, double deadline)
 		reap(x, WNOHANG);
 		if (x->reaped)
 			break;
-		double left = deadline - now_ms();
+		double left = deadline - clk_now_ms();
 		if (left <= 0)
 			return false;
 		int slice = left < 10 ? (int)left + 1 : 10;
@@ -426,7 +420,7 @@ static jp_status one_shot(xo *x, const ir_trace *in, const strbuf *text,
 	jp_status st = start(x, err);
 	if (st)
 		return st;
-	double deadline = now_ms() + timeout_of(x);
+	double deadline = clk_now_ms() + timeout_of(x);
 	xch r = exchange(x, text->buf, text->len, true, false, deadline);
 	char what[120];
 	if (r == XCH_TOOBIG) {
@@ -501,7 +495,7 @@ static jp_status persistent(xo *x, const ir_trace *in, strbuf *text,
 	sb_reset(&x->obuf);
 	x->scan = 0;
 	sb_puts(text, XO_END "\n");
-	double deadline = now_ms() + timeout_of(x) + grace;
+	double deadline = clk_now_ms() + timeout_of(x) + grace;
 	xch r = exchange(x, text->buf, text->len, false, true, deadline);
 	char what[160];
 	switch (r) {
@@ -520,7 +514,7 @@ static jp_status persistent(xo *x, const ir_trace *in, strbuf *text,
 		return fail_with(x, RED_OPT_HANG, "hang", obl, oblsize, fail,
 				 err, what);
 	case XCH_EOF:
-		if (!wait_exit(x, now_ms() + 1000))
+		if (!wait_exit(x, clk_now_ms() + 1000))
 			return fail_with(x, RED_OPT_CRASH, "crash closed", obl,
 					 oblsize, fail, err,
 					 "optimizer closed its output without "

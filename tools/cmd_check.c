@@ -105,11 +105,31 @@ static void print_human(const ver_result *r, bool verbose)
 	}
 }
 
+/* --audit of one pair: the counts on stderr (stdout keeps its format), and
+ * a disagreement as an internal error; exit 3 then (the verdict is not
+ * "proved"), else RC. */
+static int report_audit(const ver_result *r, const char *orig, bool json,
+			int rc)
+{
+	if (!json)
+		fprintf(stderr,
+			"audit: %u obligations re-proved on the plain "
+			"encoding: %u agreed, %u disagreed, %u unknown\n",
+			r->audited, r->audit_agreed, r->audit_disagreed,
+			r->audit_unknown);
+	if (!r->audit_disagreed)
+		return rc;
+	fprintf(stderr, "jitprove: internal error: --audit on %s: %s\n", orig,
+		r->reason ? r->reason : "disagreement");
+	return EXIT_UNKNOWN;
+}
+
 /* ---- --corpus: every pair directory under the given directories ---- */
 
 typedef struct corpus_stats {
 	unsigned pairs, unexpected, skipped;
 	unsigned obl, by_identity, by_range, by_rewrite, by_concrete, by_solver;
+	unsigned audited, audit_agreed, audit_disagreed, audit_unknown;
 	unsigned unknown;
 	unsigned solver_calls;
 	double ms;
@@ -229,6 +249,14 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 		cs->by_concrete += r.by_concrete;
 		cs->by_solver += r.by_solver;
 		cs->solver_calls += r.solver_calls;
+		cs->audited += r.audited;
+		cs->audit_agreed += r.audit_agreed;
+		cs->audit_disagreed += r.audit_disagreed;
+		cs->audit_unknown += r.audit_unknown;
+		if (r.audit_disagreed)
+			fprintf(stderr,
+				"jitprove: internal error: --audit: %s: %s\n",
+				dir, r.reason ? r.reason : "disagreement");
 		for (uint32_t i = 0; i < r.nobl; i++)
 			cs->unknown +=
 			    r.obl[i].checked && r.obl[i].status == VER_UNKNOWN;
@@ -359,6 +387,14 @@ static int check_corpus(const char **dirs, int ndirs, const ver_opts *base,
 		       rate, cs.obl, cs.by_identity, cs.by_range, cs.by_rewrite,
 		       cs.by_concrete, cs.by_solver, cs.unknown, share,
 		       cs.solver_calls);
+	if (base->audit) {
+		printf("audit: %u obligations re-proved on the plain encoding: "
+		       "%u agreed, %u disagreed, %u unknown (timeout)\n",
+		       cs.audited, cs.audit_agreed, cs.audit_disagreed,
+		       cs.audit_unknown);
+		if (cs.audit_disagreed)
+			return EXIT_UNKNOWN;
+	}
 	return cs.unexpected ? EXIT_FOUND : EXIT_PROVED;
 }
 
@@ -367,6 +403,7 @@ int cmd_check(int argc, char **argv)
 	int width = 64;
 	bool opaque = false, failargs = false, json = false;
 	bool self_check = false, no_simplify = false, verbose = false;
+	bool audit = false;
 	bool corpus = false, in_process = false;
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
@@ -402,6 +439,11 @@ int cmd_check(int argc, char **argv)
 			"N  random and edge inputs run concretely (default "
 			"32)"),
 	    cli_opt_seed(&seed, NULL, "N  seed of the screening inputs"),
+	    {"audit", CLI_FLAG, &audit,
+	     "re-prove every proved obligation with Z3 on the plain encoding "
+	     "(no ranges, rewriting, facts, lemmas, refolding, peepholes or "
+	     "abstraction; docs/trust.md); a disagreement is an internal "
+	     "error: reported on stderr, verdict unknown, exit 3"},
 	    {"self-check", CLI_FLAG, &self_check,
 	     "cross-check the encoder against the interpreter"},
 	    {"no-simplify", CLI_FLAG, &no_simplify,
@@ -461,6 +503,7 @@ int cmd_check(int argc, char **argv)
 	vo.smt2_dir = smt2;
 	vo.solver_cmd = solver;
 	vo.self_check = self_check;
+	vo.audit = audit;
 	vo.simplify = !no_simplify;
 	vo.isolate = !in_process;
 	ci_prefer_rlimit(&vo);
@@ -531,6 +574,8 @@ int cmd_check(int argc, char **argv)
 		rc = res.verdict == VER_PROVED	  ? EXIT_PROVED
 		     : res.verdict == VER_REFUTED ? EXIT_FOUND
 						  : EXIT_UNKNOWN;
+		if (audit)
+			rc = report_audit(&res, pos[0], json, rc);
 	}
 	ver_result_free(&res);
 	ver_ctx_free(c);

@@ -169,6 +169,15 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	       o->outdir);
 	printf("  errors   %10llu  (optimizer/verifier errors, crashes)\n",
 	       (unsigned long long)c->errors);
+	if (o->audit_rate > 0)
+		printf("audit: %llu traces audited, %llu obligations re-proved "
+		       "on the plain encoding: %llu agreed, %llu disagreed, "
+		       "%llu unknown (timeout)\n",
+		       (unsigned long long)c->audit_traces,
+		       (unsigned long long)c->audited,
+		       (unsigned long long)c->audit_agreed,
+		       (unsigned long long)c->audit_disagreed,
+		       (unsigned long long)c->audit_unknown);
 	double tot =
 	    c->ms_gen + c->ms_opt + c->ms_ver + c->ms_blame + c->ms_reduce;
 	double n = c->traces ? (double)c->traces : 1;
@@ -234,19 +243,25 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	sb_json_str(&sb, tmp.buf);
 	sb_puts(&sb, ", \"out\": ");
 	sb_json_str(&sb, o->outdir);
-	sb_printf(&sb,
-		  ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
-		  "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
-		  "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
-		  "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f, "
-		  "\"blame\": %.1f}, "
-		  "\"findings\": [",
-		  (unsigned long long)c->traces, (unsigned long long)c->proved,
-		  (unsigned long long)c->refuted,
-		  (unsigned long long)c->unknown, (unsigned long long)c->errors,
-		  (unsigned long long)c->ops,
-		  s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0,
-		  c->ms_gen, c->ms_opt, c->ms_ver, c->ms_reduce, c->ms_blame);
+	sb_printf(
+	    &sb,
+	    ", \"traces\": %llu, \"proved\": %llu, \"refuted\": %llu, "
+	    "\"unknown\": %llu, \"errors\": %llu, \"ops\": %llu, "
+	    "\"traces_per_second\": %.2f, \"ms\": {\"generate\": %.1f, "
+	    "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f, "
+	    "\"blame\": %.1f}, "
+	    "\"audit\": {\"traces\": %llu, \"obligations\": %llu, "
+	    "\"agreed\": %llu, \"disagreed\": %llu, \"unknown\": %llu}, "
+	    "\"findings\": [",
+	    (unsigned long long)c->traces, (unsigned long long)c->proved,
+	    (unsigned long long)c->refuted, (unsigned long long)c->unknown,
+	    (unsigned long long)c->errors, (unsigned long long)c->ops,
+	    s->elapsed > 0 ? (double)c->traces / s->elapsed : 0.0, c->ms_gen,
+	    c->ms_opt, c->ms_ver, c->ms_reduce, c->ms_blame,
+	    (unsigned long long)c->audit_traces, (unsigned long long)c->audited,
+	    (unsigned long long)c->audit_agreed,
+	    (unsigned long long)c->audit_disagreed,
+	    (unsigned long long)c->audit_unknown);
 	for (uint32_t i = 0; i < s->nfindings; i++) {
 		const camp_finding *f = &s->findings[i];
 		sb_puts(&sb, i ? ", {\"signature\": " : "{\"signature\": ");
@@ -312,6 +327,7 @@ static int replay(uint64_t seed, const camp_opts *o)
 		xopt = xo_optimizer(x);
 		env.optimizer = &xopt;
 	}
+	env.vo.audit = o->audit_rate > 0; /* --replay SEED --audit-rate 1 */
 	red_outcome r;
 	jp_status est = red_evaluate(&env, t, &r, &err);
 	xo_free(x);
@@ -334,6 +350,12 @@ static int replay(uint64_t seed, const camp_opts *o)
 	sb_putc(&sb, '\n');
 	if (r.have_res && r.res.cex_text)
 		sb_printf(&sb, "%s\n", r.res.cex_text);
+	if (env.vo.audit && r.have_res)
+		sb_printf(&sb,
+			  "audit: %u obligations re-proved on the plain "
+			  "encoding: %u agreed, %u disagreed, %u unknown\n",
+			  r.res.audited, r.res.audit_agreed,
+			  r.res.audit_disagreed, r.res.audit_unknown);
 	fputs(sb.buf, stdout);
 	sb_release(&sb);
 	code = red_is_failure(r.kind)  ? EXIT_FOUND
@@ -387,6 +409,7 @@ int cmd_fuzz(int argc, char **argv)
 	const char *optimizer = NULL, *syntax = NULL;
 	bool opt_persistent = false;
 	long opt_timeout = 0;
+	const char *audit_s = NULL;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false, force = false;
 	opt_config cfg = opt_default_config();
@@ -442,6 +465,10 @@ int cmd_fuzz(int argc, char **argv)
 	     "5000)"},
 	    {"syntax", CLI_STRING, &syntax,
 	     "S  pypy (default) or toy: the spelling CMD reads and writes"},
+	    {"audit-rate", CLI_STRING, &audit_s,
+	     "P  audit this share (0..1) of the traces, sampled from their "
+	     "seeds: every proof re-proved on the plain encoding "
+	     "(docs/trust.md); a disagreement is a finding of kind audit"},
 	};
 	cli_spec spec = {
 	    "jitprove fuzz [--seconds N | --count N] [--seed S] [--jobs J] "
@@ -494,6 +521,17 @@ int cmd_fuzz(int argc, char **argv)
 		o.optimizer = &xc;
 	o.cfg = cfg;
 	o.timeout_ms = (unsigned)timeout;
+	if (audit_s) {
+		char *end;
+		o.audit_rate = strtod(audit_s, &end);
+		if (end == audit_s || *end || !(o.audit_rate >= 0) ||
+		    o.audit_rate > 1)
+			return cli_usage_error(&spec,
+					       "--audit-rate: expected a "
+					       "number from 0 to 1, found "
+					       "'%s'",
+					       audit_s);
+	}
 	o.reduce_ms = reduce_ms ? (uint32_t)reduce_ms : 1;
 	o.jobs = (int)jobs;
 	if (!seed_given)

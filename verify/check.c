@@ -370,6 +370,10 @@ static void pair_free(chk_pair *ps)
 		Z3_solver_dec_ref(ps->z, ps->solvers.abstract);
 	if (ps->solvers.abstract_slow)
 		Z3_solver_dec_ref(ps->z, ps->solvers.abstract_slow);
+	if (ps->solvers.audit)
+		Z3_solver_dec_ref(ps->z, ps->solvers.audit);
+	if (ps->solvers.audit_slow)
+		Z3_solver_dec_ref(ps->z, ps->solvers.audit_slow);
 	if (ps->solvers.abstract)
 		abs_free(&ps->abs.map);
 	vr_free(ps->vo);
@@ -469,6 +473,8 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		st = chk_make_screen(&ps, err);
 	if (!st)
 		st = check_modes(&ps, err);
+	if (!st)
+		st = chk_audit(&ps, err);
 	pair_free(&ps);
 	res->ms_total = chk_now_ms() - t0;
 	st = z3_error_is_unknown(res, st, err);

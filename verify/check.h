@@ -66,6 +66,15 @@ typedef struct ver_opts {
 	const char *smt2_dir;	/* write each query there, or NULL */
 	const char *solver_cmd; /* second solver to re-check queries, or NULL */
 	bool self_check;	/* cross-check encoder against interpreter */
+	/* Re-prove every proved obligation (except those whose two sides
+	 * are one term of the plain encoding) with Z3 on the plain encoding:
+	 * every op by enc_op/enc_guard, no folding, peepholes, ranges,
+	 * facts, lemmas, refolding or abstraction.  Plain Z3 finding a
+	 * model where the verifier said proved is a disagreement: the
+	 * verdict is then VER_UNKNOWN with the reason "audit
+	 * disagreement: ...", never VER_PROVED (docs/trust.md).  Integer
+	 * pairs only: heap pairs (verify/heap.h) are not audited. */
+	bool audit;
 	/* Example inputs (e.g. from '# args:' comments), screened first:
 	 * NEXAMPLES vectors of ninputs canonical values each, flattened. */
 	const uint64_t *examples;
@@ -142,6 +151,10 @@ typedef struct ver_result {
 	uint32_t isolated_lost;	  /* ... that was killed or died: unknown */
 	uint32_t lemmas;	  /* OPT values proved equal to ORIG ones */
 	uint32_t lemma_queries;	  /* solver queries spent on them */
+	/* ver_opts.audit: obligations re-proved on the plain encoding, and
+	 * how: unsat (agreed), a model (disagreed: an internal error), or
+	 * no answer in the budget (unknown, not a disagreement). */
+	uint32_t audited, audit_agreed, audit_disagreed, audit_unknown;
 	double ms_total, ms_encode, ms_solve, ms_screen;
 } ver_result;
 

@@ -593,7 +593,7 @@ jp_status chk_refold_facts(chk_pair *ps, jp_err *err)
 jp_status chk_facts_of_ranges(chk_pair *ps, vr_state *r, const ir_trace *t,
 			      const enc_trace *e, uint32_t upto, jp_err *err)
 {
-	if (chk_auditing(ps))
+	if (chk_rechecking(ps))
 		return JP_OK;
 	vr_advance(r, upto);
 	if (vr_infeasible(r))

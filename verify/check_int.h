@@ -43,7 +43,9 @@ typedef struct chk_solvers {
 				    hidden (verify/abstract.h) */
 	Z3_solver abstract_slow; /* the abstraction's bit-blasting fallback
 				    (qfufbv tactic) */
-	Z3_solver audit;	 /* --audit: the plain encoding */
+	Z3_solver audit;	 /* --audit: the plain encoding, incremental */
+	Z3_solver audit_slow;	 /* ... its bit-blasting fallback (qfbv) */
+	uint32_t audit_o_done, audit_p_done; /* guards asserted in audit */
 } chk_solvers;
 
 /* The assumptions asserted so far: the guard conditions passed. */
@@ -190,12 +192,21 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 
 bool chk_hard_pair(const chk_pair *ps);
 jp_status chk_make_solver(chk_pair *ps, jp_err *err);
+jp_status chk_model_inputs(chk_pair *ps, Z3_solver s, uint64_t *x, jp_err *err);
 jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		    uint64_t *x, jp_err *err);
 
 /* ---- check_audit.c ---- */
 
-bool chk_auditing(const chk_pair *ps);
+bool chk_rechecking(const chk_pair *ps);
+/* --audit: every proved obligation asked again on the plain encoding
+ * (ver_opts.audit); counts and, on a disagreement, the verdict in
+ * ps->res. */
+jp_status chk_audit(chk_pair *ps, jp_err *err);
+/* For tests only: when set, every obligation that reaches the cheap steps
+ * is settled "proved by rewriting" at once, a deliberately wrong shortcut
+ * that --audit must catch (tests/test_check.c). */
+extern bool chk_test_wrong_settle;
 jp_status chk_recheck(chk_pair *ps, Z3_ast neg, Z3_lbool ans, jp_err *err);
 
 /* ---- check_screen.c ---- */

@@ -240,12 +240,15 @@ void ver_result_json(const ver_result *r, strbuf *sb)
 		  "\"abstract_calls\":%u,\"abstract_proved\":%u,"
 		  "\"isolated\":%u,\"isolated_lost\":%u,"
 		  "\"lemmas\":%u,\"lemma_queries\":%u,"
+		  "\"audited\":%u,\"audit_agreed\":%u,"
+		  "\"audit_disagreed\":%u,\"audit_unknown\":%u,"
 		  "\"ms_total\":%.3f,\"ms_encode\":%.3f,\"ms_solve\":%.3f,"
 		  "\"ms_screen\":%.3f}}",
 		  r->nobl, r->by_identity, r->by_rewrite, r->by_range,
 		  r->by_concrete, r->by_solver, r->solver_calls,
 		  r->second_checked, r->second_inconclusive, r->slow_queries,
 		  r->abstract_calls, r->abstract_proved, r->isolated,
-		  r->isolated_lost, r->lemmas, r->lemma_queries, r->ms_total,
-		  r->ms_encode, r->ms_solve, r->ms_screen);
+		  r->isolated_lost, r->lemmas, r->lemma_queries, r->audited,
+		  r->audit_agreed, r->audit_disagreed, r->audit_unknown,
+		  r->ms_total, r->ms_encode, r->ms_solve, r->ms_screen);
 }

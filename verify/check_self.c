@@ -116,6 +116,7 @@ jp_status chk_self_check_identity(ver_ctx *c, const ir_trace *t,
 	o.mode = VER_MODE_ALIGNED;
 	o.smt2_dir = NULL;
 	o.solver_cmd = NULL;
+	o.audit = false;
 	ver_result r;
 	memset(&r, 0, sizeof r);
 	jp_status st = ver_check(c, t, t, &o, &r, err);

@@ -20,7 +20,7 @@ static bool passes(const vr_state *r, uint32_t upto, uint32_t k)
  * B's assumptions, so what it concludes holds under all of them. */
 static bool range_settles(chk_pair *ps, const obl *b)
 {
-	if (chk_auditing(ps))
+	if (chk_rechecking(ps))
 		return false;
 	vr_advance(ps->vo, b->o_upto);
 	vr_advance(ps->vp, b->p_upto);
@@ -63,6 +63,10 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 {
 	const obl *b = &ps->L.v[i];
 	*neg = NULL;
+	if (chk_test_wrong_settle) {
+		chk_settle(ps, i, VER_PROVED, VER_BY_REWRITE, 0);
+		return JP_OK;
+	}
 	for (int round = 0; round < 2; round++) {
 		bool ident;
 		Z3_ast g = chk_goal_neg(ps, b, &ident);

@@ -106,8 +106,7 @@ static jp_status make_slow_solver(chk_pair *ps, jp_err *err)
 
 /* ---- reading answers ---------------------------------------------------- */
 
-static jp_status model_inputs(chk_pair *ps, Z3_solver s, uint64_t *x,
-			      jp_err *err)
+jp_status chk_model_inputs(chk_pair *ps, Z3_solver s, uint64_t *x, jp_err *err)
 {
 	Z3_model m = Z3_solver_get_model(ps->z, s);
 	if (!m)
@@ -144,7 +143,7 @@ static jp_status read_answer(chk_pair *ps, Z3_solver s, Z3_lbool *ans,
 {
 	jp_status st = zc_check_error(err, "solver check");
 	if (!st && *ans == Z3_L_TRUE && x)
-		st = model_inputs(ps, s, x, err);
+		st = chk_model_inputs(ps, s, x, err);
 	if (!st && *ans == Z3_L_UNDEF) {
 		const char *why = Z3_solver_get_reason_unknown(ps->z, s);
 		chk_set_reason(ps, why ? why : "unknown");
@@ -620,7 +619,7 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	}
 done:
 	ps->res->ms_solve += chk_now_ms() - t0;
-	if (!st && chk_auditing(ps))
+	if (!st && chk_rechecking(ps))
 		st = chk_recheck(ps, neg, *ans, err);
 	return st;
 }
