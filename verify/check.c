@@ -83,13 +83,6 @@ ver_opts ver_default_opts(void)
 	return o;
 }
 
-double chk_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* ---- input checks ------------------------------------------------------- */
 
 static jp_status check_pair(const ir_trace *o, const ir_trace *p,
@@ -163,7 +156,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	uint64_t *x = calloc(n + 1, sizeof *x);
 	if (!x)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	int32_t k = -1;
 	if (fl.screen)
 		st = chk_run_screen(ps, &k, x, err);
@@ -186,7 +179,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	bool all = true;
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
-		double t1 = chk_now_ms();
+		double t1 = clk_now_ms();
 		st = chk_assume(ps, b->o_upto, b->p_upto, err);
 		if (st)
 			break;
@@ -200,14 +193,14 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 			break;
 		if (ans == Z3_L_FALSE) {
 			chk_settle(ps, i, VER_PROVED, VER_BY_SOLVER,
-				   chk_now_ms() - t1);
+				   clk_now_ms() - t1);
 			continue;
 		}
 		all = false;
 		if (ans == Z3_L_UNDEF) {
 			ps->gave_up = true;
 			chk_settle(ps, i, VER_UNKNOWN, VER_BY_NONE,
-				   chk_now_ms() - t1);
+				   clk_now_ms() - t1);
 			if (ps->res->failed < 0)
 				ps->res->failed = (int32_t)i;
 			if (fl.proof_only)
@@ -330,7 +323,7 @@ static jp_status check_modes(chk_pair *ps, jp_err *err)
 			if (!st && k >= 0) {
 				ps->res->mode_used = VER_MODE_TRACE;
 				st = chk_finish_cex(ps, x, k, VER_BY_CONCRETE,
-						    chk_now_ms(), err);
+						    clk_now_ms(), err);
 				free(x);
 				free(match);
 				return st;
@@ -430,7 +423,7 @@ static jp_status z3_error_is_unknown(ver_result *res, jp_status st,
 jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		    const ver_opts *opts, ver_result *res, jp_err *err)
 {
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	memset(res, 0, sizeof *res);
 	res->failed = -1;
 	jp_status st = check_pair(orig, opt, opts, err);
@@ -451,7 +444,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	if (heap) {
 		/* The heap model has its own driver (verify/heap.h). */
 		st = hp_check(c->zc.z, orig, opt, opts, res, err);
-		res->ms_total = chk_now_ms() - t0;
+		res->ms_total = clk_now_ms() - t0;
 		st = z3_error_is_unknown(res, st, err);
 		if (st)
 			ver_result_free(res);
@@ -476,7 +469,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	if (!st)
 		st = chk_audit(&ps, err);
 	pair_free(&ps);
-	res->ms_total = chk_now_ms() - t0;
+	res->ms_total = clk_now_ms() - t0;
 	st = z3_error_is_unknown(res, st, err);
 	if (st) {
 		ver_result_free(res);

@@ -438,14 +438,20 @@ static bool same_value_op(ir_opcode opc)
 /* Whether op OPI of E multiplies or divides two values that are not
  * constants in the trace (the ops enc_peephole has not seen a constant
  * of), or is a same_value_op on two values that are not. */
+/* An overflow-checked product (int_mul_ovf): its refold also gives the
+ * overflow check. */
+static bool checked_product(ir_opcode opc)
+{
+	return ir_op_has(opc, IRF_OVF) && ir_op_has(opc, IRF_MULTIPLIER);
+}
+
 static bool refold_candidate(chk_pair *ps, const enc_trace *e, uint32_t opi)
 {
 	const ir_op *op = &e->t->ops[opi];
 	ir_opcode opc = (ir_opcode)op->opc;
 	uint64_t c;
-	return (opc == IR_INT_MUL || opc == IR_INT_MUL_OVF ||
-		opc == IR_UINT_MUL_HIGH || opc == IR_INT_PY_DIV ||
-		opc == IR_INT_PY_MOD || same_value_op(opc)) &&
+	return (ir_op_has(opc, IRF_MULTIPLIER) || ir_op_has(opc, IRF_DIVIDER) ||
+		same_value_op(opc)) &&
 	       op->result != IR_NOVAL && e->val[op->result] &&
 	       e->val[op->args[0]] && e->val[op->args[1]] &&
 	       !zc_numeral(ps->z, e->val[op->args[0]], &c) &&
@@ -511,7 +517,7 @@ static void refold_terms(chk_pair *ps)
 		const ir_op *op = &e->t->ops[opi];
 		rterm *rt = &ps->refold.term[k];
 		rt->from = chk_subst(ps, e->val[op->result]);
-		rt->ofrom = op->opc == IR_INT_MUL_OVF
+		rt->ofrom = checked_product(op->opc)
 				? chk_subst(ps, e->ovf[opi])
 				: NULL;
 		for (int j = 0; j < 2; j++)
@@ -544,7 +550,7 @@ static jp_status refold_op(chk_pair *ps, uint32_t k, jp_err *err)
 		? a[0] != a[1]
 		: !zc_numeral(ps->z, a[0], &c) && !zc_numeral(ps->z, a[1], &c))
 		return JP_OK;
-	if (opc != IR_INT_MUL_OVF)
+	if (!checked_product(opc))
 		return add_fact(ps, rt->from,
 				enc_peephole(&ps->S, e->w, opc, a), FACT_KEPT,
 				err);

@@ -17,7 +17,7 @@ jp_status chk_encode(chk_pair *ps, jp_err *err)
 {
 	if (ps->encoded)
 		return JP_OK;
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	ps->vars = calloc(ps->o->ninputs + 1, sizeof *ps->vars);
 	if (!ps->vars)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
@@ -39,7 +39,7 @@ jp_status chk_encode(chk_pair *ps, jp_err *err)
 		}
 	}
 	ps->encoded = st == JP_OK;
-	ps->res->ms_encode += chk_now_ms() - t0;
+	ps->res->ms_encode += clk_now_ms() - t0;
 	return st;
 }
 

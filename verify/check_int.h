@@ -21,6 +21,7 @@
 #ifndef JP_VERIFY_CHECK_INT_H
 #define JP_VERIFY_CHECK_INT_H
 
+#include "util/clock.h"
 #include "verify/abstract.h"
 #include "verify/cex.h"
 #include "verify/check.h"
@@ -146,10 +147,6 @@ typedef struct chk_pair {
 typedef enum fact_kind { FACT_KEPT, FACT_PINNED } fact_kind;
 
 /* ---- the steps, by the file that defines them ---- */
-
-/* ---- check.c ---- */
-
-double chk_now_ms(void);
 
 /* ---- check_result.c ---- */
 

@@ -12,16 +12,9 @@
 #include <string.h>
 
 #include "ir/sem.h"
+#include "util/rng.h"
 
 /* ---- screening inputs --------------------------------------------------- */
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 /* Interesting values for integer inputs: edges, and every constant of
  * both traces with its neighbours (bounds bugs live right there). */
@@ -76,14 +69,14 @@ static void make_pool(pool *p, const ir_trace *o, const ir_trace *q)
 
 static uint64_t random_int(uint64_t *rng, int w, const pool *p)
 {
-	uint64_t r = rng_next(rng);
+	uint64_t r = rng_splitmix(rng);
 	switch (r & 3) {
 	case 0:
 	case 1: return p->v[(r >> 8) % p->n];
 	case 2: /* small magnitude, either sign */
 		return sem_mask(w, (r & 4) ? 0 - ((r >> 8) & 0xff)
 					   : ((r >> 8) & 0xff));
-	default: return sem_mask(w, rng_next(rng));
+	default: return sem_mask(w, rng_splitmix(rng));
 	}
 }
 
@@ -114,7 +107,7 @@ jp_status chk_make_screen(chk_pair *ps, jp_err *err)
 		for (uint32_t i = 0; i < n; i++) {
 			bool ref = ir_val(o, o->inputs[i])->kind == 'r';
 			if (ref)
-				x[i] = (rng_next(&rng) % 4) * 0x10;
+				x[i] = (rng_splitmix(&rng) % 4) * 0x10;
 			else if (e < 5)
 				x[i] = uni[e];
 			else
@@ -129,7 +122,7 @@ jp_status chk_make_screen(chk_pair *ps, jp_err *err)
 /* Runs every screening input; *K >= 0 and X filled when one diverges. */
 jp_status chk_run_screen(chk_pair *ps, int32_t *k, uint64_t *x, jp_err *err)
 {
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	*k = -1;
 	cex_env ce = chk_make_cex_env(ps);
 	uint32_t n = ps->o->ninputs;
@@ -142,7 +135,7 @@ jp_status chk_run_screen(chk_pair *ps, int32_t *k, uint64_t *x, jp_err *err)
 			break;
 		}
 	}
-	ps->res->ms_screen += chk_now_ms() - t0;
+	ps->res->ms_screen += clk_now_ms() - t0;
 	return st;
 }
 
@@ -241,7 +234,7 @@ jp_status chk_finish_cex(chk_pair *ps, uint64_t *x, int32_t k, ver_how how,
 			       r->obl[k].what);
 	if (r->obl[k].checked && r->obl[k].status == VER_UNKNOWN)
 		how = VER_BY_CONCRETE; /* the solver gave up on it */
-	chk_settle(ps, (uint32_t)k, VER_REFUTED, how, chk_now_ms() - t0);
+	chk_settle(ps, (uint32_t)k, VER_REFUTED, how, clk_now_ms() - t0);
 	r->failed = k;
 	r->verdict = VER_REFUTED;
 	memcpy(r->inputs, x, ps->o->ninputs * sizeof *x);

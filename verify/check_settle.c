@@ -75,12 +75,12 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 				       zc_error_text());
 		if (ident) {
 			chk_settle(ps, i, VER_PROVED, VER_BY_IDENTITY,
-				   chk_now_ms() - t1);
+				   clk_now_ms() - t1);
 			return JP_OK;
 		}
 		if (round == 0 && range_settles(ps, b)) {
 			chk_settle(ps, i, VER_PROVED, VER_BY_RANGE,
-				   chk_now_ms() - t1);
+				   clk_now_ms() - t1);
 			return JP_OK;
 		}
 		/* Z3's rewriter settles many more without a search (x + x
@@ -89,7 +89,7 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 		Z3_ast simp = zc_keep(&ps->S, Z3_simplify(ps->z, g));
 		if (simp && zc_is_false(ps->z, simp)) {
 			chk_settle(ps, i, VER_PROVED, VER_BY_REWRITE,
-				   chk_now_ms() - t1);
+				   clk_now_ms() - t1);
 			return JP_OK;
 		}
 		/* The same with the pinned terms replaced by their
@@ -111,7 +111,7 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 			if ((simp && zc_is_false(ps->z, simp)) ||
 			    chk_false_by_kept(ps, g)) {
 				chk_settle(ps, i, VER_PROVED, VER_BY_REWRITE,
-					   chk_now_ms() - t1);
+					   clk_now_ms() - t1);
 				return JP_OK;
 			}
 			g = f;

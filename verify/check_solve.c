@@ -195,7 +195,7 @@ static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 			     jp_err *err)
 {
 	Z3_context z = ps->z;
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	jp_status st = JP_OK;
 	for (int round = 0; !st; round++) {
 		if (round == SLICE_ROUNDS && kept < ps->hyps.n) {
@@ -205,7 +205,7 @@ static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 		}
 		Z3_solver_reset(z, ps->solvers.slow);
 		set_limits(ps, ps->solvers.slow,
-			   budget_left(timeout_ms, chk_now_ms() - t0));
+			   budget_left(timeout_ms, clk_now_ms() - t0));
 		for (uint32_t i = 0; i < ps->hyps.n; i++)
 			if (ps->slice.keep[i])
 				Z3_solver_assert(z, ps->solvers.slow,
@@ -229,7 +229,7 @@ static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 		if (st || bad == 0)
 			break; /* a model of the full query */
 		kept = bad == UINT32_MAX ? ps->hyps.n : kept + bad;
-		if (timeout_ms && chk_now_ms() - t0 + 1 >= (double)timeout_ms) {
+		if (timeout_ms && clk_now_ms() - t0 + 1 >= (double)timeout_ms) {
 			/* The budget went on slices: the full query's answer
 			 * is not known. */
 			*ans = Z3_L_UNDEF;
@@ -578,7 +578,7 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	Z3_context z = ps->z;
 	ps->qno++;
 	ps->res->solver_calls++;
-	double t0 = chk_now_ms();
+	double t0 = clk_now_ms();
 	unsigned user = ps->opts->timeout_ms;
 	jp_status st;
 	/* Once an obligation is unknown the pair cannot be proved; the rest
@@ -596,7 +596,7 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		ps->res->slow_queries++;
 		st = slow_check(ps, neg,
 				quick ? FAST_MS
-				      : budget_left(user, chk_now_ms() - t0),
+				      : budget_left(user, clk_now_ms() - t0),
 				ans, x, err);
 		goto done;
 	}
@@ -611,14 +611,14 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		st = zc_check_error(err, "solver pop");
 	bool fallback;
 	fast_budget(ps, &fallback);
-	double spent = chk_now_ms() - t0;
+	double spent = clk_now_ms() - t0;
 	if (!st && *ans == Z3_L_UNDEF && fallback && !quick &&
 	    (user == 0 || spent + 1 < (double)user)) {
 		ps->res->slow_queries++;
 		st = slow_check(ps, neg, budget_left(user, spent), ans, x, err);
 	}
 done:
-	ps->res->ms_solve += chk_now_ms() - t0;
+	ps->res->ms_solve += clk_now_ms() - t0;
 	if (!st && chk_rechecking(ps))
 		st = chk_recheck(ps, neg, *ans, err);
 	return st;
