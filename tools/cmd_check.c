@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fuzz/ci.h"
@@ -52,6 +53,32 @@ static bool add_vectors(const char *list, int width, uint32_t ninputs,
 	}
 	free(copy);
 	return ok;
+}
+
+/* A progress line on a terminal for long checks (a 400,000-op trace takes
+ * seconds to read and to encode): each stage note over the last, with the
+ * time since the start, once the check has taken 0.3 s (the environment
+ * variable JP_PROGRESS_DELAY_MS changes that, for the tests). */
+typedef struct progress {
+	double t0, delay_ms;
+	bool shown;
+} progress;
+
+static void show_progress(void *ud, const char *note)
+{
+	progress *pr = ud;
+	double s = (clk_now_ms() - pr->t0) / 1e3;
+	if (s * 1e3 < pr->delay_ms)
+		return;
+	fprintf(stderr, "\r\033[K[%6.1f s] %s", s, note);
+	fflush(stderr);
+	pr->shown = true;
+}
+
+static void end_progress(const progress *pr)
+{
+	if (pr->shown)
+		fputs("\r\033[K", stderr);
 }
 
 static void print_json_error(const jp_err *e)
@@ -524,8 +551,21 @@ int cmd_check(int argc, char **argv)
 	jp_err err;
 	ir_trace *o = NULL, *p = NULL;
 	char oargs[1024], pargs[1024];
+	const char *delay = getenv("JP_PROGRESS_DELAY_MS");
+	progress pr = {clk_now_ms(), delay ? atof(delay) : 300, false};
+	if (isatty(STDERR_FILENO)) {
+		vo.on_progress = show_progress;
+		vo.progress_ud = &pr;
+	}
+	char note[160];
+	snprintf(note, sizeof note, "reading %s", pos[0]);
+	if (vo.on_progress)
+		show_progress(&pr, note);
 	jp_status st = cli_load_trace(pos[0], width, opaque, &o, oargs,
 				      sizeof oargs, &err);
+	snprintf(note, sizeof note, "reading %s", pos[1]);
+	if (vo.on_progress)
+		show_progress(&pr, note);
 	if (!st)
 		st = cli_load_trace(pos[1], width, opaque, &p, pargs,
 				    sizeof pargs, &err);
@@ -556,6 +596,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (!st)
 		st = ver_check(c, o, p, &vo, &res, &err);
+	end_progress(&pr);
 	if (st) {
 		if (json)
 			print_json_error(&err);

@@ -180,6 +180,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
 		double t1 = clk_now_ms();
+		chk_progress(ps, "obligation %u of %u", i + 1, ps->L.n);
 		st = chk_assume(ps, b->o_upto, b->p_upto, err);
 		if (st)
 			break;

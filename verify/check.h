@@ -89,6 +89,13 @@ typedef struct ver_opts {
 	/* Names of the traces in error messages (file names); NULL gives
 	 * "original trace" / "optimized trace". */
 	const char *orig_name, *opt_name;
+	/* Called (when not NULL) as a check goes through its stages: before
+	 * each trace is encoded and before each obligation, with a short
+	 * note ("encoding the original trace (400000 ops)", "obligation 3
+	 * of 7: ...").  For a progress display on long traces; the note is
+	 * only valid during the call. */
+	void (*on_progress)(void *ud, const char *note);
+	void *progress_ud;
 } ver_opts;
 
 /* The default ver_opts.memory_mb, as a number and as text for help

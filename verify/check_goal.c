@@ -10,8 +10,22 @@
  */
 #include "check_int.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void chk_progress(chk_pair *ps, const char *fmt, ...)
+{
+	if (!ps->opts->on_progress)
+		return;
+	char note[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(note, sizeof note, fmt, ap);
+	va_end(ap);
+	ps->opts->on_progress(ps->opts->progress_ud, note);
+}
 
 jp_status chk_encode(chk_pair *ps, jp_err *err)
 {
@@ -22,9 +36,12 @@ jp_status chk_encode(chk_pair *ps, jp_err *err)
 	if (!ps->vars)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	jp_status st = enc_inputs(&ps->S, ps->o, ps->vars, err);
+	chk_progress(ps, "encoding the original trace (%u ops)", ps->o->nops);
 	if (!st)
 		st = enc_trace_build(&ps->S, ps->o, ps->vars, &ps->eo, err);
 	if (!st) {
+		chk_progress(ps, "encoding the optimized trace (%u ops)",
+			     ps->p->nops);
 		st = enc_trace_build(&ps->S, ps->p, ps->vars, &ps->ep, err);
 		if (st)
 			enc_trace_free(&ps->eo);

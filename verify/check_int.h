@@ -158,6 +158,9 @@ jp_status chk_init_result(chk_pair *ps, jp_err *err);
 
 /* ---- check_goal.c ---- */
 
+/* A note for ver_opts.on_progress (printf-style), when it is set. */
+void chk_progress(chk_pair *ps, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 jp_status chk_encode(chk_pair *ps, jp_err *err);
 jp_status chk_assume(chk_pair *ps, uint32_t o_upto, uint32_t p_upto,
 		     jp_err *err);
