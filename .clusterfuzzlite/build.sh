@@ -38,7 +38,7 @@ mkdir -p "$BUILD/obj" "$OUT"
 
 # The library: every layer the targets need (not tools/).
 srcs=()
-for layer in ir passes verify fuzz; do
+for layer in util ir passes verify fuzz; do
   for f in "$ROOT/$layer"/*.c; do
     [ -e "$f" ] && srcs+=("$f")
   done
