@@ -1612,6 +1612,23 @@ static void finish(gen_ctx *g)
 		g->oom = true;
 }
 
+/* The escapes the toy profile's end will add (one per unused value, as
+ * finish chooses them), so that they count toward the length; 0 for the
+ * other profiles, whose end is one op. */
+static uint32_t toy_escapes(const gen_ctx *g)
+{
+	if (!g->toy)
+		return 0;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < g->npool; i++)
+		n += g->t->vals[g->pool[i]].tag == IR_VAL_OP &&
+		     g->uses[g->pool[i]] == 0;
+	for (uint32_t i = 0; i < g->nrpool; i++)
+		n += g->t->vals[g->rpool[i]].tag == IR_VAL_OP &&
+		     g->uses[g->rpool[i]] == 0;
+	return n;
+}
+
 static void reset(gen_ctx *g, const rng *r, int width)
 {
 	g->r = *r;
@@ -1722,7 +1739,7 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 	if (!g->heap)
 		for (int a = A_FIRST_HEAP; a < A_COUNT; a++)
 			wts[a] = 0;
-	while (g->nemitted < target && !g->oom) {
+	while (g->nemitted + toy_escapes(g) < target && !g->oom) {
 		int a = rng_pick_weighted(&g->r, wts, A_COUNT);
 		/* Near the end, prefer single ops so the length stays close
 		 * to the target. */

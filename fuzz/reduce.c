@@ -1012,26 +1012,32 @@ static void put_slug(char *buf, size_t size, size_t *n, const char *s)
 	buf[*n] = '\0';
 }
 
+/* The injected bugs of a signature: "nobug", or their names joined by
+ * "+". */
+static void put_bugs(char *buf, size_t size, size_t *n, uint64_t bugs)
+{
+	if (bugs == 0) {
+		put_slug(buf, size, n, "nobug");
+		return;
+	}
+	bool first = true;
+	for (int b = 0; b < OPT_BUG_COUNT; b++) {
+		if (!(bugs >> b & 1))
+			continue;
+		if (!first)
+			put_slug(buf, size, n, "+");
+		put_slug(buf, size, n, opt_bug_name((opt_bug)b));
+		first = false;
+	}
+}
+
 void red_signature(const ir_trace *reduced, const red_outcome *o, uint64_t bugs,
 		   char *buf, size_t size)
 {
 	char full[2048];
 	size_t n = 0;
 	full[0] = '\0';
-	if (bugs == 0) {
-		put_slug(full, sizeof full, &n, "nobug");
-	} else {
-		bool first = true;
-		for (int b = 0; b < OPT_BUG_COUNT; b++) {
-			if (!(bugs >> b & 1))
-				continue;
-			if (!first)
-				put_slug(full, sizeof full, &n, "+");
-			put_slug(full, sizeof full, &n,
-				 opt_bug_name((opt_bug)b));
-			first = false;
-		}
-	}
+	put_bugs(full, sizeof full, &n, bugs);
 	full[n++] = '.';
 	full[n] = '\0';
 	put_slug(full, sizeof full, &n, red_kind_name(o->kind));
@@ -1101,19 +1107,7 @@ static size_t rule_sig_prefix(uint64_t bugs, red_kind kind, char *buf,
 	char tmp[2048];
 	size_t n = 0;
 	tmp[0] = '\0';
-	if (bugs == 0) {
-		put_slug(tmp, sizeof tmp, &n, "nobug");
-	} else {
-		bool first = true;
-		for (int b = 0; b < OPT_BUG_COUNT; b++) {
-			if (!(bugs >> b & 1))
-				continue;
-			if (!first)
-				put_slug(tmp, sizeof tmp, &n, "+");
-			put_slug(tmp, sizeof tmp, &n, opt_bug_name((opt_bug)b));
-			first = false;
-		}
-	}
+	put_bugs(tmp, sizeof tmp, &n, bugs);
 	tmp[n++] = '.';
 	tmp[n] = '\0';
 	put_slug(tmp, sizeof tmp, &n, red_kind_name(kind));

@@ -56,12 +56,14 @@ else
   echo "mknod not allowed: the full-device case is skipped"
 fi
 
-# a directory: exit 2, "is a directory"
+# a directory: exit 2 before any case is checked (the option check of
+# tools/cli.c), saying it found a directory
 mkdir "$tmp/adir"
-ci --json "$tmp/adir" >/dev/null 2>"$tmp/err"
+ci --json "$tmp/adir" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || bad "ci --json DIR: exit $rc, expected 2"
-grep -q "is a directory" "$tmp/err" || bad "ci --json DIR: $(cat "$tmp/err")"
+grep -q "found the directory" "$tmp/err" || bad "ci --json DIR: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && bad "ci --json DIR: cases were checked: $(head -2 "$tmp/out")"
 
 # a regular file is replaced, keeping its mode, with no temporary left
 echo old > "$tmp/r.json"; chmod 640 "$tmp/r.json"

@@ -20,14 +20,21 @@ for bug in neg-minint ovf-cse; do
 	[ $rc = 1 ] || fail "$bug: exit $rc, expected 1 (findings): $(tail -3 "$D/$bug.err")"
 	n=$(ls "$D/$bug/findings" | grep -vc '^\.')
 	hits=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(f['hits'] for f in d['findings']))" "$D/$bug.json")
-	echo "$bug: $n findings, $hits hits, $(echo "$t1 - $t0" | bc) s"
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+	echo "$bug: $n findings, $hits hits, $secs s"
 	[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "$bug: $n findings, expected 1 to 3: $(ls "$D/$bug/findings")"
 	[ "$hits" -gt "$n" ] || fail "$bug: $hits hits for $n findings: no duplicate was counted"
 	# --seconds N ends within N + 2 s (process start and exit included).
-	echo "$t1 - $t0 < 17" | bc | grep -q 1 || fail "$bug: the 15 s campaign took $(echo "$t1 - $t0" | bc) s"
+	awk -v s="$secs" 'BEGIN { exit !(s < 17) }' || fail "$bug: the 15 s campaign took $secs s"
+	# Every finding is blamed on a rule, except one a failure hit right
+	# at the deadline may leave: blame and reduction were cut short, so
+	# it keeps the shape signature, marked .partial (docs/fuzzing.md).
+	ls "$D/$bug/findings" | grep -q "^$bug.refuted.rules." ||
+		fail "$bug: no finding blamed on a rule: $(ls "$D/$bug/findings")"
 	for f in "$D/$bug/findings"/*; do
 		case "$(basename "$f")" in
 		$bug.refuted.rules.*) ;;
+		$bug.*.partial) ;;
 		*) fail "$bug: signature $(basename "$f") is not a rule signature" ;;
 		esac
 		# The optimized traces say which rule made each op it
