@@ -377,7 +377,8 @@ static void add_known(worker *w, const char *sig)
 		w->known = p;
 		w->capknown = cap;
 	}
-	snprintf(w->known[w->nknown++], CAMP_SIG_MAX, "%s", sig);
+	snprintf(w->known[w->nknown++], CAMP_SIG_MAX, "%.*s", CAMP_SIG_MAX - 1,
+		 sig);
 }
 
 /* Learns the signatures already saved in OUTDIR/findings. */

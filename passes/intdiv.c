@@ -1,3 +1,5 @@
+/* intdiv.c - division by a constant through a multiplication (the magic
+ * numbers the optimizer emits); the contract is in intdiv.h. */
 #include "intdiv.h"
 
 #include "ir/sem.h"

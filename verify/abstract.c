@@ -1,3 +1,5 @@
+/* abstract.c - queries with their multipliers and dividers hidden behind
+ * uninterpreted functions and their axioms; the contract is in abstract.h. */
 #include "abstract.h"
 
 #include <stdio.h>

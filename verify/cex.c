@@ -1,3 +1,5 @@
+/* cex.c - counterexamples: concrete replay on the interpreter,
+ * simplification and the report; the contract is in cex.h. */
 #include "cex.h"
 
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* divmagic.c - the verifier's own proof that a multiply-high and a shift
+ * divide by a constant (divmagic.h), with 128-bit arithmetic by halves. */
 #include "divmagic.h"
 
 /* Unsigned 128-bit numbers as two halves: C11 has no wider integer type,

@@ -1,3 +1,6 @@
+/* encode.c - trace operations as Z3 bit-vector terms: single ops, the
+ * canonical forms and peepholes, division by constants, whole traces
+ * (encode.h has the contract; docs/trust.md why each form is sound). */
 #include "encode.h"
 
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* oblig.c - the proof obligations of a trace pair (guard pairing by
+ * label, the aligned/trace/exit obligations) and their concrete meaning
+ * for the replay; the contract is in oblig.h. */
 #include "oblig.h"
 
 #include <stdio.h>

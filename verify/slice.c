@@ -1,3 +1,5 @@
+/* slice.c - the assumptions a solver query is first asked with (those
+ * that share inputs with the goal); the contract is in slice.h. */
 #include "slice.h"
 
 #include "verify/abstract.h"

@@ -1,3 +1,6 @@
+/* z3ctx.c - the verifier's Z3 context (reference counted, rebuilt every
+ * few thousand checks), term scopes, id sets and error handling; the
+ * contract is in z3ctx.h. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "z3ctx.h"
