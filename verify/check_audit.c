@@ -101,8 +101,9 @@ static solver_answer second_solver(const char *cmd, const char *path,
 	solver_answer ans = ANS_GARBAGE;
 	while (fgets(buf, sizeof buf, f)) {
 		buf[strcspn(buf, "\r\n")] = 0;
-		if (!first[0])
-			snprintf(first, sizeof first, "%s", buf);
+		if (!first[0]) /* the start of the first line, for messages */
+			snprintf(first, sizeof first, "%.*s",
+				 (int)sizeof first - 1, buf);
 		if (!strcmp(buf, "unsat") || !strcmp(buf, "sat")) {
 			ans = buf[0] == 's' ? ANS_SAT : ANS_UNSAT;
 			break;
