@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# labels: slow
 # Resource limits win over the wall clock (docs/ci.md, "Limits"): with an
 # rlimit, `check` and `ci` raise a short --timeout-ms to a safety net, so a
 # query that needs 300 ms on a loaded machine is proved under a 50 ms

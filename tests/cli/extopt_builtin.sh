@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # The built-in optimizer as an external command (examples/optimizers/
 # builtin.sh: `jitprove opt -` one-shot, `jitprove opt --serve` persistent)
 # runs clean in both modes; with a bug injected through the command it is

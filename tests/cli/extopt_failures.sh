@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # External optimizers that fail (docs/own-optimizer.md): a crash (non-zero
 # exit), a hang (no answer in time) and bad output (no trace) are findings
 # of their own kind, reduced keeping that kind, with a repro.sh that

@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # The Python toy optimizer (examples/optimizers/toyopt.py, toy spelling:
 # constant folding, CSE, allocation removal): with its planted bug
 # (--bug: materialization loses constant fields) a campaign with the toy

@@ -1,4 +1,5 @@
 #!/bin/bash
+# labels: slow
 # jitprove fuzz --resume and the state file (docs/fuzzing.md, "Interrupting
 # and resuming"): a resumed campaign keeps its seed (and prints it) and
 # runs the budget it has left; a new campaign does not replace the state
