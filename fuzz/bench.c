@@ -335,7 +335,11 @@ static jp_status bench_camp_run(const bench_opts *o, const char *scratch,
 	note(o, "campaign: one real camp_run, profile all");
 	camp_opts co = camp_default_opts();
 	co.seed = o->seed;
-	co.seconds = o->campaign_seconds;
+	/* At least 2 s: forking the worker and making its Z3 context take
+	 * over a second on a loaded machine, and a worker still in its first
+	 * trace at the deadline is stopped, so a shorter run can judge no
+	 * trace at all. */
+	co.seconds = o->campaign_seconds < 2 ? 2 : o->campaign_seconds;
 	co.gen = fixed_len_gen(o, o->campaign_len);
 	co.timeout_ms = o->timeout_ms;
 	camp_summary sum;
