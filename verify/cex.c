@@ -316,6 +316,7 @@ static void marks(const obl *b, const interp_result *ro,
 	case OBL_OUTPUT:
 	case OBL_END:
 	case OBL_EXIT:
+	case OBL_MODEL:
 		*mo = ro->stop_op;
 		*mp = rp->stop_op;
 		break;

@@ -133,6 +133,50 @@ static jp_status check_pair(const ir_trace *o, const ir_trace *p,
 
 /* ---- one mode ----------------------------------------------------------- */
 
+/* The solver's model for obligation I of a heap pair: refuted when it
+ * replays on the interpreter (hp_replay), else unknown with the reason. */
+static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
+			  jp_err *err)
+{
+	*refuted = false;
+	if (!ps->model)
+		return jp_fail(err, JP_EINTERNAL,
+			       "a satisfiable heap query left no model");
+	jp_status st = JP_OK;
+	int r = hp_replay(ps->heap, ps->model, ps->res->obl[i].what, &st);
+	if (st)
+		return st;
+	ver_result *res = ps->res;
+	if (r == 1) {
+		*refuted = true;
+		chk_settle(ps, i, VER_REFUTED, VER_BY_SOLVER,
+			   clk_now_ms() - t1);
+		res->failed = (int32_t)i;
+		res->verdict = VER_REFUTED;
+		free(res->reason);
+		res->reason = NULL;
+		return JP_OK;
+	}
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb,
+		  "%s: the solver's counterexample does not replay on the "
+		  "interpreter (a behaviour of the heap model the "
+		  "interpreter's environment cannot express%s)",
+		  res->obl[i].what,
+		  ps->mode == VER_MODE_ALIGNED
+		      ? ", e.g. a call writing to an escaped fresh object"
+		      : ", or a difference that depends on the guessed "
+			"pairing of guards");
+	chk_set_reason(ps, sb.buf ? sb.buf : "a model that does not replay");
+	sb_release(&sb);
+	ps->gave_up = true;
+	chk_settle(ps, i, VER_UNKNOWN, VER_BY_NONE, clk_now_ms() - t1);
+	if (res->failed < 0)
+		res->failed = (int32_t)i;
+	return JP_OK;
+}
+
 typedef struct run_flags {
 	bool screen;	 /* run the concrete screening first */
 	bool proof_only; /* stop at the first obligation not proved */
@@ -144,8 +188,16 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 			  bool *proved, jp_err *err)
 {
 	obl_list_free(&ps->L);
-	jp_status st = obl_build(ps->o, ps->p, ps->mode, match,
-				 ps->opts->failargs, &ps->L, err);
+	jp_status st =
+	    obl_build(ps->o, ps->p, ps->mode, match,
+		      ps->opts->failargs || ps->heap_pair, &ps->L, err);
+	if (!st && ps->heap_pair) {
+		/* The heap model adds its own obligations (calls, heaps). */
+		st = chk_encode(ps, err);
+		if (!st)
+			st = hp_obligations(ps->heap, match, ps->mode, &ps->L,
+					    err);
+	}
 	if (!st)
 		st = chk_init_obligations(ps, err);
 	if (st)
@@ -160,6 +212,10 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	int32_t k = -1;
 	if (fl.screen)
 		st = chk_run_screen(ps, &k, x, err);
+	if (!st && ps->res->verdict == VER_REFUTED) {
+		free(x); /* a heap pair refuted by screening */
+		return st;
+	}
 	if (!st && k >= 0) {
 		st = chk_finish_cex(ps, x, k, VER_BY_CONCRETE, t0, err);
 		free(x);
@@ -172,7 +228,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	ps->lemmas.next = 0;
 	if (!st && ps->lemmas.on && !ps->lemmas.cand_o)
 		st = chk_find_candidates(ps, err);
-	if (!st && ps->opts->self_check)
+	if (!st && ps->opts->self_check && !ps->heap_pair)
 		for (uint32_t e = 0; e < ps->screen.n && e < 8 && !st; e++)
 			st = chk_self_check_at(ps, ps->screen.x + (size_t)e * n,
 					       err);
@@ -210,6 +266,13 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 		}
 		if (fl.proof_only)
 			break;
+		if (ps->heap_pair) {
+			bool refuted;
+			st = heap_cex(ps, i, t1, &refuted, err);
+			if (st || refuted)
+				break;
+			continue;
+		}
 		/* A model: believe it only if the interpreter agrees. */
 		cex_env ce = chk_make_cex_env(ps);
 		st = cex_classify(&ce, x, &k, err);
@@ -233,7 +296,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 		return st;
 	}
 	free(x);
-	if (st)
+	if (st || ps->res->verdict == VER_REFUTED)
 		return st;
 	if (all) {
 		ps->res->verdict = VER_PROVED;
@@ -283,6 +346,21 @@ static void infer_match(chk_pair *ps, uint32_t *match)
 	}
 }
 
+/* Heap pairs are checked with their paired guards in order (the heap at
+ * a failing guard is compared at the guard's place in both traces): a
+ * pair whose guards the optimizer reordered is unknown, with the reason. */
+static bool heap_out_of_order(chk_pair *ps, const uint32_t *match)
+{
+	jp_err why;
+	jp_err_clear(&why);
+	if (!obl_require_order(ps->o, ps->p, match, &why))
+		return false;
+	ps->res->mode_used = VER_MODE_ALIGNED;
+	ps->res->verdict = VER_UNKNOWN;
+	chk_set_reason(ps, why.msg);
+	return true;
+}
+
 static jp_status check_modes(chk_pair *ps, jp_err *err)
 {
 	const ver_opts *opts = ps->opts;
@@ -303,6 +381,10 @@ static jp_status check_modes(chk_pair *ps, jp_err *err)
 			snprintf(err->file, sizeof err->file, "%s",
 				 opts->opt_name ? opts->opt_name
 						: "optimized trace");
+		if (!st && ps->heap_pair && heap_out_of_order(ps, match)) {
+			free(match);
+			return JP_OK;
+		}
 		if (!st)
 			st = run_mode(ps, match, (run_flags){true, false},
 				      &proved, err);
@@ -321,6 +403,12 @@ static jp_status check_modes(chk_pair *ps, jp_err *err)
 				st = chk_init_obligations(ps, err);
 			if (!st)
 				st = chk_run_screen(ps, &k, x, err);
+			if (!st && ps->res->verdict == VER_REFUTED) {
+				ps->res->mode_used = VER_MODE_TRACE;
+				free(x); /* a heap pair refuted by screening */
+				free(match);
+				return st;
+			}
 			if (!st && k >= 0) {
 				ps->res->mode_used = VER_MODE_TRACE;
 				st = chk_finish_cex(ps, x, k, VER_BY_CONCRETE,
@@ -370,6 +458,15 @@ static void pair_free(chk_pair *ps)
 		Z3_solver_dec_ref(ps->z, ps->solvers.audit_slow);
 	if (ps->solvers.abstract)
 		abs_free(&ps->abs.map);
+	chk_heap_tactic *ht = &ps->solvers.heap_tactic;
+	if (ht->cond)
+		Z3_tactic_dec_ref(ps->z, ht->cond);
+	if (ht->bv)
+		Z3_tactic_dec_ref(ps->z, ht->bv);
+	if (ht->smt)
+		Z3_tactic_dec_ref(ps->z, ht->smt);
+	if (ht->bvonly)
+		Z3_probe_dec_ref(ps->z, ht->bvonly);
 	vr_free(ps->vo);
 	vr_free(ps->vp);
 	if (ps->encoded) {
@@ -377,6 +474,9 @@ static void pair_free(chk_pair *ps)
 		enc_trace_free(&ps->ep);
 	}
 	zc_scope_release(&ps->S);
+	if (ps->model)
+		Z3_model_dec_ref(ps->z, ps->model);
+	hp_close(ps->heap);
 	free(ps->vars);
 	free(ps->hyps.v);
 	zc_idset_free(&ps->hyps.ids);
@@ -431,6 +531,8 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	if (!st && opts->nexamples && !opts->examples)
 		st = jp_fail(err, JP_EINPUT, "nexamples without examples");
 	bool heap = !st && (hp_uses_heap(orig) || hp_uses_heap(opt));
+	/* The self-check compares the integer encoder with the interpreter;
+	 * the heap model's terms are checked by replaying its models. */
 	if (!st && opts->self_check && !heap) {
 		st = chk_self_check_identity(c, orig, opts, err);
 		if (!st)
@@ -442,15 +544,6 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	if (st)
 		return st;
 	c->pairs++;
-	if (heap) {
-		/* The heap model has its own driver (verify/heap.h). */
-		st = hp_check(c->zc.z, orig, opt, opts, res, err);
-		res->ms_total = clk_now_ms() - t0;
-		st = z3_error_is_unknown(res, st, err);
-		if (st)
-			ver_result_free(res);
-		return st;
-	}
 	chk_pair ps;
 	memset(&ps, 0, sizeof ps);
 	ps.c = c;
@@ -460,6 +553,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.opts = opts;
 	ps.cap_mb = opts->memory_mb;
 	ps.res = res;
+	ps.heap_pair = heap;
 	zc_scope_init(&ps.S, ps.z);
 	sl_init(&ps.slice.set, ps.z);
 	st = chk_init_result(&ps, err);

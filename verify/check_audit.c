@@ -385,7 +385,8 @@ static Z3_ast plain_goal_neg(chk_pair *ps, const plain_trace *po,
 		return chk_mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(z, x, y)));
 	}
 	case OBL_END: return zc_true(&ps->S);
-	case OBL_EXIT: return NULL; /* not audited: see chk_audit */
+	case OBL_EXIT:
+	case OBL_MODEL: return NULL; /* not audited: see chk_audit */
 	}
 	return NULL;
 }
@@ -571,9 +572,11 @@ jp_status chk_audit(chk_pair *ps, jp_err *err)
 		const ver_obligation *ob = &r->obl[i];
 		if (!ob->checked || ob->status != VER_PROVED)
 			continue;
-		/* The exit-label goal of reordered guards has no plain form
-		 * here yet: it counts as an audit unknown, never as agreed. */
-		if (ps->L.v[i].kind == OBL_EXIT) {
+		/* The exit-label goal of reordered guards and the heap
+		 * model's own obligations have no plain form here yet: they
+		 * count as audit unknowns, never as agreed. */
+		if (ps->L.v[i].kind == OBL_EXIT ||
+		    ps->L.v[i].kind == OBL_MODEL) {
 			r->audited++;
 			r->audit_unknown++;
 			continue;

@@ -27,14 +27,58 @@ void chk_progress(chk_pair *ps, const char *fmt, ...)
 	ps->opts->on_progress(ps->opts->progress_ud, note);
 }
 
-jp_status chk_encode(chk_pair *ps, jp_err *err)
+/* The terms of trace T (OPT: the optimized one) as the heap model made
+ * them, in E: copies of its arrays, so that E is freed like any other. */
+static jp_status heap_trace(chk_pair *ps, const ir_trace *t, bool opt,
+			    enc_trace *e, jp_err *err)
 {
-	if (ps->encoded)
-		return JP_OK;
-	double t0 = clk_now_ms();
-	ps->vars = calloc(ps->o->ninputs + 1, sizeof *ps->vars);
-	if (!ps->vars)
+	Z3_ast *val, *bval, *pass;
+	hp_terms(ps->heap, opt, &val, &bval, &pass);
+	memset(e, 0, sizeof *e);
+	e->t = t;
+	e->w = t->width;
+	e->val = calloc(t->nvals + 1, sizeof *e->val);
+	e->bval = calloc(t->nvals + 1, sizeof *e->bval);
+	e->ovf = calloc(t->nops + 1, sizeof *e->ovf);
+	e->pass = calloc(t->nops + 1, sizeof *e->pass);
+	if (!e->val || !e->bval || !e->ovf || !e->pass) {
+		enc_trace_free(e);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	memcpy(e->val, val, t->nvals * sizeof *val);
+	memcpy(e->bval, bval, t->nvals * sizeof *bval);
+	memcpy(e->pass, pass, t->nops * sizeof *pass);
+	e->hard = enc_count_hard(&ps->S, t, e->val);
+	return JP_OK;
+}
+
+/* A pair with a heap: the heap model (verify/heap.h) makes the terms. */
+static jp_status encode_heap(chk_pair *ps, jp_err *err)
+{
+	chk_progress(ps,
+		     "encoding both traces with the heap model "
+		     "(%u and %u ops)",
+		     ps->o->nops, ps->p->nops);
+	jp_status st =
+	    hp_open(ps->z, ps->o, ps->p, ps->opts, ps->res, &ps->heap, err);
+	if (st)
+		return st;
+	memcpy(ps->vars, hp_input_vars(ps->heap),
+	       ps->o->ninputs * sizeof *ps->vars);
+	st = heap_trace(ps, ps->o, false, &ps->eo, err);
+	if (!st) {
+		st = heap_trace(ps, ps->p, true, &ps->ep, err);
+		if (st)
+			enc_trace_free(&ps->eo);
+	}
+	return st;
+}
+
+/* Both traces as terms over the shared input variables. */
+static jp_status encode_terms(chk_pair *ps, jp_err *err)
+{
+	if (ps->heap_pair)
+		return encode_heap(ps, err);
 	jp_status st = enc_inputs(&ps->S, ps->o, ps->vars, err);
 	chk_progress(ps, "encoding the original trace (%u ops)", ps->o->nops);
 	if (!st)
@@ -46,6 +90,18 @@ jp_status chk_encode(chk_pair *ps, jp_err *err)
 		if (st)
 			enc_trace_free(&ps->eo);
 	}
+	return st;
+}
+
+jp_status chk_encode(chk_pair *ps, jp_err *err)
+{
+	if (ps->encoded)
+		return JP_OK;
+	double t0 = clk_now_ms();
+	ps->vars = calloc(ps->o->ninputs + 1, sizeof *ps->vars);
+	if (!ps->vars)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	jp_status st = encode_terms(ps, err);
 	if (!st) {
 		st = vr_init(&ps->vo, ps->o, err);
 		if (!st)
@@ -101,6 +157,7 @@ static void reset_hyps(chk_pair *ps)
 	zc_idset_clear(&ps->hyps.ids);
 	ps->hyps.contradict = false;
 	ps->hyps.o_done = ps->hyps.p_done = 0;
+	ps->hyps.background = false;
 	/* Lemmas were proved, and facts learned, under the dropped
 	 * assumptions. */
 	chk_drop_lemmas(ps);
@@ -121,6 +178,13 @@ jp_status chk_assume(chk_pair *ps, uint32_t o_upto, uint32_t p_upto,
 		return st;
 	if (o_upto < ps->hyps.o_done || p_upto < ps->hyps.p_done)
 		reset_hyps(ps);
+	if (ps->heap && !ps->hyps.background) {
+		/* What every heap query assumes (hp_background). */
+		ps->hyps.background = true;
+		st = add_hyp(ps, hp_background(ps->heap), err);
+		if (st)
+			return st;
+	}
 	for (; ps->hyps.o_done < o_upto; ps->hyps.o_done++)
 		if (ps->eo.pass[ps->hyps.o_done] &&
 		    (st = add_hyp(
@@ -352,10 +416,20 @@ Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident)
 			*ident = true;
 			return NULL;
 		}
+		if (Z3_get_sort(z, x) != Z3_get_sort(z, y))
+			return zc_true(&ps->S); /* an int against a ref */
 		return chk_mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(z, x, y)));
 	}
 	case OBL_END: return zc_true(&ps->S);
 	case OBL_EXIT: return exit_goal_neg(ps, b, ident);
+	case OBL_MODEL: {
+		Z3_ast g = hp_model_goal_neg(ps->heap, b);
+		if (zc_is_false(z, g)) {
+			*ident = true;
+			return NULL;
+		}
+		return chk_subst(ps, g);
+	}
 	}
 	return NULL;
 }

@@ -26,6 +26,7 @@
 #include "verify/cex.h"
 #include "verify/check.h"
 #include "verify/encode.h"
+#include "verify/heap.h"
 #include "verify/oblig.h"
 #include "verify/range.h"
 #include "verify/slice.h"
@@ -35,6 +36,13 @@ struct ver_ctx {
 	zc_ctx zc;
 	uint64_t pairs; /* checks made, names the --smt2 files */
 };
+
+/* The slow solvers' tactic for heap pairs (make_heap_solver): the
+ * bit-vector tactic on plain bit-vector queries, else the SMT core. */
+typedef struct chk_heap_tactic {
+	Z3_probe bvonly;
+	Z3_tactic bv, smt, cond;
+} chk_heap_tactic;
 
 /* The solvers of a pair, by role; each is made on first use. */
 typedef struct chk_solvers {
@@ -47,6 +55,7 @@ typedef struct chk_solvers {
 	Z3_solver audit;	 /* --audit: the plain encoding, incremental */
 	Z3_solver audit_slow;	 /* ... its bit-blasting fallback (qfbv) */
 	uint32_t audit_o_done, audit_p_done; /* guards asserted in audit */
+	chk_heap_tactic heap_tactic;
 } chk_solvers;
 
 /* The assumptions asserted so far: the guard conditions passed. */
@@ -56,6 +65,7 @@ typedef struct chk_hyps {
 	zc_idset ids;		 /* ids of the asserted terms */
 	bool contradict;	 /* some assumption is the constant false */
 	uint32_t o_done, p_done; /* guards before these op indices asserted */
+	bool background;	 /* the heap model's background asserted */
 } chk_hyps;
 
 /* The fallback first asks a slice of the assumptions (verify/slice.h);
@@ -140,6 +150,12 @@ typedef struct chk_pair {
 	chk_refold refold;
 	bool gave_up; /* an obligation was unknown: later queries quick */
 	chk_screen screen;
+	/* A pair with a heap: the heap model is the encoding backend
+	 * (verify/heap.h), made by chk_encode; the last satisfying model
+	 * read is kept for its replay, which needs more than the inputs. */
+	bool heap_pair;
+	hp *heap;
+	Z3_model model;
 } chk_pair;
 
 /* Where a fact comes from: an assumption or a rewrite that keeps the

@@ -92,7 +92,10 @@ jp_status chk_init_obligations(chk_pair *ps, jp_err *err)
 	for (uint32_t i = 0; i < ps->L.n; i++) {
 		strbuf sb;
 		sb_init(&sb);
-		obl_describe(&ps->L.v[i], ps->o, ps->p, &sb);
+		if (ps->L.v[i].kind == OBL_MODEL)
+			hp_model_describe(ps->heap, &ps->L.v[i], &sb);
+		else
+			obl_describe(&ps->L.v[i], ps->o, ps->p, &sb);
 		r->obl[i].what = sb_detach(&sb);
 		r->obl[i].status = VER_UNKNOWN;
 		r->obl[i].how = VER_BY_NONE;

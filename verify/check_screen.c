@@ -120,10 +120,44 @@ jp_status chk_make_screen(chk_pair *ps, jp_err *err)
 /* ---- screening ---------------------------------------------------------- */
 
 /* Runs every screening input; *K >= 0 and X filled when one diverges. */
+/* Screening a heap pair: each input vector in the plain environment of
+ * hp_screen.  A divergence is a counterexample at once (*REFUTED); it is
+ * not classified by obligation (the heap model compares whole runs), so
+ * the first obligation not yet proved is the one it refutes. */
+static jp_status screen_heap(chk_pair *ps, bool *refuted, jp_err *err)
+{
+	*refuted = false;
+	jp_status st = chk_encode(ps, err);
+	uint32_t n = ps->o->ninputs;
+	ver_result *r = ps->res;
+	for (uint32_t e = 0; e < ps->screen.n && !st && !*refuted; e++) {
+		const uint64_t *v = ps->screen.x + (size_t)e * n;
+		uint32_t i = 0;
+		while (i + 1 < r->nobl && r->obl[i].status == VER_PROVED)
+			i++;
+		const char *what = r->nobl ? r->obl[i].what : "the pair";
+		if (hp_screen(ps->heap, v, what, &st) != 1 || st)
+			continue;
+		*refuted = true;
+		if (r->nobl) {
+			chk_settle(ps, i, VER_REFUTED, VER_BY_CONCRETE, 0);
+			r->failed = (int32_t)i;
+		}
+		r->verdict = VER_REFUTED;
+	}
+	return st;
+}
+
 jp_status chk_run_screen(chk_pair *ps, int32_t *k, uint64_t *x, jp_err *err)
 {
 	double t0 = clk_now_ms();
 	*k = -1;
+	if (ps->heap_pair) {
+		bool refuted; /* then the verdict says so */
+		jp_status st = screen_heap(ps, &refuted, err);
+		ps->res->ms_screen += clk_now_ms() - t0;
+		return st;
+	}
 	cex_env ce = chk_make_cex_env(ps);
 	uint32_t n = ps->o->ninputs;
 	jp_status st = JP_OK;

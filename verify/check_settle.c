@@ -49,7 +49,8 @@ static bool range_settles(chk_pair *ps, const obl *b)
 		       cx == cy;
 	}
 	case OBL_END:
-	case OBL_EXIT: return false;
+	case OBL_EXIT:
+	case OBL_MODEL: return false;
 	}
 	return false;
 }

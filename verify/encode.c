@@ -1064,7 +1064,20 @@ static bool is_hard(zc_scope *s, ir_opcode opc, const Z3_ast *a)
 	return ir_op_needs_circuit(opc, k0, k1);
 }
 
-static jp_status encode_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
+uint32_t enc_count_hard(zc_scope *s, const ir_trace *t, const Z3_ast *val)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs < 2 || !val[op->args[0]] || !val[op->args[1]])
+			continue;
+		Z3_ast a[2] = {val[op->args[0]], val[op->args[1]]};
+		n += is_hard(s, (ir_opcode)op->opc, a);
+	}
+	return n;
+}
+
+jp_status enc_trace_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 {
 	const ir_trace *t = e->t;
 	const ir_op *op = &t->ops[opi];
@@ -1139,7 +1152,7 @@ jp_status enc_trace_build(zc_scope *s, const ir_trace *t, const Z3_ast *vars,
 		if (ir_is_const(t, v))
 			e->val[v] = const_term(s, t, v);
 	for (uint32_t i = 0; i < t->nops; i++) {
-		jp_status st = encode_op(s, e, i, err);
+		jp_status st = enc_trace_op(s, e, i, err);
 		if (st != JP_OK) {
 			enc_trace_free(e);
 			return st;

@@ -63,6 +63,18 @@ jp_status enc_trace_build(zc_scope *s, const ir_trace *t, const Z3_ast *vars,
 			  enc_trace *out, jp_err *err);
 void enc_trace_free(enc_trace *e);
 
+/* Encodes op OPI of E's trace into E exactly as enc_trace_build does
+ * (folding, canonical order, peepholes, the Boolean of a comparison, the
+ * overflow flag, a guard's pass condition), given the terms of its
+ * arguments in E.  For an encoder of more ops (the heap model's) that
+ * keeps its terms in arrays E points to; E's counters are updated. */
+jp_status enc_trace_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err);
+
+/* How many ops of T multiply or divide values the solver does not know,
+ * given the terms VAL (per vid) of its values: enc_trace.hard for terms
+ * made by another encoder (the heap model's). */
+uint32_t enc_count_hard(zc_scope *s, const ir_trace *t, const Z3_ast *val);
+
 /* The term of op OPC at width W on argument terms A, without folding.  For
  * overflow-checked ops *OVF receives the overflow flag (may be NULL).
  * Returns NULL (and marks S failed) for an op it cannot encode. */

@@ -1,334 +1,22 @@
 /*
- * heap.c - the heap checker's driver (heap.h has the model and the
- * contract): sets the model up for a pair, builds the obligations, and
- * settles each with an incremental solver, a fresh one, or the
- * abstraction, replaying every model before a counterexample is reported.
+ * heap.c - the heap model as an encoding backend of the one checker
+ * (verify/check.c): it builds the model of a pair (fields, identities,
+ * calls, the background constraints), hands the driver the terms of both
+ * traces, adds its own obligations to the driver's list, and replays a
+ * solver model on the interpreter.  It asks no solver itself: every query
+ * goes through the driver, so heap pairs get its solvers, abstraction,
+ * isolation, --smt2 and --solver-cmd, and its pairing (labels or
+ * inference).
  *
- * Map: the driver (solver limits, indicators, solvers, queries,
- * setup, hp_check).
+ * Map: building the model (hp_open, hp_close); what the driver reads;
+ * the obligations.  Replay is in heap_replay.c.
  * Files: heap_int.h (the model's types), heap_model.c (the shared model),
  * heap_encode.c (one trace's encoding, obligations), heap_replay.c
  * (concrete comparison and replay).
  */
 #include "heap_int.h"
 
-#include "util/clock.h"
-
-/* ---- driver ----------------------------------------------------------------
- */
-
-/* Queries go first to one incremental solver per pair with a short
- * budget: the background is asserted once, each guard's pass condition
- * once behind an indicator constant, and a query assumes the indicators
- * of the guards before it and pushes only its negated goal.  A query that
- * budget does not settle goes to a fresh solver with the rest of the
- * timeout (Z3's non-incremental solver preprocesses the whole query, which
- * is faster on the hard ones). */
-enum { HP_FAST_MS = 100 };
-
-static void set_limits(hp *h, Z3_solver s, unsigned timeout_ms)
-{
-	Z3_params p = Z3_mk_params(h->z);
-	Z3_params_inc_ref(h->z, p);
-	if (timeout_ms)
-		Z3_params_set_uint(
-		    h->z, p, Z3_mk_string_symbol(h->z, "timeout"), timeout_ms);
-	if (h->opts->rlimit)
-		Z3_params_set_uint(h->z, p, Z3_mk_string_symbol(h->z, "rlimit"),
-				   h->opts->rlimit);
-	Z3_solver_set_params(h->z, s, p);
-	Z3_params_dec_ref(h->z, p);
-}
-
-static unsigned fast_budget(const hp *h)
-{
-	unsigned user = h->opts->timeout_ms;
-	return user && user < HP_FAST_MS ? user : HP_FAST_MS;
-}
-
-/* Makes the indicator constant of each guard of E: one per guard, shared
- * by the exact and the abstract solver. */
-static void make_indicators(hp *h, const htrace *e, Z3_ast *ind, char tag)
-{
-	for (uint32_t i = 0; i < e->t->nops; i++) {
-		if (!e->pass[i])
-			continue;
-		char sym[32];
-		snprintf(sym, sizeof sym, "pass_%c%u", tag, i);
-		ind[i] = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
-					  Z3_mk_bool_sort(h->z)));
-	}
-}
-
-static void need_indicators(hp *h)
-{
-	if (h->have_ind)
-		return;
-	make_indicators(h, &h->ho, h->ind_o, 'o');
-	make_indicators(h, &h->hpp, h->ind_p, 'p');
-	h->have_ind = true;
-}
-
-/* Asserts "indicator implies pass" for the guards of E into S, each pass
- * condition through ABS (the abstraction) when it is not NULL.  False
- * when abstracting failed. */
-static bool indicators(hp *h, Z3_solver s, const htrace *e, const Z3_ast *ind,
-		       abs_map *abs)
-{
-	for (uint32_t i = 0; i < e->t->nops; i++) {
-		if (!e->pass[i])
-			continue;
-		Z3_ast pass =
-		    abs ? abs_term(abs, e->pass[i], &h->abs_any) : e->pass[i];
-		if (!pass)
-			return false;
-		Z3_solver_assert(h->z, s,
-				 K(h, Z3_mk_implies(h->z, ind[i], pass)));
-	}
-	return true;
-}
-
-/* Makes *OUT a new incremental solver with a budget of MS holding the
- * background and "indicator implies pass" for every guard, each through
- * ABS (the abstraction) when it is not NULL.  False when Z3 or
- * abstracting failed; a solver made is in *OUT even then (hp_check
- * releases it). */
-static bool pair_solver(hp *h, Z3_solver *out, unsigned ms, abs_map *abs)
-{
-	Z3_solver s = Z3_mk_simple_solver(h->z);
-	if (!s)
-		return false;
-	Z3_solver_inc_ref(h->z, s);
-	*out = s;
-	set_limits(h, s, ms);
-	Z3_ast bg = abs ? abs_term(abs, h->bg, &h->abs_any) : h->bg;
-	if (!bg)
-		return false;
-	Z3_solver_assert(h->z, s, bg);
-	need_indicators(h);
-	return indicators(h, s, &h->ho, h->ind_o, abs) &&
-	       indicators(h, s, &h->hpp, h->ind_p, abs) && !zc_failed();
-}
-
-static bool make_solver(hp *h)
-{
-	return h->s || pair_solver(h, &h->s, fast_budget(h), NULL);
-}
-
-/* The abstraction (verify/abstract.h) gets this budget, as in the integer
- * verifier: without multipliers, the queries it can prove are easy. */
-enum { HP_ABS_MS = 50 };
-
-/* The abstraction's solver: the background and the guards' pass
- * conditions with every multiplier and divider hidden. */
-static bool make_abs_solver(hp *h)
-{
-	if (h->sa)
-		return true;
-	unsigned user = h->opts->timeout_ms;
-	abs_init(&h->A, &h->S);
-	return pair_solver(h, &h->sa,
-			   user && user < HP_ABS_MS ? user : HP_ABS_MS, &h->A);
-}
-
-static uint32_t assumptions(const hp *h, const hobl *q, Z3_ast *out)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < q->b.o_upto; i++)
-		if (h->ind_o[i])
-			out[n++] = h->ind_o[i];
-	for (uint32_t i = 0; i < q->b.p_upto; i++)
-		if (h->ind_p[i])
-			out[n++] = h->ind_p[i];
-	return n;
-}
-
-/* The query in a fresh solver with everything asserted. */
-static Z3_solver fresh_solver(hp *h, const hobl *q, Z3_ast neg,
-			      unsigned timeout_ms)
-{
-	Z3_solver s = Z3_mk_solver(h->z);
-	Z3_solver_inc_ref(h->z, s);
-	set_limits(h, s, timeout_ms);
-	Z3_solver_assert(h->z, s, h->bg);
-	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->ho, q->b.o_upto));
-	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->hpp, q->b.p_upto));
-	Z3_solver_assert(h->z, s, neg);
-	return s;
-}
-
-static void set_reason(hp *h, const char *what, const char *why)
-{
-	if (h->res->reason)
-		return;
-	strbuf sb;
-	sb_init(&sb);
-	sb_printf(&sb, "%s: %s", what, why);
-	h->res->reason = sb_detach(&sb);
-}
-
-/* A satisfying model: refuted when it replays. */
-static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
-			   bool *refuted)
-{
-	jp_status st = JP_OK;
-	Z3_model m = Z3_solver_get_model(h->z, s);
-	if (!m)
-		return zc_check_error(h->err, "getting a model");
-	Z3_model_inc_ref(h->z, m);
-	if (hp_replay(h, m, out->what, &st) == 1) {
-		out->status = VER_REFUTED;
-		out->how = VER_BY_SOLVER;
-		*refuted = true;
-	} else if (!st) {
-		set_reason(h, out->what,
-			   "the solver's counterexample does not replay on "
-			   "the interpreter (a behaviour of the heap model "
-			   "the interpreter's environment cannot express, "
-			   "e.g. a call writing to an escaped fresh object, "
-			   "or a fresh address read from the initial heap)");
-	}
-	Z3_model_dec_ref(h->z, m);
-	return st;
-}
-
-/* Pushes a scope onto the incremental solver S, asserts NEG in it and
- * checks it under the indicators of the guards before Q; the caller pops
- * (after reading a model). */
-static jp_status push_check(hp *h, Z3_solver s, const hobl *q, Z3_ast neg,
-			    Z3_lbool *ans)
-{
-	uint32_t cap = h->o->nops + h->p->nops + 1;
-	Z3_ast *as = calloc(cap, sizeof *as);
-	Z3_solver_push(h->z, s);
-	if (!as)
-		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	uint32_t n = assumptions(h, q, as);
-	Z3_solver_assert(h->z, s, neg);
-	*ans = Z3_solver_check_assumptions(h->z, s, n, as);
-	free(as);
-	return zc_check_error(h->err, "solver check");
-}
-
-static jp_status abs_failed(hp *h, const char *what)
-{
-	return jp_fail(h->err, JP_EINTERNAL, "abstracting %s: %s", what,
-		       zc_error_text());
-}
-
-/* Asks the abstraction of the query (verify/abstract.h): *ANS becomes
- * Z3_L_FALSE when it is unsatisfiable, which proves the exact query
- * unsatisfiable too; otherwise *ANS is left alone (sat or unknown says
- * nothing).  Nothing is asked when nothing is hidden: the
- * abstract query would then be the exact one.  Most heap pairs that the
- * exact solver cannot settle multiply or divide (176 of 179 undecided
- * heap pairs of a 20,000-trace campaign), and most of their obligations
- * hold whatever the products are. */
-static jp_status abstract_query(hp *h, const hobl *q, Z3_ast neg, Z3_lbool *ans)
-{
-	if (!make_abs_solver(h))
-		return h->A.failed
-			   ? abs_failed(h, "the heap model")
-			   : zc_check_error(h->err, "creating a solver");
-	bool hid = h->abs_any;
-	Z3_ast g = abs_term(&h->A, neg, &hid);
-	if (!g)
-		return abs_failed(h, "a goal");
-	if (!hid)
-		return JP_OK;
-	Z3_ast ax;
-	if (!abs_axioms(&h->A, &ax))
-		return abs_failed(h, "axioms");
-	if (ax)
-		Z3_solver_assert(h->z, h->sa, ax);
-	h->res->abstract_calls++;
-	Z3_lbool a = Z3_L_UNDEF;
-	jp_status st = push_check(h, h->sa, q, g, &a);
-	Z3_solver_pop(h->z, h->sa, 1);
-	if (!st && a == Z3_L_FALSE) {
-		*ans = Z3_L_FALSE;
-		h->res->abstract_proved++;
-	}
-	return st ? st : zc_check_error(h->err, "solver pop");
-}
-
-/* The incremental query: *ANS is the solver's answer; a model is used
- * before the goal is popped. */
-static jp_status fast_query(hp *h, const hobl *q, Z3_ast neg,
-			    ver_obligation *out, bool *refuted, Z3_lbool *ans)
-{
-	if (!make_solver(h))
-		return zc_check_error(h->err, "creating a solver");
-	jp_status st = push_check(h, h->s, q, neg, ans);
-	if (!st && *ans == Z3_L_TRUE)
-		st = use_model(h, h->s, out, refuted);
-	else if (!st && *ans == Z3_L_UNDEF)
-		snprintf(h->why, sizeof h->why, "%s",
-			 Z3_solver_get_reason_unknown(h->z, h->s));
-	Z3_solver_pop(h->z, h->s, 1);
-	return st ? st : zc_check_error(h->err, "solver pop");
-}
-
-static jp_status solve(hp *h, const hobl *q, ver_obligation *out, bool *refuted)
-{
-	double t0 = clk_now_ms();
-	Z3_ast raw = hp_goal_neg(h, q);
-	out->checked = true;
-	out->status = VER_UNKNOWN;
-	out->how = VER_BY_NONE;
-	if (zc_is_false(h->z, raw)) {
-		out->status = VER_PROVED;
-		out->how = VER_BY_IDENTITY;
-		return JP_OK;
-	}
-	Z3_ast neg = K(h, Z3_simplify(h->z, raw));
-	if (zc_is_false(h->z, neg)) {
-		out->status = VER_PROVED;
-		out->how = VER_BY_REWRITE;
-		out->ms = clk_now_ms() - t0;
-		return JP_OK;
-	}
-	h->res->solver_calls++;
-	h->why[0] = 0;
-	Z3_lbool ans = Z3_L_UNDEF;
-	/* The abstraction gets the goal as built, as the guards are: Z3's
-	 * rewriter writes -x as -1 * x, which would be hidden, and cut the
-	 * goal off from the guards that say what -x is (measured: a pair
-	 * with "-x // 15" took 266 ms that way and 4 ms with RAW). */
-	jp_status st = h->gave_up ? JP_OK : abstract_query(h, q, raw, &ans);
-	if (!st && ans != Z3_L_FALSE)
-		st = fast_query(h, q, neg, out, refuted, &ans);
-	unsigned user = h->opts->timeout_ms;
-	double spent = clk_now_ms() - t0;
-	/* Once an obligation is unknown the pair cannot be proved: the rest
-	 * only look for a counterexample within the short budget, so a hard
-	 * pair costs one timeout, not one per obligation. */
-	if (!st && ans == Z3_L_UNDEF && !h->gave_up &&
-	    (user == 0 || (user > HP_FAST_MS && spent + 1 < (double)user))) {
-		h->res->slow_queries++;
-		Z3_solver s =
-		    fresh_solver(h, q, neg, user ? user - (unsigned)spent : 0);
-		ans = Z3_solver_check(h->z, s);
-		st = zc_check_error(h->err, "solver check");
-		if (!st && ans == Z3_L_TRUE)
-			st = use_model(h, s, out, refuted);
-		else if (!st && ans == Z3_L_UNDEF)
-			set_reason(h, out->what,
-				   Z3_solver_get_reason_unknown(h->z, s));
-		Z3_solver_dec_ref(h->z, s);
-	} else if (!st && ans == Z3_L_UNDEF) {
-		set_reason(h, out->what, h->why[0] ? h->why : "unknown");
-	}
-	if (!st && ans == Z3_L_FALSE) {
-		out->status = VER_PROVED;
-		out->how = VER_BY_SOLVER;
-	}
-	if (!st && out->status == VER_UNKNOWN)
-		h->gave_up = true;
-	out->ms = clk_now_ms() - t0;
-	h->res->ms_solve += out->ms;
-	return st;
-}
+/* ---- building the model ------------------------------------------------ */
 
 static jp_status setup(hp *h)
 {
@@ -347,10 +35,6 @@ static jp_status setup(hp *h)
 		st = hp_scan_fields(h, p);
 	if (st)
 		return st;
-	h->ind_o = calloc(o->nops + 1, sizeof *h->ind_o);
-	h->ind_p = calloc(p->nops + 1, sizeof *h->ind_p);
-	if (!h->ind_o || !h->ind_p)
-		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
 	if (!h->hk || !h->rk || !hp_trace_alloc(h, &h->ho, o) ||
@@ -377,89 +61,10 @@ static jp_status setup(hp *h)
 	return st;
 }
 
-static jp_status init_res(hp *h)
+jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
+		  const ver_opts *opts, ver_result *res, hp **out, jp_err *err)
 {
-	ver_result *r = h->res;
-	const ir_trace *o = h->o;
-	r->verdict = VER_UNKNOWN;
-	r->mode_used = VER_MODE_ALIGNED;
-	r->failed = -1;
-	r->width = h->w;
-	r->ninputs = o->ninputs;
-	r->inputs = calloc(o->ninputs + 1, sizeof *r->inputs);
-	r->input_names = calloc(o->ninputs + 1, sizeof *r->input_names);
-	r->input_kinds = calloc(o->ninputs + 1, 1);
-	if (!r->inputs || !r->input_names || !r->input_kinds)
-		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < o->ninputs; i++) {
-		const char *nm = ir_valname(o, o->inputs[i]);
-		r->input_names[i] = malloc(strlen(nm) + 1);
-		if (!r->input_names[i])
-			return jp_fail(h->err, JP_ENOMEM, "out of memory");
-		strcpy(r->input_names[i], nm);
-		r->input_kinds[i] = is_ref(o, o->inputs[i]) ? 'r' : 'i';
-	}
-	return JP_OK;
-}
-
-static jp_status run_all(hp *h, const hlist *Q)
-{
-	ver_result *r = h->res;
-	r->obl = calloc(Q->n + 1, sizeof *r->obl);
-	if (!r->obl)
-		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	r->nobl = Q->n;
-	for (uint32_t i = 0; i < Q->n; i++) {
-		strbuf sb;
-		sb_init(&sb);
-		hp_describe(h, &Q->v[i], &sb);
-		r->obl[i].what = sb_detach(&sb);
-		r->obl[i].status = VER_UNKNOWN;
-		r->obl[i].how = VER_BY_NONE;
-		if (!r->obl[i].what)
-			return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	}
-	bool refuted = false, unknown = false;
-	for (uint32_t i = 0; i < Q->n && !refuted; i++) {
-		jp_status st = solve(h, &Q->v[i], &r->obl[i], &refuted);
-		if (st)
-			return st;
-		if (zc_failed())
-			return zc_check_error(h->err, "Z3 (heap model)");
-		if (refuted)
-			r->failed = (int32_t)i;
-		else if (r->obl[i].status == VER_UNKNOWN) {
-			unknown = true;
-			if (r->failed < 0)
-				r->failed = (int32_t)i;
-		}
-	}
-	/* The statistics are counted from the list, so they always add up. */
-	r->by_identity = r->by_solver = r->by_rewrite = 0;
-	for (uint32_t i = 0; i < r->nobl; i++) {
-		if (!r->obl[i].checked)
-			continue;
-		r->by_identity += r->obl[i].how == VER_BY_IDENTITY;
-		r->by_solver += r->obl[i].how == VER_BY_SOLVER;
-		r->by_rewrite += r->obl[i].how == VER_BY_REWRITE;
-	}
-	r->verdict = refuted ? VER_REFUTED : unknown ? VER_UNKNOWN : VER_PROVED;
-	if (refuted) {
-		free(r->reason);
-		r->reason = NULL;
-	} else if (!unknown) {
-		r->failed = -1;
-	}
-	return JP_OK;
-}
-
-jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		   const ver_opts *opts, ver_result *res, jp_err *err)
-{
-	if (opts->mode == VER_MODE_TRACE)
-		return jp_fail(err, JP_EUNSUPPORTED,
-			       "trace mode does not model the heap; heap "
-			       "traces are checked in aligned mode");
+	*out = NULL;
 	hp *h = calloc(1, sizeof *h);
 	if (!h)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
@@ -472,46 +77,29 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	h->err = err;
 	zc_scope_init(&h->S, z);
 	arena_init(&h->nodes);
-	double t0 = clk_now_ms();
-	uint32_t *match = calloc(opt->nops + 1, sizeof *match);
-	obl_list L;
-	memset(&L, 0, sizeof L);
-	hlist Q;
-	memset(&Q, 0, sizeof Q);
-	jp_status st = match ? JP_OK : jp_fail(err, JP_ENOMEM, "out of memory");
-	if (!st)
-		st = obl_match_labels(orig, opt, match, err);
-	if (!st)
-		st = obl_require_order(orig, opt, match, err);
-	if (!st)
-		st = init_res(h);
-	if (!st)
-		st = setup(h);
-	res->ms_encode = clk_now_ms() - t0;
-	if (!st)
-		st = obl_build(orig, opt, VER_MODE_ALIGNED, match, true, &L,
-			       err);
-	if (!st)
-		st = hp_build_obls(h, &L, &Q);
-	if (!st)
-		st = run_all(h, &Q);
-	free(Q.v);
-	obl_list_free(&L);
-	free(match);
+	jp_status st = setup(h);
+	if (!st && zc_failed())
+		st = zc_check_error(err, "Z3 (heap model)");
+	if (st) {
+		hp_close(h);
+		return st;
+	}
+	*out = h;
+	return JP_OK;
+}
+
+void hp_close(hp *h)
+{
+	if (!h)
+		return;
+	Z3_context z = h->z;
 	hp_trace_free(&h->ho);
 	hp_trace_free(&h->hpp);
 	if (h->tyfun)
 		Z3_dec_ref(z, Z3_func_decl_to_ast(z, h->tyfun));
-	if (h->s)
-		Z3_solver_dec_ref(z, h->s);
-	if (h->sa) {
-		Z3_solver_dec_ref(z, h->sa);
-		abs_free(&h->A);
-	}
 	zc_scope_release(&h->S);
 	arena_free(&h->nodes);
-	free(h->ind_o);
-	free(h->ind_p);
+	free(h->Q.v);
 	free(h->cp);
 	free(h->f);
 	free(h->cls);
@@ -519,5 +107,94 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	free(h->hk);
 	free(h->rk);
 	free(h);
-	return st;
+}
+
+/* ---- what the driver reads --------------------------------------------- */
+
+const Z3_ast *hp_input_vars(const hp *h)
+{
+	return h->vars;
+}
+
+void hp_terms(const hp *h, bool opt, Z3_ast **val, Z3_ast **bval, Z3_ast **pass)
+{
+	const htrace *e = opt ? &h->hpp : &h->ho;
+	*val = e->val;
+	*bval = e->bval;
+	*pass = e->pass;
+}
+
+Z3_ast hp_background(const hp *h)
+{
+	return h->bg;
+}
+
+/* ---- the obligations ---------------------------------------------------- */
+
+/* The op index before which call K of E is made (the trace's length when
+ * E makes fewer calls). */
+static uint32_t call_point(const htrace *e, uint32_t k)
+{
+	return k < e->ncalls ? e->callop[k] : e->t->nops;
+}
+
+/* The assumption bounds of "call K is made by both or neither": its goal
+ * states the guards before both call points itself, so any prefix of
+ * guards within the call points may be assumed; the largest one that the
+ * obligations before it already assume (up to the call points) keeps the
+ * driver's assumptions growing. */
+static void reach_bounds(const hp *h, uint32_t k, uint32_t o_done,
+			 uint32_t p_done, obl *b)
+{
+	uint32_t co = call_point(&h->ho, k), cp = call_point(&h->hpp, k);
+	b->o_upto = o_done < co ? o_done : co;
+	b->p_upto = p_done < cp ? p_done : cp;
+}
+
+jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
+			 obl_list *L, jp_err *err)
+{
+	h->match = match;
+	h->loose_guards = mode != VER_MODE_ALIGNED;
+	h->Q.n = 0;
+	jp_status st = hp_build_obls(h, L, &h->Q);
+	if (st)
+		return st;
+	obl *v = calloc(h->Q.n + 1, sizeof *v);
+	if (!v)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	uint32_t o_done = 0, p_done = 0;
+	for (uint32_t i = 0; i < h->Q.n; i++) {
+		const hobl *q = &h->Q.v[i];
+		v[i] = q->b;
+		if (q->kind != H_BASE) {
+			v[i].kind = OBL_MODEL;
+			v[i].j = i;
+		}
+		if (mode == VER_MODE_TRACE && q->kind == H_CALL_EQ) {
+			/* Trace mode compares the calls of runs that reach
+			 * both ends: a run that leaves at a guard resumes
+			 * elsewhere, with calls of its own. */
+			v[i].o_upto = h->o->nops;
+			v[i].p_upto = h->p->nops;
+		} else if (q->kind == H_CALL_REACH) {
+			reach_bounds(h, q->k, o_done, p_done, &v[i]);
+		}
+		o_done = v[i].o_upto > o_done ? v[i].o_upto : o_done;
+		p_done = v[i].p_upto > p_done ? v[i].p_upto : p_done;
+	}
+	free(L->v);
+	L->v = v;
+	L->n = L->cap = h->Q.n;
+	return JP_OK;
+}
+
+Z3_ast hp_model_goal_neg(hp *h, const obl *b)
+{
+	return hp_goal_neg(h, &h->Q.v[b->j]);
+}
+
+void hp_model_describe(const hp *h, const obl *b, strbuf *sb)
+{
+	hp_describe(h, &h->Q.v[b->j], sb);
 }

@@ -51,14 +51,21 @@
  * escape_n (the same call when the names match).
  *
  * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
- * reference, more than 64 fresh identities, trace mode.
+ * reference, more than 64 fresh identities.
  *
- * Integer ops take the integer verifier's terms (enc_peephole before
- * enc_op), so a division by a constant and the optimizer's multiply-high
- * sequence for it are one term here too.  A query of a pair that
- * multiplies or divides goes first to an abstraction of it
- * (verify/abstract.h): an unsat answer there proves it; anything else
- * goes on to the exact solvers.
+ * Modes: the pairing is the checker's (labels, or inference when the
+ * optimized trace has none).  Aligned mode compares the heap at every
+ * failing paired guard, and needs paired guards in order (a reordered
+ * pair is unknown).  Trace mode (and the inferred pairing, whose
+ * counterexamples are checked the way trace mode sees runs) compares
+ * calls, outputs and heaps of runs that reach both ends, and two runs
+ * that both leave at a guard are alike.
+ *
+ * Integer ops take the integer verifier's terms (enc_trace_op: folding,
+ * canonical order, peepholes), so a division by a constant and the
+ * optimizer's multiply-high sequence for it are one term here too.  The
+ * checker's solvers, abstraction, ranges, lemmas and isolation apply to
+ * heap pairs as to any other (verify/check.c).
  *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
@@ -66,6 +73,9 @@
  * concretely (hp_diverges).  Call writes to escaped fresh objects cannot
  * be expressed in an interp_env, so a model that needs them does not
  * replay: that obligation is then VER_UNKNOWN, never refuted or proved.
+ * Before the solver, both traces run on the checker's screening inputs in
+ * a plain environment (hp_screen); a divergence there is a
+ * counterexample at once.
  */
 #ifndef JP_VERIFY_HEAP_H
 #define JP_VERIFY_HEAP_H
@@ -76,6 +86,7 @@
 #include "ir/strbuf.h"
 #include "ir/trace.h"
 #include "verify/check.h"
+#include "verify/oblig.h"
 #include "verify/z3ctx.h"
 
 /* Whether T has an op that touches the heap. */
@@ -84,16 +95,72 @@ bool hp_uses_heap(const ir_trace *t);
 /* JP_EUNSUPPORTED when T uses something the heap model does not cover. */
 jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err);
 
-/* Checks the pair with the heap model (aligned mode) into RES, which the
- * caller has zeroed. */
-jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		   const ver_opts *opts, ver_result *res, jp_err *err);
+/* ---- the backend of the one checker (verify/check.c) ----
+ *
+ * The checker drives a heap pair like any other: it takes the terms of
+ * both traces and the background from the model, builds the obligations
+ * of its mode, lets the model add its own (OBL_MODEL entries, whose j
+ * indexes the model's list), asks every query itself, and hands each
+ * satisfying model to hp_replay.  The model owns every term it made (its
+ * own scope): they stay valid until hp_close. */
+
+typedef struct hp hp;
+
+/* Builds the model of the pair into *OUT (NULL on failure).  RES receives
+ * a replayed counterexample (inputs, cex_text); ERR is kept for the
+ * model's later errors and must outlive it.  Errors: JP_ENOMEM,
+ * JP_EUNSUPPORTED (what the model does not cover), JP_EINPUT, Z3's. */
+jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
+		  const ver_opts *opts, ver_result *res, hp **out, jp_err *err);
+void hp_close(hp *h);
+
+/* The input variables (enc_inputs) the terms are made over. */
+const Z3_ast *hp_input_vars(const hp *h);
+
+/* The terms of the original (OPT false) or the optimized trace: per vid
+ * its value and the Boolean behind a comparison (or NULL), per op the
+ * "guard passes" condition (NULL for other ops). */
+void hp_terms(const hp *h, bool opt, Z3_ast **val, Z3_ast **bval,
+	      Z3_ast **pass);
+
+/* What every query assumes: fresh addresses distinct and non-null, types
+ * of fresh objects, what calls may return (heap_model.c). */
+Z3_ast hp_background(const hp *h);
+
+/* Replaces L, the obligations of the driver's MODE built with MATCH (per
+ * OPT op its ORIG guard; NULL in trace mode), by them and the model's own
+ * (calls made alike, same arguments and heap at each call, same heap at a
+ * failing paired guard and at the end), in the order of the trace.  MATCH
+ * must live until the next call.  Outside aligned mode the pairing is a
+ * guess or absent: replay then treats two runs that both leave at a guard
+ * as alike, and trace mode compares calls only of runs that reach both
+ * ends. */
+jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
+			 obl_list *L, jp_err *err);
+
+/* The negated goal of an OBL_MODEL obligation of the list, without the
+ * guard assumptions (its bounds say which), and its description. */
+Z3_ast hp_model_goal_neg(hp *h, const obl *b);
+void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
+
+/* Replays the solver model M on the interpreter: 1 when the traces
+ * diverge there as the model compares them (RES gets the inputs and the
+ * report, which names obligation WHAT), 0 when they do not (then the
+ * model is not a counterexample), with *ST set on an error. */
+int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
+
+/* The same on a plain environment: the inputs X, every field of an input
+ * object initially 0, no types, calls returning 0 and writing nothing --
+ * one of the environments the model allows, so a divergence there is a
+ * counterexample without the solver.  Pairs with ConstPtrs are not
+ * screened (0). */
+int hp_screen(hp *h, const uint64_t *x, const char *what, jp_status *st);
 
 /* Runs ORIG and OPT on the interpreter in ENV and compares the runs the
  * way the heap model does (the rule that replays counterexamples): calls
  * in order with equal arguments and equal reachable heaps, the same exit,
  * equal outputs or fail-args, equal reachable heaps at the end; fresh
- * objects compared by identity (paired as hp_check pairs them), never by
+ * objects compared by identity (paired as hp_open pairs them), never by
  * address.  *DIV tells whether they differ, WHY (may be appended to) how.
  * No solver is involved, so fuzz targets use it as a fast concrete tier
  * for heap traces.  Errors: JP_ENOMEM, JP_EUNSUPPORTED (more fresh

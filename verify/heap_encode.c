@@ -154,14 +154,18 @@ static Z3_ast is_null(hp *h, Z3_ast t)
 	return K(h, Z3_mk_eq(h->z, t, zc_bv(&h->S, 64, 0)));
 }
 
-static uint32_t prev_op(const ir_trace *t, uint32_t opi)
+/* Encodes op I of E, an op of the integer encoder, its way (encode.h:
+ * folding, canonical forms, the Boolean behind a comparison), so that the
+ * heap model's integer terms are the integer verifier's. */
+static jp_status enc_int_op(hp *h, htrace *e, uint32_t i)
 {
-	while (opi > 0) {
-		opi--;
-		if (!ir_op_has(t->ops[opi].opc, IRF_MARK))
-			return opi;
-	}
-	return HP_NONE;
+	enc_trace v = {.t = e->t,
+		       .w = h->w,
+		       .val = e->val,
+		       .bval = e->bval,
+		       .ovf = e->ovf,
+		       .pass = e->pass};
+	return enc_trace_op(&h->S, &v, i, h->err);
 }
 
 static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
@@ -175,25 +179,9 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 						 zc_bv(&h->S, 16, c)))};
 		e->pass[i] = K(h, Z3_mk_and(h->z, 2, parts));
 	} else {
-		Z3_ast prev = NULL;
-		if (ir_op_has(op->opc, IRF_OVFGUARD)) {
-			uint32_t src = prev_op(t, i);
-			if (src == HP_NONE || !e->ovf[src])
-				return jp_fail_at(h->err, JP_EINPUT, NULL,
-						  op->line, op->col,
-						  "'%s' does not follow an "
-						  "overflow-checked op",
-						  ir_op_name(t, op));
-			prev = e->ovf[src];
-		}
-		if (op->opc == IR_GUARD_VALUE &&
-		    Z3_get_sort(h->z, a[0]) != Z3_get_sort(h->z, a[1]))
-			return jp_fail_at(h->err, JP_EINPUT, NULL, op->line,
-					  op->col,
-					  "guard_value compares an int with a "
-					  "ref");
-		e->pass[i] =
-		    enc_guard(&h->S, (ir_opcode)op->opc, a, NULL, prev);
+		jp_status st = enc_int_op(h, e, i);
+		if (st)
+			return st;
 	}
 	uint64_t m = e->esc;
 	m = escape_list(e, m, op->failargs, op->nfail);
@@ -327,19 +315,9 @@ jp_status hp_enc_one(hp *h, htrace *e)
 		} else if (ir_op_has(op->opc, IRF_HEAP)) {
 			enc_heap_op(h, e, i, a);
 		} else {
-			Z3_ast of = NULL;
-			Z3_ast r =
-			    enc_peephole(&h->S, h->w, (ir_opcode)op->opc, a);
-			if (!r)
-				r = enc_op(&h->S, h->w, (ir_opcode)op->opc, a,
-					   &of);
-			if (!r)
-				return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL,
-						  op->line, op->col,
-						  "cannot encode '%s'",
-						  ir_op_name(t, op));
-			e->val[op->result] = r;
-			e->ovf[i] = of;
+			jp_status st = enc_int_op(h, e, i);
+			if (st)
+				return st;
 		}
 	}
 	if (h->S.failed || zc_failed())
@@ -355,6 +333,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	size_t nc = h->maxcalls + 1;
 	e->t = t;
 	e->val = calloc(nv, sizeof *e->val);
+	e->bval = calloc(nv, sizeof *e->bval);
 	e->pts = calloc(nv, sizeof *e->pts);
 	e->pass = calloc(no, sizeof *e->pass);
 	e->ovf = calloc(no, sizeof *e->ovf);
@@ -371,9 +350,10 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->lobj = calloc(no, sizeof *e->lobj);
 	e->nf = h->nf;
 	e->cont = calloc((size_t)HP_MAXID * nf, sizeof *e->cont);
-	if (!e->cont || !e->lf || !e->lk || !e->lobj || !e->val || !e->pts ||
-	    !e->pass || !e->ovf || !e->geso || !e->gheap || !e->callop ||
-	    !e->callesc || !e->cheap || !e->eheap || !e->cur || !e->ident)
+	if (!e->cont || !e->bval || !e->lf || !e->lk || !e->lobj || !e->val ||
+	    !e->pts || !e->pass || !e->ovf || !e->geso || !e->gheap ||
+	    !e->callop || !e->callesc || !e->cheap || !e->eheap || !e->cur ||
+	    !e->ident)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -383,6 +363,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 void hp_trace_free(htrace *e)
 {
 	free(e->val);
+	free(e->bval);
 	free(e->pts);
 	free(e->pass);
 	free(e->ovf);
@@ -534,7 +515,7 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q)
 	}
 	case OBL_END:
 	case OBL_EXIT: /* not built: heap pairs keep their guards in order */
-		return zc_true(&h->S);
+	case OBL_MODEL: /* not in a base obligation */ return zc_true(&h->S);
 	}
 	return zc_true(&h->S);
 }

@@ -80,6 +80,7 @@ typedef struct hmem {
 typedef struct htrace {
 	const ir_trace *t;
 	Z3_ast *val;	   /* per vid */
+	Z3_ast *bval;	   /* per vid: the Boolean of a comparison, or NULL */
 	Z3_ast *pass;	   /* per op: guards */
 	Z3_ast *ovf;	   /* per op: overflow flags */
 	uint32_t *ident;   /* per op: identity of an allocation */
@@ -107,6 +108,26 @@ typedef struct htrace {
 	hmem *cur; /* nf: current field states while encoding */
 } htrace;
 
+typedef enum hkind {
+	H_BASE,	      /* an obligation of oblig.h */
+	H_CALL_REACH, /* call k is made by both traces or by neither */
+	H_CALL_EQ,    /* call k: same op, arguments and heap */
+	H_GUARD_HEAP, /* paired guard fails in both: same heap */
+	H_END_HEAP,   /* both reach the end: same heap */
+} hkind;
+
+typedef struct hobl {
+	hkind kind;
+	obl b; /* H_BASE; og/pg/o_upto/p_upto for the others */
+	uint32_t k;
+	uint32_t pos; /* ORIG op index it is about, for the checking order */
+} hobl;
+
+typedef struct hlist {
+	hobl *v;
+	uint32_t n, cap;
+} hlist;
+
 typedef struct hp {
 	Z3_context z;
 	zc_scope S;
@@ -130,15 +151,10 @@ typedef struct hp {
 	htrace ho, hpp;
 	Z3_ast bg;	       /* background constraints */
 	arena nodes;	       /* the hnode lists */
-	Z3_solver s;	       /* the incremental solver (solve) */
-	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
-	bool have_ind;	       /* the indicator constants exist */
-	Z3_solver sa;	       /* the abstraction's incremental solver */
-	abs_map A;	       /* its hidden terms */
-	bool abs_any;	       /* the background or a guard hides something */
-	bool gave_up;	       /* an obligation was unknown */
-	char why[96];	       /* reason of the last fast unknown (a copy:
-				  Z3's string lives until its next call) */
+	hlist Q;	       /* the obligations (hp_obligations) */
+	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
+	bool loose_guards;     /* the pairing was inferred: replay compares
+				  exits, not which guard */
 	jp_err *err;
 } hp;
 
@@ -146,26 +162,6 @@ static inline Z3_ast K(hp *h, Z3_ast a)
 {
 	return zc_keep(&h->S, a);
 }
-
-typedef enum hkind {
-	H_BASE,	      /* an obligation of oblig.h */
-	H_CALL_REACH, /* call k is made by both traces or by neither */
-	H_CALL_EQ,    /* call k: same op, arguments and heap */
-	H_GUARD_HEAP, /* paired guard fails in both: same heap */
-	H_END_HEAP,   /* both reach the end: same heap */
-} hkind;
-
-typedef struct hobl {
-	hkind kind;
-	obl b; /* H_BASE; og/pg/o_upto/p_upto for the others */
-	uint32_t k;
-	uint32_t pos; /* ORIG op index it is about, for the checking order */
-} hobl;
-
-typedef struct hlist {
-	hobl *v;
-	uint32_t n, cap;
-} hlist;
 
 /* ---- heap_model.c ------------------------------------------------ */
 
@@ -204,9 +200,5 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q);
 void hp_describe(const hp *h, const hobl *q, strbuf *sb);
 
 jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out);
-
-/* ---- heap_replay.c ----------------------------------------------- */
-
-int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
 
 #endif

@@ -26,6 +26,10 @@
  *                assumptions.  og / pg name the two guards out of order
  *                (for the description only);
  *   plus OBL_OUTPUT / OBL_END.
+ * Any mode, for a pair with a heap (verify/heap.h):
+ *   OBL_MODEL    an obligation of the heap model (calls, heaps); j indexes
+ *                the model's own list, which gives its goal and meaning.
+ *                obl_eval calls it vacuous: the model's replay judges it.
  * Trace mode (no alignment):
  *   OBL_T_ORIG   an ORIG guard passes wherever OPT reaches its end;
  *   OBL_T_OPT    an OPT guard passes wherever ORIG reaches its end;
@@ -58,6 +62,7 @@ typedef enum obl_kind {
 	OBL_T_ORIG,
 	OBL_T_OPT,
 	OBL_EXIT,
+	OBL_MODEL,
 } obl_kind;
 
 #define OBL_NONE UINT32_MAX
