@@ -132,6 +132,65 @@ static void test_hand_pairs(void)
 	}
 }
 
+/* One driver (verify/check.c) for heap pairs too: a heap pair whose
+ * optimized trace has no guard labels is paired by inference, as an
+ * integer pair is -- proved when the guards are kept, refuted (in trace
+ * mode) when a field's value changes; and trace mode is available. */
+static void test_heap_inference(void)
+{
+	const char *orig = "[p0, i1]\n"
+			   "i2 = int_gt(i1, 0)\n"
+			   "guard_true(i2, descr=g0) [p0]\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p3, i1, descr=f)\n"
+			   "i4 = getfield_gc_i(p3, descr=f)\n"
+			   "setfield_gc(p0, i4, descr=g)\n"
+			   "i5 = int_lt(i1, 100)\n"
+			   "guard_true(i5, descr=g1) [p0]\n"
+			   "finish(i4)\n";
+	const char *good = "[p0, i1]\n"
+			   "i2 = int_gt(i1, 0)\n"
+			   "guard_true(i2) [p0]\n"
+			   "setfield_gc(p0, i1, descr=g)\n"
+			   "i5 = int_lt(i1, 100)\n"
+			   "guard_true(i5) [p0]\n"
+			   "finish(i1)\n";
+	const char *bad = "[p0, i1]\n"
+			  "i2 = int_gt(i1, 0)\n"
+			  "guard_true(i2) [p0]\n"
+			  "i6 = int_add(i1, 1)\n"
+			  "setfield_gc(p0, i6, descr=g)\n"
+			  "i5 = int_lt(i1, 100)\n"
+			  "guard_true(i5) [p0]\n"
+			  "finish(i1)\n";
+	ir_trace *a = parse(orig), *b = parse(good), *c = parse(bad);
+	CHECK(a && b && c);
+	if (!a || !b || !c)
+		goto out;
+	for (int trace = 0; trace < 2; trace++) {
+		ver_opts o = ver_default_opts();
+		o.timeout_ms = 20000;
+		if (trace)
+			o.mode = VER_MODE_TRACE;
+		ver_result r;
+		jp_err err;
+		CHECK(ver_check(C, a, b, &o, &r, &err) == JP_OK);
+		CHECK(r.verdict == VER_PROVED);
+		CHECK(r.mode_used ==
+		      (trace ? VER_MODE_TRACE : VER_MODE_INFERRED));
+		ver_result_free(&r);
+		o.screen_inputs = 0; /* the solver must find it */
+		CHECK(ver_check(C, a, c, &o, &r, &err) == JP_OK);
+		CHECK(r.verdict == VER_REFUTED);
+		CHECK(r.cex_text && strstr(r.cex_text, "divergence:"));
+		ver_result_free(&r);
+	}
+out:
+	ir_trace_free(a);
+	ir_trace_free(b);
+	ir_trace_free(c);
+}
+
 /* The optimizer's output for corpus/heap/boxed_integer.trace, frozen here
  * so this test does not depend on passes/. */
 static const char *boxed_opt =
@@ -613,6 +672,7 @@ int main(void)
 	test_overwritten_field();
 	test_opaque();
 	test_integer_tiers();
+	test_heap_inference();
 	ver_ctx_free(C);
 	return check_summary("test_heap");
 }

@@ -55,8 +55,8 @@ static jp_status write_smt2(chk_pair *ps, Z3_ast neg, char *path, size_t size,
 		close(fd);
 	}
 	const char *text = Z3_benchmark_to_smtlib_string(
-	    ps->z, "jitprove verifier query", "QF_BV", "unknown", "",
-	    ps->hyps.n, ps->hyps.v, neg);
+	    ps->z, "jitprove verifier query", ps->heap ? "QF_AUFBV" : "QF_BV",
+	    "unknown", "", ps->hyps.n, ps->hyps.v, neg);
 	if (!text)
 		return zc_check_error(err, "printing a query");
 	FILE *f = fopen(path, "w");

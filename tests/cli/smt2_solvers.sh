@@ -37,6 +37,21 @@ for solver in z3 cvc5; do
   done
 done
 
+# Heap pairs go through the same driver: their queries (arrays for the
+# fields, a type function) are written too, as QF_AUFBV, and both solvers
+# agree that the proved pair's are unsat.
+mkdir -p "$tmp/hsmt"
+expect_rc 0 "smt2 heap proved" -- "$JITPROVE" check --smt2 "$tmp/hsmt" "$P/heap_div_by_magic/orig.trace" "$P/heap_div_by_magic/opt.trace"
+ls "$tmp"/hsmt/*.smt2 >/dev/null 2>&1 || bad "no smt2 files for a heap pair"
+grep -q 'QF_AUFBV' "$tmp"/hsmt/*.smt2 || bad "heap smt2 logic"
+for solver in z3 cvc5; do
+  args=(); [ "$solver" = cvc5 ] && args=(--lang smt2)
+  for f in "$tmp"/hsmt/*.smt2; do
+    out=$("$solver" "${args[@]}" "$f" 2>&1 | head -1)
+    [ "$out" = unsat ] || bad "$solver on heap $(basename "$f"): '$out', expected unsat"
+  done
+done
+
 printf '[i0]\nfinish(i0)\n' >"$tmp/id.trace"
 printf '[i0]\ni1 = int_eq(i0, 7)\ni2 = int_add(i0, i1)\nfinish(i2)\n' >"$tmp/seven.trace"
 expect_rc 0 "cvc5 recheck" -- "$JITPROVE" check --json --solver-cmd "cvc5 --lang smt2" "$P/neg_minint_ovf/orig.trace" "$P/neg_minint_ovf/opt.trace"
