@@ -14,8 +14,8 @@
 #include "ir/parse.h"
 #include "ir/sem.h"
 #include "verify/check.h"
-#include "verify/z3ctx.h"
 #include "verify/check_int.h" /* chk_test_wrong_settle */
+#include "verify/z3ctx.h"
 
 static ver_ctx *C;
 
@@ -1451,6 +1451,11 @@ static void test_audit_catches_wrong_settle(void)
 	audit_catches("[i0]\ni1 = int_lt(i0, 5)\nguard_true(i1, descr=g0)\n"
 		      "finish(i0)\n",
 		      "[i0]\nfinish(i0)\n");
+	/* A heap pair (one driver): a field stored with another value, which
+	 * only the heap model's own "end (same heap)" obligation sees. */
+	audit_catches("[p0, i1]\nsetfield_gc(p0, i1, descr=f)\nfinish()\n",
+		      "[p0, i1]\ni2 = int_add(i1, 1)\n"
+		      "setfield_gc(p0, i2, descr=f)\nfinish()\n");
 }
 
 int main(void)

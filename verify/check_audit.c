@@ -273,9 +273,27 @@ static jp_status plain_op(zc_scope *S, const ir_trace *t, uint32_t i,
 	return JP_OK;
 }
 
+/* A heap pair's plain terms are the heap model's own (ET, the driver's
+ * copy of them): the audit then re-asks every proof without the driver's
+ * shortcuts (ranges, rewriting, facts, lemmas, refolding), though with the
+ * integer encoder's forms the model uses. */
+static jp_status plain_heap(const ir_trace *t, const enc_trace *et,
+			    plain_trace *e, jp_err *err)
+{
+	e->val = calloc((size_t)t->nvals + 1, sizeof *e->val);
+	e->pass = calloc((size_t)t->nops + 1, sizeof *e->pass);
+	if (!e->val || !e->pass)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	memcpy(e->val, et->val, t->nvals * sizeof *e->val);
+	memcpy(e->pass, et->pass, t->nops * sizeof *e->pass);
+	return JP_OK;
+}
+
 static jp_status plain_build(chk_pair *ps, const ir_trace *t, plain_trace *e,
 			     jp_err *err)
 {
+	if (ps->heap)
+		return plain_heap(t, t == ps->o ? &ps->eo : &ps->ep, e, err);
 	e->val = calloc((size_t)t->nvals + 1, sizeof *e->val);
 	e->pass = calloc((size_t)t->nops + 1, sizeof *e->pass);
 	Z3_ast *ovf = calloc((size_t)t->nops + 1, sizeof *ovf);
@@ -385,8 +403,8 @@ static Z3_ast plain_goal_neg(chk_pair *ps, const plain_trace *po,
 		return chk_mk_not(ps, zc_keep(&ps->S, Z3_mk_eq(z, x, y)));
 	}
 	case OBL_END: return zc_true(&ps->S);
-	case OBL_EXIT:
-	case OBL_MODEL: return NULL; /* not audited: see chk_audit */
+	case OBL_EXIT: return NULL; /* not audited: see chk_audit */
+	case OBL_MODEL: return hp_model_goal_neg(ps->heap, b);
 	}
 	return NULL;
 }
@@ -432,6 +450,15 @@ static jp_status make_audit_solvers(chk_pair *ps, jp_err *err)
 		Z3_solver_inc_ref(z, ps->solvers.audit);
 		audit_limits(ps, ps->solvers.audit,
 			     audit_budget(ps, AUDIT_FAST_MS), false);
+	}
+	if (!ps->solvers.audit_slow && ps->heap) {
+		/* Arrays and a type function: Z3's general solver. */
+		ps->solvers.audit_slow = Z3_mk_solver(z);
+		if (!ps->solvers.audit_slow)
+			return zc_check_error(err, "creating a solver");
+		Z3_solver_inc_ref(z, ps->solvers.audit_slow);
+		audit_limits(ps, ps->solvers.audit_slow,
+			     audit_budget(ps, AUDIT_SLOW_MS), false);
 	}
 	if (!ps->solvers.audit_slow) {
 		Z3_tactic t = Z3_mk_tactic(z, "qfbv");
@@ -486,6 +513,11 @@ static jp_status audit_one(chk_pair *ps, const plain_trace *po,
 		Z3_solver_reset(z, s); /* trace mode: the bounds went back */
 		audit_limits(ps, s, audit_budget(ps, AUDIT_FAST_MS), false);
 		sv->audit_o_done = sv->audit_p_done = 0;
+		sv->audit_background = false;
+	}
+	if (ps->heap && !sv->audit_background) {
+		Z3_solver_assert(z, s, hp_background(ps->heap));
+		sv->audit_background = true;
 	}
 	assert_plain_hyps(ps, s, po, pp, sv->audit_o_done, b->o_upto,
 			  sv->audit_p_done, b->p_upto);
@@ -502,7 +534,9 @@ static jp_status audit_one(chk_pair *ps, const plain_trace *po,
 		return st;
 	s = sv->audit_slow;
 	Z3_solver_reset(z, s);
-	audit_limits(ps, s, audit_budget(ps, AUDIT_SLOW_MS), true);
+	audit_limits(ps, s, audit_budget(ps, AUDIT_SLOW_MS), !ps->heap);
+	if (ps->heap)
+		Z3_solver_assert(z, s, hp_background(ps->heap));
 	assert_plain_hyps(ps, s, po, pp, 0, b->o_upto, 0, b->p_upto);
 	Z3_solver_assert(z, s, neg);
 	*ans = Z3_solver_check(z, s);
@@ -523,14 +557,15 @@ static void disagree(chk_pair *ps, uint32_t i, const uint64_t *x)
 	int32_t k = -1;
 	cex_env ce = chk_make_cex_env(ps);
 	jp_err e;
-	bool replays = !cex_classify(&ce, x, &k, &e) && k >= 0;
+	bool replays = !ps->heap && !cex_classify(&ce, x, &k, &e) && k >= 0;
 	char why[512];
 	snprintf(why, sizeof why,
 		 "audit disagreement: '%s' was proved (by %s), but Z3 on the "
 		 "plain encoding finds a model (%s)",
 		 r->obl[i].what, ver_how_name(r->obl[i].how),
-		 replays ? "the interpreter confirms a divergence on it"
-			 : "it does not replay on the interpreter");
+		 ps->heap  ? "a heap pair's model, not replayed"
+		 : replays ? "the interpreter confirms a divergence on it"
+			   : "it does not replay on the interpreter");
 	chk_set_reason(ps, why);
 	if (r->verdict == VER_PROVED) {
 		r->verdict = VER_UNKNOWN;
@@ -572,11 +607,9 @@ jp_status chk_audit(chk_pair *ps, jp_err *err)
 		const ver_obligation *ob = &r->obl[i];
 		if (!ob->checked || ob->status != VER_PROVED)
 			continue;
-		/* The exit-label goal of reordered guards and the heap
-		 * model's own obligations have no plain form here yet: they
-		 * count as audit unknowns, never as agreed. */
-		if (ps->L.v[i].kind == OBL_EXIT ||
-		    ps->L.v[i].kind == OBL_MODEL) {
+		/* The exit-label goal of reordered guards has no plain form
+		 * here yet: it counts as an audit unknown, never as agreed. */
+		if (ps->L.v[i].kind == OBL_EXIT) {
 			r->audited++;
 			r->audit_unknown++;
 			continue;

@@ -55,6 +55,7 @@ typedef struct chk_solvers {
 	Z3_solver audit;	 /* --audit: the plain encoding, incremental */
 	Z3_solver audit_slow;	 /* ... its bit-blasting fallback (qfbv) */
 	uint32_t audit_o_done, audit_p_done; /* guards asserted in audit */
+	bool audit_background; /* the heap model's background, in audit */
 	chk_heap_tactic heap_tactic;
 } chk_solvers;
 
