@@ -179,6 +179,9 @@ jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
 			v[i].p_upto = h->p->nops;
 		} else if (q->kind == H_CALL_REACH) {
 			reach_bounds(h, q->k, o_done, p_done, &v[i]);
+			h->Q.v[i].b.o_upto =
+			    v[i].o_upto; /* its goal uses them */
+			h->Q.v[i].b.p_upto = v[i].p_upto;
 		}
 		o_done = v[i].o_upto > o_done ? v[i].o_upto : o_done;
 		p_done = v[i].p_upto > p_done ? v[i].p_upto : p_done;

@@ -411,10 +411,11 @@ static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
 	return r;
 }
 
-Z3_ast hp_all_pass(hp *h, const htrace *e, uint32_t upto)
+/* "Every guard of E from op FROM to op UPTO passes". */
+static Z3_ast pass_between(hp *h, const htrace *e, uint32_t from, uint32_t upto)
 {
 	Z3_ast r = zc_true(&h->S);
-	for (uint32_t i = 0; i < upto; i++)
+	for (uint32_t i = from; i < upto; i++)
 		if (e->pass[i]) {
 			Z3_ast a[2] = {r, e->pass[i]};
 			r = K(h, Z3_mk_and(h->z, 2, a));
@@ -452,12 +453,15 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q)
 	Z3_ast c = b->pg != OBL_NONE ? ep->pass[b->pg] : NULL;
 	switch (q->kind) {
 	case H_CALL_REACH: {
-		Z3_ast ro = q->k < eo->ncalls
-				? hp_all_pass(h, eo, eo->callop[q->k])
-				: zc_false(&h->S);
-		Z3_ast rp = q->k < ep->ncalls
-				? hp_all_pass(h, ep, ep->callop[q->k])
-				: zc_false(&h->S);
+		/* The guards before the bounds are assumed (hp_obligations
+		 * keeps the bounds within the call points): only the ones
+		 * from there to each call point decide. */
+		Z3_ast ro = q->k < eo->ncalls ? pass_between(h, eo, b->o_upto,
+							     eo->callop[q->k])
+					      : zc_false(&h->S);
+		Z3_ast rp = q->k < ep->ncalls ? pass_between(h, ep, b->p_upto,
+							     ep->callop[q->k])
+					      : zc_false(&h->S);
 		return K(h, Z3_mk_xor(h->z, ro, rp));
 	}
 	case H_CALL_EQ: {

@@ -193,8 +193,6 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t);
 
 void hp_trace_free(htrace *e);
 
-Z3_ast hp_all_pass(hp *h, const htrace *e, uint32_t upto);
-
 Z3_ast hp_goal_neg(hp *h, const hobl *q);
 
 void hp_describe(const hp *h, const hobl *q, strbuf *sb);
