@@ -190,11 +190,12 @@ uint64_t opt_rules_passes_off(uint64_t rules_off)
 {
 	uint64_t passes = 0;
 	for (int r = 0; r < OPT_RULE_COUNT; r++) {
-		opt_pass p = rule_pass[r];
-		bool whole = p == OPT_PASS_VIRTUALIZE || p == OPT_PASS_HEAP ||
-			     p == OPT_PASS_DCE;
+		/* The heap pass has finer rules too (heap.forward ...): only
+		 * the rule named like the pass switches it off. */
+		bool whole = r == OPT_RULE_VIRTUALIZE || r == OPT_RULE_HEAP ||
+			     r == OPT_RULE_DCE;
 		if (whole && (rules_off >> r & 1))
-			passes |= UINT64_C(1) << p;
+			passes |= UINT64_C(1) << rule_pass[r];
 	}
 	return passes;
 }

@@ -115,6 +115,55 @@ static void test_rules_off(void)
 	}
 }
 
+/* The heap pass's finer rules: each fires on its rewrite, and switched
+ * off skips only that rewrite (the pass still runs). */
+static void test_heap_rules(void)
+{
+	const char *h = "[p0, i1]\n"
+			"setfield_gc(p0, 5, descr=f)\n"
+			"setfield_gc(p0, i1, descr=f)\n"
+			"i2 = getfield_gc_i(p0, descr=f)\n"
+			"setfield_gc(p0, i2, descr=f)\n"
+			"finish(i2)\n";
+	opt_stats st;
+	ir_trace *o = run(h, 0, false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_FORWARD));
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_SAME_STORE));
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_DEAD_STORE));
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
+				 "finish(i1)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+	/* heap.dead-store off: the first store stays, the rest as before. */
+	o = run(h, bit(OPT_RULE_HEAP_DEAD_STORE), false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK(!(st.rules_fired & bit(OPT_RULE_HEAP_DEAD_STORE)));
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, 5, descr=f)\n"
+				 "setfield_gc(p0, i1, descr=f)\n"
+				 "finish(i1)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+	/* heap.forward off: the load stays, and so the store of what it
+	 * read is the same store (removed). */
+	o = run(h, bit(OPT_RULE_HEAP_FORWARD), false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
+				 "i2 = getfield_gc_i(p0, descr=f)\n"
+				 "finish(i2)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+}
+
 static void test_names(void)
 {
 	uint64_t m = 0;
@@ -162,6 +211,7 @@ int main(void)
 {
 	test_fired_and_annotated();
 	test_rules_off();
+	test_heap_rules();
 	test_names();
 	test_bug_rule();
 	return check_summary("test_opt_rules");
