@@ -31,6 +31,39 @@ static const opt_pass rule_pass[OPT_RULE_COUNT] = {
 
 _Static_assert(OPT_RULE_COUNT <= 64, "rule mask is a uint64_t");
 
+static const char *const branch_names[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) name,
+#include "branches.def"
+#undef BRANCH
+};
+
+static const char *const branch_descs[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) desc,
+#include "branches.def"
+#undef BRANCH
+};
+
+static const opt_rule branch_rules[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) OPT_RULE_##rule,
+#include "branches.def"
+#undef BRANCH
+};
+
+const char *opt_branch_name(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_names[b] : "?";
+}
+
+const char *opt_branch_desc(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_descs[b] : "?";
+}
+
+opt_rule opt_branch_rule(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_rules[b] : OPT_RULE_COUNT;
+}
+
 const char *opt_rule_name(opt_rule r)
 {
 	return r < OPT_RULE_COUNT ? opt_rule_names[r] : "?";
@@ -145,12 +178,25 @@ uint64_t opt_rules_analysis(void)
 	return m;
 }
 
+void opt_rule_hit(opt_ctx *c, opt_rule r)
+{
+	if (!c->stats || r >= OPT_RULE_COUNT)
+		return;
+	c->stats->rules_fired |= UINT64_C(1) << r;
+	c->stats->rule_hits[r]++;
+}
+
+void opt_branch_hit(opt_ctx *c, opt_branch b)
+{
+	if (c->stats)
+		c->stats->branch_hits[b]++;
+}
+
 bool opt_rule_fire(opt_ctx *c, opt_rule r)
 {
 	if (r >= OPT_RULE_COUNT || (c->cfg.rules_off >> r & 1))
 		return false;
-	if (c->stats)
-		c->stats->rules_fired |= UINT64_C(1) << r;
+	opt_rule_hit(c, r);
 	return true;
 }
 
