@@ -297,6 +297,12 @@ static bool hc_load(opt_ctx *c, uint32_t i)
 		return true;
 	observe_load(c, field, p);
 	hentry *e = is_null(c, p) ? NULL : lookup(c, field, p);
+	/* A field read with the other kind than the value it holds (the toy
+	 * spelling allows it) keeps its load: forwarding would put a
+	 * reference where the trace uses an integer. */
+	if (e && c->out->vals[opt_find(c, e->val)].kind !=
+		     c->in->vals[iop->result].kind)
+		e = NULL;
 	if (e && opt_rule_fire(c, OPT_RULE_HEAP_FORWARD)) {
 		c->map[iop->result] = opt_find(c, e->val);
 		count_removed(c);

@@ -428,6 +428,23 @@ static void test_store_then_load(void)
 		    "p2 = getfield_gc_r(p0, descr=next)\n"
 		    "setfield_gc(p2, i1, descr=f)\n"
 		    "finish(i1)\n");
+	/* A field read with the other kind than the value stored keeps its
+	 * load (forwarding would make the trace ill-kinded). */
+	EXPECT_HEAP(H,
+		    "v0 = getarg(0)\n"
+		    "v1 = alloc()\n"
+		    "s0 = store(v0, 0, v1)\n"
+		    "v2 = load(v0, 0)\n"
+		    "v3 = add(v2, 1)\n"
+		    "v4 = escape(v3)\n"
+		    "v5 = escape(v1)\n",
+		    "v0 = getarg(0)\n"
+		    "v1 = alloc()\n"
+		    "s0 = store(v0, 0, v1)\n"
+		    "v2 = load(v0, 0)\n"
+		    "v3 = add(v2, 1)\n"
+		    "v4 = escape(v3)\n"
+		    "v5 = escape(v1)\n");
 	/* Through the constant NULL nothing is forwarded. */
 	EXPECT_HEAP(H,
 		    "[i0]\n"
