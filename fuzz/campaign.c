@@ -162,6 +162,11 @@ static void counts_add(camp_counts *a, const camp_counts *b)
 	a->audit_agreed += b->audit_agreed;
 	a->audit_disagreed += b->audit_disagreed;
 	a->audit_unknown += b->audit_unknown;
+	a->cov_traces += b->cov_traces;
+	for (int r = 0; r < OPT_RULE_COUNT; r++)
+		a->rule_hits[r] += b->rule_hits[r];
+	for (int k = 0; k < OPT_BR_COUNT; k++)
+		a->branch_hits[k] += b->branch_hits[k];
 }
 
 /* ---- files ----
@@ -962,6 +967,17 @@ static bool worker_should_stop(worker *w)
 	return getppid() != w->parent;
 }
 
+/* Rule coverage: the counters of one optimization, summed per worker
+ * (the parent adds the workers' counts up like every other count). */
+static void add_coverage(camp_counts *c, const red_outcome *out)
+{
+	c->cov_traces++;
+	for (int r = 0; r < OPT_RULE_COUNT; r++)
+		c->rule_hits[r] += out->rule_hits[r];
+	for (int k = 0; k < OPT_BR_COUNT; k++)
+		c->branch_hits[k] += out->branch_hits[k];
+}
+
 static void judge_one(worker *w)
 {
 	/* The stream moves on before the work: every message sent from
@@ -999,6 +1015,8 @@ static void judge_one(worker *w)
 	}
 	w->c.ms_opt += out.ms_opt;
 	w->c.ms_ver += out.ms_ver;
+	if (!w->o->optimizer)
+		add_coverage(&w->c, &out);
 	if (env.vo.audit && out.have_res) {
 		w->c.audit_traces++;
 		w->c.audited += out.res.audited;

@@ -67,6 +67,13 @@ typedef struct camp_counts {
 	 * kept in the state: a resumed campaign counts its session. */
 	uint64_t audit_traces, audited, audit_agreed, audit_disagreed,
 	    audit_unknown;
+	/* Rule coverage of the built-in optimizer (opt_stats.rule_hits and
+	 * .branch_hits summed over the traces it optimized, cov_traces of
+	 * them; an external optimizer has none).  Not kept in the state: a
+	 * resumed campaign reports its session. */
+	uint64_t cov_traces;
+	uint64_t rule_hits[OPT_RULE_COUNT];
+	uint64_t branch_hits[OPT_BR_COUNT];
 } camp_counts;
 
 #define CAMP_SIG_MAX 200

@@ -124,6 +124,9 @@ jp_status red_evaluate(const red_env *env, const ir_trace *orig,
 		st = opt_run(orig, &env->cfg, &out->opt, &os, &e);
 		out->ms_opt = clk_now_ms() - t0;
 		out->rules_fired = os.rules_fired;
+		memcpy(out->rule_hits, os.rule_hits, sizeof out->rule_hits);
+		memcpy(out->branch_hits, os.branch_hits,
+		       sizeof out->branch_hits);
 	}
 	if (st == JP_ENOMEM)
 		return jp_fail(err, st, "%s", e.msg);

@@ -106,6 +106,10 @@ typedef struct red_outcome {
 	ver_result res;
 	double ms_opt, ms_ver;
 	uint64_t rules_fired; /* opt_stats.rules_fired of the optimization */
+	/* The built-in optimizer's rule coverage of this optimization
+	 * (opt_stats.rule_hits, .branch_hits); zero for an external one. */
+	uint32_t rule_hits[OPT_RULE_COUNT];
+	uint32_t branch_hits[OPT_BR_COUNT];
 } red_outcome;
 
 /* Optimizes and verifies ORIG.  Returns JP_OK with OUT filled in for every

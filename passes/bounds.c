@@ -15,6 +15,29 @@
 
 #include <stdio.h>
 
+_Thread_local uint32_t *bnd_hits;
+
+void bnd_count_into(uint32_t *hits)
+{
+	bnd_hits = hits;
+}
+
+_Static_assert(OPT_BR_ADD_WRAP_SPLIT == OPT_BR_ADD_NO_WRAP + 2 &&
+		   OPT_BR_SUB_WRAP_SPLIT == OPT_BR_SUB_NO_WRAP + 2 &&
+		   OPT_BR_CMP_LT_FALSE == OPT_BR_CMP_LT_TRUE + 1 &&
+		   OPT_BR_CMP_LE_FALSE == OPT_BR_CMP_LE_TRUE + 1 &&
+		   OPT_BR_CMP_ULT_FALSE == OPT_BR_CMP_ULT_TRUE + 1 &&
+		   OPT_BR_CMP_ULE_FALSE == OPT_BR_CMP_ULE_TRUE + 1,
+	       "branches.def keeps these branches together");
+
+/* The branch of a sum or difference: which ends wrapped. */
+static opt_branch wrap_branch(int cl, int ch, opt_branch no_wrap)
+{
+	/* no-wrap, wrap-same and wrap-split follow each other in
+	 * branches.def. */
+	return (opt_branch)(no_wrap + (cl != ch ? 2 : cl != 0));
+}
+
 /* ------------------------------------------------------------------ */
 /* Constructors, reduction, predicates.                                */
 
@@ -217,6 +240,7 @@ bnd bnf_add(const bnd *a, const bnd *b)
 	int64_t l, h, lo, hi;
 	int cl = exact_class(IR_INT_ADD_OVF, w, a->lo, b->lo, &l);
 	int ch = exact_class(IR_INT_ADD_OVF, w, a->hi, b->hi, &h);
+	hit(wrap_branch(cl, ch, OPT_BR_ADD_NO_WRAP));
 	range_from_ends(w, cl, l, ch, h, &lo, &hi);
 	return with_tnum(w, lo, hi, tn_add(w, tn_of(a), tn_of(b)));
 }
@@ -227,6 +251,7 @@ bnd bnf_sub(const bnd *a, const bnd *b)
 	int64_t l, h, lo, hi;
 	int cl = exact_class(IR_INT_SUB_OVF, w, a->lo, b->hi, &l);
 	int ch = exact_class(IR_INT_SUB_OVF, w, a->hi, b->lo, &h);
+	hit(wrap_branch(cl, ch, OPT_BR_SUB_NO_WRAP));
 	range_from_ends(w, cl, l, ch, h, &lo, &hi);
 	return with_tnum(w, lo, hi, tn_sub(w, tn_of(a), tn_of(b)));
 }
@@ -254,8 +279,11 @@ static bnd f_mul(const bnd *a, const bnd *b)
 	int w = a->w;
 	int64_t lo = smin(w), hi = smax(w);
 	if (!bnf_mul_corners(a, b, &lo, &hi)) {
+		hit(OPT_BR_MUL_CORNER_OVF);
 		lo = smin(w);
 		hi = smax(w);
+	} else {
+		hit(OPT_BR_MUL_CORNERS_FIT);
 	}
 	return with_tnum(w, lo, hi, tn_mul(w, tn_of(a), tn_of(b)));
 }
@@ -276,6 +304,9 @@ static bnd f_and(const bnd *a, const bnd *b, uint64_t bugs)
 	/* Two negative operands give a negative result below both. */
 	if (a->hi < 0 && b->hi < 0)
 		hi = min64(a->hi, b->hi);
+	hit(a->lo >= 0 || b->lo >= 0 ? OPT_BR_AND_NONNEG
+	    : a->hi < 0 && b->hi < 0 ? OPT_BR_AND_BOTH_NEG
+				     : OPT_BR_AND_MIXED);
 	tnum t = tn_and(w, tn_of(a), tn_of(b));
 	if (bug(bugs, OPT_BUG_AND_NO_SHRINK))
 		return raw(w, lo, hi, t); /* BUG: not reduced */
@@ -299,6 +330,9 @@ static bnd f_or(const bnd *a, const bnd *b)
 		lo = max64(lo, b->lo);
 		hi = -1;
 	}
+	hit(a->hi < 0 || b->hi < 0     ? OPT_BR_OR_NEG
+	    : a->lo >= 0 && b->lo >= 0 ? OPT_BR_OR_BOTH_NONNEG
+				       : OPT_BR_OR_MIXED);
 	return with_tnum(w, lo, hi, tn_or(w, tn_of(a), tn_of(b)));
 }
 
@@ -311,8 +345,12 @@ bnd bnf_neg(const bnd *a, uint64_t bugs)
 {
 	int w = a->w;
 	tnum t = tn_sub(w, tn_const(0), tn_of(a));
-	if (a->lo > smin(w))
+	if (a->lo > smin(w)) {
+		hit(OPT_BR_NEG_NO_MININT);
 		return with_tnum(w, -a->hi, -a->lo, t);
+	}
+	hit(a->hi == smin(w) ? OPT_BR_NEG_MININT_ONLY
+			     : OPT_BR_NEG_MININT_MIXED);
 	if (bug(bugs, OPT_BUG_NEG_MININT)) /* BUG: as if -MININT == MAXINT */
 		return with_tnum(w, a->hi == smin(w) ? smax(w) : -a->hi,
 				 smax(w), t);
@@ -335,9 +373,12 @@ bnd bnf_invert(const bnd *a)
 bnd bnf_shift_by(ir_opcode opc, const bnd *a, uint64_t k)
 {
 	int w = a->w;
-	if (k == 0)
+	if (k == 0) {
+		hit(OPT_BR_SHIFT_BY_ZERO);
 		return *a;
+	}
 	if (k >= (uint64_t)w) {
+		hit(OPT_BR_SHIFT_BY_GE_W);
 		if (opc != IR_INT_RSHIFT)
 			return bnd_const(w, 0);
 		bnd r = bnd_empty(w);
@@ -362,8 +403,11 @@ bnd bnf_shift_by(ir_opcode opc, const bnd *a, uint64_t k)
 			lo = sem_signed(w, sl);
 			hi = sem_signed(w, sh);
 		}
+		hit(lo == smin(w) && hi == smax(w) ? OPT_BR_LSHIFT_LOSES
+						   : OPT_BR_LSHIFT_FITS);
 		t = tn_lshift(w, tn_of(a), kk);
 	} else if (opc == IR_INT_RSHIFT) {
+		hit(OPT_BR_RSHIFT);
 		lo =
 		    sem_signed(w, sem_eval(opc, w, (uint64_t[]){ulo, k}, NULL));
 		hi =
@@ -371,9 +415,11 @@ bnd bnf_shift_by(ir_opcode opc, const bnd *a, uint64_t k)
 		t = tn_arshift(w, tn_of(a), kk);
 	} else {
 		if (a->lo >= 0 || a->hi < 0) {
+			hit(OPT_BR_URSHIFT_ONE_SIGN);
 			lo = (int64_t)(ulo >> k);
 			hi = (int64_t)(uhi >> k);
 		} else {
+			hit(OPT_BR_URSHIFT_MIXED);
 			lo = 0;
 			hi = (int64_t)(sem_allones(w) >> k);
 		}
@@ -387,14 +433,17 @@ bnd bnf_shift_by(ir_opcode opc, const bnd *a, uint64_t k)
 static bnd f_shift(ir_opcode opc, const bnd *a, const bnd *b)
 {
 	int w = a->w;
-	if (bnd_is_const(b))
+	if (bnd_is_const(b)) {
+		hit(OPT_BR_SHIFT_CONST);
 		return bnf_shift_by(opc, a, bnd_const_val(b));
+	}
 	bnd r = bnd_empty(w);
 	for (int k = 0; k < w; k++)
 		if (bnd_contains(b, (uint64_t)k))
 			r = bnd_join(r, bnf_shift_by(opc, a, (uint64_t)k));
 	uint64_t umin, umax;
 	bnd_ubounds(b, &umin, &umax);
+	hit(umax >= (uint64_t)w ? OPT_BR_SHIFT_VAR_W : OPT_BR_SHIFT_VAR);
 	if (umax >= (uint64_t)w)
 		r = bnd_join(r, bnf_shift_by(opc, a, (uint64_t)w));
 	return r;
@@ -403,14 +452,21 @@ static bnd f_shift(ir_opcode opc, const bnd *a, const bnd *b)
 static bnd signext_by(const bnd *a, uint64_t n)
 {
 	int w = a->w;
-	if (n == 0)
+	if (n == 0) {
+		hit(OPT_BR_SIGNEXT_ZERO);
 		return bnd_const(w, 0);
-	if (n >= (uint64_t)(w / 8))
+	}
+	if (n >= (uint64_t)(w / 8)) {
+		hit(OPT_BR_SIGNEXT_WIDE);
 		return *a;
+	}
 	int bits = (int)n * 8;
 	int64_t lo = -(INT64_C(1) << (bits - 1)), hi = -lo - 1;
-	if (a->lo >= lo && a->hi <= hi)
+	if (a->lo >= lo && a->hi <= hi) {
+		hit(OPT_BR_SIGNEXT_FITS);
 		return *a;
+	}
+	hit(OPT_BR_SIGNEXT_CUTS);
 	uint64_t M = sem_allones(w), low = lowmask(bits);
 	uint64_t v = a->val & low, m = a->mask & low;
 	uint64_t sign = UINT64_C(1) << (bits - 1);
@@ -426,6 +482,7 @@ static bnd f_signext(const bnd *a, const bnd *b)
 	int w = a->w;
 	if (bnd_is_const(b))
 		return signext_by(a, bnd_const_val(b));
+	hit(OPT_BR_SIGNEXT_VAR);
 	bnd r = bnd_empty(w);
 	for (int n = 0; n < w / 8; n++)
 		if (bnd_contains(b, (uint64_t)n))
@@ -452,7 +509,9 @@ static bnd f_umulh(const bnd *a, const bnd *b)
 	uint64_t alo, ahi, blo, bhi;
 	bnd_ubounds(a, &alo, &ahi);
 	bnd_ubounds(b, &blo, &bhi);
-	return from_urange(w, sem_umulh(w, alo, blo), sem_umulh(w, ahi, bhi));
+	bnd r = from_urange(w, sem_umulh(w, alo, blo), sem_umulh(w, ahi, bhi));
+	hit(bnd_is_top(&r) ? OPT_BR_UMULH_STRADDLES : OPT_BR_UMULH_ONE_HALF);
+	return r;
 }
 
 static bnd f_force_ge_zero(const bnd *a, uint64_t bugs)
@@ -460,10 +519,15 @@ static bnd f_force_ge_zero(const bnd *a, uint64_t bugs)
 	int w = a->w;
 	if (bug(bugs, OPT_BUG_FORCE_GE_ZERO) && (a->val & 1))
 		return bnd_meet(*a, bnd_range(w, 1, smax(w))); /* BUG */
-	if (a->lo >= 0)
+	if (a->lo >= 0) {
+		hit(OPT_BR_FGEZ_NONNEG);
 		return *a;
-	if (a->hi < 0)
+	}
+	if (a->hi < 0) {
+		hit(OPT_BR_FGEZ_NEG);
 		return bnd_const(w, 0);
+	}
+	hit(OPT_BR_FGEZ_MIXED);
 	return bnd_join(bnd_meet(*a, bnd_range(w, 0, smax(w))),
 			bnd_const(w, 0));
 }
@@ -478,6 +542,9 @@ static bnd f_py_div(const bnd *a, const bnd *b, uint64_t bugs)
 	int w = a->w;
 	if (bnd_is_const(b)) {
 		int64_t c = b->lo;
+		hit(c == 0    ? OPT_BR_DIV_BY_ZERO
+		    : c == -1 ? OPT_BR_DIV_BY_MINUS_ONE
+			      : OPT_BR_DIV_BY_CONST);
 		if (c == 0)
 			return bnd_const(w, 0);
 		if (c == -1)
@@ -488,6 +555,7 @@ static bnd f_py_div(const bnd *a, const bnd *b, uint64_t bugs)
 		int64_t l = bnf_sdiv(w, a->lo, c), h = bnf_sdiv(w, a->hi, c);
 		return c > 0 ? bnd_range(w, l, h) : bnd_range(w, h, l);
 	}
+	hit(b->lo >= 1 ? OPT_BR_DIV_BY_POSITIVE : OPT_BR_DIV_OTHER);
 	if (b->lo >= 1) {
 		/* For y > 0, floor(x / y) is increasing in x, and monotone in
 		 * y for fixed x: the extremes are at the corners. */
@@ -503,25 +571,45 @@ static bnd f_py_div(const bnd *a, const bnd *b, uint64_t bugs)
 static bnd f_py_mod(const bnd *a, const bnd *b)
 {
 	int w = a->w;
-	if (bnd_is_const(b) && b->lo == 0)
+	if (bnd_is_const(b) && b->lo == 0) {
+		hit(OPT_BR_MOD_BY_ZERO);
 		return *a;
+	}
 	if (b->lo >= 1) {
 		bnd r = bnd_range(w, 0, b->hi - 1);
 		if (a->lo >= 0) {
-			if (a->hi < b->lo)
+			if (a->hi < b->lo) {
+				hit(OPT_BR_MOD_IDENTITY);
 				return *a; /* x % y == x */
+			}
+			hit(OPT_BR_MOD_NONNEG);
 			r = bnd_meet(r, bnd_range(w, 0, a->hi));
+		} else {
+			hit(OPT_BR_MOD_POSITIVE);
 		}
 		if (bnd_is_const(b) && (b->val & (b->val - 1)) == 0) {
+			hit(OPT_BR_MOD_POW2);
 			/* x % 2^k == x & (2^k - 1) */
 			tnum t = tn_and(w, tn_of(a), tn_const(b->val - 1));
 			r = bnd_meet(r, top_with_tnum(w, t));
 		}
 		return r;
 	}
-	if (b->hi <= -1)
+	if (b->hi <= -1) {
+		hit(OPT_BR_MOD_NEGATIVE);
 		return bnd_range(w, b->lo + 1, 0);
+	}
+	hit(OPT_BR_MOD_OTHER);
 	return bnd_top(w);
+}
+
+/* Counts outcome D (1 true, 0 false) of a relation whose "true" branch
+ * is TRUE_BRANCH (its "false" branch follows it in branches.def). */
+static int counted(int d, opt_branch true_branch)
+{
+	if (d >= 0)
+		hit((opt_branch)(true_branch + (d == 0)));
+	return d;
 }
 
 /* Decides REL(A, B), unsigned when UNS: 1 true, 0 false, -1 unknown. */
@@ -530,24 +618,43 @@ static int decide_rel(ir_rel rel, bool uns, const bnd *a, const bnd *b)
 	uint64_t amin, amax, bmin, bmax;
 	switch (rel) {
 	case IR_REL_EQ:
-		if (bnd_is_const(a) && bnd_is_const(b))
+		if (bnd_is_const(a) && bnd_is_const(b)) {
+			hit(OPT_BR_CMP_EQ_CONSTS);
 			return bnd_const_val(a) == bnd_const_val(b);
-		if (a->hi < b->lo || b->hi < a->lo ||
-		    ((a->val ^ b->val) & ~a->mask & ~b->mask))
+		}
+		if (a->hi < b->lo || b->hi < a->lo) {
+			hit(OPT_BR_CMP_EQ_RANGES);
 			return 0;
+		}
+		if ((a->val ^ b->val) & ~a->mask & ~b->mask) {
+			hit(OPT_BR_CMP_EQ_BITS);
+			return 0;
+		}
 		return -1;
 	case IR_REL_LT:
 		if (!uns)
-			return a->hi < b->lo ? 1 : a->lo >= b->hi ? 0 : -1;
+			return counted(a->hi < b->lo	? 1
+				       : a->lo >= b->hi ? 0
+							: -1,
+				       OPT_BR_CMP_LT_TRUE);
 		bnd_ubounds(a, &amin, &amax);
 		bnd_ubounds(b, &bmin, &bmax);
-		return amax < bmin ? 1 : amin >= bmax ? 0 : -1;
+		return counted(amax < bmin    ? 1
+			       : amin >= bmax ? 0
+					      : -1,
+			       OPT_BR_CMP_ULT_TRUE);
 	case IR_REL_LE:
 		if (!uns)
-			return a->hi <= b->lo ? 1 : a->lo > b->hi ? 0 : -1;
+			return counted(a->hi <= b->lo  ? 1
+				       : a->lo > b->hi ? 0
+						       : -1,
+				       OPT_BR_CMP_LE_TRUE);
 		bnd_ubounds(a, &amin, &amax);
 		bnd_ubounds(b, &bmin, &bmax);
-		return amax <= bmin ? 1 : amin > bmax ? 0 : -1;
+		return counted(amax <= bmin  ? 1
+			       : amin > bmax ? 0
+					     : -1,
+			       OPT_BR_CMP_ULE_TRUE);
 	case IR_REL_NONE: return -1;
 	}
 	return -1;
@@ -563,6 +670,8 @@ int bnd_decide_cmp(ir_opcode opc, const bnd *args, uint64_t bugs)
 	if (c.zero) {
 		/* a == 0 */
 		d = bnd_is_nonzero(a) ? 0 : bnd_is_const(a) ? 1 : -1;
+		if (d >= 0)
+			hit(OPT_BR_CMP_ZERO);
 	} else {
 		if (c.swap) {
 			const bnd *s = a;
@@ -573,6 +682,8 @@ int bnd_decide_cmp(ir_opcode opc, const bnd *args, uint64_t bugs)
 		bool uns = c.uns && !bug(bugs, OPT_BUG_UINT_SIGNED_CMP);
 		d = decide_rel(c.rel, uns, a, b);
 	}
+	if (d < 0)
+		hit(OPT_BR_CMP_UNDECIDED);
 	return d < 0 || !c.neg ? d : !d;
 }
 

@@ -107,6 +107,12 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
  * place. */
 void bnd_refine_cmp(ir_opcode opc, bool truth, bnd *a, bnd *b);
 
+/* Rule coverage: from now on, in this thread, the transfer functions count
+ * the branch each call takes (passes/branches.def) into HITS, an array of
+ * OPT_BR_COUNT counters (opt_stats.branch_hits); NULL, the default, counts
+ * nothing.  opt_run sets it for the length of one run. */
+void bnd_count_into(uint32_t *hits);
+
 /* Appends a readable form ("[0, 255] 0000xxxx") to BUF of SIZE bytes. */
 void bnd_format(const bnd *b, char *buf, int size);
 

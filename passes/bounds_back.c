@@ -127,11 +127,14 @@ static bnd back_mul(const bnd *r, const bnd *x, const bnd *o, bool exact,
 		    bool plain, uint64_t bugs)
 {
 	int w = r->w;
-	if (!bnd_is_const(o))
+	if (!bnd_is_const(o)) {
+		hit(OPT_BR_BACK_MUL_NOCONST);
 		return *x;
+	}
 	uint64_t c = bnd_const_val(o);
 	bnd d = bnd_top(w);
 	if (c != 0 && bnd_is_const(r)) {
+		hit(OPT_BR_BACK_MUL_SOLVE);
 		uint64_t rv = bnd_const_val(r);
 		if (plain && bug(bugs, OPT_BUG_MUL_BACKWARDS)) {
 			/* BUG: divides as if the product had not wrapped. */
@@ -143,6 +146,7 @@ static bnd back_mul(const bnd *r, const bnd *x, const bnd *o, bool exact,
 	}
 	int64_t cs = sem_signed(w, c);
 	if (exact && cs > 0) {
+		hit(OPT_BR_BACK_MUL_EXACT);
 		/* x = r / c exactly: ceil(r.lo / c) <= x <= floor(r.hi / c). */
 		int64_t lo = smin(w), hi = bnf_sdiv(w, r->hi, cs);
 		if (r->lo != smin(w))
@@ -165,6 +169,7 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	switch (opc) {
 	case IR_INT_ADD:
 	case IR_INT_ADD_OVF:
+		hit(exact ? OPT_BR_BACK_ADD_EXACT : OPT_BR_BACK_ADD_WRAP);
 		/* x = r - o, with wraparound unless the op was exact. */
 		d = bnf_sub(r, o);
 		if (exact)
@@ -174,6 +179,7 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 		break;
 	case IR_INT_SUB:
 	case IR_INT_SUB_OVF:
+		hit(exact ? OPT_BR_BACK_ADD_EXACT : OPT_BR_BACK_ADD_WRAP);
 		if (i == 0) { /* x = r + y */
 			d = bnf_add(r, o);
 			if (exact)
@@ -209,10 +215,13 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_INT_RSHIFT:
 	case IR_UINT_RSHIFT: {
 		if (i != 0 || !bnd_is_const(o) ||
-		    bnd_const_val(o) >= (uint64_t)w)
+		    bnd_const_val(o) >= (uint64_t)w) {
+			hit(OPT_BR_BACK_SHIFT_NOCONST);
 			return *x;
+		}
 		int k = (int)bnd_const_val(o);
 		if (opc == IR_INT_LSHIFT) {
+			hit(OPT_BR_BACK_LSHIFT);
 			if (bug(bugs, OPT_BUG_LSHIFT_BACKWARDS)) {
 				/* BUG: x = r >> k, as if no bit fell off. */
 				d = bnf_shift_by(IR_INT_RSHIFT, r, (uint64_t)k);
@@ -229,6 +238,9 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 		 * x are free. */
 		d = bnd_tnum(w, (r->val << k) & M,
 			     ((r->mask << k) | lowmask(k)) & M);
+		hit(opc == IR_INT_RSHIFT && k <= w - 2
+			? OPT_BR_BACK_RSHIFT_RANGE
+			: OPT_BR_BACK_RSHIFT_BITS);
 		if (opc == IR_INT_RSHIFT && k <= w - 2) {
 			int64_t p = INT64_C(1) << k;
 			d = bnd_meet(
@@ -242,6 +254,8 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_SAME_AS_I: d = *r; break;
 	case IR_INT_FORCE_GE_ZERO:
 		/* A non-zero result is x itself. */
+		hit(bnd_is_nonzero(r) ? OPT_BR_BACK_FGEZ_NONZERO
+				      : OPT_BR_BACK_FGEZ_MAYBE0);
 		d = bnd_is_nonzero(r) ? *r : bnd_top(w);
 		break;
 	/* clang-format off */
@@ -276,12 +290,15 @@ static void refine_lt(bnd *x, bnd *y, bool strict)
 	int64_t xlo = x->lo, yhi = y->hi;
 	if (strict) {
 		if (yhi == smin(w) || xlo == smax(w)) {
+			hit(OPT_BR_REF_LT_EMPTY);
 			*x = *y = bnd_empty(w);
 			return;
 		}
 		*x = bnd_meet(*x, bnd_range(w, smin(w), yhi - 1));
 		*y = bnd_meet(*y, bnd_range(w, xlo + 1, smax(w)));
+		hit(OPT_BR_REF_LT);
 	} else {
+		hit(OPT_BR_REF_LT);
 		*x = bnd_meet(*x, bnd_range(w, smin(w), yhi));
 		*y = bnd_meet(*y, bnd_range(w, xlo, smax(w)));
 	}
@@ -299,20 +316,26 @@ static void refine_ult(bnd *x, bnd *y, bool strict)
 	bnd_ubounds(x, &xmin, &xmax);
 	bnd_ubounds(y, &ymin, &ymax);
 	if (strict && (ymax == 0 || xmin == sem_allones(w))) {
+		hit(OPT_BR_REF_LT_EMPTY);
 		*x = *y = bnd_empty(w);
 		return;
 	}
 	/* x <=u ub: when ub is below 2^(W-1), x is non-negative. */
 	uint64_t ub = strict ? ymax - 1 : ymax;
-	if (ub < S)
+	if (ub < S) {
+		hit(OPT_BR_REF_ULT_X);
 		*x = bnd_meet(*x, bnd_range(w, 0, (int64_t)ub));
+	}
 	/* y >=u lb: above 2^(W-1), y is negative and >= lb as signed too;
 	 * below it, only a y known non-negative is bounded. */
 	uint64_t lb = strict ? xmin + 1 : xmin;
-	if (lb >= S)
+	if (lb >= S) {
+		hit(OPT_BR_REF_ULT_Y_NEG);
 		*y = bnd_meet(*y, bnd_range(w, sem_signed(w, lb), -1));
-	else if (y->lo >= 0)
+	} else if (y->lo >= 0) {
+		hit(OPT_BR_REF_ULT_Y_NONNEG);
 		*y = bnd_meet(*y, bnd_range(w, (int64_t)lb, smax(w)));
+	}
 }
 
 /* Removes C from B where B's range ends at C. */
@@ -321,6 +344,7 @@ static bnd remove_end(bnd b, uint64_t c)
 	int64_t s = sem_signed(b.w, c);
 	if (b.empty)
 		return b;
+	hit(b.lo == s || b.hi == s ? OPT_BR_REF_NE_END : OPT_BR_REF_NE_INSIDE);
 	if (b.lo == s && b.hi == s)
 		return bnd_empty(b.w);
 	if (b.lo == s)
@@ -344,10 +368,12 @@ void bnd_refine_cmp(ir_opcode opc, bool truth, bnd *a, bnd *b)
 	if (c.neg)
 		truth = !truth;
 	if (c.zero) {
-		if (truth)
+		if (truth) {
+			hit(OPT_BR_REF_ZERO);
 			*a = bnd_meet(*a, bnd_const(w, 0));
-		else
+		} else {
 			*a = remove_end(*a, 0);
+		}
 		return;
 	}
 	switch (c.rel) {
@@ -355,6 +381,7 @@ void bnd_refine_cmp(ir_opcode opc, bool truth, bnd *a, bnd *b)
 	case IR_REL_LE: truth ? lt(a, b, false) : lt(b, a, true); break;
 	case IR_REL_EQ:
 		if (truth) {
+			hit(OPT_BR_REF_EQ);
 			*a = *b = bnd_meet(*a, *b);
 		} else {
 			bnd a0 = *a;

@@ -28,6 +28,16 @@ static inline bool bug(uint64_t bugs, opt_bug b)
 	return (bugs >> b) & 1;
 }
 
+/* The counters of bnd_count_into (bounds.c), or NULL. */
+extern _Thread_local uint32_t *bnd_hits;
+
+/* Counts branch B of a transfer function (rule coverage). */
+static inline void hit(opt_branch b)
+{
+	if (bnd_hits)
+		bnd_hits[b]++;
+}
+
 static inline int64_t smin(int w)
 {
 	return sem_signed(w, sem_minint(w));

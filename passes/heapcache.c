@@ -12,15 +12,17 @@
  * store.
  *
  *  - A load whose (field, reference) is cached is replaced by the cached
- *    value; otherwise it is emitted and its result cached.  A value
- *    cached from a store is only forwarded when the reference is known
- *    non-null (a fresh object, a ConstPtr, or after guard_nonnull /
- *    guard_class passed): a store through NULL is lost and a load through
- *    NULL reads 0 (docs/semantics.md).  A load after a load is always the
- *    same value.
+ *    value (rule heap.forward); otherwise it is emitted and its result
+ *    cached.  This holds for every reference, inputs and loaded ones
+ *    included, as in the load/store post: a field access through NULL is
+ *    undefined behaviour in the original trace (docs/semantics.md), so
+ *    the optimizer may assume the reference is not NULL once the trace
+ *    has accessed a field through it.  Only a load or store through the
+ *    constant NULL is left alone (never cached).
  *  - A store of the value already cached for (field, reference) is
- *    removed.  Otherwise every cached entry of that field whose reference
- *    may alias is dropped, the store is emitted and cached.
+ *    removed (heap.same-store).  Otherwise every cached entry of that
+ *    field whose reference may alias is dropped, the store is emitted and
+ *    cached.
  *  - A call (escape_*, opaque op) may read and change every object except
  *    fresh objects that have not escaped: all other entries are dropped.
  *
@@ -31,7 +33,8 @@
  * it); a guard that stays in the output (when it fails, the interpreter
  * resumes with the heap as it is); and the end of the trace.  A second
  * store to exactly (f, p) while the first is still pending makes the
- * first dead; dead stores are removed once the trace is complete.  Stores
+ * first dead (heap.dead-store); dead stores are removed once the trace is
+ * complete.  Stores
  * through other references and loads of other fields do not observe.
  */
 #include <stdlib.h>
@@ -42,7 +45,6 @@
 typedef struct hentry {
 	uint32_t field; /* output string id */
 	ir_vid obj, val;
-	bool from_store; /* forward only through a non-null reference */
 } hentry;
 
 typedef struct hpend {
@@ -60,8 +62,6 @@ typedef struct hstate {
 	uint32_t ndead, capdead;
 	ir_vid *esc; /* fresh objects that escaped */
 	uint32_t nesc, capesc;
-	ir_vid *nonnull; /* references known non-null */
-	uint32_t nnn, capnn;
 } hstate;
 
 static hstate *hs(opt_ctx *c)
@@ -87,7 +87,6 @@ static void hc_fini(opt_ctx *c)
 	free(s->p);
 	free(s->dead);
 	free(s->esc);
-	free(s->nonnull);
 	free(s);
 	c->state[OPT_PASS_HEAP] = NULL;
 }
@@ -135,12 +134,6 @@ static bool private_obj(opt_ctx *c, ir_vid v)
 	return fresh(c, v) && !escaped(c, v);
 }
 
-static bool nonnull(opt_ctx *c, ir_vid v)
-{
-	return fresh(c, v) || c->out->vals[v].tag == IR_VAL_CONST_PTR ||
-	       in_list(hs(c)->nonnull, hs(c)->nnn, v);
-}
-
 static bool defined_before(const opt_ctx *c, ir_vid b, ir_vid a)
 {
 	uint32_t db = opt_def_index(c, b), da = opt_def_index(c, a);
@@ -180,8 +173,7 @@ static hentry *lookup(opt_ctx *c, uint32_t field, ir_vid obj)
 	return NULL;
 }
 
-static void put(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val,
-		bool from_store)
+static void put(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val)
 {
 	hstate *s = hs(c);
 	hentry *e = lookup(c, field, obj);
@@ -194,7 +186,6 @@ static void put(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val,
 	e->field = field;
 	e->obj = obj;
 	e->val = val;
-	e->from_store = from_store;
 }
 
 /* Drops the entries of FIELD whose reference may alias OBJ. */
@@ -241,14 +232,17 @@ static void observe_load(opt_ctx *c, uint32_t field, ir_vid obj)
 	s->np = n;
 }
 
-/* A store to exactly (FIELD, OBJ): a pending store there is dead. */
+/* A store to exactly (FIELD, OBJ): a pending store there is dead (and
+ * removed, unless heap.dead-store is off); the new store replaces it as
+ * the pending one. */
 static void overwrite(opt_ctx *c, uint32_t field, ir_vid obj)
 {
 	hstate *s = hs(c);
 	for (uint32_t k = 0; k < s->np; k++) {
 		if (s->p[k].field != field || opt_find(c, s->p[k].obj) != obj)
 			continue;
-		if (opt_grow(c, (void **)&s->dead, &s->capdead, s->ndead + 1,
+		if (opt_rule_fire(c, OPT_RULE_HEAP_DEAD_STORE) &&
+		    opt_grow(c, (void **)&s->dead, &s->capdead, s->ndead + 1,
 			     sizeof *s->dead))
 			s->dead[s->ndead++] = s->p[k].op;
 		s->p[k] = s->p[--s->np];
@@ -277,7 +271,7 @@ static void hc_stored(opt_ctx *c, uint32_t field, ir_vid obj, ir_vid val)
 {
 	if (val != IR_NOVAL && c->out->vals[val].kind == 'r')
 		note_escape(c, val);
-	put(c, field, obj, val, true);
+	put(c, field, obj, val);
 }
 
 /* ------------------------------------------------------------------ */
@@ -303,14 +297,20 @@ static bool hc_load(opt_ctx *c, uint32_t i)
 		return true;
 	observe_load(c, field, p);
 	hentry *e = is_null(c, p) ? NULL : lookup(c, field, p);
-	if (e && (!e->from_store || nonnull(c, p))) {
+	/* A field read with the other kind than the value it holds (the toy
+	 * spelling allows it) keeps its load: forwarding would put a
+	 * reference where the trace uses an integer. */
+	if (e && c->out->vals[opt_find(c, e->val)].kind !=
+		     c->in->vals[iop->result].kind)
+		e = NULL;
+	if (e && opt_rule_fire(c, OPT_RULE_HEAP_FORWARD)) {
 		c->map[iop->result] = opt_find(c, e->val);
 		count_removed(c);
 		return true;
 	}
 	uint32_t opi = opt_copy_op(c, i);
 	if (opi != UINT32_MAX && !is_null(c, p))
-		put(c, field, p, c->out->ops[opi].result, false);
+		put(c, field, p, c->out->ops[opi].result);
 	return true;
 }
 
@@ -329,7 +329,8 @@ static bool hc_store(opt_ctx *c, uint32_t i)
 		return true;
 	}
 	hentry *e = lookup(c, field, p);
-	if (e && opt_find(c, e->val) == opt_find(c, v)) {
+	if (e && opt_find(c, e->val) == opt_find(c, v) &&
+	    opt_rule_fire(c, OPT_RULE_HEAP_SAME_STORE)) {
 		count_removed(c);
 		return true;
 	}
@@ -338,7 +339,7 @@ static bool hc_store(opt_ctx *c, uint32_t i)
 	uint32_t opi = opt_copy_op(c, i);
 	if (opi == UINT32_MAX)
 		return true;
-	put(c, field, p, v, true);
+	put(c, field, p, v);
 	add_pending(c, field, p, opi);
 	return true;
 }
@@ -358,16 +359,6 @@ static bool hc_call(opt_ctx *c, uint32_t i)
 	return true;
 }
 
-static bool hc_nonnull_guard(opt_ctx *c, uint32_t i)
-{
-	hstate *s = hs(c);
-	uint32_t opi = opt_copy_op(c, i);
-	if (opi != UINT32_MAX && !c->dead)
-		add_vid(c, &s->nonnull, &s->nnn, &s->capnn,
-			c->out->ops[opi].args[0]);
-	return true;
-}
-
 static bool hc_op(opt_ctx *c, uint32_t i)
 {
 	const ir_op *iop = &c->in->ops[i];
@@ -377,8 +368,6 @@ static bool hc_op(opt_ctx *c, uint32_t i)
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: return hc_load(c, i);
 	case IR_SETFIELD_GC: return hc_store(c, i);
-	case IR_GUARD_NONNULL:
-	case IR_GUARD_CLASS: return hc_nonnull_guard(c, i);
 	default: return false;
 	}
 }

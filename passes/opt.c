@@ -563,7 +563,7 @@ again:
 			goto out;
 		if (r < OPT_RULE_COUNT &&
 		    (v != OPT_NEXT || op->fails != fails || c->ovf != ovf)) {
-			c->stats->rules_fired |= UINT64_C(1) << r;
+			opt_rule_hit(c, r);
 			if (v != OPT_REMOVED)
 				op->rule = (uint32_t)r + 1;
 		}
@@ -837,11 +837,10 @@ static void optimize(opt_ctx *c)
 			emit_end(c, i);
 		else if (c->dead)
 			count_dead(c, i);
-		else if (heap_op(c, i))
-			c->stats->rules_fired |= UINT64_C(1)
-						     << OPT_RULE_VIRTUALIZE |
-						 UINT64_C(1) << OPT_RULE_HEAP;
-		else if (through_chain(c, iop))
+		else if (heap_op(c, i)) {
+			opt_rule_hit(c, OPT_RULE_VIRTUALIZE);
+			opt_rule_hit(c, OPT_RULE_HEAP);
+		} else if (through_chain(c, iop))
 			process_op(c, i);
 		else
 			opt_copy_op(c, i);
@@ -962,6 +961,8 @@ jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 		    (s = h->init(&c)))
 			opt_fail(&c, s, "out of memory");
 	}
+	/* Rule coverage: the bounds domain counts its branches into ST. */
+	bnd_count_into(st.branch_hits);
 	if (!c.status)
 		optimize(&c);
 	for (int p = 0; p < OPT_PASS_COUNT && !c.status; p++) {
@@ -971,6 +972,7 @@ jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 			h->finish(&c);
 		}
 	}
+	bnd_count_into(NULL);
 	for (int p = 0; p < inited; p++) {
 		const opt_pass_hooks *h = pass_hooks[p];
 		if (opt_enabled(&c, (opt_pass)p) && h->fini)
@@ -995,8 +997,10 @@ jp_status opt_run(const ir_trace *in, const opt_config *cfg, ir_trace **out,
 	}
 	/* Whole-pass rules: virtualize and heap fired when they took an op
 	 * (optimize), dce when it removed one. */
-	if (st.removed[OPT_PASS_DCE])
+	if (st.removed[OPT_PASS_DCE]) {
 		st.rules_fired |= UINT64_C(1) << OPT_RULE_DCE;
+		st.rule_hits[OPT_RULE_DCE] += st.removed[OPT_PASS_DCE];
+	}
 	st.ops_in = ir_count_ops(in);
 	st.ops_out = ir_count_ops(c.out);
 	st.guards_in = ir_count_guards(in);

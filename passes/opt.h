@@ -59,6 +59,15 @@ typedef enum opt_rule {
 	OPT_RULE_COUNT
 } opt_rule;
 
+/* The branches of the bounds domain and pass (branches.def), for rule
+ * coverage: which bound decided, which side of a range edge. */
+typedef enum opt_branch {
+#define BRANCH(id, name, rule, desc) OPT_BR_##id,
+#include "branches.def"
+#undef BRANCH
+	OPT_BR_COUNT
+} opt_branch;
+
 typedef struct opt_config {
 	uint64_t passes;    /* bit (1 << opt_pass) set = enabled */
 	uint64_t bugs;	    /* bit (1 << opt_bug) set = injected */
@@ -74,6 +83,10 @@ typedef struct opt_stats {
 	uint64_t rules_fired; /* bit (1 << opt_rule): the rule rewrote,
 				 created or removed an op (whole-pass rules:
 				 the pass took part) */
+	/* Rule coverage: how often each rule fired (each time it would set
+	 * its rules_fired bit) and each branch (branches.def) was taken. */
+	uint32_t rule_hits[OPT_RULE_COUNT];
+	uint32_t branch_hits[OPT_BR_COUNT];
 } opt_stats;
 
 /* All passes enabled, no bugs. */
@@ -96,6 +109,10 @@ opt_rule opt_rule_find(const char *name, size_t len);
 
 const char *opt_rule_name(opt_rule r);
 const char *opt_rule_desc(opt_rule r);
+/* A branch's name ("fwd.add.wrap-split"), description and rule. */
+const char *opt_branch_name(opt_branch b);
+const char *opt_branch_desc(opt_branch b);
+opt_rule opt_branch_rule(opt_branch b);
 const char *opt_pass_name(opt_pass p);
 const char *opt_pass_desc(opt_pass p);
 const char *opt_bug_name(opt_bug b);

@@ -236,6 +236,13 @@ static void learn_guard(opt_ctx *c, const opt_op *op)
 /* ------------------------------------------------------------------ */
 /* Hooks.                                                              */
 
+/* Replaces OP by argument V, counting branch BR (rule coverage). */
+static opt_verdict same_as(opt_ctx *c, opt_op *op, ir_vid v, opt_branch br)
+{
+	opt_branch_hit(c, br);
+	return opt_replace(c, op, v);
+}
+
 /* Rewrites that leave an argument unchanged or get cheaper given the
  * abstract values B of the arguments. */
 static opt_verdict use_bounds(opt_ctx *c, opt_op *op, const bnd *b)
@@ -246,28 +253,30 @@ static opt_verdict use_bounds(opt_ctx *c, opt_op *op, const bnd *b)
 	case IR_INT_AND:
 		/* Every bit that may be 1 in x is known 1 in y: x & y == x. */
 		if (((b[0].val | b[0].mask) & ~b[1].val & M) == 0)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_AND);
 		if (((b[1].val | b[1].mask) & ~b[0].val & M) == 0)
-			return opt_replace(c, op, y);
+			return same_as(c, op, y, OPT_BR_RW_AND);
 		break;
 	case IR_INT_OR:
 		/* Every bit that may be 1 in y is known 1 in x: x | y == x. */
 		if (((b[1].val | b[1].mask) & ~b[0].val & M) == 0)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_OR);
 		if (((b[0].val | b[0].mask) & ~b[1].val & M) == 0)
-			return opt_replace(c, op, y);
+			return same_as(c, op, y, OPT_BR_RW_OR);
 		break;
 	case IR_INT_FORCE_GE_ZERO:
 		if (b[0].lo >= 0)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_FGEZ);
 		break;
 	case IR_INT_IS_TRUE:
 		if (b[0].lo >= 0 && b[0].hi <= 1)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_IS_TRUE);
 		break;
 	case IR_INT_PY_MOD:
 		if (b[0].lo >= 0 && b[1].lo >= 1 && b[0].hi < b[1].lo)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_MOD);
+		if (b[0].lo >= 0 && b[1].lo >= 1 && b[0].hi == b[1].lo)
+			opt_branch_hit(c, OPT_BR_RW_MOD_EDGE);
 		break;
 	case IR_INT_SIGNEXT: {
 		/* Sign-extending from n bytes a value that fits in n bytes. */
@@ -277,7 +286,7 @@ static opt_verdict use_bounds(opt_ctx *c, opt_op *op, const bnd *b)
 		int bits = (int)bnd_const_val(&b[1]) * 8;
 		int64_t lim = INT64_C(1) << (bits - 1);
 		if (b[0].lo >= -lim && b[0].hi < lim)
-			return opt_replace(c, op, x);
+			return same_as(c, op, x, OPT_BR_RW_SIGNEXT);
 		break;
 	}
 	case IR_INT_PY_DIV: {
@@ -291,8 +300,11 @@ static opt_verdict use_bounds(opt_ctx *c, opt_op *op, const bnd *b)
 		bnd bc = opt_bound(c, cnt);
 		int64_t maxc =
 		    opt_bug_on(c, OPT_BUG_POW2_DIV) ? c->w - 1 : c->w - 2;
-		if (bc.lo >= 0 && bc.hi <= maxc)
+		if (bc.lo >= 0 && bc.hi <= maxc) {
+			opt_branch_hit(c, OPT_BR_RW_POW2_DIV);
 			return opt_rewrite(c, op, IR_INT_RSHIFT, x, cnt);
+		}
+		opt_branch_hit(c, OPT_BR_RW_POW2_DIV_KEPT);
 		break;
 	}
 	default: break;
@@ -307,8 +319,10 @@ static opt_verdict b_pure(opt_ctx *c, opt_op *op)
 	bnd b[2];
 	args_of(c, op->nargs, op->args, b);
 	bnd r = forward(c, op->opc, b);
-	if (bnd_is_const(&r))
+	if (bnd_is_const(&r)) {
+		opt_branch_hit(c, OPT_BR_RW_CONST);
 		return opt_replace_const(c, op, bnd_const_val(&r));
+	}
 	return use_bounds(c, op, b);
 }
 
@@ -316,14 +330,34 @@ static opt_verdict b_ovf(opt_ctx *c, opt_op *op)
 {
 	bnd b[2];
 	args_of(c, op->nargs, op->args, b);
-	if (!bnd_may_overflow(op->opc, b))
+	bool may = bnd_may_overflow(op->opc, b);
+	if (op->opc == IR_INT_MUL_OVF)
+		opt_branch_hit(c, may ? OPT_BR_OVF_MUL_CORNER
+				      : OPT_BR_OVF_MUL_FITS);
+	if (!may) {
+		opt_branch_hit(c, OPT_BR_OVF_CANNOT);
 		opt_set_ovf(c, false);
-	else if (bnd_must_overflow(op->opc, b))
+	} else if (bnd_must_overflow(op->opc, b)) {
+		opt_branch_hit(c, OPT_BR_OVF_MUST);
 		opt_set_ovf(c, true);
-	else
+	} else {
+		opt_branch_hit(c, OPT_BR_OVF_MAY);
 		return OPT_NEXT;
+	}
 	return opt_rewrite(c, op, ir_op_wrapping(op->opc), op->args[0],
 			   op->args[1]);
+}
+
+static opt_verdict guard_passes(opt_ctx *c)
+{
+	opt_branch_hit(c, OPT_BR_GUARD_PASSES);
+	return OPT_REMOVED;
+}
+
+static opt_verdict guard_fails(opt_ctx *c, opt_op *op)
+{
+	opt_branch_hit(c, OPT_BR_GUARD_FAILS);
+	return opt_guard_fails(c, op);
 }
 
 static opt_verdict b_guard(opt_ctx *c, opt_op *op)
@@ -339,23 +373,24 @@ static opt_verdict b_guard(opt_ctx *c, opt_op *op)
 			return OPT_NEXT;
 		uint64_t a[2] = {bnd_const_val(&b[0]),
 				 op->nargs > 1 ? bnd_const_val(&b[1]) : 0};
-		return sem_guard_passes(op->opc, a, false)
-			   ? OPT_REMOVED
-			   : opt_guard_fails(c, op);
+		return sem_guard_passes(op->opc, a, false) ? guard_passes(c)
+							   : guard_fails(c, op);
 	}
 	bool nz = bnd_is_nonzero(&b[0]);
 	switch (op->opc) {
-	case IR_GUARD_TRUE: return nz ? OPT_REMOVED : OPT_NEXT;
-	case IR_GUARD_FALSE: return nz ? opt_guard_fails(c, op) : OPT_NEXT;
+	case IR_GUARD_TRUE: return nz ? guard_passes(c) : OPT_NEXT;
+	case IR_GUARD_FALSE: return nz ? guard_fails(c, op) : OPT_NEXT;
 	case IR_GUARD_VALUE:
 		if (bnd_is_const(&b[1]) &&
 		    !bnd_contains(&b[0], bnd_const_val(&b[1])))
-			return opt_guard_fails(c, op);
+			return guard_fails(c, op);
 		/* x == 1 is x != 0 for a value that is 0 or 1. */
 		if (opt_is_const_val(c, op->args[1], 1) && b[0].lo >= 0 &&
-		    b[0].hi <= 1)
+		    b[0].hi <= 1) {
+			opt_branch_hit(c, OPT_BR_GUARD_VALUE_BOOL);
 			return opt_rewrite(c, op, IR_GUARD_TRUE, op->args[0],
 					   IR_NOVAL);
+		}
 		return OPT_NEXT;
 	default: return OPT_NEXT;
 	}

@@ -167,6 +167,10 @@ opt_rule opt_rule_backward(ir_opcode opc);
  * a rule that the framework cannot see (an analysis step, a value
  * forwarded by a fact) is about to act. */
 bool opt_rule_fire(opt_ctx *c, opt_rule r);
+/* Rule R fired: sets its rules_fired bit and counts it (rule coverage). */
+void opt_rule_hit(opt_ctx *c, opt_rule r);
+/* Branch B of the bounds pass was taken (rule coverage). */
+void opt_branch_hit(opt_ctx *c, opt_branch b);
 
 /* Records an error (first one wins). */
 void opt_fail(opt_ctx *c, jp_status s, const char *what);

@@ -31,6 +31,39 @@ static const opt_pass rule_pass[OPT_RULE_COUNT] = {
 
 _Static_assert(OPT_RULE_COUNT <= 64, "rule mask is a uint64_t");
 
+static const char *const branch_names[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) name,
+#include "branches.def"
+#undef BRANCH
+};
+
+static const char *const branch_descs[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) desc,
+#include "branches.def"
+#undef BRANCH
+};
+
+static const opt_rule branch_rules[OPT_BR_COUNT] = {
+#define BRANCH(id, name, rule, desc) OPT_RULE_##rule,
+#include "branches.def"
+#undef BRANCH
+};
+
+const char *opt_branch_name(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_names[b] : "?";
+}
+
+const char *opt_branch_desc(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_descs[b] : "?";
+}
+
+opt_rule opt_branch_rule(opt_branch b)
+{
+	return b < OPT_BR_COUNT ? branch_rules[b] : OPT_RULE_COUNT;
+}
+
 const char *opt_rule_name(opt_rule r)
 {
 	return r < OPT_RULE_COUNT ? opt_rule_names[r] : "?";
@@ -145,12 +178,25 @@ uint64_t opt_rules_analysis(void)
 	return m;
 }
 
+void opt_rule_hit(opt_ctx *c, opt_rule r)
+{
+	if (!c->stats || r >= OPT_RULE_COUNT)
+		return;
+	c->stats->rules_fired |= UINT64_C(1) << r;
+	c->stats->rule_hits[r]++;
+}
+
+void opt_branch_hit(opt_ctx *c, opt_branch b)
+{
+	if (c->stats)
+		c->stats->branch_hits[b]++;
+}
+
 bool opt_rule_fire(opt_ctx *c, opt_rule r)
 {
 	if (r >= OPT_RULE_COUNT || (c->cfg.rules_off >> r & 1))
 		return false;
-	if (c->stats)
-		c->stats->rules_fired |= UINT64_C(1) << r;
+	opt_rule_hit(c, r);
 	return true;
 }
 
@@ -190,11 +236,12 @@ uint64_t opt_rules_passes_off(uint64_t rules_off)
 {
 	uint64_t passes = 0;
 	for (int r = 0; r < OPT_RULE_COUNT; r++) {
-		opt_pass p = rule_pass[r];
-		bool whole = p == OPT_PASS_VIRTUALIZE || p == OPT_PASS_HEAP ||
-			     p == OPT_PASS_DCE;
+		/* The heap pass has finer rules too (heap.forward ...): only
+		 * the rule named like the pass switches it off. */
+		bool whole = r == OPT_RULE_VIRTUALIZE || r == OPT_RULE_HEAP ||
+			     r == OPT_RULE_DCE;
 		if (whole && (rules_off >> r & 1))
-			passes |= UINT64_C(1) << p;
+			passes |= UINT64_C(1) << rule_pass[r];
 	}
 	return passes;
 }

@@ -407,6 +407,193 @@ static void test_bool_and_misc(void)
 		   "finish(4, i1)\n");
 }
 
+/* The rewrites that use bounds (opt_bounds.c, use_bounds), each at the
+ * edge of its condition: one value inside (rewritten), one value beyond
+ * (kept).  An off-by-one in a condition fails one of the pair. */
+static void test_use_bounds_mod(void)
+{
+	/* x % y is x when 0 <= x < y, y a guarded variable: x in [0, 9], y
+	 * in [10, 99]. */
+	EXPECT_OPT("[i0, i1]\n"
+		   "i2 = int_ge(i0, 0)\n"
+		   "guard_true(i2) []\n"
+		   "i3 = int_lt(i0, 10)\n"
+		   "guard_true(i3) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4) []\n"
+		   "i5 = int_lt(i1, 100)\n"
+		   "guard_true(i5) []\n"
+		   "i6 = int_py_mod(i0, i1)\n"
+		   "finish(i6)\n",
+		   "[i0, i1]\n"
+		   "i2 = int_ge(i0, 0)\n"
+		   "guard_true(i2, descr=g0) []\n"
+		   "i3 = int_lt(i0, 10)\n"
+		   "guard_true(i3, descr=g1) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4, descr=g2) []\n"
+		   "i5 = int_lt(i1, 100)\n"
+		   "guard_true(i5, descr=g3) []\n"
+		   "finish(i0)\n");
+	/* x's upper bound equals y's lower bound: 10 % 10 is 0. */
+	EXPECT_OPT("[i0, i1]\n"
+		   "i2 = int_ge(i0, 0)\n"
+		   "guard_true(i2) []\n"
+		   "i3 = int_le(i0, 10)\n"
+		   "guard_true(i3) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4) []\n"
+		   "i5 = int_lt(i1, 100)\n"
+		   "guard_true(i5) []\n"
+		   "i6 = int_py_mod(i0, i1)\n"
+		   "finish(i6)\n",
+		   "[i0, i1]\n"
+		   "i2 = int_ge(i0, 0)\n"
+		   "guard_true(i2, descr=g0) []\n"
+		   "i3 = int_le(i0, 10)\n"
+		   "guard_true(i3, descr=g1) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4, descr=g2) []\n"
+		   "i5 = int_lt(i1, 100)\n"
+		   "guard_true(i5, descr=g3) []\n"
+		   "i6 = int_py_mod(i0, i1)\n"
+		   "finish(i6)\n");
+	/* x may be negative: -1 % 10 is 9. */
+	EXPECT_OPT("[i0, i1]\n"
+		   "i2 = int_ge(i0, -1)\n"
+		   "guard_true(i2) []\n"
+		   "i3 = int_lt(i0, 10)\n"
+		   "guard_true(i3) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4) []\n"
+		   "i6 = int_py_mod(i0, i1)\n"
+		   "finish(i6)\n",
+		   "[i0, i1]\n"
+		   "i2 = int_ge(i0, -1)\n"
+		   "guard_true(i2, descr=g0) []\n"
+		   "i3 = int_lt(i0, 10)\n"
+		   "guard_true(i3, descr=g1) []\n"
+		   "i4 = int_ge(i1, 10)\n"
+		   "guard_true(i4, descr=g2) []\n"
+		   "i6 = int_py_mod(i0, i1)\n"
+		   "finish(i6)\n");
+}
+
+/* x & y is x when every bit that may be 1 in x is known 1 in y; x | y is
+ * x when every bit that may be 1 in y is known 1 in x. */
+static void test_use_bounds_and_or(void)
+{
+	/* x in [0, 255] & 255: x.  x in [0, 256]: 256 & 255 is 0. */
+	EXPECT_OPT("[i0]\n"
+		   "i1 = uint_lt(i0, 256)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_and(i0, 255)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = uint_lt(i0, 256)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "finish(i0)\n");
+	EXPECT_OPT("[i0]\n"
+		   "i1 = uint_lt(i0, 257)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_and(i0, 255)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = uint_lt(i0, 257)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "i2 = int_and(i0, 255)\n"
+		   "finish(i2)\n");
+	/* (x | 3) | y for y in [0, 3] is x | 3; for y in [0, 4] it is not. */
+	EXPECT_OPT("[i0, i1]\n"
+		   "i2 = int_or(i0, 3)\n"
+		   "i3 = uint_lt(i1, 4)\n"
+		   "guard_true(i3) []\n"
+		   "i4 = int_or(i2, i1)\n"
+		   "finish(i4)\n",
+		   "[i0, i1]\n"
+		   "i2 = int_or(i0, 3)\n"
+		   "i3 = uint_lt(i1, 4)\n"
+		   "guard_true(i3, descr=g0) []\n"
+		   "finish(i2)\n");
+	EXPECT_OPT("[i0, i1]\n"
+		   "i2 = int_or(i0, 3)\n"
+		   "i3 = uint_lt(i1, 5)\n"
+		   "guard_true(i3) []\n"
+		   "i4 = int_or(i2, i1)\n"
+		   "finish(i4)\n",
+		   "[i0, i1]\n"
+		   "i2 = int_or(i0, 3)\n"
+		   "i3 = uint_lt(i1, 5)\n"
+		   "guard_true(i3, descr=g0) []\n"
+		   "i4 = int_or(i2, i1)\n"
+		   "finish(i4)\n");
+}
+
+/* int_force_ge_zero of x >= 0, int_is_true of x in [0, 1] and
+ * int_signext(x, n) of x that fits in n bytes are x. */
+static void test_use_bounds_unary(void)
+{
+	EXPECT_OPT("[i0]\n"
+		   "i1 = int_ge(i0, 0)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_force_ge_zero(i0)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = int_ge(i0, 0)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "finish(i0)\n");
+	EXPECT_OPT("[i0]\n"
+		   "i1 = int_ge(i0, -1)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_force_ge_zero(i0)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = int_ge(i0, -1)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "i2 = int_force_ge_zero(i0)\n"
+		   "finish(i2)\n");
+	EXPECT_OPT("[i0]\n"
+		   "i1 = uint_lt(i0, 2)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_is_true(i0)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = uint_lt(i0, 2)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "finish(i0)\n");
+	EXPECT_OPT("[i0]\n"
+		   "i1 = uint_lt(i0, 3)\n"
+		   "guard_true(i1) []\n"
+		   "i2 = int_is_true(i0)\n"
+		   "finish(i2)\n",
+		   "[i0]\n"
+		   "i1 = uint_lt(i0, 3)\n"
+		   "guard_true(i1, descr=g0) []\n"
+		   "i2 = int_is_true(i0)\n"
+		   "finish(i2)\n");
+	/* Sign extension from 1 byte: x in [-128, 127] fits, [-128, 128]
+	 * and [-129, 127] do not (2^7 and -2^7-1 change). */
+	static const char *const ranges[3][2] = {
+	    {"-128", "127"}, {"-128", "128"}, {"-129", "127"}};
+	for (int k = 0; k < 3; k++) {
+		char src[512], want[512];
+		snprintf(src, sizeof src,
+			 "[i0]\ni1 = int_ge(i0, %s)\nguard_true(i1) []\n"
+			 "i2 = int_le(i0, %s)\nguard_true(i2) []\n"
+			 "i3 = int_signext(i0, 1)\nfinish(i3)\n",
+			 ranges[k][0], ranges[k][1]);
+		snprintf(want, sizeof want,
+			 "[i0]\ni1 = int_ge(i0, %s)\n"
+			 "guard_true(i1, descr=g0) []\n"
+			 "i2 = int_le(i0, %s)\n"
+			 "guard_true(i2, descr=g1) []\n%s",
+			 ranges[k][0], ranges[k][1],
+			 k == 0 ? "finish(i0)\n"
+				: "i3 = int_signext(i0, 1)\nfinish(i3)\n");
+		EXPECT_OPT(src, want);
+	}
+}
+
 /* The same traces must stay sound at widths 8, 16 and 32. */
 static void test_all_widths(void)
 {
@@ -439,6 +626,9 @@ int main(void)
 	test_ovf_to_plain();
 	test_masks();
 	test_bool_and_misc();
+	test_use_bounds_mod();
+	test_use_bounds_and_or();
+	test_use_bounds_unary();
 	test_all_widths();
 	return check_summary("test_opt_bounds");
 }

@@ -13,6 +13,10 @@
  *     object it can reach; the interpreter does not record that, so the
  *     oracle cuts both traces at their k-th call and compares the heaps
  *     there).
+ * An environment in which the first trace (the original) reads or writes
+ * a field through NULL is skipped: that access is undefined behaviour
+ * (docs/semantics.md), so the optimized trace may do anything there (the
+ * heap pass forwards a store to a load on any reference).
  * Fresh objects are compared by identity, not address: an address of a
  * fresh object is replaced by the result name of its allocation (the
  * identity rule of docs/optimizer.md), so removing an allocation does not
@@ -267,8 +271,23 @@ static inline ir_trace *hu_cut_at_call(const ir_trace *t, uint32_t k)
 	return NULL;
 }
 
+/* Whether run R of T reads or writes a field through NULL (undefined
+ * behaviour): the ops up to the one it stopped at all ran. */
+static inline bool hu_undefined(const ir_trace *t, const interp_result *r)
+{
+	for (uint32_t i = 0; i <= r->stop_op && i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		bool access = op->opc == IR_GETFIELD_GC_I ||
+			      op->opc == IR_GETFIELD_GC_R ||
+			      op->opc == IR_SETFIELD_GC;
+		if (access && r->vals[op->args[0]] == 0)
+			return true;
+	}
+	return false;
+}
+
 /* 1 when A and B behave alike in H, 0 when not, -1 when the interpreter
- * refused. */
+ * refused, 2 when A (the original) is undefined in H. */
 static inline int hu_same_once(const ir_trace *a, const ir_trace *b,
 			       const interp_env *env, const hu_names *nm)
 {
@@ -276,6 +295,10 @@ static inline int hu_same_once(const ir_trace *a, const ir_trace *b,
 	jp_err err;
 	if (interp_run(a, env, &ra, &err))
 		return -1;
+	if (hu_undefined(a, &ra)) {
+		interp_result_free(&ra);
+		return 2;
+	}
 	if (interp_run(b, env, &rb, &err)) {
 		interp_result_free(&ra);
 		return -1;
@@ -290,10 +313,14 @@ static inline int hu_same_in(const ir_trace *a, const ir_trace *b,
 			     const interp_env *env, const hu_names *nm)
 {
 	int same = hu_same_once(a, b, env, nm);
+	if (same == 2)
+		return 1; /* undefined: anything goes */
 	for (uint32_t k = 0; same == 1; k++) {
 		ir_trace *ca = hu_cut_at_call(a, k), *cb = hu_cut_at_call(b, k);
-		if (ca && cb)
+		if (ca && cb) {
 			same = hu_same_once(ca, cb, env, nm);
+			same = same == 2 ? 1 : same;
+		}
 		ir_trace_free(ca);
 		ir_trace_free(cb);
 		if (!ca || !cb)

@@ -6,6 +6,8 @@
 #include "check.h"
 #include "test_opt_util.h"
 
+#include "passes/bounds.h"
+
 static ir_trace *run(const char *src, uint64_t off, bool annotate,
 		     opt_stats *st)
 {
@@ -115,6 +117,109 @@ static void test_rules_off(void)
 	}
 }
 
+/* The heap pass's finer rules: each fires on its rewrite, and switched
+ * off skips only that rewrite (the pass still runs). */
+static void test_heap_rules(void)
+{
+	const char *h = "[p0, i1]\n"
+			"setfield_gc(p0, 5, descr=f)\n"
+			"setfield_gc(p0, i1, descr=f)\n"
+			"i2 = getfield_gc_i(p0, descr=f)\n"
+			"setfield_gc(p0, i2, descr=f)\n"
+			"finish(i2)\n";
+	opt_stats st;
+	ir_trace *o = run(h, 0, false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_FORWARD));
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_SAME_STORE));
+		CHECK(st.rules_fired & bit(OPT_RULE_HEAP_DEAD_STORE));
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
+				 "finish(i1)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+	/* heap.dead-store off: the first store stays, the rest as before. */
+	o = run(h, bit(OPT_RULE_HEAP_DEAD_STORE), false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK(!(st.rules_fired & bit(OPT_RULE_HEAP_DEAD_STORE)));
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, 5, descr=f)\n"
+				 "setfield_gc(p0, i1, descr=f)\n"
+				 "finish(i1)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+	/* heap.forward off: the load stays, and so the store of what it
+	 * read is the same store (removed). */
+	o = run(h, bit(OPT_RULE_HEAP_FORWARD), false, &st);
+	CHECK(o != NULL);
+	if (o) {
+		char *txt = tu_print(o);
+		CHECK_STREQ(txt, "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
+				 "i2 = getfield_gc_i(p0, descr=f)\n"
+				 "finish(i2)\n");
+		free(txt);
+		ir_trace_free(o);
+	}
+}
+
+/* Rule coverage: per rule and per bounds branch, counted in one run and
+ * only in it. */
+static void test_coverage_counts(void)
+{
+	/* x in [0, 9] % y in [10, 99] is x (rw.mod-identity); x in [0, 10]
+	 * % y in [10, 99] stays (rw.mod-edge-kept). */
+	const char *m = "[i0, i1, i2]\n"
+			"i3 = uint_lt(i0, 10)\n"
+			"guard_true(i3)\n"
+			"i4 = uint_lt(i2, 11)\n"
+			"guard_true(i4)\n"
+			"i5 = int_ge(i1, 10)\n"
+			"guard_true(i5)\n"
+			"i6 = int_lt(i1, 100)\n"
+			"guard_true(i6)\n"
+			"i7 = int_py_mod(i0, i1)\n"
+			"i8 = int_py_mod(i2, i1)\n"
+			"finish(i7, i8)\n";
+	opt_stats st;
+	ir_trace *o = run(m, 0, false, &st);
+	CHECK(o != NULL);
+	CHECK_EQ_U64(st.branch_hits[OPT_BR_RW_MOD], 1);
+	CHECK_EQ_U64(st.branch_hits[OPT_BR_RW_MOD_EDGE], 1);
+	CHECK(st.branch_hits[OPT_BR_MOD_IDENTITY] >= 1);
+	CHECK(st.branch_hits[OPT_BR_REF_ULT_X] >= 2);
+	CHECK(st.rule_hits[OPT_RULE_BOUNDS_DIV] >= 1);
+	CHECK(st.branch_hits[OPT_BR_RW_POW2_DIV] == 0);
+	/* Every rule with hits has its bit, and the other way round. */
+	for (int r = 0; r < OPT_RULE_COUNT; r++)
+		CHECK((st.rule_hits[r] != 0) == ((st.rules_fired >> r) & 1));
+	ir_trace_free(o);
+	/* The domain counts only inside opt_run. */
+	bnd a[2] = {bnd_range(64, 0, 5), bnd_range(64, 10, 20)};
+	(void)bnd_forward(IR_INT_PY_MOD, a, 0);
+	CHECK_EQ_U64(st.branch_hits[OPT_BR_RW_MOD], 1);
+	/* A second run counts from zero; with the bounds rules off nothing
+	 * of the bounds pass is counted. */
+	o = run(m, opt_rules_analysis() | bit(OPT_RULE_BOUNDS_DIV), false, &st);
+	CHECK(o != NULL);
+	CHECK_EQ_U64(st.branch_hits[OPT_BR_RW_MOD], 0);
+	CHECK_EQ_U64(st.branch_hits[OPT_BR_MOD_IDENTITY], 0);
+	CHECK_EQ_U64(st.rule_hits[OPT_RULE_BOUNDS_DIV], 0);
+	ir_trace_free(o);
+	/* Names: unique, and each branch belongs to a bounds rule. */
+	for (int b = 0; b < OPT_BR_COUNT; b++) {
+		CHECK(strlen(opt_branch_name((opt_branch)b)) > 3);
+		CHECK(!strncmp(opt_rule_name(opt_branch_rule((opt_branch)b)),
+			       "bounds.", 7));
+		for (int k = 0; k < b; k++)
+			CHECK(strcmp(opt_branch_name((opt_branch)b),
+				     opt_branch_name((opt_branch)k)));
+	}
+}
+
 static void test_names(void)
 {
 	uint64_t m = 0;
@@ -162,6 +267,8 @@ int main(void)
 {
 	test_fired_and_annotated();
 	test_rules_off();
+	test_heap_rules();
+	test_coverage_counts();
 	test_names();
 	test_bug_rule();
 	return check_summary("test_opt_rules");

@@ -140,6 +140,95 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* Prints the names of NAMES (N of them) whose HITS are 0, comma
+ * separated and wrapped, after LEAD. */
+static void print_never(const char *lead, const char *(*name)(int),
+			const uint64_t *hits, int n)
+{
+	int col = printf("%s", lead), k = 0;
+	for (int i = 0; i < n; i++) {
+		if (hits[i])
+			continue;
+		int len = (int)strlen(name(i));
+		if (k && col + len + 2 > 78) {
+			printf(",\n    ");
+			col = 4;
+		} else if (k) {
+			col += printf(", ");
+		}
+		col += printf("%s", name(i));
+		k++;
+	}
+	printf("%s\n", k ? "" : "none");
+}
+
+static const char *rule_name(int r)
+{
+	return opt_rule_name((opt_rule)r);
+}
+
+static const char *branch_name(int b)
+{
+	return opt_branch_name((opt_branch)b);
+}
+
+static int count_fired(const uint64_t *hits, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += hits[i] != 0;
+	return k;
+}
+
+/* Rule coverage of the built-in optimizer: how many rules and bounds
+ * branches fired, and which never did (docs/fuzzing.md). */
+static void print_coverage(const camp_counts *c)
+{
+	if (!c->cov_traces)
+		return;
+	printf("rule coverage over %llu optimized traces: %d of %d rules, %d "
+	       "of %d bounds branches fired\n",
+	       (unsigned long long)c->cov_traces,
+	       count_fired(c->rule_hits, OPT_RULE_COUNT), OPT_RULE_COUNT,
+	       count_fired(c->branch_hits, OPT_BR_COUNT), OPT_BR_COUNT);
+	print_never("  rules never fired: ", rule_name, c->rule_hits,
+		    OPT_RULE_COUNT);
+	print_never("  branches never taken: ", branch_name, c->branch_hits,
+		    OPT_BR_COUNT);
+}
+
+/* The coverage as JSON: every rule's and branch's count, and the names
+ * that never fired. */
+static void json_coverage(strbuf *sb, const camp_counts *c)
+{
+	sb_printf(sb, "\"coverage\": {\"traces\": %llu, \"rules\": {",
+		  (unsigned long long)c->cov_traces);
+	for (int r = 0; r < OPT_RULE_COUNT; r++) {
+		sb_puts(sb, r ? ", " : "");
+		sb_json_str(sb, rule_name(r));
+		sb_printf(sb, ": %llu", (unsigned long long)c->rule_hits[r]);
+	}
+	sb_puts(sb, "}, \"branches\": {");
+	for (int b = 0; b < OPT_BR_COUNT; b++) {
+		sb_puts(sb, b ? ", " : "");
+		sb_json_str(sb, branch_name(b));
+		sb_printf(sb, ": %llu", (unsigned long long)c->branch_hits[b]);
+	}
+	sb_puts(sb, "}, \"rules_never_fired\": [");
+	for (int r = 0, k = 0; r < OPT_RULE_COUNT; r++)
+		if (!c->rule_hits[r]) {
+			sb_puts(sb, k++ ? ", " : "");
+			sb_json_str(sb, rule_name(r));
+		}
+	sb_puts(sb, "], \"branches_never_taken\": [");
+	for (int b = 0, k = 0; b < OPT_BR_COUNT; b++)
+		if (!c->branch_hits[b]) {
+			sb_puts(sb, k++ ? ", " : "");
+			sb_json_str(sb, branch_name(b));
+		}
+	sb_puts(sb, "]}, ");
+}
+
 static void print_summary(const camp_summary *s, const camp_opts *o)
 {
 	const camp_counts *c = &s->session;
@@ -190,6 +279,7 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	       pct((uint64_t)c->ms_blame, (uint64_t)tot),
 	       pct((uint64_t)c->ms_reduce, (uint64_t)tot), c->ms_gen / n,
 	       c->ms_opt / n, c->ms_ver / n);
+	print_coverage(c);
 	if (s->resumed)
 		printf("all sessions of %s: %llu traces, %llu findings "
 		       "reported\n",
@@ -251,8 +341,7 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	    "\"optimize\": %.1f, \"verify\": %.1f, \"reduce\": %.1f, "
 	    "\"blame\": %.1f}, "
 	    "\"audit\": {\"traces\": %llu, \"obligations\": %llu, "
-	    "\"agreed\": %llu, \"disagreed\": %llu, \"unknown\": %llu}, "
-	    "\"findings\": [",
+	    "\"agreed\": %llu, \"disagreed\": %llu, \"unknown\": %llu}, ",
 	    (unsigned long long)c->traces, (unsigned long long)c->proved,
 	    (unsigned long long)c->refuted, (unsigned long long)c->unknown,
 	    (unsigned long long)c->errors, (unsigned long long)c->ops,
@@ -262,6 +351,8 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	    (unsigned long long)c->audit_agreed,
 	    (unsigned long long)c->audit_disagreed,
 	    (unsigned long long)c->audit_unknown);
+	json_coverage(&sb, c);
+	sb_puts(&sb, "\"findings\": [");
 	for (uint32_t i = 0; i < s->nfindings; i++) {
 		const camp_finding *f = &s->findings[i];
 		sb_puts(&sb, i ? ", {\"signature\": " : "{\"signature\": ");
