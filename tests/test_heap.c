@@ -181,17 +181,19 @@ static void test_boxed_integer(void)
 
 static void test_unsupported(void)
 {
+	/* A PyPy descr has one kind: used with both it is an input error
+	 * (the toy spelling's fields hold either, test_mixed_kinds). */
 	static const char *texts[] = {
 	    "[p0]\np1 = my_op(p0)\nfinish(p1)\n",
 	    "[p0, i1]\nsetfield_gc(p0, i1, descr=f)\n"
 	    "p2 = getfield_gc_r(p0, descr=f)\nfinish(p2)\n",
 	};
+	static const jp_status want[] = {JP_EUNSUPPORTED, JP_EINPUT};
 	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
 		ir_trace *t = parse(texts[i]);
 		CHECK(t != NULL);
 		if (t)
-			CHECK(verdict(t, t, false) ==
-			      -2 - (int)JP_EUNSUPPORTED);
+			CHECK(verdict(t, t, false) == -2 - (int)want[i]);
 		ir_trace_free(t);
 	}
 }

@@ -66,7 +66,35 @@ static void need_indicators(hp *h)
 		return;
 	make_indicators(h, &h->ho, h->ind_o, 'o');
 	make_indicators(h, &h->hpp, h->ind_p, 'p');
+	for (uint32_t i = 0; i < h->o->nops; i++) {
+		if (!h->ho.nn[i])
+			continue;
+		char sym[32];
+		snprintf(sym, sizeof sym, "def_o%u", i);
+		h->ind_d[i] =
+		    K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+				     Z3_mk_bool_sort(h->z)));
+	}
 	h->have_ind = true;
+}
+
+/* Asserts "indicator implies defined if reached" for ORIG's field
+ * accesses into S (through ABS when not NULL); false when abstracting
+ * failed. */
+static bool def_indicators(hp *h, Z3_solver s, abs_map *abs)
+{
+	for (uint32_t i = 0; i < h->o->nops; i++) {
+		if (!h->ind_d[i])
+			continue;
+		Z3_ast d = hp_def_at(h, i);
+		if (abs)
+			d = abs_term(abs, d, &h->abs_any);
+		if (!d)
+			return false;
+		Z3_solver_assert(h->z, s,
+				 K(h, Z3_mk_implies(h->z, h->ind_d[i], d)));
+	}
+	return true;
 }
 
 /* Asserts "indicator implies pass" for the guards of E into S, each pass
@@ -107,7 +135,8 @@ static bool pair_solver(hp *h, Z3_solver *out, unsigned ms, abs_map *abs)
 	Z3_solver_assert(h->z, s, bg);
 	need_indicators(h);
 	return indicators(h, s, &h->ho, h->ind_o, abs) &&
-	       indicators(h, s, &h->hpp, h->ind_p, abs) && !zc_failed();
+	       indicators(h, s, &h->hpp, h->ind_p, abs) &&
+	       def_indicators(h, s, abs) && !zc_failed();
 }
 
 static bool make_solver(hp *h)
@@ -140,6 +169,9 @@ static uint32_t assumptions(const hp *h, const hobl *q, Z3_ast *out)
 	for (uint32_t i = 0; i < q->b.p_upto; i++)
 		if (h->ind_p[i])
 			out[n++] = h->ind_p[i];
+	for (uint32_t i = 0; i < q->d_upto && i < h->o->nops; i++)
+		if (h->ind_d[i])
+			out[n++] = h->ind_d[i];
 	return n;
 }
 
@@ -153,6 +185,7 @@ static Z3_solver fresh_solver(hp *h, const hobl *q, Z3_ast neg,
 	Z3_solver_assert(h->z, s, h->bg);
 	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->ho, q->b.o_upto));
 	Z3_solver_assert(h->z, s, hp_all_pass(h, &h->hpp, q->b.p_upto));
+	Z3_solver_assert(h->z, s, hp_def_upto(h, q->d_upto));
 	Z3_solver_assert(h->z, s, neg);
 	return s;
 }
@@ -176,17 +209,17 @@ static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
 	if (!m)
 		return zc_check_error(h->err, "getting a model");
 	Z3_model_inc_ref(h->z, m);
-	if (hp_replay(h, m, out->what, &st) == 1) {
+	int r = hp_replay(h, m, out->what, &st);
+	if (r == 1) {
 		out->status = VER_REFUTED;
 		out->how = VER_BY_SOLVER;
 		*refuted = true;
 	} else if (!st) {
 		set_reason(h, out->what,
-			   "the solver's counterexample does not replay on "
-			   "the interpreter (a behaviour of the heap model "
-			   "the interpreter's environment cannot express, "
-			   "e.g. a call writing to an escaped fresh object, "
-			   "or a fresh address read from the initial heap)");
+			   "the solver's counterexample needs a call to "
+			   "write a fresh object that the world cannot reach "
+			   "at run time (the static escape analysis "
+			   "over-approximates)");
 	}
 	Z3_model_dec_ref(h->z, m);
 	return st;
@@ -198,7 +231,7 @@ static jp_status use_model(hp *h, Z3_solver s, ver_obligation *out,
 static jp_status push_check(hp *h, Z3_solver s, const hobl *q, Z3_ast neg,
 			    Z3_lbool *ans)
 {
-	uint32_t cap = h->o->nops + h->p->nops + 1;
+	uint32_t cap = 2 * h->o->nops + h->p->nops + 1;
 	Z3_ast *as = calloc(cap, sizeof *as);
 	Z3_solver_push(h->z, s);
 	if (!as)
@@ -349,7 +382,8 @@ static jp_status setup(hp *h)
 		return st;
 	h->ind_o = calloc(o->nops + 1, sizeof *h->ind_o);
 	h->ind_p = calloc(p->nops + 1, sizeof *h->ind_p);
-	if (!h->ind_o || !h->ind_p)
+	h->ind_d = calloc(o->nops + 1, sizeof *h->ind_d);
+	if (!h->ind_o || !h->ind_p || !h->ind_d)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
@@ -512,6 +546,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	arena_free(&h->nodes);
 	free(h->ind_o);
 	free(h->ind_p);
+	free(h->ind_d);
 	free(h->cp);
 	free(h->f);
 	free(h->cls);
