@@ -507,6 +507,7 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	zc_scope_init(&h->S, z);
 	arena_init(&h->nodes);
 	double t0 = clk_now_ms();
+	bool skip = false; /* unknown before any obligation */
 	uint32_t *match = calloc(opt->nops + 1, sizeof *match);
 	obl_list L;
 	memset(&L, 0, sizeof L);
@@ -521,13 +522,23 @@ jp_status hp_check(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 		st = init_res(h);
 	if (!st)
 		st = setup(h);
+	if (st == JP_EUNSUPPORTED && h->over_limit) {
+		/* A limit of the model, not of the input: unknown. */
+		res->reason = malloc(strlen(err->msg) + 1);
+		st = res->reason ? JP_OK
+				 : jp_fail(err, JP_ENOMEM, "out of memory");
+		if (res->reason)
+			strcpy(res->reason, err->msg);
+		res->verdict = VER_UNKNOWN;
+		skip = true;
+	}
 	res->ms_encode = clk_now_ms() - t0;
-	if (!st)
+	if (!st && !skip)
 		st = obl_build(orig, opt, VER_MODE_ALIGNED, match, true, &L,
 			       err);
-	if (!st)
+	if (!st && !skip)
 		st = hp_build_obls(h, &L, &Q);
-	if (!st)
+	if (!st && !skip)
 		st = run_all(h, &Q);
 	free(Q.v);
 	obl_list_free(&L);

@@ -143,14 +143,15 @@ typedef struct hp {
 	arena nodes;	       /* the hnode lists */
 	Z3_solver s;	       /* the incremental solver (solve) */
 	Z3_ast *ind_o, *ind_p; /* per op: a guard's indicator constant */
-	Z3_ast *ind_d; /* per ORIG op: "defined if reached" (hp_def_at) */
-	bool have_ind; /* the indicator constants exist */
-	Z3_solver sa;  /* the abstraction's incremental solver */
-	abs_map A;     /* its hidden terms */
-	bool abs_any;  /* the background or a guard hides something */
-	bool gave_up;  /* an obligation was unknown */
-	char why[96];  /* reason of the last fast unknown (a copy:
-			  Z3's string lives until its next call) */
+	Z3_ast *ind_d;	 /* per ORIG op: "defined if reached" (hp_def_at) */
+	bool have_ind;	 /* the indicator constants exist */
+	Z3_solver sa;	 /* the abstraction's incremental solver */
+	abs_map A;	 /* its hidden terms */
+	bool abs_any;	 /* the background or a guard hides something */
+	bool gave_up;	 /* an obligation was unknown */
+	bool over_limit; /* more fresh identities than HP_MAXID */
+	char why[96];	 /* reason of the last fast unknown (a copy:
+			    Z3's string lives until its next call) */
 	jp_err *err;
 } hp;
 

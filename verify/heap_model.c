@@ -11,11 +11,26 @@
 
 /* ---- support ------------------------------------------------------------ */
 
+/* A ConstPtr is an object of the heap model even without a heap op (the
+ * integer encoder has no term for it). */
+static bool uses_const_ptr(const ir_trace *t, const ir_vid *v, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (v[j] != IR_NOVAL &&
+		    ir_val(t, v[j])->tag == IR_VAL_CONST_PTR)
+			return true;
+	return false;
+}
+
 bool hp_uses_heap(const ir_trace *t)
 {
-	for (uint32_t i = 0; i < t->nops; i++)
-		if (ir_op_has(t->ops[i].opc, IRF_HEAP))
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_HEAP) ||
+		    uses_const_ptr(t, op->args, op->nargs) ||
+		    uses_const_ptr(t, op->failargs, op->nfail))
 			return true;
+	}
 	return false;
 }
 
@@ -126,12 +141,14 @@ jp_status hp_scan_fields(hp *h, const ir_trace *t)
 static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 			   uint32_t *out)
 {
-	if (h->nid == HP_MAXID)
+	if (h->nid == HP_MAXID) {
+		h->over_limit = true;
 		return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL, op->line,
 				  op->col,
 				  "more than %d fresh objects in the two "
 				  "traces; the heap model stops there",
 				  HP_MAXID);
+	}
 	hident *d = &h->id[h->nid];
 	uint32_t me = h->nid;
 	d->name = ir_valname(t, op->result);
