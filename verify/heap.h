@@ -13,15 +13,17 @@
  *    path through which each becomes observable, when both have the same
  *    op and type and the path is unique among the unpaired allocations
  *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
- *    "in P.F" (stored into field F of input P), each extended by ".F" for
+ *    "in input K.F" (stored into field F of the K-th input), each
+ *    extended by ".F" for
  *    an object first reached through field F of an object with a path.
  *    Any other fresh object is an identity of its own trace.  Identity k
  *    has one symbolic address a_k, shared by both traces, distinct from
  *    NULL, from every input and from the others;
- *  - one array per field, Array(BV64 -> BV_W) for integer fields and
- *    Array(BV64 -> BV64) for reference fields, starting from a symbolic
- *    initial array shared by both traces; a field used with both kinds is
- *    refused (JP_EUNSUPPORTED).  Stores are not array stores: a heap
+ *  - one array per field, Array(BV64 -> BV64) whatever kinds it holds
+ *    (integers zero-extended, read back as their low W bits), starting
+ *    from a symbolic initial array shared by both traces; outside the toy
+ *    spelling a field used with both kinds is an input error (a PyPy descr
+ *    has one kind).  Stores are not array stores: a heap
  *    state is a list of writes over an array that is only read, and a
  *    read is an if-then-else chain over the writes (Z3's array theory is
  *    slow on select-over-store chains);
@@ -36,10 +38,14 @@
  *    and the heap at every call, at the end and at a failing aligned guard,
  *    compared as whole arrays after the slots of fresh objects that have
  *    not escaped are set to 0.  Escape is decided statically: passed to a
- *    call, output, stored into an object that may be escaped or not fresh,
- *    or stored into a fresh object that escapes later while it still
- *    holds it (a store through an allocation's own result replaces the
- *    field's contents).
+ *    call, output, stored through a reference that may be an object that
+ *    is not fresh, into an escaped fresh object, or into a fresh object
+ *    that escapes later while it still holds it (a store through an
+ *    allocation's own result replaces the field's contents);
+ *  - undefined behaviour: a field access or guard_class through NULL.
+ *    Every obligation assumes ORIG defined up to its next call at or after
+ *    the point the obligation is about; each access of OPT that may be
+ *    NULL is an obligation of its own (docs/semantics.md).
  *
  * A ConstPtr(name) is one symbolic address per name, shared by both
  * traces: non-null, distinct from every fresh object, free to be an input
@@ -51,7 +57,8 @@
  * escape_n (the same call when the names match).
  *
  * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
- * reference, more than 64 fresh identities, trace mode.
+ * reference, trace mode.  More than 64 fresh identities: VER_UNKNOWN
+ * with the reason.
  *
  * Integer ops take the integer verifier's terms (enc_peephole before
  * enc_op), so a division by a constant and the optimizer's multiply-high
@@ -63,9 +70,12 @@
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
  * results, call writes to objects that are not fresh) and compared
- * concretely (hp_diverges).  Call writes to escaped fresh objects cannot
- * be expressed in an interp_env, so a model that needs them does not
- * replay: that obligation is then VER_UNKNOWN, never refuted or proved.
+ * concretely (hp_diverges).  Call writes naming fresh objects go to each
+ * trace's run under its own names (interp_env.obj_writes); the interpreter
+ * applies one only if the world reaches the object at the call.  A model
+ * that does not replay is an internal error (JP_EINTERNAL), unless the
+ * interpreter rejected such a write (the static escape analysis allowed
+ * it): that obligation is then VER_UNKNOWN, never refuted or proved.
  */
 #ifndef JP_VERIFY_HEAP_H
 #define JP_VERIFY_HEAP_H
