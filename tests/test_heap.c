@@ -719,6 +719,13 @@ static void test_runtime_escape(void)
 		 head);
 	snprintf(b, sizeof b, "%sescape_n(p1)\nfinish(i0)\n", head);
 	CHECK(verdict_text(a, b) == VER_REFUTED);
+	/* Regressions: a reference loaded from an escaped fresh object may
+	 * be what a call stored there, or what a store through an alias of
+	 * it put there (both were proved). */
+	CHECK(verdict_dir("corpus/pairs/heap_escape_call_wrote_holder") ==
+	      VER_REFUTED);
+	CHECK(verdict_dir("corpus/pairs/heap_escape_aliased_holder") ==
+	      VER_REFUTED);
 }
 
 /* More fresh objects than the model pairs: unknown, not an error. */

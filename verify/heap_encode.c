@@ -211,6 +211,14 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->callop[k] = i;
 	e->esc = escape_list(e, e->esc, op->args, op->nargs);
 	e->callesc[k] = e->esc;
+	/* The call may store into an escaped object anything the world
+	 * holds: objects that are not fresh and escaped fresh ones. */
+	for (uint32_t x = 0; x < HP_MAXID; x++)
+		if (e->esc & (UINT64_C(1) << x))
+			for (uint32_t f = 0; f < h->nf; f++) {
+				e->cont[(size_t)x * h->nf + f] |= e->esc;
+				e->cont_other[(size_t)x * h->nf + f] = true;
+			}
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	for (uint32_t f = 0; f < h->nf; f++) {
 		hmem a = {h->hk[k * h->nf + f], NULL};
@@ -275,6 +283,16 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v)
 		e->cont_other[c] =
 		    known_fresh ? e->other[v] : e->cont_other[c] || e->other[v];
 	}
+	/* A holder that may be an object that is not fresh may also be any
+	 * escaped fresh object (the world hands those back): each may now
+	 * hold the value. */
+	if (e->other[obj])
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (e->esc & (UINT64_C(1) << x)) {
+				size_t c = (size_t)x * e->nf + f;
+				e->cont[c] |= val;
+				e->cont_other[c] |= e->other[v];
+			}
 	if (e->other[obj] || (holders & e->esc))
 		e->esc = close_esc(e, e->esc | val);
 	else
