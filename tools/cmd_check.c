@@ -124,9 +124,14 @@ static void print_human(const ver_result *r, bool verbose)
 		       ver_how_name(r->obl[r->failed].how), r->ms_total);
 		break;
 	case VER_UNKNOWN:
+		if (r->failed < 0) { /* no obligation: a limit of the model */
+			printf("unknown (%s mode): %s\n",
+			       ver_mode_name(r->mode_used),
+			       r->reason ? r->reason : "solver gave up");
+			break;
+		}
 		printf("unknown (%s mode): could not decide '%s': %s\n",
-		       ver_mode_name(r->mode_used),
-		       r->failed >= 0 ? r->obl[r->failed].what : "?",
+		       ver_mode_name(r->mode_used), r->obl[r->failed].what,
 		       r->reason ? r->reason : "solver gave up");
 		break;
 	}
