@@ -93,8 +93,9 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 			return jp_fail_at(
 			    h->err, JP_EINPUT, NULL, op->line, op->col,
 			    "field '%s' is used as %s here and as %s "
-			    "before; a PyPy descr has one kind (only the toy "
-			    "spelling's fields hold either)",
+			    "before; a PyPy descr has one kind (the heap "
+			    "model lets only the toy spelling's fields hold "
+			    "either)",
 			    name, kind == 'r' ? "a reference" : "an integer",
 			    kind == 'r' ? "an integer" : "a reference");
 		if (h->f[i].kind != kind)
