@@ -1263,8 +1263,23 @@ static uint32_t ref_field(gen_ctx *g)
 	return g->rfield[rng_below(&g->r, 2)];
 }
 
+/* A field access through NULL is undefined behaviour (docs/semantics.md)
+ * and the example run must reach the end: an access whose reference is
+ * NULL on the example goes through the newest reference that is not
+ * (a new object when there is none). */
+static ir_vid nonnull_ref(gen_ctx *g, ir_vid p)
+{
+	if (g->ex[p])
+		return p;
+	for (uint32_t i = g->nrpool; i-- > 0;)
+		if (g->ex[g->rpool[i]])
+			return g->rpool[i];
+	return new_obj(g);
+}
+
 static void setfield(gen_ctx *g, ir_vid p, uint32_t field, ir_vid v)
 {
+	p = nonnull_ref(g, p);
 	ir_vid args[2] = {p, v};
 	emit_heap(g, IR_SETFIELD_GC, 2, args, field, 0);
 	heap_set(g, g->ex[p], field, g->ex[v]);
@@ -1272,6 +1287,7 @@ static void setfield(gen_ctx *g, ir_vid p, uint32_t field, ir_vid v)
 
 static ir_vid getfield(gen_ctx *g, ir_vid p, uint32_t field, bool ref)
 {
+	p = nonnull_ref(g, p);
 	uint64_t v = heap_get(g, g->ex[p], field);
 	return emit_heap(g, ref ? IR_GETFIELD_GC_R : IR_GETFIELD_GC_I, 1, &p,
 			 field, ref ? v : sem_mask(g->w, v));

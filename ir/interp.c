@@ -22,6 +22,9 @@ typedef struct run {
 	heap h;
 	uint32_t nfresh;
 	uint32_t ncalls, capcalls;
+	bool undef;    /* the op just run accessed NULL */
+	bool *reached; /* per heap object: the world can reach it */
+	uint32_t capreached;
 	jp_err *err;
 } run;
 
@@ -100,11 +103,14 @@ static interp_obj *touch(run *r, uint64_t addr)
 	return o;
 }
 
-static bool set_field(interp_obj *o, const char *field, uint64_t v)
+/* Sets FIELD of O to V, written as KIND ('i', 'r', or 0 for a call's
+ * plain write). */
+static bool set_field(interp_obj *o, const char *field, uint64_t v, char kind)
 {
 	for (uint32_t i = 0; i < o->nfields; i++)
 		if (!strcmp(o->fields[i], field)) {
 			o->values[i] = v;
+			o->kinds[i] = kind;
 			return true;
 		}
 	if (o->nfields == o->capfields) {
@@ -117,9 +123,14 @@ static bool set_field(interp_obj *o, const char *field, uint64_t v)
 		if (!vals)
 			return false;
 		o->values = vals;
+		char *k = realloc(o->kinds, cap);
+		if (!k)
+			return false;
+		o->kinds = k;
 		o->capfields = cap;
 	}
 	o->fields[o->nfields] = field;
+	o->kinds[o->nfields] = kind;
 	o->values[o->nfields++] = v;
 	return true;
 }
@@ -205,6 +216,7 @@ static void free_objs(interp_obj *objs, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		free(objs[i].fields);
 		free(objs[i].values);
+		free(objs[i].kinds);
 	}
 	free(objs);
 }
@@ -223,9 +235,11 @@ static bool snapshot(const heap *h, interp_call *c)
 		d->capfields = o->nfields;
 		d->fields = malloc((o->nfields + 1) * sizeof *d->fields);
 		d->values = malloc((o->nfields + 1) * sizeof *d->values);
-		if (!d->fields || !d->values)
+		d->kinds = malloc(o->nfields + 1);
+		if (!d->fields || !d->values || !d->kinds)
 			return false;
 		if (o->nfields) {
+			memcpy(d->kinds, o->kinds, o->nfields);
 			memcpy(d->fields, o->fields,
 			       o->nfields * sizeof *d->fields);
 			memcpy(d->values, o->values,
@@ -249,6 +263,64 @@ static uint64_t fresh_named(const run *r, const char *name)
 	return 0;
 }
 
+/* Marks the fresh object at A (if it is one) as reached; true when it
+ * was not before. */
+static bool reach_addr(run *r, uint64_t a)
+{
+	for (uint32_t i = 0; i < r->h.n; i++)
+		if (r->h.objs[i].addr == a && r->h.objs[i].fresh >= 0 &&
+		    !r->reached[i])
+			return r->reached[i] = true;
+	return false;
+}
+
+/* Updates r->reached at the call OPI with arguments ARGS: the fresh
+ * objects the world can reach there are the ones it reached at earlier
+ * calls, the call's reference arguments, the fresh objects a field of an
+ * object that is not fresh refers to, and, transitively, what a field
+ * (last written with a reference) of a reached object refers to. */
+static bool reach_at_call(run *r, uint32_t opi, const uint64_t *args)
+{
+	if (r->capreached < r->h.n) {
+		bool *n = realloc(r->reached, r->h.n * sizeof *n);
+		if (!n)
+			return false;
+		memset(n + r->capreached, 0,
+		       (r->h.n - r->capreached) * sizeof *n);
+		r->reached = n;
+		r->capreached = r->h.n;
+	}
+	const ir_op *op = &r->t->ops[opi];
+	for (uint32_t j = 0; j < op->nargs; j++)
+		if (r->t->vals[op->args[j]].kind == 'r')
+			reach_addr(r, args[j]);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < r->h.n; i++) {
+			const interp_obj *o = &r->h.objs[i];
+			if (o->fresh >= 0 && !r->reached[i])
+				continue;
+			for (uint32_t f = 0; f < o->nfields; f++)
+				if (o->kinds[f] == 'r' &&
+				    reach_addr(r, o->values[f]))
+					changed = true;
+		}
+	}
+	return true;
+}
+
+static bool reached_addr(const run *r, uint64_t a)
+{
+	for (uint32_t i = 0; i < r->h.n && i < r->capreached; i++)
+		if (r->h.objs[i].addr == a)
+			return r->reached[i];
+	return false;
+}
+
+/* The writes of call K that name fresh objects (after reach_at_call).
+ * One to or of a fresh object the world cannot reach at the call is one
+ * no call can make: it is counted (nrejected), not applied. */
 static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 				  uint64_t ret)
 {
@@ -261,8 +333,13 @@ static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 		    w->value_obj ? fresh_named(r, w->value_obj) : w->value;
 		if (!a || (w->value_obj && !v))
 			continue;
+		if ((w->obj && !reached_addr(r, a)) ||
+		    (w->value_obj && !reached_addr(r, v))) {
+			r->res->nrejected++;
+			continue;
+		}
 		interp_obj *o = touch(r, a);
-		if (!o || !set_field(o, w->field, v))
+		if (!o || !set_field(o, w->field, v, w->value_obj ? 'r' : 0))
 			return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	}
 	*out = ret;
@@ -295,12 +372,16 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 	c->ret = k < r->env->ncall_ret ? r->env->call_ret[k] : 0;
 	if (op->kind == 'i')
 		c->ret = sem_mask(r->t->width, c->ret);
+	/* What the world reaches is decided by the heap the call sees,
+	 * before any of its writes. */
+	if (r->env->nobj_writes && !reach_at_call(r, opi, args))
+		return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < r->env->ncall_writes; i++) {
 		const interp_cell *w = &r->env->call_writes[i];
 		if (w->call != k)
 			continue;
 		interp_obj *o = touch(r, w->addr);
-		if (!o || !set_field(o, w->field, w->value))
+		if (!o || !set_field(o, w->field, w->value, 0))
 			return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	}
 	return apply_obj_writes(r, k, out, c->ret);
@@ -318,31 +399,35 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 	case IR_NEW_WITH_VTABLE: return do_alloc(r, opi, out);
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R:
-		/* Reading through NULL reads 0: traces guard nullness before
-		 * loads, and a total definition keeps the oracle simple. */
+		/* Through NULL: undefined (real JITs never reach a field
+		 * access with NULL; docs/semantics.md). */
 		if (a[0] == 0) {
-			*out = 0;
+			r->undef = true;
 			return JP_OK;
 		}
 		if (!(o = touch(r, a[0])))
 			break;
+		/* A field is one 64-bit word: an integer read takes its low
+		 * W bits, whatever kind wrote it. */
 		*out = get_field(r, o, descr);
 		if (op->kind == 'i')
 			*out = sem_mask(t->width, *out);
 		return JP_OK;
 	case IR_SETFIELD_GC:
-		if (a[0] == 0)
-			return JP_OK; /* a store through NULL is lost */
+		if (a[0] == 0) {
+			r->undef = true;
+			return JP_OK;
+		}
 		if (!(o = touch(r, a[0])))
 			break;
 		/* Materialize the initial value of the other fields is not
 		 * needed: untouched fields still read from env->init. */
-		if (!set_field(o, descr, a[1]))
+		if (!set_field(o, descr, a[1], t->vals[op->args[1]].kind))
 			break;
 		return JP_OK;
 	case IR_GUARD_CLASS:
 		if (a[0] == 0) {
-			*pass = false;
+			r->undef = true;
 			return JP_OK;
 		}
 		if (!(o = touch(r, a[0])))
@@ -455,6 +540,12 @@ static jp_status exec(run *r)
 		}
 		if (e)
 			break;
+		if (r->undef) {
+			res->outcome = INTERP_UNDEFINED;
+			res->stop_op = i;
+			e = set_outputs(r, NULL, 0);
+			break;
+		}
 		if (op->result != IR_NOVAL) {
 			res->vals[op->result] = v;
 			res->known[op->result] = true;
@@ -498,6 +589,7 @@ jp_status interp_run(const ir_trace *t, const interp_env *env,
 	}
 	init_consts(&r);
 	jp_status e = exec(&r);
+	free(r.reached);
 	res->objs = r.h.objs;
 	res->nobjs = r.h.n;
 	if (e) {
@@ -521,6 +613,7 @@ void interp_result_free(interp_result *res)
 	for (uint32_t i = 0; i < res->nobjs; i++) {
 		free(res->objs[i].fields);
 		free(res->objs[i].values);
+		free(res->objs[i].kinds);
 	}
 	free(res->objs);
 	memset(res, 0, sizeof *res);

@@ -16,7 +16,12 @@
  * start all zero.  A call to escape_n / escape_i / an opaque op is an
  * observable event: its arguments are recorded, it returns the next value
  * of env->call_ret (0 when exhausted), and the environment may list field
- * writes that the k-th call performs (its effect on the world).
+ * writes that the k-th call performs (its effect on the world).  A call
+ * can change or store only the fresh objects the world can reach at it:
+ * those passed to it or to an earlier call, stored into an object that is
+ * not fresh, or referenced from such an object (interp_result.nrejected).
+ * A field access or guard_class through NULL is undefined behaviour: the
+ * run stops there with INTERP_UNDEFINED.
  *
  * Ownership: an interp_result owns its arrays; interp_result_free releases
  * them.  The environment is borrowed.
@@ -89,6 +94,10 @@ typedef enum interp_outcome {
 	INTERP_FINISH,	   /* reached finish(...) */
 	INTERP_JUMP,	   /* reached jump(...) */
 	INTERP_GUARD_FAIL, /* a guard failed; stop_op is that guard */
+	/* A field read or write or guard_class through NULL: the run has no
+	 * defined behaviour from stop_op on (docs/semantics.md, "Undefined
+	 * behaviour"); no outputs. */
+	INTERP_UNDEFINED,
 } interp_outcome;
 
 struct interp_obj;
@@ -115,6 +124,10 @@ typedef struct interp_obj {
 	uint32_t nfields, capfields;
 	const char **fields; /* descr names */
 	uint64_t *values;
+	/* Per field: the kind of the value last written ('i' integer, 'r'
+	 * reference, 0 a call's write of a plain value).  A field holds one
+	 * 64-bit word whatever its kind (docs/semantics.md, "The heap"). */
+	char *kinds;
 } interp_obj;
 
 typedef struct interp_result {
@@ -130,6 +143,10 @@ typedef struct interp_result {
 	interp_call *calls;
 	uint32_t nobjs;
 	interp_obj *objs; /* every object touched, inputs and fresh */
+	/* Writes of env->obj_writes that no call can make: to or of a fresh
+	 * object the world cannot reach at that call.  They are not applied;
+	 * an environment with any is not one the heap semantics allow. */
+	uint32_t nrejected;
 } interp_result;
 
 /* Runs T in ENV.  Errors: JP_EINPUT when ENV has the wrong number of

@@ -266,6 +266,108 @@ static void test_claims(void)
 	}
 }
 
+/* A field access or guard_class through NULL is undefined: the run stops
+ * there (INTERP_UNDEFINED, no outputs); a guard failing first leaves
+ * before, defined. */
+static void test_undefined(void)
+{
+	static const char *texts[] = {
+	    "[p0]\ni1 = getfield_gc_i(p0, descr=f)\nfinish(i1)\n",
+	    "[p0]\nescape_n()\nsetfield_gc(p0, 1, descr=f)\nfinish()\n",
+	    "[p0]\nguard_class(p0, ConstClass(A)) []\nfinish()\n",
+	};
+	static const uint32_t stop[] = {0, 1, 0};
+	for (int k = 0; k < 3; k++) {
+		ir_trace *t = parse(texts[k], 64);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		uint64_t a = 0;
+		interp_env env = {.args = &a, .nargs = 1};
+		interp_result r;
+		jp_err e;
+		CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+		CHECK(r.outcome == INTERP_UNDEFINED && r.stop_op == stop[k] &&
+		      r.nout == 0 && r.ncalls == (k == 1));
+		interp_result_free(&r);
+		ir_trace_free(t);
+	}
+	ir_trace *t = parse("[p0]\nguard_nonnull(p0) []\n"
+			    "i1 = getfield_gc_i(p0, descr=f)\nfinish(i1)\n",
+			    64);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t a = 0;
+	interp_env env = {.args = &a, .nargs = 1};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_GUARD_FAIL && r.stop_op == 0);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
+/* A field is one word: a reference written, then read as a 32-bit
+ * integer, gives the address's low 32 bits; each field remembers the kind
+ * of its last write. */
+static void test_mixed_kinds(void)
+{
+	ir_trace *t = parse("[p0]\nsetfield_gc(p0, p0, descr=f)\n"
+			    "i1 = getfield_gc_i(p0, descr=f)\n"
+			    "setfield_gc(p0, i1, descr=g)\nfinish(i1)\n",
+			    32);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t a = UINT64_C(0x123456789);
+	interp_env env = {.args = &a, .nargs = 1};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 1 &&
+	      r.out[0] == 0x23456789);
+	const interp_obj *o = interp_find_obj(&r, a);
+	CHECK(o && o->nfields == 2);
+	if (o && o->nfields == 2)
+		CHECK(o->kinds[0] == 'r' && o->kinds[1] == 'i');
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
+/* A call's write to a fresh object applies only where the world reaches
+ * the object at the call: p2 passed to it, or stored into the input p0;
+ * p3, held only by the unescaped p4, is out of reach (nrejected). */
+static void test_obj_write_reach(void)
+{
+	ir_trace *t = parse("[p0]\np2 = new(descr=T)\np3 = new(descr=T)\n"
+			    "p4 = new(descr=T)\nsetfield_gc(p4, p3, descr=n)\n"
+			    "p5 = new(descr=T)\nsetfield_gc(p0, p5, descr=n)\n"
+			    "escape_n(p2)\ni6 = getfield_gc_i(p2, descr=f)\n"
+			    "i7 = getfield_gc_i(p3, descr=f)\n"
+			    "i8 = getfield_gc_i(p5, descr=f)\n"
+			    "finish(i6, i7, i8)\n",
+			    64);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t a = 0x1000;
+	interp_obj_write w[] = {{0, "p2", 0, "f", NULL, 1},
+				{0, "p3", 0, "f", NULL, 2},
+				{0, "p5", 0, "f", NULL, 3}};
+	interp_env env = {
+	    .args = &a, .nargs = 1, .obj_writes = w, .nobj_writes = 3};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 3);
+	if (r.nout == 3)
+		CHECK(r.out[0] == 1 && r.out[1] == 0 && r.out[2] == 3);
+	CHECK(r.nrejected == 1);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
 	test_claims();
@@ -275,5 +377,8 @@ int main(void)
 	test_overflow_guards();
 	test_heap();
 	test_toy();
+	test_undefined();
+	test_mixed_kinds();
+	test_obj_write_reach();
 	return check_summary("test_interp");
 }

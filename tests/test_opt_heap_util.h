@@ -225,6 +225,10 @@ static inline bool hu_same_run(const ir_trace *ta, const interp_result *ra,
 			       const ir_trace *tb, const interp_result *rb,
 			       const interp_env *env, const hu_names *nm)
 {
+	/* RA (the original) undefined (a NULL access): only the calls it
+	 * made before count (docs/semantics.md, "Undefined behaviour"). */
+	if (ra->outcome == INTERP_UNDEFINED)
+		return rb->ncalls >= ra->ncalls;
 	if (ra->outcome != rb->outcome || ra->nout != rb->nout ||
 	    ra->ncalls != rb->ncalls)
 		return false;

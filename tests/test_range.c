@@ -10,12 +10,12 @@
 
 #include "check.h"
 #include "fuzz/gen.h"
-#include "util/rng.h"
 #include "ir/interp.h"
 #include "ir/parse.h"
 #include "ir/print.h"
 #include "ir/sem.h"
 #include "passes/opt.h"
+#include "util/rng.h"
 #include "verify/cex.h"
 #include "verify/range.h"
 
@@ -184,9 +184,11 @@ static void check_run(const ir_trace *t, const snap *s, const uint64_t *in)
 	}
 	n_runs++;
 	bool failed = res.outcome == INTERP_GUARD_FAIL;
+	/* Undefined (a NULL access): the run stops there, too. */
+	bool stopped = failed || res.outcome == INTERP_UNDEFINED;
 	for (uint32_t p = 0; p < s->npts; p++) {
 		uint32_t k = s->pt[p];
-		if (failed && k > res.stop_op)
+		if (stopped && k > res.stop_op)
 			break;
 		if (s->infeasible[p])
 			report(t, in, "point called infeasible is reachable");

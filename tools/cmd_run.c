@@ -51,6 +51,12 @@ static void print_run(const ir_trace *t, const interp_result *res)
 		sb_printf(&sb, "result: guard %s failed, fail-args [",
 			  ir_guard_label(t, res->stop_op));
 		break;
+	case INTERP_UNDEFINED:
+		sb_printf(&sb, "result: undefined (op %u accesses NULL)\n",
+			  res->stop_op);
+		fputs(sb.buf, stdout);
+		sb_release(&sb);
+		return;
 	}
 	const ir_op *stop = &t->ops[res->stop_op];
 	const ir_vid *src =

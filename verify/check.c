@@ -159,15 +159,13 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 	}
 	strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb,
-		  "%s: the solver's counterexample does not replay on the "
-		  "interpreter (a behaviour of the heap model the "
-		  "interpreter's environment cannot express%s)",
-		  res->obl[i].what,
+	sb_printf(&sb, "%s: the solver's counterexample %s", res->obl[i].what,
 		  ps->mode == VER_MODE_ALIGNED
-		      ? ", e.g. a call writing to an escaped fresh object"
-		      : ", or a difference that depends on the guessed "
-			"pairing of guards");
+		      ? "needs a call to write a fresh object that the world "
+			"cannot reach at run time (the static escape "
+			"analysis over-approximates)"
+		      : "does not replay with the guards' pairing guessed "
+			"(the runs leave at guards the model paired)");
 	chk_set_reason(ps, sb.buf ? sb.buf : "a model that does not replay");
 	sb_release(&sb);
 	ps->gave_up = true;
@@ -559,7 +557,19 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	st = chk_init_result(&ps, err);
 	if (!st)
 		st = chk_make_screen(&ps, err);
-	if (!st)
+	bool limit = false;
+	if (!st && heap) {
+		st = chk_encode(&ps, err);
+		limit = st == JP_EUNSUPPORTED && ps.heap_limit;
+		if (limit) {
+			/* A limit of the heap model, not of the input. */
+			chk_set_reason(&ps, err ? err->msg
+						: "a limit of the heap model");
+			jp_err_clear(err);
+			st = JP_OK;
+		}
+	}
+	if (!st && !limit)
 		st = check_modes(&ps, err);
 	if (!st)
 		st = chk_audit(&ps, err);

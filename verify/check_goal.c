@@ -59,8 +59,8 @@ static jp_status encode_heap(chk_pair *ps, jp_err *err)
 		     "encoding both traces with the heap model "
 		     "(%u and %u ops)",
 		     ps->o->nops, ps->p->nops);
-	jp_status st =
-	    hp_open(ps->z, ps->o, ps->p, ps->opts, ps->res, &ps->heap, err);
+	jp_status st = hp_open(ps->z, ps->o, ps->p, ps->opts, ps->res,
+			       &ps->heap, &ps->heap_limit, err);
 	if (st)
 		return st;
 	memcpy(ps->vars, hp_input_vars(ps->heap),
@@ -358,9 +358,26 @@ out:
 	return r;
 }
 
+static Z3_ast goal_neg(chk_pair *ps, const obl *b, bool *ident);
+
 /* The negated goal of B (satisfiable iff B fails somewhere under its
- * assumptions), or NULL with *IDENT set when the goal holds by identity. */
+ * assumptions), or NULL with *IDENT set when the goal holds by identity.
+ * A heap pair's obligation also assumes that the original is defined up
+ * to a point (hp_obl_defined): conjoined to the goal, which is the same
+ * as assuming it. */
 Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident)
+{
+	Z3_ast g = goal_neg(ps, b, ident);
+	if (!g || !ps->heap || b < ps->L.v || b >= ps->L.v + ps->L.n)
+		return g;
+	Z3_ast d = hp_obl_defined(ps->heap, (uint32_t)(b - ps->L.v));
+	if (zc_is_true(ps->z, d))
+		return g;
+	Z3_ast v[2] = {d, g};
+	return chk_mk_and(ps, 2, v);
+}
+
+static Z3_ast goal_neg(chk_pair *ps, const obl *b, bool *ident)
 {
 	*ident = false;
 	Z3_context z = ps->z;

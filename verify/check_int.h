@@ -155,6 +155,7 @@ typedef struct chk_pair {
 	 * (verify/heap.h), made by chk_encode; the last satisfying model
 	 * read is kept for its replay, which needs more than the inputs. */
 	bool heap_pair;
+	bool heap_limit; /* the pair is beyond a limit of the heap model */
 	hp *heap;
 	Z3_model model;
 } chk_pair;

@@ -62,9 +62,11 @@ static jp_status setup(hp *h)
 }
 
 jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		  const ver_opts *opts, ver_result *res, hp **out, jp_err *err)
+		  const ver_opts *opts, ver_result *res, hp **out,
+		  bool *over_limit, jp_err *err)
 {
 	*out = NULL;
+	*over_limit = false;
 	hp *h = calloc(1, sizeof *h);
 	if (!h)
 		return jp_fail(err, JP_ENOMEM, "out of memory");
@@ -81,6 +83,7 @@ jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	if (!st && zc_failed())
 		st = zc_check_error(err, "Z3 (heap model)");
 	if (st) {
+		*over_limit = st == JP_EUNSUPPORTED && h->over_limit;
 		hp_close(h);
 		return st;
 	}
@@ -190,6 +193,11 @@ jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
 	L->v = v;
 	L->n = L->cap = h->Q.n;
 	return JP_OK;
+}
+
+Z3_ast hp_obl_defined(hp *h, uint32_t i)
+{
+	return i < h->Q.n ? hp_def_upto(h, h->Q.v[i].d_upto) : zc_true(&h->S);
 }
 
 Z3_ast hp_model_goal_neg(hp *h, const obl *b)

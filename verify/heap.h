@@ -13,15 +13,17 @@
  *    path through which each becomes observable, when both have the same
  *    op and type and the path is unique among the unpaired allocations
  *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
- *    "in P.F" (stored into field F of input P), each extended by ".F" for
+ *    "in input K.F" (stored into field F of the K-th input), each
+ *    extended by ".F" for
  *    an object first reached through field F of an object with a path.
  *    Any other fresh object is an identity of its own trace.  Identity k
  *    has one symbolic address a_k, shared by both traces, distinct from
  *    NULL, from every input and from the others;
- *  - one array per field, Array(BV64 -> BV_W) for integer fields and
- *    Array(BV64 -> BV64) for reference fields, starting from a symbolic
- *    initial array shared by both traces; a field used with both kinds is
- *    refused (JP_EUNSUPPORTED).  Stores are not array stores: a heap
+ *  - one array per field, Array(BV64 -> BV64) whatever kinds it holds
+ *    (integers zero-extended, read back as their low W bits), starting
+ *    from a symbolic initial array shared by both traces; outside the toy
+ *    spelling a field used with both kinds is an input error (a PyPy descr
+ *    has one kind).  Stores are not array stores: a heap
  *    state is a list of writes over an array that is only read, and a
  *    read is an if-then-else chain over the writes (Z3's array theory is
  *    slow on select-over-store chains);
@@ -36,10 +38,14 @@
  *    and the heap at every call, at the end and at a failing aligned guard,
  *    compared as whole arrays after the slots of fresh objects that have
  *    not escaped are set to 0.  Escape is decided statically: passed to a
- *    call, output, stored into an object that may be escaped or not fresh,
- *    or stored into a fresh object that escapes later while it still
- *    holds it (a store through an allocation's own result replaces the
- *    field's contents).
+ *    call, output, stored through a reference that may be an object that
+ *    is not fresh, into an escaped fresh object, or into a fresh object
+ *    that escapes later while it still holds it (a store through an
+ *    allocation's own result replaces the field's contents);
+ *  - undefined behaviour: a field access or guard_class through NULL.
+ *    Every obligation assumes ORIG defined up to its next call at or after
+ *    the point the obligation is about; each access of OPT that may be
+ *    NULL is an obligation of its own (docs/semantics.md).
  *
  * A ConstPtr(name) is one symbolic address per name, shared by both
  * traces: non-null, distinct from every fresh object, free to be an input
@@ -51,7 +57,7 @@
  * escape_n (the same call when the names match).
  *
  * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
- * reference, more than 64 fresh identities.
+ * reference.  More than 64 fresh identities: VER_UNKNOWN with the reason.
  *
  * Modes: the pairing is the checker's (labels, or inference when the
  * optimized trace has none).  Aligned mode compares the heap at every
@@ -70,9 +76,12 @@
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
  * results, call writes to objects that are not fresh) and compared
- * concretely (hp_diverges).  Call writes to escaped fresh objects cannot
- * be expressed in an interp_env, so a model that needs them does not
- * replay: that obligation is then VER_UNKNOWN, never refuted or proved.
+ * concretely (hp_diverges).  Call writes naming fresh objects go to each
+ * trace's run under its own names (interp_env.obj_writes); the interpreter
+ * applies one only if the world reaches the object at the call.  A model
+ * that does not replay is an internal error (JP_EINTERNAL), unless the
+ * interpreter rejected such a write (the static escape analysis allowed
+ * it): that obligation is then VER_UNKNOWN, never refuted or proved.
  * Before the solver, both traces run on the checker's screening inputs in
  * a plain environment (hp_screen); a divergence there is a
  * counterexample at once.
@@ -109,9 +118,12 @@ typedef struct hp hp;
 /* Builds the model of the pair into *OUT (NULL on failure).  RES receives
  * a replayed counterexample (inputs, cex_text); ERR is kept for the
  * model's later errors and must outlive it.  Errors: JP_ENOMEM,
- * JP_EUNSUPPORTED (what the model does not cover), JP_EINPUT, Z3's. */
+ * JP_EUNSUPPORTED (what the model does not cover; with *OVER_LIMIT when
+ * it is a limit of the model, such as more fresh objects than it pairs,
+ * which the checker reports as unknown), JP_EINPUT, Z3's. */
 jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		  const ver_opts *opts, ver_result *res, hp **out, jp_err *err);
+		  const ver_opts *opts, ver_result *res, hp **out,
+		  bool *over_limit, jp_err *err);
 void hp_close(hp *h);
 
 /* The input variables (enc_inputs) the terms are made over. */
@@ -140,13 +152,21 @@ jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
 
 /* The negated goal of an OBL_MODEL obligation of the list, without the
  * guard assumptions (its bounds say which), and its description. */
+/* What obligation I of the list also assumes: the original is defined
+ * (no NULL access) up to the point the model's undefined-behaviour rule
+ * gives it (docs/semantics.md); the checker conjoins it to the goal. */
+Z3_ast hp_obl_defined(hp *h, uint32_t i);
 Z3_ast hp_model_goal_neg(hp *h, const obl *b);
 void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
 
 /* Replays the solver model M on the interpreter: 1 when the traces
  * diverge there as the model compares them (RES gets the inputs and the
- * report, which names obligation WHAT), 0 when they do not (then the
- * model is not a counterexample), with *ST set on an error. */
+ * report, which names obligation WHAT).  When they do not: -1 when the
+ * model needed a call to write a fresh object the world cannot reach at
+ * run time (the static escape analysis allowed it), or when the pairing
+ * was guessed (hp_obligations outside aligned mode): the obligation is
+ * unknown; else 0 with *ST a JP_EINTERNAL error (the encoding and the
+ * interpreter disagree).  *ST is set on any error. */
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
 
 /* The same on a plain environment: the inputs X, every field of an input

@@ -174,6 +174,8 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	const ir_op *op = &t->ops[i];
 	if (op->opc == IR_GUARD_CLASS) {
 		uint32_t c = hp_class_index(h, ir_valname(t, op->args[1]));
+		if (fresh_ident_of(h, a[0]) == HP_NONE)
+			e->nn[i] = K(h, Z3_mk_not(h->z, is_null(h, a[0])));
 		Z3_ast parts[2] = {K(h, Z3_mk_not(h->z, is_null(h, a[0]))),
 				   K(h, Z3_mk_eq(h->z, type_of(h, e, i, a[0]),
 						 zc_bv(&h->S, 16, c)))};
@@ -197,6 +199,14 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->callop[k] = i;
 	e->esc = escape_list(e, e->esc, op->args, op->nargs);
 	e->callesc[k] = e->esc;
+	/* The call may store into an escaped object anything the world
+	 * holds: objects that are not fresh and escaped fresh ones. */
+	for (uint32_t x = 0; x < HP_MAXID; x++)
+		if (e->esc & (UINT64_C(1) << x))
+			for (uint32_t f = 0; f < h->nf; f++) {
+				e->cont[(size_t)x * h->nf + f] |= e->esc;
+				e->cont_other[(size_t)x * h->nf + f] = true;
+			}
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	for (uint32_t f = 0; f < h->nf; f++) {
 		hmem a = {h->hk[k * h->nf + f], NULL};
@@ -211,6 +221,72 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 		e->val[op->result] = h->rk[k];
 }
 
+/* A W-bit integer as a field word (heap_model.c: one 64-bit word per
+ * field), and back. */
+static Z3_ast to_word(hp *h, Z3_ast v)
+{
+	unsigned n = Z3_get_bv_sort_size(h->z, Z3_get_sort(h->z, v));
+	return n >= 64 ? v : K(h, Z3_mk_zero_ext(h->z, 64 - n, v));
+}
+
+static Z3_ast from_word(hp *h, Z3_ast v)
+{
+	return h->w >= 64 ? v
+			  : K(h, Z3_mk_extract(h->z, (unsigned)h->w - 1, 0, v));
+}
+
+/* The points-to facts of a load of field F through the value SRC. */
+static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
+{
+	uint64_t m = 0, from = e->pts[src];
+	bool other = e->other[src];
+	for (uint32_t x = 0; x < HP_MAXID; x++)
+		if (from & (UINT64_C(1) << x)) {
+			m |= e->cont[(size_t)x * e->nf + f];
+			other |= e->cont_other[(size_t)x * e->nf + f];
+		}
+	e->pts[dst] = m;
+	e->other[dst] = other;
+}
+
+/* The points-to and escape facts of a store of the reference V into
+ * field F of OBJ.  A store into the object of an allocation's own result
+ * replaces the field's contents (that reference is exactly one object,
+ * and a NULL access is undefined).  The value escapes when the holder may
+ * be an object that is not fresh, or a fresh object that escaped;
+ * otherwise it escapes later, with its holder (close_esc), if ever: a
+ * fresh object reached only through fresh objects the world cannot reach
+ * stays unreachable (the run-time rule of docs/semantics.md). */
+static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v)
+{
+	const ir_trace *t = e->t;
+	uint64_t holders = e->pts[obj], val = e->pts[v];
+	bool known_fresh = ir_defop(t, obj) != UINT32_MAX &&
+			   ir_op_has(t->ops[ir_defop(t, obj)].opc, IRF_ALLOC);
+	for (uint32_t x = 0; x < HP_MAXID; x++) {
+		if (!(holders & (UINT64_C(1) << x)))
+			continue;
+		size_t c = (size_t)x * e->nf + f;
+		e->cont[c] = known_fresh ? val : e->cont[c] | val;
+		e->cont_other[c] =
+		    known_fresh ? e->other[v] : e->cont_other[c] || e->other[v];
+	}
+	/* A holder that may be an object that is not fresh may also be any
+	 * escaped fresh object (the world hands those back): each may now
+	 * hold the value. */
+	if (e->other[obj])
+		for (uint32_t x = 0; x < HP_MAXID; x++)
+			if (e->esc & (UINT64_C(1) << x)) {
+				size_t c = (size_t)x * e->nf + f;
+				e->cont[c] |= val;
+				e->cont_other[c] |= e->other[v];
+			}
+	if (e->other[obj] || (holders & e->esc))
+		e->esc = close_esc(e, e->esc | val);
+	else
+		e->esc = close_esc(e, e->esc);
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -219,6 +295,11 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	uint32_t f = op->opc == IR_NEW || op->opc == IR_NEW_WITH_VTABLE
 			 ? HP_NONE
 			 : hp_field_index(h, t->strs[op->descr]);
+	/* A field access through NULL is undefined: the op is defined where
+	 * NN holds, and its effect elsewhere does not matter (ORIG is
+	 * assumed defined, OPT's accesses are obligations). */
+	if (f != HP_NONE && fresh_ident_of(h, a[0]) == HP_NONE)
+		e->nn[i] = K(h, Z3_mk_not(z, is_null(h, a[0])));
 	switch (op->opc) {
 	case IR_NEW:
 	case IR_NEW_WITH_VTABLE: {
@@ -226,25 +307,17 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		e->val[op->result] = h->id[x].addr;
 		e->pts[op->result] = UINT64_C(1) << x;
 		for (uint32_t g = 0; g < h->nf; g++)
-			e->cur[g] = mem_write(
-			    h, e->cur[g], NULL, h->id[x].addr,
-			    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[g].range),
-				  0));
+			e->cur[g] = mem_write(h, e->cur[g], NULL, h->id[x].addr,
+					      zc_bv(&h->S, 64, 0));
 		return;
 	}
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: {
 		Z3_ast sel = mem_read(h, e->cur[f], a[0]);
-		Z3_ast zero =
-		    zc_bv(&h->S, Z3_get_bv_sort_size(z, h->f[f].range), 0);
 		e->val[op->result] =
-		    K(h, Z3_mk_ite(z, is_null(h, a[0]), zero, sel));
-		uint64_t m = 0, src = e->pts[op->args[0]];
-		for (uint32_t x = 0; x < HP_MAXID; x++)
-			if (src & (UINT64_C(1) << x))
-				m |= e->cont[(size_t)x * h->nf + f];
-		e->pts[op->result] = m;
-		if (h->f[f].kind == 'r') {
+		    op->opc == IR_GETFIELD_GC_I ? from_word(h, sel) : sel;
+		load_facts(e, f, op->args[0], op->result);
+		if (op->opc == IR_GETFIELD_GC_R) {
 			e->lf[e->nloads] = f;
 			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
 			e->lobj[e->nloads++] = a[0];
@@ -252,30 +325,10 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		return;
 	}
 	case IR_SETFIELD_GC: {
-		/* A store through NULL does nothing (the interpreter's
-		 * rule); a fresh object is never NULL. */
-		Z3_ast nn = fresh_ident_of(h, a[0]) != HP_NONE
-				? NULL
-				: K(h, Z3_mk_not(z, is_null(h, a[0])));
-		e->cur[f] = mem_write(h, e->cur[f], nn, a[0], a[1]);
-		if (!is_ref(t, op->args[1]))
-			return;
-		uint64_t obj = e->pts[op->args[0]], v = e->pts[op->args[1]];
-		bool known_fresh =
-		    ir_defop(t, op->args[0]) != UINT32_MAX &&
-		    ir_op_has(t->ops[ir_defop(t, op->args[0])].opc, IRF_ALLOC);
-		for (uint32_t x = 0; x < HP_MAXID; x++) {
-			if (!(obj & (UINT64_C(1) << x)))
-				continue;
-			uint64_t *c = &e->cont[(size_t)x * h->nf + f];
-			*c = known_fresh ? v : *c | v;
-		}
-		/* Stored into something that is not a known unescaped fresh
-		 * object: the value escapes. */
-		if (!known_fresh || (obj & e->esc))
-			e->esc = close_esc(e, e->esc | v);
-		else
-			e->esc = close_esc(e, e->esc);
+		Z3_ast v = is_ref(t, op->args[1]) ? a[1] : to_word(h, a[1]);
+		e->cur[f] = mem_write(h, e->cur[f], NULL, a[0], v);
+		if (is_ref(t, op->args[1]))
+			store_facts(e, f, op->args[0], op->args[1]);
 		return;
 	}
 	default: enc_call(h, e, i); return;
@@ -287,6 +340,8 @@ jp_status hp_enc_one(hp *h, htrace *e)
 	const ir_trace *t = e->t;
 	for (ir_vid v = 0; v < t->nvals; v++) {
 		const ir_value *x = ir_val(t, v);
+		e->other[v] = x->kind == 'r' && (x->tag == IR_VAL_INPUT ||
+						 x->tag == IR_VAL_CONST_PTR);
 		if (x->tag == IR_VAL_INPUT)
 			e->val[v] = h->vars[x->def];
 		else if (x->tag == IR_VAL_CONST_INT)
@@ -337,6 +392,8 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->pts = calloc(nv, sizeof *e->pts);
 	e->pass = calloc(no, sizeof *e->pass);
 	e->ovf = calloc(no, sizeof *e->ovf);
+	e->nn = calloc(no, sizeof *e->nn);
+	e->other = calloc(nv, sizeof *e->other);
 	e->geso = calloc(no, sizeof *e->geso);
 	e->gheap = calloc(no * nf, sizeof *e->gheap);
 	e->callop = calloc(nc, sizeof *e->callop);
@@ -350,10 +407,11 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->lobj = calloc(no, sizeof *e->lobj);
 	e->nf = h->nf;
 	e->cont = calloc((size_t)HP_MAXID * nf, sizeof *e->cont);
-	if (!e->cont || !e->bval || !e->lf || !e->lk || !e->lobj || !e->val ||
-	    !e->pts || !e->pass || !e->ovf || !e->geso || !e->gheap ||
-	    !e->callop || !e->callesc || !e->cheap || !e->eheap || !e->cur ||
-	    !e->ident)
+	e->cont_other = calloc((size_t)HP_MAXID * nf, sizeof *e->cont_other);
+	if (!e->cont || !e->cont_other || !e->nn || !e->other || !e->lf ||
+	    !e->lk || !e->lobj || !e->val || !e->bval || !e->pts || !e->pass ||
+	    !e->ovf || !e->geso || !e->gheap || !e->callop || !e->callesc ||
+	    !e->cheap || !e->eheap || !e->cur || !e->ident)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -379,6 +437,9 @@ void hp_trace_free(htrace *e)
 	free(e->lk);
 	free(e->lobj);
 	free(e->cont);
+	free(e->cont_other);
+	free(e->nn);
+	free(e->other);
 }
 
 /* ---- obligations ----------------------------------------------------------
@@ -420,6 +481,27 @@ static Z3_ast pass_between(hp *h, const htrace *e, uint32_t from, uint32_t upto)
 			Z3_ast a[2] = {r, e->pass[i]};
 			r = K(h, Z3_mk_and(h->z, 2, a));
 		}
+	return r;
+}
+
+Z3_ast hp_def_at(hp *h, uint32_t i)
+{
+	if (!h->ho.nn[i])
+		return NULL;
+	return K(
+	    h, Z3_mk_implies(h->z, pass_between(h, &h->ho, 0, i), h->ho.nn[i]));
+}
+
+Z3_ast hp_def_upto(hp *h, uint32_t upto)
+{
+	Z3_ast r = zc_true(&h->S);
+	for (uint32_t i = 0; i < upto && i < h->o->nops; i++) {
+		Z3_ast d = hp_def_at(h, i);
+		if (d) {
+			Z3_ast a[2] = {r, d};
+			r = K(h, Z3_mk_and(h->z, 2, a));
+		}
+	}
 	return r;
 }
 
@@ -486,6 +568,7 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q)
 		    r);
 	}
 	case H_END_HEAP: return heap_neq(h, eo->eheap, ep->eheap);
+	case H_OPT_DEF: return K(h, Z3_mk_not(h->z, ep->nn[q->k]));
 	case H_BASE: break;
 	}
 	switch (b->kind) {
@@ -540,6 +623,12 @@ void hp_describe(const hp *h, const hobl *q, strbuf *sb)
 			  ir_guard_label(h->o, q->b.og));
 		return;
 	case H_END_HEAP: sb_puts(sb, "end (same heap)"); return;
+	case H_OPT_DEF:
+		sb_printf(sb,
+			  "op %u of the optimized trace (no NULL access where "
+			  "the original is defined)",
+			  q->k);
+		return;
 	}
 }
 
@@ -557,14 +646,47 @@ static bool hpush(hlist *l, hobl q)
 	return true;
 }
 
+/* The first call of ORIG at or after op X, or its end. */
+static uint32_t next_event(const hp *h, uint32_t x)
+{
+	for (uint32_t k = 0; k < h->ho.ncalls; k++)
+		if (h->ho.callop[k] >= x)
+			return h->ho.callop[k];
+	return h->o->nops;
+}
+
+/* One obligation per field access or guard_class of OPT that may go
+ * through NULL: it must not where ORIG is defined up to its next call
+ * after as many calls as OPT made before the access. */
+static bool opt_def_obls(hp *h, hlist *out)
+{
+	const htrace *ep = &h->hpp;
+	bool ok = true;
+	uint32_t calls = 0;
+	for (uint32_t j = 0; j < h->p->nops; j++) {
+		if (ir_op_has(h->p->ops[j].opc, IRF_CALL))
+			calls++;
+		if (!ep->nn[j])
+			continue;
+		uint32_t d =
+		    calls < h->ho.ncalls ? h->ho.callop[calls] : h->o->nops;
+		hobl q = {H_OPT_DEF, {0}, j, d, d};
+		q.b.og = q.b.pg = OBL_NONE;
+		q.b.o_upto = 0;
+		q.b.p_upto = j;
+		ok &= hpush(out, q);
+	}
+	return ok;
+}
+
 jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out)
 {
 	const htrace *eo = &h->ho, *ep = &h->hpp;
-	bool ok = true;
+	bool ok = opt_def_obls(h, out);
 	for (uint32_t i = 0; i < L->n; i++) {
 		const obl *b = &L->v[i];
 		uint32_t pos = b->og != OBL_NONE ? b->og : b->o_upto;
-		hobl q = {H_BASE, *b, 0, pos};
+		hobl q = {H_BASE, *b, 0, pos, next_event(h, pos)};
 		ok &= hpush(out, q);
 		if (L->v[i].kind == OBL_SAME) {
 			q.kind = H_GUARD_HEAP;
@@ -573,9 +695,10 @@ jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out)
 	}
 	uint32_t nc = eo->ncalls > ep->ncalls ? eo->ncalls : ep->ncalls;
 	for (uint32_t k = 0; k < nc; k++) {
-		hobl q = {H_CALL_REACH, {0}, k, 0};
+		hobl q = {H_CALL_REACH, {0}, k, 0, 0};
 		q.b.og = q.b.pg = OBL_NONE;
 		q.pos = k < eo->ncalls ? eo->callop[k] : h->o->nops;
+		q.d_upto = q.pos;
 		ok &= hpush(out, q);
 		if (k < eo->ncalls && k < ep->ncalls) {
 			q.kind = H_CALL_EQ;
@@ -585,7 +708,7 @@ jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out)
 		}
 	}
 	if (!obl_ends_differ(h->o, h->p)) {
-		hobl q = {H_END_HEAP, {0}, 0, h->o->nops + 1};
+		hobl q = {H_END_HEAP, {0}, 0, h->o->nops + 1, h->o->nops};
 		q.b.og = q.b.pg = OBL_NONE;
 		q.b.o_upto = h->o->nops;
 		q.b.p_upto = h->p->nops;

@@ -36,7 +36,7 @@ static inline bool is_ref(const ir_trace *t, ir_vid v)
 
 typedef struct hfield {
 	const char *name;
-	char kind; /* 'i' or 'r' */
+	char kind; /* 'i', 'r', or 'm' when used with both (toy spelling) */
 	Z3_sort range;
 	Z3_ast h0;
 } hfield;
@@ -79,10 +79,14 @@ typedef struct hmem {
 /* What one trace makes observable, and the terms of its values. */
 typedef struct htrace {
 	const ir_trace *t;
-	Z3_ast *val;	   /* per vid */
-	Z3_ast *bval;	   /* per vid: the Boolean of a comparison, or NULL */
-	Z3_ast *pass;	   /* per op: guards */
-	Z3_ast *ovf;	   /* per op: overflow flags */
+	Z3_ast *val;  /* per vid */
+	Z3_ast *bval; /* per vid: the Boolean of a comparison, or NULL */
+	Z3_ast *pass; /* per op: guards */
+	Z3_ast *ovf;  /* per op: overflow flags */
+	/* Per op: "the object is not NULL" for a field access or guard_class
+	 * through something that may be NULL (else NULL): the op is defined
+	 * exactly where it holds. */
+	Z3_ast *nn;
 	uint32_t *ident;   /* per op: identity of an allocation */
 	uint64_t *pts;	   /* per vid: fresh identities it may be */
 	uint64_t *geso;	   /* per op: escaped identities at a failing guard */
@@ -98,6 +102,13 @@ typedef struct htrace {
 	 * result replaces the set (that reference is exactly one object), so
 	 * an object no longer held there does not escape with its holder. */
 	uint64_t *cont;
+	/* Per vid: it may be an object that is not fresh (an input, a
+	 * ConstPtr, or loaded from such a cell); per identity and field
+	 * (as cont): the field may hold one.  A store into something that
+	 * may not be fresh lets the value escape; a store into fresh objects
+	 * only lets it escape with them (heap.h). */
+	bool *other;
+	bool *cont_other;
 	uint32_t nf;
 	uint64_t esc;
 	/* Loads of reference fields: field, the call before them (or
@@ -114,6 +125,7 @@ typedef enum hkind {
 	H_CALL_EQ,    /* call k: same op, arguments and heap */
 	H_GUARD_HEAP, /* paired guard fails in both: same heap */
 	H_END_HEAP,   /* both reach the end: same heap */
+	H_OPT_DEF,    /* OPT's field access K is defined where ORIG is */
 } hkind;
 
 typedef struct hobl {
@@ -121,6 +133,12 @@ typedef struct hobl {
 	obl b; /* H_BASE; og/pg/o_upto/p_upto for the others */
 	uint32_t k;
 	uint32_t pos; /* ORIG op index it is about, for the checking order */
+	/* Assumed: ORIG is defined (no NULL access) before op d_upto: its
+	 * next call at or after the point the obligation is about, or its
+	 * end.  Undefined behaviour after the last event before that point
+	 * makes the whole rest of the run undefined, and a difference there
+	 * is allowed (docs/semantics.md, "Undefined behaviour"). */
+	uint32_t d_upto;
 } hobl;
 
 typedef struct hlist {
@@ -155,6 +173,7 @@ typedef struct hp {
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
+	bool over_limit;       /* more fresh identities than HP_MAXID */
 	jp_err *err;
 } hp;
 
@@ -192,6 +211,13 @@ jp_status hp_enc_one(hp *h, htrace *e);
 bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t);
 
 void hp_trace_free(htrace *e);
+
+/* "If ORIG reaches op I, its object is not NULL", or NULL when op I
+ * cannot be undefined. */
+Z3_ast hp_def_at(hp *h, uint32_t i);
+
+/* ORIG is defined before op UPTO: the conjunction of hp_def_at. */
+Z3_ast hp_def_upto(hp *h, uint32_t upto);
 
 Z3_ast hp_goal_neg(hp *h, const hobl *q);
 

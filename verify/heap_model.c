@@ -11,11 +11,26 @@
 
 /* ---- support ------------------------------------------------------------ */
 
+/* A ConstPtr is an object of the heap model even without a heap op (the
+ * integer encoder has no term for it). */
+static bool uses_const_ptr(const ir_trace *t, const ir_vid *v, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (v[j] != IR_NOVAL &&
+		    ir_val(t, v[j])->tag == IR_VAL_CONST_PTR)
+			return true;
+	return false;
+}
+
 bool hp_uses_heap(const ir_trace *t)
 {
-	for (uint32_t i = 0; i < t->nops; i++)
-		if (ir_op_has(t->ops[i].opc, IRF_HEAP))
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has(op->opc, IRF_HEAP) ||
+		    uses_const_ptr(t, op->args, op->nargs) ||
+		    uses_const_ptr(t, op->failargs, op->nfail))
 			return true;
+	}
 	return false;
 }
 
@@ -59,17 +74,32 @@ uint32_t hp_class_index(hp *h, const char *name)
 	return ++h->ncls;
 }
 
+/* A field is one 64-bit word per object, whatever kind of value is
+ * written to it: an integer is stored as its W-bit pattern zero-extended
+ * and read back as the low W bits, a reference as its address.  Chosen
+ * over one array per (field, kind) because the toy spelling's fields are
+ * offsets: a store of either kind replaces what the field held, so a dead
+ * store of a reference followed by one of an integer is dead in both
+ * models only with one word.  Which kind a cell holds matters only to the
+ * replay's reachability, and the interpreter records it per write
+ * (interp_obj.kinds).  PyPy's typed descrs keep their one kind: outside
+ * the toy spelling a field used with both kinds is an input error. */
 static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 {
 	const char *name = t->strs[op->descr];
 	uint32_t i = hp_field_index(h, name);
 	if (i != HP_NONE) {
-		if (h->f[i].kind != kind)
+		if (h->f[i].kind != kind && h->f[i].kind != 'm' && !t->toy)
 			return jp_fail_at(
-			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
-			    "field '%s' holds both integers and references; "
-			    "the heap model needs one kind per field",
-			    name);
+			    h->err, JP_EINPUT, NULL, op->line, op->col,
+			    "field '%s' is used as %s here and as %s "
+			    "before; a PyPy descr has one kind (the heap "
+			    "model lets only the toy spelling's fields hold "
+			    "either)",
+			    name, kind == 'r' ? "a reference" : "an integer",
+			    kind == 'r' ? "an integer" : "a reference");
+		if (h->f[i].kind != kind)
+			h->f[i].kind = 'm';
 		return JP_OK;
 	}
 	hfield *f = &h->f[h->nf++];
@@ -77,7 +107,7 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 	f->kind = kind;
 	if (!h->z)
 		return JP_OK; /* the concrete comparison needs no terms */
-	f->range = zc_bv_sort(h->z, kind == 'r' ? 64u : (unsigned)h->w);
+	f->range = zc_bv_sort(h->z, 64u);
 	char sym[32];
 	snprintf(sym, sizeof sym, "h0_%u", h->nf - 1);
 	f->h0 = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
@@ -112,12 +142,14 @@ jp_status hp_scan_fields(hp *h, const ir_trace *t)
 static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 			   uint32_t *out)
 {
-	if (h->nid == HP_MAXID)
+	if (h->nid == HP_MAXID) {
+		h->over_limit = true;
 		return jp_fail_at(h->err, JP_EUNSUPPORTED, NULL, op->line,
 				  op->col,
 				  "more than %d fresh objects in the two "
 				  "traces; the heap model stops there",
 				  HP_MAXID);
+	}
 	hident *d = &h->id[h->nid];
 	uint32_t me = h->nid;
 	d->name = ir_valname(t, op->result);
@@ -244,8 +276,8 @@ static void key_store(hpaths *P, uint32_t i)
 	if (x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR) {
 		strbuf sb;
 		sb_init(&sb);
-		if (x->tag == IR_VAL_INPUT)
-			sb_printf(&sb, "in %s.%s", ir_valname(t, op->args[0]),
+		if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
+			sb_printf(&sb, "in input %u.%s", x->def,
 				  t->strs[op->descr]);
 		else
 			sb_printf(&sb, "in ConstPtr(%s).%s", t->strs[x->name],

@@ -28,15 +28,22 @@ static uint32_t ident_at(const hrun *R, uint64_t addr)
 	return R->e->ident[o->alloc_op];
 }
 
-static bool same_value(const hrun *A, uint64_t x, const hrun *B, uint64_t y,
-		       bool ref)
+/* Whether X (a reference when XREF) of run A equals Y of run B: fresh
+ * objects by identity, anything else by its bits. */
+static bool same_value2(const hrun *A, uint64_t x, bool xref, const hrun *B,
+			uint64_t y, bool yref)
 {
-	if (!ref)
-		return x == y;
-	uint32_t ix = ident_at(A, x), iy = ident_at(B, y);
+	uint32_t ix = xref ? ident_at(A, x) : HP_NONE;
+	uint32_t iy = yref ? ident_at(B, y) : HP_NONE;
 	if (ix != HP_NONE || iy != HP_NONE)
 		return ix == iy;
 	return x == y;
+}
+
+static bool same_value(const hrun *A, uint64_t x, const hrun *B, uint64_t y,
+		       bool ref)
+{
+	return same_value2(A, x, ref, B, y, ref);
 }
 
 static uint64_t init_value(const interp_env *env, uint64_t addr,
@@ -49,13 +56,23 @@ static uint64_t init_value(const interp_env *env, uint64_t addr,
 	return 0;
 }
 
+/* The kind written last to field F of O, or 0. */
+static char field_kind(const interp_obj *o, const char *f)
+{
+	for (uint32_t j = 0; j < o->nfields; j++)
+		if (!strcmp(o->fields[j], f))
+			return o->kinds[j];
+	return 0;
+}
+
 /* Field F of the object with key (X fresh identity, or ADDR) in the
- * object list OBJS of run R, with escape mask M. */
+ * object list OBJS of run R, with escape mask M; *REF tells whether it
+ * was last written with a reference. */
 static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
 		     uint64_t m, uint32_t x, uint64_t addr, const char *f,
-		     bool *is_fresh_addr, uint64_t *faddr)
+		     bool *ref)
 {
-	*is_fresh_addr = false;
+	*ref = false;
 	for (uint32_t i = 0; i < n; i++) {
 		const interp_obj *o = &objs[i];
 		if (x != HP_NONE) {
@@ -63,11 +80,11 @@ static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
 				continue;
 			if (!(m & (UINT64_C(1) << x)))
 				return 0;
-			*is_fresh_addr = true;
-			*faddr = o->addr;
+			*ref = field_kind(o, f) == 'r';
 			return interp_obj_field(o, f);
 		}
 		if (o->fresh < 0 && o->addr == addr) {
+			*ref = field_kind(o, f) == 'r';
 			for (uint32_t j = 0; j < o->nfields; j++)
 				if (!strcmp(o->fields[j], f))
 					return o->values[j];
@@ -90,9 +107,9 @@ static uint64_t ident_bit(const hrun *R, uint64_t addr)
  * reachability of the concrete run; the encoder's escape sets
  * over-approximate it, so a symbolic difference in an object nobody can
  * reach does not replay (the obligation is then unknown, never refuted). */
-static uint64_t reach(const hp *h, const hrun *R, const interp_obj *objs,
-		      uint32_t n, uint64_t prev, const ir_vid *vids,
-		      const uint64_t *roots, uint32_t nroots)
+static uint64_t reach(const hrun *R, const interp_obj *objs, uint32_t n,
+		      uint64_t prev, const ir_vid *vids, const uint64_t *roots,
+		      uint32_t nroots)
 {
 	uint64_t m = prev;
 	for (uint32_t i = 0; i < nroots; i++)
@@ -105,11 +122,9 @@ static uint64_t reach(const hp *h, const hrun *R, const interp_obj *objs,
 			if (o->fresh >= 0 &&
 			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
 				continue;
-			for (uint32_t j = 0; j < o->nfields; j++) {
-				uint32_t f = hp_field_index(h, o->fields[j]);
-				if (f != HP_NONE && h->f[f].kind == 'r')
+			for (uint32_t j = 0; j < o->nfields; j++)
+				if (o->kinds[j] == 'r')
 					m |= ident_bit(R, o->values[j]);
-			}
 		}
 		if (m == before)
 			return m;
@@ -133,14 +148,12 @@ static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 			if (x != HP_NONE && !(m & (UINT64_C(1) << x)))
 				continue;
 			for (uint32_t f = 0; f < h->nf; f++) {
-				bool fa, fb;
-				uint64_t pa = 0, pb = 0;
+				bool ra, rb;
 				uint64_t va = cell(A, ao, an, am, x, o->addr,
-						   h->f[f].name, &fa, &pa);
+						   h->f[f].name, &ra);
 				uint64_t vb = cell(B, bo, bn, bm, x, o->addr,
-						   h->f[f].name, &fb, &pb);
-				if (same_value(A, va, B, vb,
-					       h->f[f].kind == 'r'))
+						   h->f[f].name, &rb);
+				if (same_value2(A, va, ra, B, vb, rb))
 					continue;
 				if (x != HP_NONE)
 					sb_printf(why,
@@ -208,15 +221,34 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_printf(why, "call %u differs (op or arguments)", k);
 			return true;
 		}
-		ea = reach(h, A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
+		ea = reach(A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
 			   ca->nargs);
-		eb = reach(h, B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
+		eb = reach(B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
 			   cb->nargs);
 		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
 				 cb->objs, cb->nobjs, ea | eb, why)) {
 			sb_printf(why, " at call %u", k);
 			return true;
 		}
+	}
+	/* Undefined behaviour (docs/semantics.md): once ORIG is undefined,
+	 * only the calls it made before count; OPT undefined where ORIG is
+	 * not is a divergence. */
+	if (ra->outcome == INTERP_UNDEFINED) {
+		if (rb->ncalls >= ra->ncalls)
+			return false;
+		sb_printf(why,
+			  "the original makes %u calls before its undefined "
+			  "op %u, the optimized %u",
+			  ra->ncalls, ra->stop_op, rb->ncalls);
+		return true;
+	}
+	if (rb->outcome == INTERP_UNDEFINED) {
+		sb_printf(why,
+			  "the optimized trace is undefined at op %u (a "
+			  "NULL access), the original is not",
+			  rb->stop_op);
+		return true;
 	}
 	if (ra->ncalls != rb->ncalls) {
 		sb_printf(why, "the original makes %u calls, the optimized %u",
@@ -250,10 +282,10 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_puts(why, "the fail-args differ");
 			return true;
 		}
-		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
+		ma = reach(A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
 			   sa->nfail);
-		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->failargs,
-			   rb->out, sb_->nfail);
+		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->failargs, rb->out,
+			   sb_->nfail);
 	} else {
 		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
 		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
@@ -261,9 +293,9 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 			sb_puts(why, "the ends or outputs differ");
 			return true;
 		}
-		ma = reach(h, A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
+		ma = reach(A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
 			   sa->nargs);
-		mb = reach(h, B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
+		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
 			   sb_->nargs);
 		ma = mb = ma | mb;
 	}
@@ -285,10 +317,14 @@ typedef struct henv {
 	uint64_t *args, *addrs, *rets;
 	uint32_t naddrs;
 	interp_cell *init, *writes;
-	interp_obj_write *ow;
+	/* Call writes naming fresh objects, by identity (HP_NONE: an
+	 * address); each trace's run gets them under its own names. */
+	interp_obj_write *ow, *ow_p;
+	uint32_t *owx, *owy;
 	uint32_t now;
 	interp_type *types;
 	interp_ptr *ptrs;
+	interp_env env_p; /* the environment of OPT's run */
 } henv;
 
 static void henv_free(henv *v)
@@ -299,6 +335,9 @@ static void henv_free(henv *v)
 	free(v->init);
 	free(v->writes);
 	free(v->ow);
+	free(v->ow_p);
+	free(v->owx);
+	free(v->owy);
 	free(v->types);
 	free(v->ptrs);
 	memset(v, 0, sizeof *v);
@@ -331,11 +370,18 @@ static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
 	return fresh_value(h, m, v) != HP_NONE;
 }
 
-static uint64_t escaped_both(const hp *h, uint32_t k)
+/* The fresh identities that escaped at call K in either trace: the ones
+ * the model lets the call change or store.  The interpreter applies such
+ * a write only in a run where the world really reaches the object at the
+ * call (interp_result.nrejected counts the others). */
+static uint64_t escaped_either(const hp *h, uint32_t k)
 {
-	if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
-		return 0;
-	return h->ho.callesc[k] & h->hpp.callesc[k];
+	uint64_t m = 0;
+	if (k < h->ho.ncalls)
+		m |= h->ho.callesc[k];
+	if (k < h->hpp.ncalls)
+		m |= h->hpp.callesc[k];
+	return m;
 }
 
 /* Records that call K sets field F of (fresh identity X, or ADDR) to the
@@ -343,28 +389,50 @@ static uint64_t escaped_both(const hp *h, uint32_t k)
 static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
 		   uint64_t addr, uint32_t f, uint64_t val)
 {
-	uint32_t y = h->f[f].kind == 'r' ? fresh_value(h, m, val) : HP_NONE;
-	/* A call can only store a fresh object it can reach: one that has
-	 * escaped in both traces.  Any other fresh address in the model is
-	 * an artefact of the unconstrained havoc arrays; it is replayed as a
-	 * plain address (the replay then decides). */
-	if (y != HP_NONE && !(escaped_both(h, k) & (UINT64_C(1) << y)))
+	uint32_t y = h->f[f].kind != 'i' ? fresh_value(h, m, val) : HP_NONE;
+	/* A call can only store a fresh object it can reach.  Any other
+	 * fresh address in the model is an artefact of the unconstrained
+	 * havoc arrays where no trace reads; it is replayed as a plain
+	 * address. */
+	if (y != HP_NONE && !(escaped_either(h, k) & (UINT64_C(1) << y)))
 		y = HP_NONE;
 	if (x == HP_NONE && y == HP_NONE)
 		return; /* a plain call_writes cell does it */
+	v->owx[v->now] = x;
+	v->owy[v->now] = y;
 	v->ow[v->now++] =
-	    (interp_obj_write){k,
-			       x != HP_NONE ? h->id[x].name : NULL,
-			       addr,
-			       h->f[f].name,
-			       y != HP_NONE ? h->id[y].name : NULL,
-			       val};
+	    (interp_obj_write){k, NULL, addr, h->f[f].name, NULL, val};
 }
 
-/* Call K's writes to fresh objects that escaped in both traces. */
+/* The result name of the allocation of identity X in trace E, or NULL. */
+static const char *ident_name(const htrace *e, uint32_t x)
+{
+	for (uint32_t i = 0; i < e->t->nops; i++)
+		if (e->ident[i] == x)
+			return ir_valname(e->t, e->t->ops[i].result);
+	return NULL;
+}
+
+/* Names the fresh objects of the writes in OUT as trace E names them. */
+static void name_writes(const henv *v, const htrace *e, interp_obj_write *out)
+{
+	for (uint32_t i = 0; i < v->now; i++) {
+		out[i] = v->ow[i];
+		if (v->owx[i] != HP_NONE)
+			out[i].obj = ident_name(e, v->owx[i]);
+		if (v->owy[i] != HP_NONE)
+			out[i].value_obj = ident_name(e, v->owy[i]);
+		/* Not allocated in this trace: a write no run applies. */
+		if ((v->owx[i] != HP_NONE && !out[i].obj) ||
+		    (v->owy[i] != HP_NONE && !out[i].value_obj))
+			out[i].call = UINT32_MAX;
+	}
+}
+
+/* Call K's writes to fresh objects that escaped in either trace. */
 static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 {
-	uint64_t both = escaped_both(h, k);
+	uint64_t both = escaped_either(h, k);
 	for (uint32_t x = 0; x < h->nid; x++) {
 		if (!(both & (UINT64_C(1) << x)))
 			continue;
@@ -412,10 +480,14 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->init = calloc(ncell, sizeof *v->init);
 	v->writes = calloc(ncell * (h->maxcalls + 1), sizeof *v->writes);
 	v->types = calloc(v->naddrs + 1, sizeof *v->types);
-	v->ow = calloc(((size_t)v->naddrs + h->nid + 1) * (h->nf + 1) *
-			   (h->maxcalls + 1),
-		       sizeof *v->ow);
-	if (!v->init || !v->writes || !v->types || !v->ow)
+	size_t now =
+	    ((size_t)v->naddrs + h->nid + 1) * (h->nf + 1) * (h->maxcalls + 1);
+	v->ow = calloc(now, sizeof *v->ow);
+	v->ow_p = calloc(now, sizeof *v->ow_p);
+	v->owx = calloc(now, sizeof *v->owx);
+	v->owy = calloc(now, sizeof *v->owy);
+	if (!v->init || !v->writes || !v->types || !v->ow || !v->ow_p ||
+	    !v->owx || !v->owy)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	uint32_t ni = 0, nw = 0, nt = 0;
 	for (uint32_t i = 0; i < v->naddrs; i++) {
@@ -434,6 +506,8 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 				x = eval(h, m, K(h, Z3_mk_select(h->z, hk, a)));
 				v->writes[nw++] = (interp_cell){
 				    k, v->addrs[i], h->f[f].name, x};
+				/* A fresh object stored by the call. */
+				add_ow(h, m, v, k, HP_NONE, v->addrs[i], f, x);
 			}
 		}
 	}
@@ -455,6 +529,10 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .ncall_writes = nw,
 			      .obj_writes = v->ow,
 			      .nobj_writes = v->now};
+	v->env_p = v->env;
+	v->env_p.obj_writes = v->ow_p;
+	name_writes(v, &h->hpp, v->ow_p);
+	name_writes(v, &h->ho, v->ow); /* in place: last */
 	return JP_OK;
 }
 
@@ -496,6 +574,8 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 		    v->writes[i].field, (unsigned long long)v->writes[i].value);
 	for (uint32_t i = 0; i < v->now; i++) {
 		const interp_obj_write *w = &v->ow[i];
+		if (w->call == UINT32_MAX)
+			continue;
 		if (w->obj)
 			sb_printf(sb, "  call %u sets fresh %s.%s = ", w->call,
 				  w->obj, w->field);
@@ -511,8 +591,16 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 }
 
 /* Runs both traces in the environment V and compares them; 1 when they
- * diverge (RES filled, the report naming WHAT), 0 when not.  Frees V. */
-static int run_compare(hp *h, henv *vp, const char *what, jp_status *st)
+ * diverge (RES filled, the report naming WHAT).  When they do not and V
+ * came from a solver model (MODEL): 0 with *ST an internal error (the
+ * encoding and the interpreter disagree), or -1 when the model let a call
+ * write a fresh object that the world cannot reach at run time in a trace
+ * where the static escape analysis (an over-approximation) has it
+ * escaped, or when the pairing of guards was guessed (the obligation
+ * compared guards the runs do not tie together): that obligation is then
+ * unknown.  Otherwise 0.  Frees V. */
+static int run_compare(hp *h, henv *vp, const char *what, bool model,
+		       jp_status *st)
 {
 	henv v = *vp;
 	interp_result ro, rp;
@@ -522,7 +610,7 @@ static int run_compare(hp *h, henv *vp, const char *what, jp_status *st)
 	if (!*st)
 		*st = interp_run(h->o, &v.env, &ro, h->err);
 	if (!*st) {
-		*st = interp_run(h->p, &v.env, &rp, h->err);
+		*st = interp_run(h->p, &v.env_p, &rp, h->err);
 		if (*st)
 			interp_result_free(&ro);
 	}
@@ -530,7 +618,8 @@ static int run_compare(hp *h, henv *vp, const char *what, jp_status *st)
 		henv_free(&v);
 		return 0;
 	}
-	hrun A = {h->o, &h->ho, &ro, &v.env}, B = {h->p, &h->hpp, &rp, &v.env};
+	hrun A = {h->o, &h->ho, &ro, &v.env},
+	     B = {h->p, &h->hpp, &rp, &v.env_p};
 	strbuf why;
 	sb_init(&why);
 	if (hp_diverges(h, &A, &B, &why)) {
@@ -542,6 +631,16 @@ static int run_compare(hp *h, henv *vp, const char *what, jp_status *st)
 		sb_init(&sb);
 		report(h, &v, why.buf, what, &sb);
 		r->cex_text = sb_detach(&sb);
+	} else if (!model) {
+		ans = 0;
+	} else if (ro.nrejected || rp.nrejected || h->loose_guards) {
+		ans = -1;
+	} else {
+		*st = jp_fail(h->err, JP_EINTERNAL,
+			      "the heap model's counterexample for '%s' does "
+			      "not replay on the interpreter (an encoder "
+			      "bug)",
+			      what);
 	}
 	sb_release(&why);
 	interp_result_free(&ro);
@@ -554,7 +653,7 @@ int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st)
 {
 	henv v;
 	*st = make_env(h, m, &v);
-	return run_compare(h, &v, what, st);
+	return run_compare(h, &v, what, true, st);
 }
 
 /* ---- screening ---------------------------------------------------------- */
@@ -579,7 +678,8 @@ int hp_screen(hp *h, const uint64_t *x, const char *what, jp_status *st)
 			     .nargs = nin,
 			     .call_ret = v.rets,
 			     .ncall_ret = h->maxcalls};
-	return run_compare(h, &v, what, st);
+	v.env_p = v.env;
+	return run_compare(h, &v, what, false, st);
 }
 
 /* ---- the concrete comparison without the solver -------------------------
