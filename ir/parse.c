@@ -120,9 +120,11 @@ static jp_status fail_at(parser *ps, const char *at, const char *expected)
 			  "expected %s, found %s", expected, found);
 }
 
+/* Bytes of UTF-8 sequences count as letters: PyPy names may be unicode. */
 static bool is_ident_start(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (unsigned char)c >= 0x80;
 }
 
 static bool is_ident(char c)
@@ -262,12 +264,69 @@ static jp_status wrapped(parser *ps, syn_arg *a, arg_tag tag)
 	return expect(ps, ')', "')'");
 }
 
+/* The end of a decimal float literal at P ("1.5", "-2e10", "0.25E-3"),
+ * or NULL when the text there is not one (an integer has no '.' and no
+ * exponent). */
+static const char *float_end(const parser *ps, const char *p)
+{
+	const char *q = p;
+	if (q < ps->eol && (*q == '-' || *q == '+'))
+		q++;
+	const char *d = q;
+	while (q < ps->eol && *q >= '0' && *q <= '9')
+		q++;
+	bool frac = q < ps->eol && *q == '.';
+	if (q == d || (q + 1 < ps->eol && q[0] == '0' && q[1] == 'x'))
+		return NULL;
+	if (frac)
+		for (q++; q < ps->eol && *q >= '0' && *q <= '9'; q++)
+			;
+	bool exp = q < ps->eol && (*q == 'e' || *q == 'E');
+	if (exp) {
+		q++;
+		if (q < ps->eol && (*q == '-' || *q == '+'))
+			q++;
+		const char *e = q;
+		while (q < ps->eol && *q >= '0' && *q <= '9')
+			q++;
+		if (q == e)
+			return NULL;
+	}
+	return frac || exp ? q : NULL;
+}
+
+/* A float literal is not modelled as a number: it stands for its IEEE
+ * 754 double bit pattern, an integer constant (docs/pypy.md, "Floats"). */
+static jp_status float_literal(parser *ps, syn_arg *a, const char *q)
+{
+	char buf[64];
+	size_t n = (size_t)(q - ps->p);
+	if (n >= sizeof buf)
+		return fail_at(ps, ps->p,
+			       "a float literal of under 64 characters");
+	memcpy(buf, ps->p, n);
+	buf[n] = '\0';
+	double d = strtod(buf, NULL);
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	a->tag = A_INT;
+	a->text = ps->p;
+	a->len = (uint32_t)n;
+	a->col = colof(ps, ps->p);
+	a->ival = sem_mask(ps->width, bits);
+	ps->p = q;
+	return JP_OK;
+}
+
 static jp_status parse_arg(parser *ps, syn_arg *a, bool failargs)
 {
 	skip_ws(ps);
 	memset(a, 0, sizeof *a);
 	a->col = colof(ps, ps->p);
 	const char *c = ps->p;
+	const char *fe = float_end(ps, c);
+	if (fe)
+		return float_literal(ps, a, fe);
 	if (c < ps->eol && (*c == '-' || *c == '+' || (*c >= '0' && *c <= '9')))
 		return int_literal(ps, a);
 	const char *s;
@@ -559,6 +618,11 @@ static jp_status parse_line(parser *ps)
 			if (e)
 				return e;
 		}
+		/* PyPy's own parser ignores text after the closing ')' or
+		 * ']' (annotations some tools add); so do we, except a
+		 * "# rule:" comment. */
+		while (!at_end_of_stmt(ps))
+			ps->p++;
 	}
 	if (!at_end_of_stmt(ps))
 		return fail_at(ps, ps->p, "end of line or '#' comment");
@@ -808,12 +872,9 @@ static jp_status build_inputs(builder *b, const syn_stmt *st)
 				      "expected an input variable name, found "
 				      "'%.*s'",
 				      a->text, a->len);
+		/* A float input (f...) holds its double's bit pattern: an
+		 * integer (docs/pypy.md, "Floats"). */
 		char kind = a->text[0] == 'p' || a->text[0] == 'r' ? 'r' : 'i';
-		if (a->text[0] == 'f')
-			return err_at(b, st->line, a->col,
-				      "float input '%.*s' is not supported "
-				      "(expected i... or p...)",
-				      a->text, a->len);
 		char *nm = arena_strndup(&b->ps->A, a->text, a->len);
 		if (!nm)
 			return oom(b);
@@ -1005,12 +1066,8 @@ static jp_status build_op(builder *b, syn_stmt *st)
 			      "has none",
 			      st->res, st->reslen);
 	}
-	if (!st->res && kind != 'v' && !b->toy)
-		return err_at(
-		    b, st->line, st->opcol,
-		    "expected 'name = %.*s(...)': the operation has a "
-		    "result",
-		    st->op, st->oplen);
+	/* An op with a result written without a name (escape_i(i3), as
+	 * PyPy's parser allows) gets a generated one. */
 	uint32_t opi = ir_emit_kind(b->t, (ir_opcode)opc, kind, st->nargs, args,
 				    descr, resname);
 	if (opi == UINT32_MAX)
@@ -1123,8 +1180,10 @@ static jp_status build(builder *b)
 	}
 	/* The toy spelling has no end op: its outputs are its escapes.  We
 	 * close such a trace with an empty finish so that every trace has
-	 * one shape; the printer leaves it out again. */
-	if (b->toy && !ended) {
+	 * one shape; the printer leaves it out again.  A PyPy trace without
+	 * jump/finish (PyPy's parser accepts one) is closed the same way:
+	 * it has no outputs. */
+	if (!ended && (b->toy || b->t->nops > 0)) {
 		if (ir_emit(b->t, IR_FINISH, 0, NULL, 0, NULL) == UINT32_MAX)
 			return oom(b);
 	}
