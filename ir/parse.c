@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pypyops.h"
 #include "sem.h"
 #include "validate.h"
 
@@ -972,16 +973,28 @@ static jp_status classify(builder *b, const syn_stmt *st, int *opc, char *kind,
 	if (!b->ps->opaque)
 		return err_at(b, st->line, st->opcol,
 			      "unknown operation '%.*s' (use --opaque to read "
-			      "unknown operations as opaque calls)",
+			      "PyPy's whole vocabulary and unknown operations "
+			      "as opaque calls)",
 			      s, len);
-	if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'f')
-		return err_at(b, st->line, st->opcol,
-			      "float operation '%.*s' is not supported", s,
-			      len);
+	const ir_pyop *py = ir_pyop_find(s, len);
+	if (py && py->act == IR_PY_ALIAS) {
+		*opc = py->target;
+		*kind = ir_opinfos[py->target].result;
+		return JP_OK;
+	}
+	if (py && py->act == IR_PY_SPLIT) {
+		*opc = IR_GUARD_CLASS;
+		*kind = 'v';
+		return JP_OK;
+	}
 	*opc = IR_OPAQUE;
-	if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'r')
+	/* A float result (_f) is its bit pattern: an integer. */
+	if (py)
+		*kind = py->kind;
+	else if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'r')
 		*kind = 'r';
-	else if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'i')
+	else if (len > 2 && s[len - 2] == '_' &&
+		 (s[len - 1] == 'i' || s[len - 1] == 'f'))
 		*kind = 'i';
 	else if (st->res)
 		*kind = st->res[0] == 'p' || st->res[0] == 'r' ? 'r' : 'i';
@@ -1017,8 +1030,62 @@ static jp_status toy_field(builder *b, syn_stmt *st, uint32_t *descr)
 	return JP_OK;
 }
 
+/* PyPy ops read as no op (DROP) or as their argument (COPY); *DONE says
+ * the statement was taken care of here.  guard_nonnull_class emits its
+ * guard_nonnull here, the guard_class follows in build_op. */
+static jp_status pypy_special(builder *b, syn_stmt *st, bool *done)
+{
+	*done = false;
+	if (!b->ps->opaque || ir_opcode_by_name(st->op, st->oplen) >= 0)
+		return JP_OK;
+	const ir_pyop *py = ir_pyop_find(st->op, st->oplen);
+	if (!py)
+		return JP_OK;
+	ir_vid v;
+	jp_status e;
+	switch (py->act) {
+	case IR_PY_DROP: *done = true; return JP_OK;
+	case IR_PY_COPY:
+		*done = true;
+		if (st->nargs != 1)
+			return err_at(b, st->line, st->opcol,
+				      "'%.*s' takes 1 argument", st->op,
+				      st->oplen);
+		if ((e = resolve_arg(b, st, &st->args[0], 'a', &v)))
+			return e;
+		return st->res ? define(b, st->res, st->reslen, v, st->line,
+					st->rescol)
+			       : JP_OK;
+	case IR_PY_SPLIT: {
+		if (st->nargs != 2)
+			return err_at(b, st->line, st->opcol,
+				      "'%.*s' takes 2 arguments", st->op,
+				      st->oplen);
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &v)))
+			return e;
+		uint32_t opi = ir_emit(b->t, IR_GUARD_NONNULL, 1, &v, 0, NULL);
+		if (opi == UINT32_MAX)
+			return oom(b);
+		char lbl[32];
+		snprintf(lbl, sizeof lbl, "g%u", b->nguards++);
+		b->t->ops[opi].descr = ir_cstr(b->t, lbl);
+		b->t->ops[opi].flags |= IR_OPF_IMPLICIT_LABEL;
+		b->t->ops[opi].line = st->line;
+		b->t->ops[opi].col = st->col;
+		return JP_OK;
+	}
+	case IR_PY_OPAQUE:
+	case IR_PY_ALIAS: return JP_OK;
+	}
+	return JP_OK;
+}
+
 static jp_status build_op(builder *b, syn_stmt *st)
 {
+	bool done;
+	jp_status pe = pypy_special(b, st, &done);
+	if (pe || done)
+		return pe;
 	int opc = 0;
 	char kind = 'v';
 	uint8_t flags = 0;
@@ -1176,7 +1243,8 @@ static jp_status build(builder *b)
 				      st->op, st->oplen);
 		if ((e = build_op(b, st)))
 			return e;
-		ended = ir_op_has(b->t->ops[b->t->nops - 1].opc, IRF_END);
+		ended = b->t->nops &&
+			ir_op_has(b->t->ops[b->t->nops - 1].opc, IRF_END);
 	}
 	/* The toy spelling has no end op: its outputs are its escapes.  We
 	 * close such a trace with an empty finish so that every trace has
