@@ -112,7 +112,7 @@ static void test_roundtrips(void)
 		  "debug_merge_point(0, 0, '<code object f. file 'x.py'. "
 		  "line 2> #9 LOAD_FAST')\n"
 		  "i2 = call_i(ConstClass(f), i1, descr=<Calli 8 i>)\n"
-		  "guard_not_invalidated(descr=<Guard0x1>) [p0]\n"
+		  "guard_not_forced(descr=<Guard0x1>) [p0]\n"
 		  "jump(p0, i2, descr=TargetToken(1))\n",
 		  NULL, true);
 	/* the toy spelling */
