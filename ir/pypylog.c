@@ -45,7 +45,8 @@ static bool section_line(const char *p, const char *eol, const char **name,
 	if (p >= eol || *p != '[')
 		return false;
 	const char *q = p + 1;
-	while (q < eol && ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')))
+	while (q < eol &&
+	       ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')))
 		q++;
 	if (q == p + 1 || q >= eol || *q != ']')
 		return false;
@@ -90,8 +91,8 @@ static bool wanted(const char *s, size_t n, sec_kind *k)
 
 /* Cuts TEXT into the wanted sections (other sections are skipped, nested
  * ones included). */
-static jp_status split(const char *text, size_t len, section **out,
-		       uint32_t *n, jp_err *err)
+static jp_status split(const char *text, size_t len, section **out, uint32_t *n,
+		       jp_err *err)
 {
 	section *v = NULL;
 	uint32_t cnt = 0, cap = 0;
@@ -122,7 +123,8 @@ static jp_status split(const char *text, size_t len, section **out,
 				cur.len = (size_t)(p - cur.body);
 				if (cnt == cap) {
 					cap = cap ? cap * 2 : 16;
-					section *g = realloc(v, cap * sizeof *v);
+					section *g =
+					    realloc(v, cap * sizeof *v);
 					if (!g) {
 						free(v);
 						return jp_fail(err, JP_ENOMEM,
@@ -273,8 +275,7 @@ static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		if (guard)
 			n->flags |= IR_OPF_IMPLICIT_LABEL;
 		if (op->opname)
-			n->opname =
-			    ir_cstr(c->d, ir_strtext(c->s, op->opname));
+			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out: PyPy's unoptimized log prints
 		 * none, so there is nothing to compare them with. */
 		if (op->result != IR_NOVAL)
@@ -325,8 +326,7 @@ static void pair_guards(ir_trace *o, ir_trace *p);
 static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 {
 	const ir_op *end = &n->ops[end_op(n)];
-	if (iters > 1 &&
-	    (end->opc != IR_JUMP || end->nargs != n->ninputs)) {
+	if (iters > 1 && (end->opc != IR_JUMP || end->nargs != n->ninputs)) {
 		snprintf(why, ws,
 			 "the unoptimized trace does not jump back with its "
 			 "%u inputs, so it cannot be unrolled",
@@ -343,7 +343,8 @@ static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 	bool ok = true;
 	for (uint32_t i = 0; i < n->ninputs; i++) {
 		ir_vid v = n->inputs[i];
-		c.map[v] = ir_add_input(d, ir_val(n, v)->kind, ir_valname(n, v));
+		c.map[v] =
+		    ir_add_input(d, ir_val(n, v)->kind, ir_valname(n, v));
 		ok = ok && c.map[v] != IR_NOVAL;
 	}
 	ir_vid *next = calloc(n->ninputs + 1, sizeof *next);
@@ -513,16 +514,16 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	if (p->kind == PL_LOOP && nl == 0)
 		p->kind = PL_ENTRY;
 	if (nl > 2) {
-		snprintf(why, sizeof why, "the loop has %u labels (at most 2 "
-					  "are understood)",
+		snprintf(why, sizeof why,
+			 "the loop has %u labels (at most 2 "
+			 "are understood)",
 			 nl);
 		set_reason(p, why);
 		return;
 	}
 	if (nl > 0 && p->kind != PL_BRIDGE) {
 		const ir_op *l1 = &t->ops[at[0]];
-		const char *target =
-		    ir_strtext(t, t->ops[at[nl - 1]].descr);
+		const char *target = ir_strtext(t, t->ops[at[nl - 1]].descr);
 		if (!inputs_fit(t, l1->args, l1->nargs, n, why, sizeof why) ||
 		    !jump_ok(t, target, NULL, 0, why, sizeof why)) {
 			set_reason(p, why);
@@ -541,10 +542,10 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		bool jumps = t->ops[end_op(t)].opc == IR_JUMP;
 		p->orig = unrolled(n, 1, why, sizeof why);
 		if (p->orig)
-			p->opt = opt_from(t, 0, t->inputs, t->ninputs,
-					  jumps ? last_merge_point(t)
-						: UINT32_MAX,
-					  why, sizeof why);
+			p->opt =
+			    opt_from(t, 0, t->inputs, t->ninputs,
+				     jumps ? last_merge_point(t) : UINT32_MAX,
+				     why, sizeof why);
 	}
 	if (!p->orig || !p->opt) {
 		ir_trace_free(p->orig);
@@ -588,7 +589,8 @@ static uint64_t val_sig(const ir_trace *t, ir_vid v, int depth)
 	case IR_VAL_CONST_INT: return mix(2, x->cval);
 	case IR_VAL_CONST_NULL: return 3;
 	case IR_VAL_CONST_PTR: return 4;
-	case IR_VAL_CONST_CLASS: return mix(5, hash_text(ir_strtext(t, x->name)));
+	case IR_VAL_CONST_CLASS:
+		return mix(5, hash_text(ir_strtext(t, x->name)));
 	case IR_VAL_OP: break;
 	}
 	const ir_op *op = &t->ops[x->def];

@@ -74,13 +74,14 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 	memset(&res, 0, sizeof res);
 	jp_err err;
 	jp_err_clear(&err);
-	jp_status st = c ? ver_check(c, p->orig, p->opt, vo, &res, &err)
-			 : JP_EINTERNAL;
+	jp_status st =
+	    c ? ver_check(c, p->orig, p->opt, vo, &res, &err) : JP_EINTERNAL;
 	r->ms = clk_now_ms() - t0;
 	if (st == JP_EUNSUPPORTED) {
 		/* an op or shape without a model: unknown, never an error */
 		r->v = V_UNKNOWN;
-		snprintf(r->reason, sizeof r->reason, "no model: %.380s", err.msg);
+		snprintf(r->reason, sizeof r->reason, "no model: %.380s",
+			 err.msg);
 	} else if (st) {
 		r->v = V_ERROR;
 		snprintf(r->reason, sizeof r->reason, "%.390s", err.msg);
@@ -88,10 +89,10 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		r->v = res.verdict == VER_PROVED    ? V_PROVED
 		       : res.verdict == VER_REFUTED ? V_CEX
 						    : V_UNKNOWN;
-		const char *what = res.failed >= 0 && (uint32_t)res.failed <
-							  res.nobl
-				       ? res.obl[res.failed].what
-				       : NULL;
+		const char *what =
+		    res.failed >= 0 && (uint32_t)res.failed < res.nobl
+			? res.obl[res.failed].what
+			: NULL;
 		if (r->v != V_PROVED)
 			snprintf(r->reason, sizeof r->reason, "%.150s%s%.200s",
 				 what ? what : "",
@@ -145,8 +146,8 @@ static void check_share(const pl_log *log, const ver_opts *vo, record *recs,
 
 /* Forks JOBS workers; each writes its records to a pipe, in index order
  * of its share. */
-static bool check_parallel(const pl_log *log, const ver_opts *vo,
-			   record *recs, unsigned jobs)
+static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
+			   unsigned jobs)
 {
 	int fds[256];
 	pid_t pids[256];
@@ -288,8 +289,7 @@ static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
 	snprintf(file, sizeof file, "%s/expect", path);
 	ok = ok && write_file(file, text);
 	snprintf(text, sizeof text, "--opaque%s%u\n",
-		 vo->rlimit ? " --rlimit " : "",
-		 vo->rlimit ? vo->rlimit : 0);
+		 vo->rlimit ? " --rlimit " : "", vo->rlimit ? vo->rlimit : 0);
 	if (!vo->rlimit)
 		snprintf(text, sizeof text, "--opaque\n");
 	snprintf(file, sizeof file, "%s/options", path);
@@ -370,9 +370,9 @@ int cmd_log(int argc, char **argv)
 			continue;
 		}
 		if (jobs > 1 && log.n > 1)
-			check_parallel(&log, &vo, recs,
-				       (unsigned)(jobs < (long)log.n ? jobs
-								     : log.n));
+			check_parallel(
+			    &log, &vo, recs,
+			    (unsigned)(jobs < (long)log.n ? jobs : log.n));
 		else
 			check_share(&log, &vo, recs, 0, 1, show, 0, log.n);
 		for (uint32_t i = 0; i < log.n; i++) {
@@ -401,9 +401,8 @@ int cmd_log(int argc, char **argv)
 		printf("%u pairs: %u proved (%.1f%%), %u counterexample, %u "
 		       "unknown, %u error; %.1f s\n",
 		       total, t.n[V_PROVED],
-		       total ? 100.0 * t.n[V_PROVED] / total : 0.0,
-		       t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       (clk_now_ms() - t0) / 1e3);
+		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.n[V_CEX],
+		       t.n[V_UNKNOWN], t.n[V_ERROR], (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);
 	free(pos);
