@@ -203,7 +203,19 @@ typedef struct copier {
 	const ir_trace *s; /* the source */
 	ir_vid *map;	   /* source vid -> vid in d, IR_NOVAL unset */
 	uint32_t nguards;  /* guards emitted into d */
+	bool keep_labels;  /* copy guard labels instead of numbering them */
+	/* ConstPtr names to rename while copying (pl_pair.opt_same) */
+	const char **ren_from, **ren_to;
+	uint32_t nren;
 } copier;
+
+static const char *renamed(const copier *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->nren; i++)
+		if (!strcmp(c->ren_from[i], name))
+			return c->ren_to[i];
+	return name;
+}
 
 static ir_vid map_val(copier *c, ir_vid v)
 {
@@ -214,7 +226,8 @@ static ir_vid map_val(copier *c, ir_vid v)
 	case IR_VAL_CONST_INT: return ir_const_int(c->d, x->cval);
 	case IR_VAL_CONST_NULL: return ir_const_null(c->d);
 	case IR_VAL_CONST_PTR:
-		return ir_const_ptr(c->d, ir_strtext(c->s, x->name));
+		return ir_const_ptr(c->d,
+				    renamed(c, ir_strtext(c->s, x->name)));
 	case IR_VAL_CONST_CLASS:
 		return ir_const_class(c->d, ir_strtext(c->s, x->name));
 	case IR_VAL_INPUT:
@@ -249,7 +262,7 @@ static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 	uint32_t descr = 0;
 	bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
 	char buf[256];
-	if (ok && guard) {
+	if (ok && guard && !c->keep_labels) {
 		snprintf(buf, sizeof buf, "g%u", c->nguards++);
 		descr = ir_cstr(c->d, buf);
 	} else if (ok && op->descr) {
@@ -272,8 +285,10 @@ static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		ir_op *n = &c->d->ops[ni];
 		n->line = op->line;
 		n->col = op->col;
-		if (guard)
+		if (guard && !c->keep_labels)
 			n->flags |= IR_OPF_IMPLICIT_LABEL;
+		if (guard && c->keep_labels)
+			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out: PyPy's unoptimized log prints
@@ -288,9 +303,9 @@ static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 
 static bool copier_init(copier *c, ir_trace *d, const ir_trace *s)
 {
+	memset(c, 0, sizeof *c);
 	c->d = d;
 	c->s = s;
-	c->nguards = 0;
 	c->map = malloc((s->nvals + 1) * sizeof *c->map);
 	if (!c->map)
 		return false;
@@ -319,6 +334,7 @@ static bool emit_end(copier *c, const ir_op *end)
 }
 
 static void pair_guards(ir_trace *o, ir_trace *p);
+static void same_ptrs(pl_pair *p);
 
 /* ---- the shapes --------------------------------------------------------- */
 
@@ -554,6 +570,7 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		return;
 	}
 	pair_guards(p->orig, p->opt);
+	same_ptrs(p);
 }
 
 /* ---- guard pairing for heap pairs -------------------------------------- */
@@ -659,6 +676,85 @@ static void pair_guards(ir_trace *o, ir_trace *p)
 		if (ir_op_has((ir_opcode)o->ops[g].opc, IRF_GUARD) && !used[g])
 			label(o, g, 'r', g);
 	free(used);
+}
+
+/* ---- ConstPtr correspondence --------------------------------------------- */
+
+/* The ConstPtr of a guard_value at op I, or NULL. */
+static const char *guard_ptr(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_GUARD_VALUE ||
+	    ir_val(t, op->args[1])->tag != IR_VAL_CONST_PTR)
+		return NULL;
+	return ir_strtext(t, ir_val(t, op->args[1])->name);
+}
+
+/* P->opt_same: OPT with the ConstPtr of each guard_value renamed to the
+ * one of the ORIG guard_value it pairs with (same signature, in order),
+ * when that names each ConstPtr consistently.  Checking it is checking
+ * the pair under the hypothesis that those are the same objects, which
+ * the log cannot confirm (PyPy names ConstPtrs per section). */
+static void same_ptrs(pl_pair *p)
+{
+	const ir_trace *o = p->orig, *t = p->opt;
+	const char **from = calloc(t->nops + 1, sizeof *from);
+	const char **to = calloc(t->nops + 1, sizeof *to);
+	uint32_t n = 0, cur = 0;
+	bool ok = from && to;
+	for (uint32_t h = 0; ok && h < t->nops; h++) {
+		const char *b = guard_ptr(t, h);
+		if (!b)
+			continue;
+		uint64_t sh = guard_sig(t, h);
+		uint32_t g = cur;
+		while (g < o->nops &&
+		       !(guard_ptr(o, g) && guard_sig(o, g) == sh))
+			g++;
+		if (g == o->nops)
+			continue;
+		cur = g + 1;
+		const char *a = guard_ptr(o, g);
+		uint32_t k = 0;
+		while (k < n && strcmp(from[k], b) && strcmp(to[k], a))
+			k++;
+		if (k < n && (strcmp(from[k], b) || strcmp(to[k], a)))
+			ok = false; /* one name would stand for two objects */
+		else if (k == n) {
+			from[n] = b;
+			to[n++] = a;
+		}
+	}
+	if (ok && n > 0) {
+		ir_trace *d = ir_trace_new(t->width);
+		copier c;
+		char why[256];
+		if (d && copier_init(&c, d, t)) {
+			c.keep_labels = true;
+			c.ren_from = from;
+			c.ren_to = to;
+			c.nren = n;
+			bool good = true;
+			for (uint32_t i = 0; good && i < t->ninputs; i++) {
+				ir_vid v = t->inputs[i];
+				c.map[v] = ir_add_input(d, ir_val(t, v)->kind,
+							ir_valname(t, v));
+				good = c.map[v] != IR_NOVAL;
+			}
+			for (uint32_t i = 0; good && i + 1 < t->nops; i++)
+				good = copy_op(&c, i, "", why, sizeof why);
+			good = good && emit_end(&c, &t->ops[end_op(t)]);
+			free(c.map);
+			if (good) {
+				p->opt_same = d;
+				p->nsame = n;
+				d = NULL;
+			}
+		}
+		ir_trace_free(d);
+	}
+	free(from);
+	free(to);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -813,6 +909,7 @@ void pl_free(pl_log *log)
 	for (uint32_t i = 0; i < log->n; i++) {
 		ir_trace_free(log->pairs[i].orig);
 		ir_trace_free(log->pairs[i].opt);
+		ir_trace_free(log->pairs[i].opt_same);
 		free(log->pairs[i].reason);
 		free(log->pairs[i].error);
 	}

@@ -50,11 +50,17 @@ typedef enum pl_kind {
 } pl_kind;
 
 typedef struct pl_pair {
-	char id[48];	/* "loop 1", "bridge 0x7f12...", "entry 2" */
+	char id[48]; /* "loop 1", "bridge 0x7f12...", "entry 2" */
 	pl_kind kind;
 	int line;	/* line of the optimized section in the log */
 	ir_trace *orig; /* NULL: see reason / error */
 	ir_trace *opt;
+	/* OPT with the ConstPtr of each guard_value renamed to the one of
+	 * the ORIG guard_value it pairs with (NSAME names), or NULL: the pair
+	 * checked under the hypothesis that those are the same objects,
+	 * which the log cannot confirm.  Never a proof; a hint. */
+	ir_trace *opt_same;
+	uint32_t nsame;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;
