@@ -12,6 +12,7 @@
 #include "parse.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1030,6 +1031,84 @@ static jp_status toy_field(builder *b, syn_stmt *st, uint32_t *descr)
 	return JP_OK;
 }
 
+/* Emits OPC(ARGS) with descr "<descr>SUFFIX" and result name RES (or
+ * none); returns its op index or UINT32_MAX. */
+static uint32_t emit_field(builder *b, const syn_stmt *st, ir_opcode opc,
+			   const ir_vid *args, uint32_t nargs, const char *sfx)
+{
+	char d[300];
+	snprintf(d, sizeof d, "%.*s%s", (int)st->descrlen,
+		 st->descr ? st->descr : "array", sfx);
+	char *nm =
+	    st->res ? arena_strndup(&b->ps->A, st->res, st->reslen) : NULL;
+	uint32_t opi = ir_emit(b->t, opc, nargs, args, ir_cstr(b->t, d), nm);
+	if (opi != UINT32_MAX) {
+		b->t->ops[opi].line = st->line;
+		b->t->ops[opi].col = st->col;
+	}
+	return opi;
+}
+
+/* GC arrays as heap objects (ir/pypyops.def): *DONE stays false for an
+ * item at a variable index, which is then read as an opaque call. */
+static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
+			    bool *done)
+{
+	uint32_t want = py->act == IR_PY_ASET	? 3
+			: py->act == IR_PY_AGET ? 2
+						: 1;
+	if (st->nargs != want)
+		return err_at(b, st->line, st->opcol,
+			      "'%.*s' takes another number of arguments",
+			      st->op, st->oplen);
+	if ((py->act == IR_PY_AGET || py->act == IR_PY_ASET) &&
+	    st->args[1].tag != A_INT)
+		return JP_OK;
+	*done = true;
+	ir_vid a[3];
+	jp_status e;
+	char sfx[40] = ".length";
+	if (py->act == IR_PY_AGET || py->act == IR_PY_ASET)
+		snprintf(sfx, sizeof sfx, "[%" PRIu64 "]", st->args[1].ival);
+	uint32_t opi;
+	switch (py->act) {
+	case IR_PY_ANEW:
+		if ((e = resolve_arg(b, st, &st->args[0], 'i', &a[1])))
+			return e;
+		if ((opi = emit_field(b, st, IR_NEW, NULL, 0, "")) ==
+		    UINT32_MAX)
+			return oom(b);
+		a[0] = b->t->ops[opi].result;
+		if (st->res && (e = define(b, st->res, st->reslen, a[0],
+					   st->line, st->rescol)))
+			return e;
+		syn_stmt anon = *st;
+		anon.res = NULL;
+		opi = emit_field(b, &anon, IR_SETFIELD_GC, a, 2, sfx);
+		break;
+	case IR_PY_ALEN:
+	case IR_PY_AGET:
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])))
+			return e;
+		opi = emit_field(b, st,
+				 py->kind == 'r' ? IR_GETFIELD_GC_R
+						 : IR_GETFIELD_GC_I,
+				 a, 1, sfx);
+		if (opi != UINT32_MAX && st->res)
+			return define(b, st->res, st->reslen,
+				      b->t->ops[opi].result, st->line,
+				      st->rescol);
+		break;
+	default:
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])) ||
+		    (e = resolve_arg(b, st, &st->args[2], 'a', &a[1])))
+			return e;
+		opi = emit_field(b, st, IR_SETFIELD_GC, a, 2, sfx);
+		break;
+	}
+	return opi == UINT32_MAX ? oom(b) : JP_OK;
+}
+
 /* PyPy ops read as no op (DROP) or as their argument (COPY); *DONE says
  * the statement was taken care of here.  guard_nonnull_class emits its
  * guard_nonnull here, the guard_class follows in build_op. */
@@ -1074,6 +1153,10 @@ static jp_status pypy_special(builder *b, syn_stmt *st, bool *done)
 		b->t->ops[opi].col = st->col;
 		return JP_OK;
 	}
+	case IR_PY_ANEW:
+	case IR_PY_ALEN:
+	case IR_PY_AGET:
+	case IR_PY_ASET: return pypy_array(b, st, py, done);
 	case IR_PY_OPAQUE:
 	case IR_PY_ALIAS: return JP_OK;
 	}

@@ -120,12 +120,41 @@ static void test_reading(void)
 	      t->ops[2].args[0] == t->inputs[0]);
 	CHECK(t->ops[3].opc == IR_GUARD_CLASS &&
 	      t->ops[3].args[0] == t->inputs[0]);
-	CHECK(t->ops[4].opc == IR_OPAQUE && t->ops[4].kind == 'r');
-	CHECK(!strcmp(ir_op_name(t, &t->ops[4]), "getarrayitem_gc_r"));
+	/* an array item at a constant index is a field of the array */
+	CHECK(t->ops[4].opc == IR_GETFIELD_GC_R);
+	CHECK(!strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayP 8>[0]"));
 	CHECK(t->ops[5].opc == IR_OPAQUE && t->ops[5].kind == 'i');
 	CHECK(t->ops[6].opc == IR_OPAQUE && t->ops[6].kind == 'i');
 	CHECK(t->ops[7].opc == IR_JUMP);
 	CHECK(t->nops == 8);
+	ir_trace_free(t);
+	/* arrays: allocation with its length, length, item at a variable
+	 * index (an opaque call), item stored at a constant index */
+	t = parse("[p0, i1]\n"
+		  "p2 = new_array_clear(i1, descr=<ArrayS 8>)\n"
+		  "i3 = arraylen_gc(p2, descr=<ArrayS 8>)\n"
+		  "i4 = getarrayitem_gc_i(p0, i1, descr=<ArrayS 8>)\n"
+		  "setarrayitem_gc(p2, 3, i4, descr=<ArrayS 8>)\n"
+		  "finish(i3)\n",
+		  true, &e);
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "  %d:%d %s\n", e.line, e.col, e.msg);
+		return;
+	}
+	CHECK(t->nops == 6);
+	CHECK(t->ops[0].opc == IR_NEW &&
+	      !strcmp(ir_strtext(t, t->ops[0].descr), "<ArrayS 8>"));
+	CHECK(t->ops[1].opc == IR_SETFIELD_GC &&
+	      t->ops[1].args[0] == t->ops[0].result &&
+	      t->ops[1].args[1] == t->inputs[1] &&
+	      !strcmp(ir_strtext(t, t->ops[1].descr), "<ArrayS 8>.length"));
+	CHECK(t->ops[2].opc == IR_GETFIELD_GC_I &&
+	      !strcmp(ir_strtext(t, t->ops[2].descr), "<ArrayS 8>.length"));
+	CHECK(t->ops[3].opc == IR_OPAQUE &&
+	      !strcmp(ir_op_name(t, &t->ops[3]), "getarrayitem_gc_i"));
+	CHECK(t->ops[4].opc == IR_SETFIELD_GC &&
+	      !strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayS 8>[3]"));
 	ir_trace_free(t);
 }
 
