@@ -514,6 +514,30 @@ static uint32_t last_merge_point(const ir_trace *t)
 	return UINT32_MAX;
 }
 
+/* The frame values an entry bridge's prologue reads: its inputs, then
+ * the results of its leading field reads, in order, except those that are
+ * only read from (the locals array); INS receives them.  Returns the
+ * first op after the prologue.  The same correspondence a loop's first
+ * label states (docs/pypy.md, "Assumptions"). */
+static uint32_t frame_values(const ir_trace *t, ir_vid *ins, uint32_t *n)
+{
+	uint32_t end = 0;
+	while (end < t->nops && (t->ops[end].opc == IR_GETFIELD_GC_R ||
+				 t->ops[end].opc == IR_GETFIELD_GC_I))
+		end++;
+	*n = 0;
+	for (uint32_t i = 0; i < t->ninputs; i++)
+		ins[(*n)++] = t->inputs[i];
+	for (uint32_t i = 0; i < end; i++) {
+		bool container = false;
+		for (uint32_t j = i + 1; j < end && !container; j++)
+			container = t->ops[j].args[0] == t->ops[i].result;
+		if (!container)
+			ins[(*n)++] = t->ops[i].result;
+	}
+	return end;
+}
+
 static void set_reason(pl_pair *p, const char *why)
 {
 	free(p->reason);
@@ -550,8 +574,24 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 			p->opt = opt_from(t, at[0] + 1, l1->args, l1->nargs,
 					  UINT32_MAX, why, sizeof why);
 	} else {
-		if (!inputs_fit(t, t->inputs, t->ninputs, n, why, sizeof why) ||
+		/* An entry bridge reads the frame like a loop's prologue, but
+		 * has no label to say what it read: take the inputs and the
+		 * prologue's reads (see frame_values). */
+		ir_vid *ins = calloc(t->ninputs + t->nops + 1, sizeof *ins);
+		uint32_t nins = 0, first = 0;
+		if (!ins) {
+			set_reason(p, "out of memory");
+			return;
+		}
+		if (p->kind == PL_ENTRY && t->ninputs < n->ninputs)
+			first = frame_values(t, ins, &nins);
+		else {
+			memcpy(ins, t->inputs, t->ninputs * sizeof *ins);
+			nins = t->ninputs;
+		}
+		if (!inputs_fit(t, ins, nins, n, why, sizeof why) ||
 		    !jump_ok(t, NULL, known, nknown, why, sizeof why)) {
+			free(ins);
 			set_reason(p, why);
 			return;
 		}
@@ -559,9 +599,10 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		p->orig = unrolled(n, 1, why, sizeof why);
 		if (p->orig)
 			p->opt =
-			    opt_from(t, 0, t->inputs, t->ninputs,
+			    opt_from(t, first, ins, nins,
 				     jumps ? last_merge_point(t) : UINT32_MAX,
 				     why, sizeof why);
+		free(ins);
 	}
 	if (!p->orig || !p->opt) {
 		ir_trace_free(p->orig);

@@ -130,8 +130,49 @@ static void test_refusals(void)
 	CHECK(strstr(e.msg, "jit-log-noopt") != NULL);
 }
 
+/* An entry bridge reads the frame in a prologue without a label: its
+ * inputs and the leading reads (not the locals array itself) are the
+ * unoptimized trace's inputs. */
+static void test_entry_bridge(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, p2]\n"
+	    "i3 = int_add(i1, 1)\n"
+	    "guard_nonnull(p2)\n"
+	    "finish(i3)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-loop\n"
+	    "# Loop 4 (f) : entry bridge with 5 ops\n"
+	    "[p0]\n"
+	    "+1: i1 = getfield_gc_i(p0, descr=<FieldS depth 8>)\n"
+	    "+2: p5 = getfield_gc_r(p0, descr=<FieldP locals 16>)\n"
+	    "+3: p2 = getarrayitem_gc_r(p5, 0, descr=<ArrayP 8>)\n"
+	    "+4: i3 = int_add(i1, 1)\n"
+	    "+5: guard_nonnull(p2, descr=<Guard0x9>) [p0]\n"
+	    "+6: finish(i3)\n"
+	    "[4] jit-log-opt-loop}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", &log, &e) == JP_OK);
+	CHECK(log.n == 1);
+	if (log.n != 1)
+		return;
+	const pl_pair *p = &log.pairs[0];
+	CHECK(p->kind == PL_ENTRY && !strcmp(p->id, "entry 4"));
+	CHECK(p->opt != NULL);
+	if (p->opt) {
+		CHECK(p->opt->ninputs == 3);
+		CHECK(!strcmp(ir_valname(p->opt, p->opt->inputs[1]), "i1"));
+		CHECK(!strcmp(ir_valname(p->opt, p->opt->inputs[2]), "p2"));
+		CHECK(p->opt->ops[0].opc == IR_INT_ADD);
+	}
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_entry_bridge();
 	test_loop_and_bridge();
 	test_refusals();
 	return check_summary("test_pypylog");
