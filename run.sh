@@ -9,9 +9,9 @@ cd "$(dirname "$0")"
 # Debian packages the build and the tests need.  z3 and cvc5 are the
 # command-line solvers the verifier's --smt2/--solver-cmd tests run;
 # python3-jsonschema validates SARIF reports; clang builds the libFuzzer
-# targets.
+# targets; pypy3 writes the JIT logs the `pypy` label checks (jitprove log).
 PACKAGES=(build-essential cmake pkg-config libz3-dev z3 cvc5 clang
-          libclang-rt-14-dev python3 python3-jsonschema)
+          libclang-rt-14-dev python3 python3-jsonschema pypy3)
 
 install_missing() {
   local missing=()

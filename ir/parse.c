@@ -12,11 +12,13 @@
 #include "parse.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "pypyops.h"
 #include "sem.h"
 #include "validate.h"
 
@@ -120,9 +122,11 @@ static jp_status fail_at(parser *ps, const char *at, const char *expected)
 			  "expected %s, found %s", expected, found);
 }
 
+/* Bytes of UTF-8 sequences count as letters: PyPy names may be unicode. */
 static bool is_ident_start(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (unsigned char)c >= 0x80;
 }
 
 static bool is_ident(char c)
@@ -262,12 +266,69 @@ static jp_status wrapped(parser *ps, syn_arg *a, arg_tag tag)
 	return expect(ps, ')', "')'");
 }
 
+/* The end of a decimal float literal at P ("1.5", "-2e10", "0.25E-3"),
+ * or NULL when the text there is not one (an integer has no '.' and no
+ * exponent). */
+static const char *float_end(const parser *ps, const char *p)
+{
+	const char *q = p;
+	if (q < ps->eol && (*q == '-' || *q == '+'))
+		q++;
+	const char *d = q;
+	while (q < ps->eol && *q >= '0' && *q <= '9')
+		q++;
+	bool frac = q < ps->eol && *q == '.';
+	if (q == d || (q + 1 < ps->eol && q[0] == '0' && q[1] == 'x'))
+		return NULL;
+	if (frac)
+		for (q++; q < ps->eol && *q >= '0' && *q <= '9'; q++)
+			;
+	bool exp = q < ps->eol && (*q == 'e' || *q == 'E');
+	if (exp) {
+		q++;
+		if (q < ps->eol && (*q == '-' || *q == '+'))
+			q++;
+		const char *e = q;
+		while (q < ps->eol && *q >= '0' && *q <= '9')
+			q++;
+		if (q == e)
+			return NULL;
+	}
+	return frac || exp ? q : NULL;
+}
+
+/* A float literal is not modelled as a number: it stands for its IEEE
+ * 754 double bit pattern, an integer constant (docs/pypy.md, "Floats"). */
+static jp_status float_literal(parser *ps, syn_arg *a, const char *q)
+{
+	char buf[64];
+	size_t n = (size_t)(q - ps->p);
+	if (n >= sizeof buf)
+		return fail_at(ps, ps->p,
+			       "a float literal of under 64 characters");
+	memcpy(buf, ps->p, n);
+	buf[n] = '\0';
+	double d = strtod(buf, NULL);
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	a->tag = A_INT;
+	a->text = ps->p;
+	a->len = (uint32_t)n;
+	a->col = colof(ps, ps->p);
+	a->ival = sem_mask(ps->width, bits);
+	ps->p = q;
+	return JP_OK;
+}
+
 static jp_status parse_arg(parser *ps, syn_arg *a, bool failargs)
 {
 	skip_ws(ps);
 	memset(a, 0, sizeof *a);
 	a->col = colof(ps, ps->p);
 	const char *c = ps->p;
+	const char *fe = float_end(ps, c);
+	if (fe)
+		return float_literal(ps, a, fe);
 	if (c < ps->eol && (*c == '-' || *c == '+' || (*c >= '0' && *c <= '9')))
 		return int_literal(ps, a);
 	const char *s;
@@ -559,6 +620,11 @@ static jp_status parse_line(parser *ps)
 			if (e)
 				return e;
 		}
+		/* PyPy's own parser ignores text after the closing ')' or
+		 * ']' (annotations some tools add); so do we, except a
+		 * "# rule:" comment. */
+		while (!at_end_of_stmt(ps))
+			ps->p++;
 	}
 	if (!at_end_of_stmt(ps))
 		return fail_at(ps, ps->p, "end of line or '#' comment");
@@ -808,12 +874,9 @@ static jp_status build_inputs(builder *b, const syn_stmt *st)
 				      "expected an input variable name, found "
 				      "'%.*s'",
 				      a->text, a->len);
+		/* A float input (f...) holds its double's bit pattern: an
+		 * integer (docs/pypy.md, "Floats"). */
 		char kind = a->text[0] == 'p' || a->text[0] == 'r' ? 'r' : 'i';
-		if (a->text[0] == 'f')
-			return err_at(b, st->line, a->col,
-				      "float input '%.*s' is not supported "
-				      "(expected i... or p...)",
-				      a->text, a->len);
 		char *nm = arena_strndup(&b->ps->A, a->text, a->len);
 		if (!nm)
 			return oom(b);
@@ -911,16 +974,28 @@ static jp_status classify(builder *b, const syn_stmt *st, int *opc, char *kind,
 	if (!b->ps->opaque)
 		return err_at(b, st->line, st->opcol,
 			      "unknown operation '%.*s' (use --opaque to read "
-			      "unknown operations as opaque calls)",
+			      "PyPy's whole vocabulary and unknown operations "
+			      "as opaque calls)",
 			      s, len);
-	if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'f')
-		return err_at(b, st->line, st->opcol,
-			      "float operation '%.*s' is not supported", s,
-			      len);
+	const ir_pyop *py = ir_pyop_find(s, len);
+	if (py && py->act == IR_PY_ALIAS) {
+		*opc = py->target;
+		*kind = ir_opinfos[py->target].result;
+		return JP_OK;
+	}
+	if (py && py->act == IR_PY_SPLIT) {
+		*opc = IR_GUARD_CLASS;
+		*kind = 'v';
+		return JP_OK;
+	}
 	*opc = IR_OPAQUE;
-	if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'r')
+	/* A float result (_f) is its bit pattern: an integer. */
+	if (py)
+		*kind = py->kind;
+	else if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'r')
 		*kind = 'r';
-	else if (len > 2 && s[len - 2] == '_' && s[len - 1] == 'i')
+	else if (len > 2 && s[len - 2] == '_' &&
+		 (s[len - 1] == 'i' || s[len - 1] == 'f'))
 		*kind = 'i';
 	else if (st->res)
 		*kind = st->res[0] == 'p' || st->res[0] == 'r' ? 'r' : 'i';
@@ -956,8 +1031,144 @@ static jp_status toy_field(builder *b, syn_stmt *st, uint32_t *descr)
 	return JP_OK;
 }
 
+/* Emits OPC(ARGS) with descr "<descr>SUFFIX" and result name RES (or
+ * none); returns its op index or UINT32_MAX. */
+static uint32_t emit_field(builder *b, const syn_stmt *st, ir_opcode opc,
+			   const ir_vid *args, uint32_t nargs, const char *sfx)
+{
+	char d[300];
+	snprintf(d, sizeof d, "%.*s%s", (int)st->descrlen,
+		 st->descr ? st->descr : "array", sfx);
+	char *nm =
+	    st->res ? arena_strndup(&b->ps->A, st->res, st->reslen) : NULL;
+	uint32_t opi = ir_emit(b->t, opc, nargs, args, ir_cstr(b->t, d), nm);
+	if (opi != UINT32_MAX) {
+		b->t->ops[opi].line = st->line;
+		b->t->ops[opi].col = st->col;
+	}
+	return opi;
+}
+
+/* GC arrays as heap objects (ir/pypyops.def): *DONE stays false for an
+ * item at a variable index, which is then read as an opaque call. */
+static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
+			    bool *done)
+{
+	uint32_t want = py->act == IR_PY_ASET	? 3
+			: py->act == IR_PY_AGET ? 2
+						: 1;
+	if (st->nargs != want)
+		return err_at(b, st->line, st->opcol,
+			      "'%.*s' takes another number of arguments",
+			      st->op, st->oplen);
+	if ((py->act == IR_PY_AGET || py->act == IR_PY_ASET) &&
+	    st->args[1].tag != A_INT)
+		return JP_OK;
+	*done = true;
+	ir_vid a[3];
+	jp_status e;
+	char sfx[40] = ".length";
+	if (py->act == IR_PY_AGET || py->act == IR_PY_ASET)
+		snprintf(sfx, sizeof sfx, "[%" PRIu64 "]", st->args[1].ival);
+	uint32_t opi;
+	switch (py->act) {
+	case IR_PY_ANEW:
+		if ((e = resolve_arg(b, st, &st->args[0], 'i', &a[1])))
+			return e;
+		if ((opi = emit_field(b, st, IR_NEW, NULL, 0, "")) ==
+		    UINT32_MAX)
+			return oom(b);
+		a[0] = b->t->ops[opi].result;
+		if (st->res && (e = define(b, st->res, st->reslen, a[0],
+					   st->line, st->rescol)))
+			return e;
+		syn_stmt anon = *st;
+		anon.res = NULL;
+		opi = emit_field(b, &anon, IR_SETFIELD_GC, a, 2, sfx);
+		break;
+	case IR_PY_ALEN:
+	case IR_PY_AGET:
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])))
+			return e;
+		opi = emit_field(b, st,
+				 py->kind == 'r' ? IR_GETFIELD_GC_R
+						 : IR_GETFIELD_GC_I,
+				 a, 1, sfx);
+		if (opi != UINT32_MAX && st->res)
+			return define(b, st->res, st->reslen,
+				      b->t->ops[opi].result, st->line,
+				      st->rescol);
+		break;
+	default:
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])) ||
+		    (e = resolve_arg(b, st, &st->args[2], 'a', &a[1])))
+			return e;
+		opi = emit_field(b, st, IR_SETFIELD_GC, a, 2, sfx);
+		break;
+	}
+	return opi == UINT32_MAX ? oom(b) : JP_OK;
+}
+
+/* PyPy ops read as no op (DROP) or as their argument (COPY); *DONE says
+ * the statement was taken care of here.  guard_nonnull_class emits its
+ * guard_nonnull here, the guard_class follows in build_op. */
+static jp_status pypy_special(builder *b, syn_stmt *st, bool *done)
+{
+	*done = false;
+	if (!b->ps->opaque || ir_opcode_by_name(st->op, st->oplen) >= 0)
+		return JP_OK;
+	const ir_pyop *py = ir_pyop_find(st->op, st->oplen);
+	if (!py)
+		return JP_OK;
+	ir_vid v;
+	jp_status e;
+	switch (py->act) {
+	case IR_PY_DROP: *done = true; return JP_OK;
+	case IR_PY_COPY:
+		*done = true;
+		if (st->nargs != 1)
+			return err_at(b, st->line, st->opcol,
+				      "'%.*s' takes 1 argument", st->op,
+				      st->oplen);
+		if ((e = resolve_arg(b, st, &st->args[0], 'a', &v)))
+			return e;
+		return st->res ? define(b, st->res, st->reslen, v, st->line,
+					st->rescol)
+			       : JP_OK;
+	case IR_PY_SPLIT: {
+		if (st->nargs != 2)
+			return err_at(b, st->line, st->opcol,
+				      "'%.*s' takes 2 arguments", st->op,
+				      st->oplen);
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &v)))
+			return e;
+		uint32_t opi = ir_emit(b->t, IR_GUARD_NONNULL, 1, &v, 0, NULL);
+		if (opi == UINT32_MAX)
+			return oom(b);
+		char lbl[32];
+		snprintf(lbl, sizeof lbl, "g%u", b->nguards++);
+		b->t->ops[opi].descr = ir_cstr(b->t, lbl);
+		b->t->ops[opi].flags |= IR_OPF_IMPLICIT_LABEL;
+		b->t->ops[opi].line = st->line;
+		b->t->ops[opi].col = st->col;
+		return JP_OK;
+	}
+	case IR_PY_ANEW:
+	case IR_PY_ALEN:
+	case IR_PY_AGET:
+	case IR_PY_ASET: return pypy_array(b, st, py, done);
+	case IR_PY_OPAQUE:
+	case IR_PY_ALIAS: return JP_OK;
+	}
+	return JP_OK;
+}
+
 static jp_status build_op(builder *b, syn_stmt *st)
 {
+	bool done;
+	jp_status pe = pypy_special(b, st, &done);
+	if (pe || done)
+		return pe;
 	int opc = 0;
 	char kind = 'v';
 	uint8_t flags = 0;
@@ -1005,12 +1216,8 @@ static jp_status build_op(builder *b, syn_stmt *st)
 			      "has none",
 			      st->res, st->reslen);
 	}
-	if (!st->res && kind != 'v' && !b->toy)
-		return err_at(
-		    b, st->line, st->opcol,
-		    "expected 'name = %.*s(...)': the operation has a "
-		    "result",
-		    st->op, st->oplen);
+	/* An op with a result written without a name (escape_i(i3), as
+	 * PyPy's parser allows) gets a generated one. */
 	uint32_t opi = ir_emit_kind(b->t, (ir_opcode)opc, kind, st->nargs, args,
 				    descr, resname);
 	if (opi == UINT32_MAX)
@@ -1119,12 +1326,15 @@ static jp_status build(builder *b)
 				      st->op, st->oplen);
 		if ((e = build_op(b, st)))
 			return e;
-		ended = ir_op_has(b->t->ops[b->t->nops - 1].opc, IRF_END);
+		ended = b->t->nops &&
+			ir_op_has(b->t->ops[b->t->nops - 1].opc, IRF_END);
 	}
 	/* The toy spelling has no end op: its outputs are its escapes.  We
 	 * close such a trace with an empty finish so that every trace has
-	 * one shape; the printer leaves it out again. */
-	if (b->toy && !ended) {
+	 * one shape; the printer leaves it out again.  A PyPy trace without
+	 * jump/finish (PyPy's parser accepts one) is closed the same way:
+	 * it has no outputs. */
+	if (!ended && (b->toy || b->t->nops > 0)) {
 		if (ir_emit(b->t, IR_FINISH, 0, NULL, 0, NULL) == UINT32_MAX)
 			return oom(b);
 	}

@@ -359,6 +359,21 @@ static bool heap_out_of_order(chk_pair *ps, const uint32_t *match)
 	return true;
 }
 
+/* Whether ORIG's guards are all unlabelled and no label of OPT names one
+ * of them: a PyPy log's unoptimized trace (no descr on guards) against
+ * its optimized one (descr=<Guard0x...>).  Inference then pairs them, as
+ * it does when OPT is the unlabelled side.  MATCH is scratch space. */
+static bool orig_unlabelled(chk_pair *ps, uint32_t *match)
+{
+	if (!obl_all_implicit(ps->o) ||
+	    obl_match_labels(ps->o, ps->p, match, NULL) != JP_OK)
+		return false;
+	for (uint32_t i = 0; i < ps->p->nops; i++)
+		if (match[i] != OBL_NONE)
+			return false;
+	return true;
+}
+
 static jp_status check_modes(chk_pair *ps, jp_err *err)
 {
 	const ver_opts *opts = ps->opts;
@@ -368,7 +383,8 @@ static jp_status check_modes(chk_pair *ps, jp_err *err)
 	bool proved;
 	jp_status st = JP_OK;
 	bool infer = opts->mode == VER_MODE_AUTO &&
-		     ir_count_guards(ps->p) > 0 && obl_all_implicit(ps->p);
+		     ir_count_guards(ps->p) > 0 &&
+		     (obl_all_implicit(ps->p) || orig_unlabelled(ps, match));
 	if (opts->mode == VER_MODE_TRACE) {
 		ps->mode = VER_MODE_TRACE;
 		st = run_mode(ps, NULL, (run_flags){true, false}, &proved, err);

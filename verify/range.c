@@ -569,6 +569,11 @@ static void assume_no_overflow(vr_state *r, uint32_t i)
 			phi = k == 0 ? p : smax64(phi, p);
 		}
 		refine(r, op->result, srange(w, plo, phi), REFINE_DEPTH);
+		/* A square that does not overflow is its exact value, and
+		 * an exact square is >= 0 (issue 26: PyPy's tests remove
+		 * int_ge(x * x, 0) after int_mul_ovf(x, x)). */
+		if (x == y)
+			refine(r, op->result, srange(w, 0, hi), REFINE_DEPTH);
 		break;
 	}
 	default: break;

@@ -1,0 +1,959 @@
+/*
+ * pypylog.c - PyPy JIT logs into trace pairs (the contract is in
+ * pypylog.h).
+ *
+ * Sections: cutting the log into sections; rewriting a section's text
+ * (ConstPtr names, guard descrs); copying ops between traces; the shapes
+ * (unrolled original, optimized loop from its first label, bridge); the
+ * driver that pairs sections.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "pypylog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "strbuf.h"
+
+const char *pl_kind_name(pl_kind k)
+{
+	switch (k) {
+	case PL_LOOP: return "loop";
+	case PL_BRIDGE: return "bridge";
+	case PL_ENTRY: return "entry bridge";
+	}
+	return "?";
+}
+
+/* ---- sections ----------------------------------------------------------- */
+
+typedef enum sec_kind { SEC_NOOPT, SEC_LOOP, SEC_BRIDGE } sec_kind;
+
+typedef struct section {
+	sec_kind kind;
+	const char *body; /* the lines between the two section lines */
+	size_t len;
+	int line; /* line of the first body line in the log */
+} section;
+
+/* "[hex] {name" (open) or "[hex] name}" (close): the name and which. */
+static bool section_line(const char *p, const char *eol, const char **name,
+			 size_t *nlen, bool *open)
+{
+	if (p >= eol || *p != '[')
+		return false;
+	const char *q = p + 1;
+	while (q < eol &&
+	       ((*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f')))
+		q++;
+	if (q == p + 1 || q >= eol || *q != ']')
+		return false;
+	for (q++; q < eol && *q == ' '; q++)
+		;
+	*open = q < eol && *q == '{';
+	if (*open)
+		q++;
+	const char *e = eol;
+	while (e > q && (e[-1] == '\r' || e[-1] == ' '))
+		e--;
+	if (!*open) {
+		if (e == q || e[-1] != '}')
+			return false;
+		e--;
+	}
+	*name = q;
+	*nlen = (size_t)(e - q);
+	return *nlen > 0;
+}
+
+static bool name_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && memcmp(s, w, n) == 0;
+}
+
+static bool wanted(const char *s, size_t n, sec_kind *k)
+{
+	/* Older PyPys split jit-log-noopt into -loop and -bridge. */
+	if (name_is(s, n, "jit-log-noopt") ||
+	    name_is(s, n, "jit-log-noopt-loop") ||
+	    name_is(s, n, "jit-log-noopt-bridge"))
+		*k = SEC_NOOPT;
+	else if (name_is(s, n, "jit-log-opt-loop"))
+		*k = SEC_LOOP;
+	else if (name_is(s, n, "jit-log-opt-bridge"))
+		*k = SEC_BRIDGE;
+	else
+		return false;
+	return true;
+}
+
+/* Cuts TEXT into the wanted sections (other sections are skipped, nested
+ * ones included). */
+static jp_status split(const char *text, size_t len, section **out, uint32_t *n,
+		       jp_err *err)
+{
+	section *v = NULL;
+	uint32_t cnt = 0, cap = 0;
+	const char *p = text, *end = text + len;
+	int line = 0;
+	section cur;
+	bool in = false;
+	sec_kind ck = SEC_NOOPT;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		line++;
+		const char *nm;
+		size_t nl;
+		bool open;
+		if (section_line(p, eol, &nm, &nl, &open)) {
+			sec_kind k;
+			if (open && !in && wanted(nm, nl, &k)) {
+				in = true;
+				ck = k;
+				cur.kind = k;
+				cur.body = eol < end ? eol + 1 : eol;
+				cur.line = line + 1;
+			} else if (!open && in && wanted(nm, nl, &k) &&
+				   k == ck) {
+				in = false;
+				cur.len = (size_t)(p - cur.body);
+				if (cnt == cap) {
+					cap = cap ? cap * 2 : 16;
+					section *g =
+					    realloc(v, cap * sizeof *v);
+					if (!g) {
+						free(v);
+						return jp_fail(err, JP_ENOMEM,
+							       "out of memory");
+					}
+					v = g;
+				}
+				v[cnt++] = cur;
+			}
+		}
+		p = eol + 1;
+	}
+	*out = v;
+	*n = cnt;
+	return JP_OK;
+}
+
+/* ---- rewriting a section's text ----------------------------------------- */
+
+static bool starts(const char *p, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+	return (size_t)(end - p) >= n && memcmp(p, w, n) == 0;
+}
+
+/* Copies section S into SB with ConstPtr(null) as NULL, every other
+ * ConstPtr name prefixed by "sK_" (K = the section's index), and every
+ * "descr=<Guard...>" of a guard removed with the comma before it. */
+static void rewrite(const section *s, uint32_t k, strbuf *sb)
+{
+	const char *p = s->body, *end = s->body + s->len;
+	char pfx[24];
+	snprintf(pfx, sizeof pfx, "s%u_", k);
+	while (p < end) {
+		if (starts(p, end, "ConstPtr(null)")) {
+			sb_puts(sb, "NULL");
+			p += strlen("ConstPtr(null)");
+		} else if (starts(p, end, "ConstPtr(")) {
+			sb_puts(sb, "ConstPtr(");
+			sb_puts(sb, pfx);
+			p += strlen("ConstPtr(");
+		} else if (starts(p, end, ", descr=<Guard") ||
+			   starts(p, end, "descr=<Guard")) {
+			while (p < end && *p != '>' && *p != '\n')
+				p++;
+			if (p < end && *p == '>')
+				p++;
+		} else {
+			sb_putc(sb, *p++);
+		}
+	}
+}
+
+static jp_status parse_section(const section *s, uint32_t k, const char *file,
+			       ir_trace **t, jp_err *err)
+{
+	strbuf sb;
+	sb_init(&sb);
+	rewrite(s, k, &sb);
+	char *text = sb_detach(&sb);
+	if (!text)
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	ir_parse_opts o = {.width = 64, .opaque = true, .file = file};
+	jp_status st = ir_parse(text, strlen(text), &o, t, err);
+	free(text);
+	/* Lines of the section count from its first body line. */
+	if (st && err && err->line > 0)
+		err->line += s->line - 1;
+	return st;
+}
+
+/* ---- copying ops -------------------------------------------------------- */
+
+typedef struct copier {
+	ir_trace *d;	   /* the trace being built */
+	const ir_trace *s; /* the source */
+	ir_vid *map;	   /* source vid -> vid in d, IR_NOVAL unset */
+	uint32_t nguards;  /* guards emitted into d */
+	bool keep_labels;  /* copy guard labels instead of numbering them */
+	/* ConstPtr names to rename while copying (pl_pair.opt_same) */
+	const char **ren_from, **ren_to;
+	uint32_t nren;
+} copier;
+
+static const char *renamed(const copier *c, const char *name)
+{
+	for (uint32_t i = 0; i < c->nren; i++)
+		if (!strcmp(c->ren_from[i], name))
+			return c->ren_to[i];
+	return name;
+}
+
+static ir_vid map_val(copier *c, ir_vid v)
+{
+	if (v == IR_NOVAL || c->map[v] != IR_NOVAL)
+		return v == IR_NOVAL ? IR_NOVAL : c->map[v];
+	const ir_value *x = ir_val(c->s, v);
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_CONST_INT: return ir_const_int(c->d, x->cval);
+	case IR_VAL_CONST_NULL: return ir_const_null(c->d);
+	case IR_VAL_CONST_PTR:
+		return ir_const_ptr(c->d,
+				    renamed(c, ir_strtext(c->s, x->name)));
+	case IR_VAL_CONST_CLASS:
+		return ir_const_class(c->d, ir_strtext(c->s, x->name));
+	case IR_VAL_INPUT:
+	case IR_VAL_OP: break;
+	}
+	return IR_NOVAL;
+}
+
+/* Copies op OPI of the source into D; its result is named with SUFFIX
+ * appended.  Guards get fresh implicit labels.  Returns false (WHY set)
+ * when an argument has no value in D. */
+static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
+		    size_t whysize)
+{
+	const ir_op *op = &c->s->ops[opi];
+	ir_vid *args = calloc(op->nargs + 1, sizeof *args);
+	ir_vid *fa = calloc(op->nfail + 1, sizeof *fa);
+	bool ok = args && fa;
+	for (uint32_t i = 0; ok && i < op->nargs; i++) {
+		args[i] = map_val(c, op->args[i]);
+		if (args[i] == IR_NOVAL) {
+			snprintf(why, whysize,
+				 "%s at line %d uses '%s', which is not "
+				 "passed to it",
+				 ir_op_name(c->s, op), op->line,
+				 ir_valname(c->s, op->args[i]));
+			ok = false;
+		}
+	}
+	for (uint32_t i = 0; ok && i < op->nfail; i++)
+		fa[i] = map_val(c, op->failargs[i]); /* unknown: None */
+	uint32_t descr = 0;
+	bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
+	char buf[256];
+	if (ok && guard && !c->keep_labels) {
+		snprintf(buf, sizeof buf, "g%u", c->nguards++);
+		descr = ir_cstr(c->d, buf);
+	} else if (ok && op->descr) {
+		descr = ir_cstr(c->d, ir_strtext(c->s, op->descr));
+	}
+	const char *name = NULL;
+	if (ok && op->result != IR_NOVAL) {
+		snprintf(buf, sizeof buf, "%s%s", ir_valname(c->s, op->result),
+			 suffix);
+		name = buf;
+	}
+	uint32_t ni = ok ? ir_emit_kind(c->d, (ir_opcode)op->opc, op->kind,
+					op->nargs, args, descr, name)
+			 : UINT32_MAX;
+	if (ok && ni == UINT32_MAX) {
+		snprintf(why, whysize, "out of memory");
+		ok = false;
+	}
+	if (ok) {
+		ir_op *n = &c->d->ops[ni];
+		n->line = op->line;
+		n->col = op->col;
+		if (guard && !c->keep_labels)
+			n->flags |= IR_OPF_IMPLICIT_LABEL;
+		if (guard && c->keep_labels)
+			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
+		if (op->opname)
+			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
+		/* Fail-args are left out: PyPy's unoptimized log prints
+		 * none, so there is nothing to compare them with. */
+		if (op->result != IR_NOVAL)
+			c->map[op->result] = n->result;
+	}
+	free(args);
+	free(fa);
+	return ok;
+}
+
+static bool copier_init(copier *c, ir_trace *d, const ir_trace *s)
+{
+	memset(c, 0, sizeof *c);
+	c->d = d;
+	c->s = s;
+	c->map = malloc((s->nvals + 1) * sizeof *c->map);
+	if (!c->map)
+		return false;
+	for (uint32_t i = 0; i <= s->nvals; i++)
+		c->map[i] = IR_NOVAL;
+	return true;
+}
+
+static uint32_t end_op(const ir_trace *t)
+{
+	return t->nops - 1; /* ir_parse closes every trace with jump/finish */
+}
+
+/* Emits the end: FINISH keeps its outputs, a jump becomes finish(). */
+static bool emit_end(copier *c, const ir_op *end)
+{
+	uint32_t n = end->opc == IR_FINISH ? end->nargs : 0;
+	ir_vid *args = calloc(n + 1, sizeof *args);
+	if (!args)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		args[i] = map_val(c, end->args[i]);
+	uint32_t r = ir_emit(c->d, IR_FINISH, n, args, 0, NULL);
+	free(args);
+	return r != UINT32_MAX;
+}
+
+static void pair_guards(ir_trace *o, ir_trace *p);
+static void same_ptrs(pl_pair *p);
+
+/* ---- the shapes --------------------------------------------------------- */
+
+/* ORIG: the unoptimized trace N run ITERS times in a row. */
+static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
+{
+	const ir_op *end = &n->ops[end_op(n)];
+	if (iters > 1 && (end->opc != IR_JUMP || end->nargs != n->ninputs)) {
+		snprintf(why, ws,
+			 "the unoptimized trace does not jump back with its "
+			 "%u inputs, so it cannot be unrolled",
+			 n->ninputs);
+		return NULL;
+	}
+	ir_trace *d = ir_trace_new(n->width);
+	copier c;
+	if (!d || !copier_init(&c, d, n)) {
+		ir_trace_free(d);
+		snprintf(why, ws, "out of memory");
+		return NULL;
+	}
+	bool ok = true;
+	for (uint32_t i = 0; i < n->ninputs; i++) {
+		ir_vid v = n->inputs[i];
+		c.map[v] =
+		    ir_add_input(d, ir_val(n, v)->kind, ir_valname(n, v));
+		ok = ok && c.map[v] != IR_NOVAL;
+	}
+	ir_vid *next = calloc(n->ninputs + 1, sizeof *next);
+	ok = ok && next;
+	for (int it = 1; ok && it <= iters; it++) {
+		char sfx[16] = "";
+		if (it > 1) {
+			snprintf(sfx, sizeof sfx, "_%d", it);
+			for (uint32_t i = 0; i < n->ninputs; i++)
+				next[i] = map_val(&c, end->args[i]);
+			for (uint32_t i = 0; i < n->nvals; i++)
+				if (ir_val(n, i)->tag == IR_VAL_OP)
+					c.map[i] = IR_NOVAL;
+			for (uint32_t i = 0; i < n->ninputs; i++)
+				c.map[n->inputs[i]] = next[i];
+		}
+		for (uint32_t o = 0; ok && o + 1 < n->nops; o++)
+			ok = copy_op(&c, o, sfx, why, ws);
+	}
+	ok = ok && emit_end(&c, end);
+	free(next);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* The labels of T: their op indices (at most MAX). */
+static uint32_t labels(const ir_trace *t, uint32_t *at, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (t->ops[i].opc == IR_LABEL) {
+			if (n < max)
+				at[n] = i;
+			n++;
+		}
+	return n;
+}
+
+/* Whether the inputs INS (N values of T) fit the unoptimized trace's
+ * inputs one by one: as many, the same kinds, distinct non-constants. */
+static bool inputs_fit(const ir_trace *t, const ir_vid *ins, uint32_t n,
+		       const ir_trace *noopt, char *why, size_t ws)
+{
+	if (n != noopt->ninputs) {
+		snprintf(why, ws,
+			 "the optimized trace starts with %u values, the "
+			 "unoptimized one with %u inputs",
+			 n, noopt->ninputs);
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (ir_is_const(t, ins[i])) {
+			snprintf(why, ws,
+				 "start value %u of the optimized trace is a "
+				 "constant",
+				 i);
+			return false;
+		}
+		for (uint32_t j = 0; j < i; j++)
+			if (ins[j] == ins[i]) {
+				snprintf(why, ws,
+					 "start values %u and %u of the "
+					 "optimized trace are one value",
+					 j, i);
+				return false;
+			}
+		if (ir_val(t, ins[i])->kind !=
+		    ir_val(noopt, noopt->inputs[i])->kind) {
+			snprintf(why, ws,
+				 "start value %u is %s in the optimized trace "
+				 "but not in the unoptimized one",
+				 i,
+				 ir_val(t, ins[i])->kind == 'r' ? "a ref"
+								: "an int");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether the jump at the end of T goes to label text TARGET, or (TARGET
+ * NULL) to any of the log's labels KNOWN (NKNOWN strings). */
+static bool jump_ok(const ir_trace *t, const char *target,
+		    const char *const *known, uint32_t nknown, char *why,
+		    size_t ws)
+{
+	const ir_op *end = &t->ops[end_op(t)];
+	if (end->opc != IR_JUMP)
+		return true;
+	const char *to = end->descr ? ir_strtext(t, end->descr) : "";
+	if (target) {
+		if (!strcmp(to, target))
+			return true;
+		snprintf(why, ws, "the loop jumps to %s, not to its label %s",
+			 to[0] ? to : "(no descr)", target);
+		return false;
+	}
+	for (uint32_t i = 0; i < nknown; i++)
+		if (!strcmp(to, known[i]))
+			return true;
+	snprintf(why, ws, "the jump goes to %s, which no loop of the log has",
+		 to[0] ? to : "(no descr)");
+	return false;
+}
+
+/* OPT from op FIRST on, with inputs INS (N values), guards after op
+ * DROP_AFTER (UINT32_MAX: none) left out. */
+static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
+			  uint32_t n, uint32_t drop_after, char *why, size_t ws)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	copier c;
+	if (!d || !copier_init(&c, d, t)) {
+		ir_trace_free(d);
+		snprintf(why, ws, "out of memory");
+		return NULL;
+	}
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < n; i++) {
+		c.map[ins[i]] = ir_add_input(d, ir_val(t, ins[i])->kind,
+					     ir_valname(t, ins[i]));
+		ok = c.map[ins[i]] != IR_NOVAL;
+	}
+	for (uint32_t o = first; ok && o + 1 < t->nops; o++) {
+		const ir_op *op = &t->ops[o];
+		if (drop_after != UINT32_MAX && o > drop_after &&
+		    ir_op_has((ir_opcode)op->opc, IRF_GUARD) &&
+		    !ir_op_has((ir_opcode)op->opc, IRF_OVFGUARD))
+			continue;
+		ok = copy_op(&c, o, "", why, ws);
+	}
+	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* The last debug_merge_point of T, or UINT32_MAX. */
+static uint32_t last_merge_point(const ir_trace *t)
+{
+	for (uint32_t i = t->nops; i-- > 0;)
+		if (t->ops[i].opc == IR_DEBUG_MERGE_POINT)
+			return i;
+	return UINT32_MAX;
+}
+
+/* The frame values an entry bridge's prologue reads: its inputs, then
+ * the results of its leading field reads, in order, except those that are
+ * only read from (the locals array); INS receives them.  Returns the
+ * first op after the prologue.  The same correspondence a loop's first
+ * label states (docs/pypy.md, "Assumptions"). */
+static uint32_t frame_values(const ir_trace *t, ir_vid *ins, uint32_t *n)
+{
+	uint32_t end = 0;
+	while (end < t->nops && (t->ops[end].opc == IR_GETFIELD_GC_R ||
+				 t->ops[end].opc == IR_GETFIELD_GC_I))
+		end++;
+	*n = 0;
+	for (uint32_t i = 0; i < t->ninputs; i++)
+		ins[(*n)++] = t->inputs[i];
+	for (uint32_t i = 0; i < end; i++) {
+		bool container = false;
+		for (uint32_t j = i + 1; j < end && !container; j++)
+			container = t->ops[j].args[0] == t->ops[i].result;
+		if (!container)
+			ins[(*n)++] = t->ops[i].result;
+	}
+	return end;
+}
+
+static void set_reason(pl_pair *p, const char *why)
+{
+	free(p->reason);
+	p->reason = strdup(why[0] ? why : "the pair could not be shaped");
+}
+
+/* Shapes pair P from the unoptimized trace N and the optimized one T. */
+static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
+		  const char *const *known, uint32_t nknown)
+{
+	char why[512] = "";
+	uint32_t at[2];
+	uint32_t nl = labels(t, at, 2);
+	if (p->kind == PL_LOOP && nl == 0)
+		p->kind = PL_ENTRY;
+	if (nl > 2) {
+		snprintf(why, sizeof why,
+			 "the loop has %u labels (at most 2 "
+			 "are understood)",
+			 nl);
+		set_reason(p, why);
+		return;
+	}
+	if (nl > 0 && p->kind != PL_BRIDGE) {
+		const ir_op *l1 = &t->ops[at[0]];
+		const char *target = ir_strtext(t, t->ops[at[nl - 1]].descr);
+		if (!inputs_fit(t, l1->args, l1->nargs, n, why, sizeof why) ||
+		    !jump_ok(t, target, NULL, 0, why, sizeof why)) {
+			set_reason(p, why);
+			return;
+		}
+		p->orig = unrolled(n, (int)nl, why, sizeof why);
+		if (p->orig)
+			p->opt = opt_from(t, at[0] + 1, l1->args, l1->nargs,
+					  UINT32_MAX, why, sizeof why);
+	} else {
+		/* An entry bridge reads the frame like a loop's prologue, but
+		 * has no label to say what it read: take the inputs and the
+		 * prologue's reads (see frame_values). */
+		ir_vid *ins = calloc(t->ninputs + t->nops + 1, sizeof *ins);
+		uint32_t nins = 0, first = 0;
+		if (!ins) {
+			set_reason(p, "out of memory");
+			return;
+		}
+		if (p->kind == PL_ENTRY && t->ninputs < n->ninputs)
+			first = frame_values(t, ins, &nins);
+		else {
+			memcpy(ins, t->inputs, t->ninputs * sizeof *ins);
+			nins = t->ninputs;
+		}
+		if (!inputs_fit(t, ins, nins, n, why, sizeof why) ||
+		    !jump_ok(t, NULL, known, nknown, why, sizeof why)) {
+			free(ins);
+			set_reason(p, why);
+			return;
+		}
+		bool jumps = t->ops[end_op(t)].opc == IR_JUMP;
+		p->orig = unrolled(n, 1, why, sizeof why);
+		if (p->orig)
+			p->opt =
+			    opt_from(t, first, ins, nins,
+				     jumps ? last_merge_point(t) : UINT32_MAX,
+				     why, sizeof why);
+		free(ins);
+	}
+	if (!p->orig || !p->opt) {
+		ir_trace_free(p->orig);
+		p->orig = NULL;
+		set_reason(p, why);
+		return;
+	}
+	pair_guards(p->orig, p->opt);
+	same_ptrs(p);
+}
+
+/* ---- guard pairing for heap pairs -------------------------------------- */
+
+/* The heap checker pairs guards by label only (an unlabelled pair is
+ * paired by position); for a pair that uses the heap the front end pairs
+ * them itself.  A guard's signature hashes its op and, to depth DEPTH,
+ * how its arguments are computed (input positions, constants, ops and
+ * their descrs; every ConstPtr alike, their names say nothing).  Each
+ * guard of OPT is paired with the next guard of ORIG with the same
+ * signature; guards left over get labels of their own (removed / new).
+ * A wrong pairing can only fail a proof, never make one. */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t val_sig(const ir_trace *t, ir_vid v, int depth)
+{
+	const ir_value *x = ir_val(t, v);
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_INPUT: return mix(1, x->def);
+	case IR_VAL_CONST_INT: return mix(2, x->cval);
+	case IR_VAL_CONST_NULL: return 3;
+	case IR_VAL_CONST_PTR: return 4;
+	case IR_VAL_CONST_CLASS:
+		return mix(5, hash_text(ir_strtext(t, x->name)));
+	case IR_VAL_OP: break;
+	}
+	const ir_op *op = &t->ops[x->def];
+	uint64_t h = mix(6, op->opc);
+	if (op->descr)
+		h = mix(h, hash_text(ir_strtext(t, op->descr)));
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = mix(h, hash_text(ir_strtext(t, op->opname)));
+	for (uint32_t i = 0; depth > 0 && i < op->nargs; i++)
+		h = mix(h, val_sig(t, op->args[i], depth - 1));
+	return h;
+}
+
+static uint64_t guard_sig(const ir_trace *t, uint32_t opi)
+{
+	const ir_op *op = &t->ops[opi];
+	uint64_t h = mix(7, op->opc);
+	for (uint32_t i = 0; i < op->nargs; i++)
+		h = mix(h, val_sig(t, op->args[i], 4));
+	return h;
+}
+
+static void label(ir_trace *t, uint32_t opi, char tag, uint32_t k)
+{
+	char buf[24];
+	snprintf(buf, sizeof buf, "%c%u", tag, k);
+	t->ops[opi].descr = ir_cstr(t, buf);
+	t->ops[opi].flags &= (uint8_t)~IR_OPF_IMPLICIT_LABEL;
+}
+
+static bool uses_heap(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP))
+			return true;
+	return false;
+}
+
+static void pair_guards(ir_trace *o, ir_trace *p)
+{
+	if (!uses_heap(o) && !uses_heap(p))
+		return; /* the checker infers integer pairs itself */
+	uint8_t *used = calloc(o->nops + 1, 1);
+	if (!used)
+		return;
+	uint32_t cur = 0, k = 0;
+	for (uint32_t h = 0; h < p->nops; h++) {
+		if (!ir_op_has((ir_opcode)p->ops[h].opc, IRF_GUARD))
+			continue;
+		uint64_t sh = guard_sig(p, h);
+		uint32_t g = cur;
+		for (; g < o->nops; g++)
+			if (ir_op_has((ir_opcode)o->ops[g].opc, IRF_GUARD) &&
+			    guard_sig(o, g) == sh)
+				break;
+		if (g < o->nops) {
+			label(o, g, 'm', k);
+			label(p, h, 'm', k++);
+			used[g] = 1;
+			cur = g + 1;
+		} else {
+			label(p, h, 'n', h);
+		}
+	}
+	for (uint32_t g = 0; g < o->nops; g++)
+		if (ir_op_has((ir_opcode)o->ops[g].opc, IRF_GUARD) && !used[g])
+			label(o, g, 'r', g);
+	free(used);
+}
+
+/* ---- ConstPtr correspondence --------------------------------------------- */
+
+/* The ConstPtr of a guard_value at op I, or NULL. */
+static const char *guard_ptr(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_GUARD_VALUE ||
+	    ir_val(t, op->args[1])->tag != IR_VAL_CONST_PTR)
+		return NULL;
+	return ir_strtext(t, ir_val(t, op->args[1])->name);
+}
+
+/* P->opt_same: OPT with the ConstPtr of each guard_value renamed to the
+ * one of the ORIG guard_value it pairs with (same signature, in order),
+ * when that names each ConstPtr consistently.  Checking it is checking
+ * the pair under the hypothesis that those are the same objects, which
+ * the log cannot confirm (PyPy names ConstPtrs per section). */
+static void same_ptrs(pl_pair *p)
+{
+	const ir_trace *o = p->orig, *t = p->opt;
+	const char **from = calloc(t->nops + 1, sizeof *from);
+	const char **to = calloc(t->nops + 1, sizeof *to);
+	uint32_t n = 0, cur = 0;
+	bool ok = from && to;
+	for (uint32_t h = 0; ok && h < t->nops; h++) {
+		const char *b = guard_ptr(t, h);
+		if (!b)
+			continue;
+		uint64_t sh = guard_sig(t, h);
+		uint32_t g = cur;
+		while (g < o->nops &&
+		       !(guard_ptr(o, g) && guard_sig(o, g) == sh))
+			g++;
+		if (g == o->nops)
+			continue;
+		cur = g + 1;
+		const char *a = guard_ptr(o, g);
+		uint32_t k = 0;
+		while (k < n && strcmp(from[k], b) && strcmp(to[k], a))
+			k++;
+		if (k < n && (strcmp(from[k], b) || strcmp(to[k], a)))
+			ok = false; /* one name would stand for two objects */
+		else if (k == n) {
+			from[n] = b;
+			to[n++] = a;
+		}
+	}
+	if (ok && n > 0) {
+		ir_trace *d = ir_trace_new(t->width);
+		copier c;
+		char why[256];
+		if (d && copier_init(&c, d, t)) {
+			c.keep_labels = true;
+			c.ren_from = from;
+			c.ren_to = to;
+			c.nren = n;
+			bool good = true;
+			for (uint32_t i = 0; good && i < t->ninputs; i++) {
+				ir_vid v = t->inputs[i];
+				c.map[v] = ir_add_input(d, ir_val(t, v)->kind,
+							ir_valname(t, v));
+				good = c.map[v] != IR_NOVAL;
+			}
+			for (uint32_t i = 0; good && i + 1 < t->nops; i++)
+				good = copy_op(&c, i, "", why, sizeof why);
+			good = good && emit_end(&c, &t->ops[end_op(t)]);
+			free(c.map);
+			if (good) {
+				p->opt_same = d;
+				p->nsame = n;
+				d = NULL;
+			}
+		}
+		ir_trace_free(d);
+	}
+	free(from);
+	free(to);
+}
+
+/* ---- the driver --------------------------------------------------------- */
+
+/* The id of an optimized section from its "# Loop 1 (...) : loop with"
+ * or "# bridge out of Guard 0x7f... with" comment. */
+static void section_id(const section *s, uint32_t k, pl_pair *p)
+{
+	const char *b = s->body, *end = s->body + s->len;
+	const char *eol = memchr(b, '\n', (size_t)(end - b));
+	size_t n = eol ? (size_t)(eol - b) : s->len;
+	char line[256];
+	snprintf(line, sizeof line, "%.*s", (int)(n < 255 ? n : 255), b);
+	unsigned num;
+	char guard[40];
+	if (sscanf(line, "# Loop %u", &num) == 1) {
+		bool entry = strstr(line, ": entry bridge") != NULL;
+		p->kind = entry ? PL_ENTRY : PL_LOOP;
+		snprintf(p->id, sizeof p->id, "%s %u", entry ? "entry" : "loop",
+			 num);
+	} else if (sscanf(line, "# bridge out of Guard %39s", guard) == 1) {
+		p->kind = PL_BRIDGE;
+		snprintf(p->id, sizeof p->id, "bridge %s", guard);
+	} else {
+		p->kind = s->kind == SEC_BRIDGE ? PL_BRIDGE : PL_LOOP;
+		snprintf(p->id, sizeof p->id, "%s #%u",
+			 s->kind == SEC_BRIDGE ? "bridge" : "loop", k);
+	}
+}
+
+static char *errtext(const jp_err *e)
+{
+	char buf[2048];
+	if (e->file[0] && e->line > 0)
+		snprintf(buf, sizeof buf, "%s:%d:%d: %s", e->file, e->line,
+			 e->col, e->msg);
+	else
+		snprintf(buf, sizeof buf, "%s", e->msg);
+	return strdup(buf);
+}
+
+/* Every label descr of the optimized loop sections (jump targets). */
+static char **all_labels(ir_trace **opts, uint32_t n, uint32_t *count)
+{
+	uint32_t cap = 16, cnt = 0;
+	char **v = malloc(cap * sizeof *v);
+	for (uint32_t k = 0; v && k < n; k++) {
+		const ir_trace *t = opts[k];
+		for (uint32_t i = 0; t && i < t->nops; i++) {
+			if (t->ops[i].opc != IR_LABEL || !t->ops[i].descr)
+				continue;
+			if (cnt == cap) {
+				char **g = realloc(v, (cap *= 2) * sizeof *v);
+				if (!g)
+					break;
+				v = g;
+			}
+			v[cnt] = strdup(ir_strtext(t, t->ops[i].descr));
+			if (v[cnt])
+				cnt++;
+		}
+	}
+	*count = cnt;
+	return v;
+}
+
+jp_status pl_read_text(const char *text, size_t len, const char *file,
+		       pl_log *out, jp_err *err)
+{
+	memset(out, 0, sizeof *out);
+	section *secs = NULL;
+	uint32_t ns = 0;
+	jp_status st = split(text, len, &secs, &ns, err);
+	if (st)
+		return st;
+	if (ns == 0) {
+		free(secs);
+		return jp_fail_at(err, JP_EINPUT, file, 1, 1,
+				  "expected a PyPy JIT log with jit-log-noopt "
+				  "and jit-log-opt sections (written with "
+				  "PYPYLOG=jit-log-noopt,jit-log-opt:FILE), "
+				  "found none");
+	}
+	ir_trace **tr = calloc(ns, sizeof *tr);
+	char **perr = calloc(ns, sizeof *perr);
+	out->pairs = calloc(ns, sizeof *out->pairs);
+	if (!tr || !perr || !out->pairs) {
+		free(tr);
+		free(perr);
+		free(secs);
+		free(out->pairs);
+		out->pairs = NULL;
+		return jp_fail(err, JP_ENOMEM, "out of memory");
+	}
+	for (uint32_t k = 0; k < ns; k++) {
+		jp_err e;
+		jp_err_clear(&e);
+		if (parse_section(&secs[k], k, file, &tr[k], &e))
+			perr[k] = errtext(&e);
+	}
+	uint32_t nknown = 0;
+	char **known = all_labels(tr, ns, &nknown);
+	int32_t last_noopt = -1;
+	for (uint32_t k = 0; k < ns; k++) {
+		if (secs[k].kind == SEC_NOOPT) {
+			last_noopt = (int32_t)k;
+			continue;
+		}
+		if (last_noopt < 0) {
+			out->unpaired++;
+			continue;
+		}
+		pl_pair *p = &out->pairs[out->n++];
+		section_id(&secs[k], k, p);
+		p->line = secs[k].line - 1;
+		uint32_t nk = (uint32_t)last_noopt;
+		last_noopt = -1;
+		if (perr[nk] || perr[k]) {
+			p->error = strdup(perr[nk] ? perr[nk] : perr[k]);
+			continue;
+		}
+		shape(p, tr[nk], tr[k], (const char *const *)known, nknown);
+	}
+	for (uint32_t k = 0; k < ns; k++) {
+		ir_trace_free(tr[k]);
+		free(perr[k]);
+	}
+	for (uint32_t i = 0; i < nknown; i++)
+		free(known[i]);
+	free(known);
+	free(tr);
+	free(perr);
+	free(secs);
+	return JP_OK;
+}
+
+jp_status pl_read(const char *path, pl_log *out, jp_err *err)
+{
+	char *text;
+	size_t len;
+	memset(out, 0, sizeof *out);
+	jp_status st = ir_read_file(path, &text, &len, err);
+	if (st)
+		return st;
+	st = pl_read_text(text, len, path, out, err);
+	free(text);
+	return st;
+}
+
+void pl_free(pl_log *log)
+{
+	for (uint32_t i = 0; i < log->n; i++) {
+		ir_trace_free(log->pairs[i].orig);
+		ir_trace_free(log->pairs[i].opt);
+		ir_trace_free(log->pairs[i].opt_same);
+		free(log->pairs[i].reason);
+		free(log->pairs[i].error);
+	}
+	free(log->pairs);
+	memset(log, 0, sizeof *log);
+}

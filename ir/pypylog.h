@@ -1,0 +1,87 @@
+/*
+ * pypylog.h - reading a PyPy JIT log into pairs of traces to check.
+ *
+ * A log written with PYPYLOG=jit-log-noopt,jit-log-opt:FILE holds, for
+ * every loop and bridge PyPy compiled, a section jit-log-noopt (the trace
+ * as recorded) followed by one jit-log-opt-loop or jit-log-opt-bridge
+ * section (the trace as optimized); other sections are ignored.  pl_read
+ * pairs each optimized section with the unoptimized one right before it
+ * and turns the two into an (orig, opt) pair the checker can compare
+ * (docs/pypy.md, "What is checked"):
+ *  - a loop's optimized trace starts with a prologue that reads the frame
+ *    into the arguments of its first label; those arguments correspond
+ *    one by one to the unoptimized trace's inputs, so OPT starts at that
+ *    label with them as inputs.  With a second label (a peeled loop: the
+ *    preamble, then the body) ORIG is the unoptimized trace unrolled twice
+ *    (the second iteration's inputs are the first one's jump arguments);
+ *  - a bridge (or an entry bridge) maps its inputs to the unoptimized
+ *    trace's one by one; the guards it inlines from the target loop's
+ *    short preamble (after its last debug_merge_point, before its jump)
+ *    are left out: a failing one resumes at the loop header;
+ *  - a trace ending in jump keeps no outputs (the jump passes the loop's
+ *    state in PyPy's virtual-state form, which is not compared); one
+ *    ending in finish keeps its outputs.  The optimized jump must go to
+ *    a label the log defines (the body label for a peeled loop);
+ *  - ConstPtr(null) is NULL; any other ConstPtr is named per section (PyPy
+ *    numbers them per printed trace, so two names in two sections say
+ *    nothing about identity): the checker treats them as unrelated objects;
+ *  - guard descrs are dropped on both sides: the checker infers the
+ *    pairing (PyPy's unoptimized guards have none);
+ *  - every op is read with the PyPy vocabulary (ir/pypyops.h).
+ * A pair that cannot be put in this shape keeps orig/opt NULL and says
+ * why in `reason` (the pair is then unknown, not an error); a section
+ * that does not parse gives orig/opt NULL and an `error`.
+ *
+ * Ownership: pl_log owns its pairs, their traces and strings; pl_free
+ * releases them.
+ */
+#ifndef JP_IR_PYPYLOG_H
+#define JP_IR_PYPYLOG_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "trace.h"
+
+typedef enum pl_kind {
+	PL_LOOP,
+	PL_BRIDGE,
+	PL_ENTRY, /* an entry bridge: a loop section without labels */
+} pl_kind;
+
+typedef struct pl_pair {
+	char id[48]; /* "loop 1", "bridge 0x7f12...", "entry 2" */
+	pl_kind kind;
+	int line;	/* line of the optimized section in the log */
+	ir_trace *orig; /* NULL: see reason / error */
+	ir_trace *opt;
+	/* OPT with the ConstPtr of each guard_value renamed to the one of
+	 * the ORIG guard_value it pairs with (NSAME names), or NULL: the pair
+	 * checked under the hypothesis that those are the same objects,
+	 * which the log cannot confirm.  Never a proof; a hint. */
+	ir_trace *opt_same;
+	uint32_t nsame;
+	char *reason; /* malloc'd: why the pair is unknown, or NULL */
+	char *error;  /* malloc'd: why a section could not be read, or NULL */
+} pl_pair;
+
+typedef struct pl_log {
+	pl_pair *pairs;
+	uint32_t n;
+	uint32_t unpaired; /* optimized sections with no unoptimized one */
+} pl_log;
+
+/* Reads the log at PATH.  JP_EIO / JP_EINPUT when the file cannot be read
+ * or holds no jit-log section at all; a section that does not parse is
+ * recorded in its pair, not returned. */
+jp_status pl_read(const char *path, pl_log *out, jp_err *err);
+
+/* As pl_read on TEXT (LEN bytes); FILE names it in messages. */
+jp_status pl_read_text(const char *text, size_t len, const char *file,
+		       pl_log *out, jp_err *err);
+
+const char *pl_kind_name(pl_kind k);
+
+void pl_free(pl_log *log);
+
+#endif

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# labels: slow
+# jitprove log on the PyPy logs kept in corpus/pypy (runs without pypy3):
+# a hand-made integer loop (preamble + peeled body, with the square rule)
+# is proved; the same loop jumping to its preamble label instead of its
+# body label is not; two real logs of pypy3 7.3 give no error and no
+# counterexample, and one of their bridges is proved; --json has the
+# issue's shape; --out writes pair directories `jitprove ci` accepts;
+# --jobs 2 gives the same verdicts; a file that is not a log is an error.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+C="$JP_SRC/corpus/pypy"
+fail=0
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+"$JITPROVE" log "$C/int_loop.log" >"$tmp/a" 2>&1; rc=$?
+[ $rc -eq 0 ] || bad "int_loop: exit $rc"
+grep -q '^loop 1 .* proved' "$tmp/a" || bad "int_loop: not proved: $(cat "$tmp/a")"
+
+"$JITPROVE" log "$C/wrong_target.log" >"$tmp/b" 2>&1; rc=$?
+[ $rc -eq 3 ] || bad "wrong_target: exit $rc, expected 3 (unknown)"
+grep -q 'jumps to TargetToken(1), not to its label TargetToken(2)' "$tmp/b" ||
+  bad "wrong_target: no reason: $(cat "$tmp/b")"
+
+"$JITPROVE" log --json "$C/real_int_loop.log" "$C/real_nested.log" >"$tmp/c.json" 2>"$tmp/c.err"; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || bad "real logs: exit $rc: $(cat "$tmp/c.err")"
+python3 - "$tmp/c.json" <<'PY' || bad "real logs: json: $(cat "$tmp/c.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["summary"]
+assert set(s) == {"proved", "counterexample", "unknown", "error"}, s
+assert s["counterexample"] == 0 and s["error"] == 0, s
+assert s["proved"] >= 1, s
+assert len(d["traces"]) == sum(s.values())
+for t in d["traces"]:
+    assert set(t) == {"id", "kind", "verdict", "ms", "reason"}, t
+    assert t["verdict"] in ("proved", "unknown"), t
+    assert t["verdict"] == "proved" or t["reason"], t
+print("proved %d of %d" % (s["proved"], len(d["traces"])))
+PY
+
+"$JITPROVE" log --out "$tmp/pairs" "$C/int_loop.log" >/dev/null 2>&1 || bad "--out: exit $?"
+[ -f "$tmp/pairs/log0-loop_1/orig.trace" ] && [ -f "$tmp/pairs/log0-loop_1/opt.trace" ] &&
+  grep -qx proved "$tmp/pairs/log0-loop_1/expect" || bad "--out: no pair directory"
+"$JITPROVE" ci "$tmp/pairs" >"$tmp/ci" 2>&1 || bad "ci on --out pairs: $(cat "$tmp/ci")"
+
+"$JITPROVE" log --jobs 2 "$C/real_nested.log" | awk '{print $1, $2, $4}' >"$tmp/j2"
+"$JITPROVE" log "$C/real_nested.log" | awk '{print $1, $2, $4}' >"$tmp/j1"
+cmp -s "$tmp/j1" "$tmp/j2" || bad "--jobs 2 differs: $(diff "$tmp/j1" "$tmp/j2")"
+
+printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
+"$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
+[ $rc -eq 2 ] && grep -q 'jit-log-noopt' "$tmp/e" || bad "not a log: exit $rc: $(cat "$tmp/e")"
+
+echo "log_corpus: $fail failed"
+[ $fail -eq 0 ]

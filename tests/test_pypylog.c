@@ -1,0 +1,179 @@
+/* ir/pypylog: PyPy JIT logs into checkable pairs. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/pypylog.h"
+
+static const char loop_log[] =
+    "[10] {jit-log-noopt\n"
+    "# Traced loop or bridge with 4 ops\n"
+    "[i0, p1]\n"
+    "i2 = int_add(i0, 1)\n"
+    "i3 = int_lt(i2, 100)\n"
+    "guard_true(i3)\n"
+    "guard_value(p1, ConstPtr(ptr4))\n"
+    "jump(i2, p1, descr=<Loop-1>)\n"
+    "[11] jit-log-noopt}\n"
+    "[12] {jit-log-other\n"
+    "ignored text\n"
+    "[13] jit-log-other}\n"
+    "[14] {jit-log-opt-loop\n"
+    "# Loop 7 (f) : loop with 9 ops\n"
+    "[p0]\n"
+    "+10: i1 = getfield_gc_i(p0, descr=<FieldS x 8>)\n"
+    "+12: p2 = getfield_gc_r(p0, descr=<FieldP y 16>)\n"
+    "+20: label(i1, p2, descr=TargetToken(1))\n"
+    "+24: i3 = int_add(i1, 1)\n"
+    "+28: i4 = int_lt(i3, 100)\n"
+    "+30: guard_true(i4, descr=<Guard0x1>) [i1]\n"
+    "+34: guard_value(p2, ConstPtr(ptr9), descr=<Guard0x2>) [i1]\n"
+    "+40: label(i3, p2, descr=TargetToken(2))\n"
+    "+44: i5 = int_add(i3, 1)\n"
+    "+48: i6 = int_lt(i5, 100)\n"
+    "+50: guard_true(i6, descr=<Guard0x3>) [i3]\n"
+    "+60: jump(i5, p2, descr=TargetToken(2))\n"
+    "[15] jit-log-opt-loop}\n"
+    "[16] {jit-log-noopt\n"
+    "[i0, p1]\n"
+    "i2 = int_sub(i0, 1)\n"
+    "guard_nonnull(p1)\n"
+    "finish(i2, ConstPtr(null))\n"
+    "[17] jit-log-noopt}\n"
+    "[18] {jit-log-opt-bridge\n"
+    "# bridge out of Guard 0x7f00aa with 3 ops\n"
+    "[i10, p11]\n"
+    "+5: i12 = int_sub(i10, 1)\n"
+    "+8: guard_nonnull(p11, descr=<Guard0x5>) [i10]\n"
+    "+9: finish(i12, ConstPtr(null))\n"
+    "[19] jit-log-opt-bridge}\n";
+
+static uint32_t count_op(const ir_trace *t, ir_opcode opc)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		n += t->ops[i].opc == opc;
+	return n;
+}
+
+static void test_loop_and_bridge(void)
+{
+	pl_log log;
+	jp_err e;
+	jp_err_clear(&e);
+	CHECK(pl_read_text(loop_log, strlen(loop_log), "t.log", &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 2 && log.unpaired == 0);
+	if (log.n != 2)
+		return;
+	const pl_pair *p = &log.pairs[0];
+	CHECK(!strcmp(p->id, "loop 7") && p->kind == PL_LOOP);
+	CHECK(p->orig && p->opt && !p->reason && !p->error);
+	if (p->orig && p->opt) {
+		/* two labels: the unoptimized trace runs twice */
+		CHECK(p->orig->ninputs == 2 && p->opt->ninputs == 2);
+		CHECK(count_op(p->orig, IR_INT_ADD) == 2);
+		CHECK(count_op(p->orig, IR_GUARD_TRUE) == 2);
+		/* the prologue is gone; the optimized trace starts at label 1
+		 */
+		CHECK(count_op(p->opt, IR_GETFIELD_GC_I) == 0);
+		CHECK(count_op(p->opt, IR_LABEL) == 1);
+		/* jumps end as finish() without outputs */
+		CHECK(p->orig->ops[p->orig->nops - 1].opc == IR_FINISH &&
+		      p->orig->ops[p->orig->nops - 1].nargs == 0);
+		CHECK(p->opt->ops[p->opt->nops - 1].opc == IR_FINISH);
+		/* ConstPtrs are kept apart per section; opt_same renames the
+		 * one of the paired guard_value */
+		CHECK(p->opt_same && p->nsame == 1);
+	}
+	p = &log.pairs[1];
+	CHECK(!strcmp(p->id, "bridge 0x7f00aa") && p->kind == PL_BRIDGE);
+	CHECK(p->orig && p->opt);
+	if (p->orig && p->opt) {
+		const ir_op *end = &p->opt->ops[p->opt->nops - 1];
+		/* a finish keeps its outputs; ConstPtr(null) is NULL */
+		CHECK(end->opc == IR_FINISH && end->nargs == 2);
+		CHECK(ir_val(p->opt, end->args[1])->tag == IR_VAL_CONST_NULL);
+	}
+	pl_free(&log);
+}
+
+/* The loop jumping to its preamble label, not its body label, is not
+ * shaped (never proved); a noopt section that does not parse is an
+ * error of its pair; a file without sections is refused. */
+static void test_refusals(void)
+{
+	char *bad = strdup(loop_log);
+	char *j = strstr(bad, "jump(i5, p2, descr=TargetToken(2))");
+	CHECK(j != NULL);
+	if (!j) {
+		free(bad);
+		return;
+	}
+	j[strlen("jump(i5, p2, descr=TargetToken(")] = '1';
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(bad, strlen(bad), "t.log", &log, &e) == JP_OK);
+	CHECK(log.n == 2 && !log.pairs[0].orig && log.pairs[0].reason &&
+	      strstr(log.pairs[0].reason, "not to its label TargetToken(2)"));
+	pl_free(&log);
+	char *g = strstr(bad, "i2 = int_sub(i0, 1)");
+	memcpy(g, "i2 = int_sub(i0, )", 18);
+	CHECK(pl_read_text(bad, strlen(bad), "t.log", &log, &e) == JP_OK);
+	CHECK(log.n == 2 && log.pairs[1].error &&
+	      strstr(log.pairs[1].error, "t.log:"));
+	pl_free(&log);
+	free(bad);
+	const char *none = "[i0]\nfinish(i0)\n";
+	CHECK(pl_read_text(none, strlen(none), "t.log", &log, &e) == JP_EINPUT);
+	CHECK(strstr(e.msg, "jit-log-noopt") != NULL);
+}
+
+/* An entry bridge reads the frame in a prologue without a label: its
+ * inputs and the leading reads (not the locals array itself) are the
+ * unoptimized trace's inputs. */
+static void test_entry_bridge(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, p2]\n"
+	    "i3 = int_add(i1, 1)\n"
+	    "guard_nonnull(p2)\n"
+	    "finish(i3)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-loop\n"
+	    "# Loop 4 (f) : entry bridge with 5 ops\n"
+	    "[p0]\n"
+	    "+1: i1 = getfield_gc_i(p0, descr=<FieldS depth 8>)\n"
+	    "+2: p5 = getfield_gc_r(p0, descr=<FieldP locals 16>)\n"
+	    "+3: p2 = getarrayitem_gc_r(p5, 0, descr=<ArrayP 8>)\n"
+	    "+4: i3 = int_add(i1, 1)\n"
+	    "+5: guard_nonnull(p2, descr=<Guard0x9>) [p0]\n"
+	    "+6: finish(i3)\n"
+	    "[4] jit-log-opt-loop}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", &log, &e) == JP_OK);
+	CHECK(log.n == 1);
+	if (log.n != 1)
+		return;
+	const pl_pair *p = &log.pairs[0];
+	CHECK(p->kind == PL_ENTRY && !strcmp(p->id, "entry 4"));
+	CHECK(p->opt != NULL);
+	if (p->opt) {
+		CHECK(p->opt->ninputs == 3);
+		CHECK(!strcmp(ir_valname(p->opt, p->opt->inputs[1]), "i1"));
+		CHECK(!strcmp(ir_valname(p->opt, p->opt->inputs[2]), "p2"));
+		CHECK(p->opt->ops[0].opc == IR_INT_ADD);
+	}
+	pl_free(&log);
+}
+
+int main(void)
+{
+	test_entry_bridge();
+	test_loop_and_bridge();
+	test_refusals();
+	return check_summary("test_pypylog");
+}

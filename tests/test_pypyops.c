@@ -1,0 +1,166 @@
+/* ir/pypyops: the PyPy vocabulary table, and how the parser reads each
+ * kind of entry. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/parse.h"
+#include "ir/pypyops.h"
+
+/* The table is consistent: unique names, none that ops.def already has,
+ * aliases name a real op of the same result kind, kinds are i/r/v. */
+static void test_table(void)
+{
+	size_t n = ir_pyop_count();
+	CHECK(n > 100);
+	for (size_t i = 0; i < n; i++) {
+		const ir_pyop *p = ir_pyop_at(i);
+		size_t len = strlen(p->name);
+		CHECK(ir_opcode_by_name(p->name, len) < 0);
+		CHECK(ir_pyop_find(p->name, len) == p);
+		CHECK(p->kind == 'i' || p->kind == 'r' || p->kind == 'v');
+		if (p->act == IR_PY_ALIAS) {
+			CHECK(p->target >= 0 && p->target < IR_OPCODE_COUNT);
+			if (p->target >= 0 && p->target < IR_OPCODE_COUNT)
+				CHECK(ir_opinfos[p->target].result == p->kind);
+		} else {
+			CHECK(p->target == IR_NO_OP);
+		}
+	}
+	CHECK(ir_pyop_at(n) == NULL);
+	CHECK(ir_pyop_find("int_add", 7) == NULL);
+	CHECK(ir_pyop_find("bogus", 5) == NULL);
+	/* the ops named by issue 26 are all there */
+	static const char *named[] = {"getarrayitem_gc_r",
+				      "assert_not_none",
+				      "guard_not_invalidated",
+				      "guard_nonnull_class",
+				      "instance_ptr_eq",
+				      "call_pure_i",
+				      "quasiimmut_field",
+				      "leave_portal_frame",
+				      "new_array_clear",
+				      "call_r",
+				      "setarrayitem_gc",
+				      "arraylen_gc",
+				      "newstr",
+				      "float_add",
+				      "call_may_force_i",
+				      "call_release_gil_n",
+				      "call_assembler_r",
+				      "cond_call",
+				      "guard_not_forced",
+				      "guard_no_exception",
+				      "guard_exception",
+				      "record_exact_class",
+				      "force_token",
+				      "virtual_ref",
+				      "virtual_ref_finish",
+				      "enter_portal_frame",
+				      "increment_debug_counter",
+				      "keepalive",
+				      "zero_array",
+				      "strlen",
+				      "strgetitem",
+				      "strsetitem",
+				      "copystrcontent",
+				      "same_as_r",
+				      "instance_ptr_ne",
+				      "getarrayitem_gc_pure_i"};
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+		bool found = ir_pyop_find(named[i], strlen(named[i])) != NULL;
+		if (!found)
+			fprintf(stderr, "  missing: %s\n", named[i]);
+		CHECK(found);
+	}
+}
+
+static ir_trace *parse(const char *text, bool opaque, jp_err *e)
+{
+	ir_parse_opts o = {.width = 64, .opaque = opaque, .file = "t"};
+	ir_trace *t = NULL;
+	jp_err_clear(e);
+	ir_parse(text, strlen(text), &o, &t, e);
+	return t;
+}
+
+static void test_reading(void)
+{
+	jp_err e;
+	const char *text =
+	    "[p0, p1, i2]\n"
+	    "assert_not_none(p0)\n"
+	    "quasiimmut_field(ConstPtr(ptr3), descr=<QuasiImmutDescr>)\n"
+	    "guard_not_invalidated(descr=<Guard0x1>) [p0]\n"
+	    "p4 = same_as_r(p1)\n"
+	    "i5 = instance_ptr_eq(p4, p0)\n"
+	    "guard_false(i5)\n"
+	    "guard_nonnull_class(p0, ConstClass(W_Int), descr=<Guard0x2>)\n"
+	    "p6 = getarrayitem_gc_r(p1, 0, descr=<ArrayP 8>)\n"
+	    "i7 = call_pure_i(ConstClass(f), i2, descr=<Calli 8 i EF=0>)\n"
+	    "f8 = float_add(i2, 0.5)\n"
+	    "jump(p0, p6, i7, descr=TargetToken(5))\n";
+	/* without the PyPy vocabulary: an error naming the op and the way */
+	ir_trace *t = parse(text, false, &e);
+	CHECK(t == NULL && e.line == 2 &&
+	      strstr(e.msg, "unknown operation 'assert_not_none'") &&
+	      strstr(e.msg, "--opaque"));
+	t = parse(text, true, &e);
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "  %d:%d %s\n", e.line, e.col, e.msg);
+		return;
+	}
+	/* dropped: assert_not_none, quasiimmut_field, guard_not_invalidated;
+	 * same_as_r is a copy: instance_ptr_eq reads p1 itself */
+	CHECK(t->ops[0].opc == IR_PTR_EQ);
+	CHECK(t->ops[0].args[0] == t->inputs[1]);
+	CHECK(t->ops[1].opc == IR_GUARD_FALSE);
+	CHECK(t->ops[2].opc == IR_GUARD_NONNULL &&
+	      t->ops[2].args[0] == t->inputs[0]);
+	CHECK(t->ops[3].opc == IR_GUARD_CLASS &&
+	      t->ops[3].args[0] == t->inputs[0]);
+	/* an array item at a constant index is a field of the array */
+	CHECK(t->ops[4].opc == IR_GETFIELD_GC_R);
+	CHECK(!strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayP 8>[0]"));
+	CHECK(t->ops[5].opc == IR_OPAQUE && t->ops[5].kind == 'i');
+	CHECK(t->ops[6].opc == IR_OPAQUE && t->ops[6].kind == 'i');
+	CHECK(t->ops[7].opc == IR_JUMP);
+	CHECK(t->nops == 8);
+	ir_trace_free(t);
+	/* arrays: allocation with its length, length, item at a variable
+	 * index (an opaque call), item stored at a constant index */
+	t = parse("[p0, i1]\n"
+		  "p2 = new_array_clear(i1, descr=<ArrayS 8>)\n"
+		  "i3 = arraylen_gc(p2, descr=<ArrayS 8>)\n"
+		  "i4 = getarrayitem_gc_i(p0, i1, descr=<ArrayS 8>)\n"
+		  "setarrayitem_gc(p2, 3, i4, descr=<ArrayS 8>)\n"
+		  "finish(i3)\n",
+		  true, &e);
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "  %d:%d %s\n", e.line, e.col, e.msg);
+		return;
+	}
+	CHECK(t->nops == 6);
+	CHECK(t->ops[0].opc == IR_NEW &&
+	      !strcmp(ir_strtext(t, t->ops[0].descr), "<ArrayS 8>"));
+	CHECK(t->ops[1].opc == IR_SETFIELD_GC &&
+	      t->ops[1].args[0] == t->ops[0].result &&
+	      t->ops[1].args[1] == t->inputs[1] &&
+	      !strcmp(ir_strtext(t, t->ops[1].descr), "<ArrayS 8>.length"));
+	CHECK(t->ops[2].opc == IR_GETFIELD_GC_I &&
+	      !strcmp(ir_strtext(t, t->ops[2].descr), "<ArrayS 8>.length"));
+	CHECK(t->ops[3].opc == IR_OPAQUE &&
+	      !strcmp(ir_op_name(t, &t->ops[3]), "getarrayitem_gc_i"));
+	CHECK(t->ops[4].opc == IR_SETFIELD_GC &&
+	      !strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayS 8>[3]"));
+	ir_trace_free(t);
+}
+
+int main(void)
+{
+	test_table();
+	test_reading();
+	return check_summary("test_pypyops");
+}

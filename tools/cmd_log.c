@@ -1,0 +1,442 @@
+/*
+ * cmd_log.c - jitprove log: check every loop and bridge of PyPy JIT logs.
+ *
+ * Sections: one pair checked into a record; the worker processes of
+ * --jobs; printing (lines, summary, JSON); writing pair directories
+ * (--out); the command.
+ *
+ * The log is read and shaped into pairs by ir/pypylog.h; each pair is
+ * checked with ver_check.  A pair the front end cannot shape, or whose
+ * ops the checker has no model for (JP_EUNSUPPORTED), is unknown with
+ * that reason; a section that does not parse, or any other checker error,
+ * is an error.  Exit: 1 if any counterexample, else 2 if any error, else
+ * 3 if any unknown, else 0.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "fuzz/ci.h"
+#include "ir/print.h"
+#include "ir/pypylog.h"
+#include "ir/strbuf.h"
+#include "util/clock.h"
+#include "verify/check.h"
+
+typedef enum verdict { V_PROVED, V_CEX, V_UNKNOWN, V_ERROR } verdict;
+
+static const char *vname(verdict v)
+{
+	static const char *n[] = {"proved", "counterexample", "unknown",
+				  "error"};
+	return n[v];
+}
+
+typedef struct record {
+	verdict v;
+	bool if_same; /* unknown, but proved under the ConstPtr hypothesis */
+	double ms;
+	char reason[400];
+} record;
+
+/* ---- one pair ----------------------------------------------------------- */
+
+static bool uses_heap(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP))
+			return true;
+	return false;
+}
+
+static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
+		       record *r)
+{
+	double t0 = clk_now_ms();
+	memset(r, 0, sizeof *r);
+	if (p->error) {
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof r->reason, "%s", p->error);
+		return;
+	}
+	if (!p->orig) {
+		r->v = V_UNKNOWN;
+		snprintf(r->reason, sizeof r->reason, "front end: %s",
+			 p->reason);
+		return;
+	}
+	ver_result res;
+	memset(&res, 0, sizeof res);
+	jp_err err;
+	jp_err_clear(&err);
+	jp_status st =
+	    c ? ver_check(c, p->orig, p->opt, vo, &res, &err) : JP_EINTERNAL;
+	r->ms = clk_now_ms() - t0;
+	if (st == JP_EUNSUPPORTED) {
+		/* an op or shape without a model: unknown, never an error */
+		r->v = V_UNKNOWN;
+		snprintf(r->reason, sizeof r->reason, "no model: %.380s",
+			 err.msg);
+	} else if (st) {
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof r->reason, "%.390s", err.msg);
+	} else {
+		r->v = res.verdict == VER_PROVED    ? V_PROVED
+		       : res.verdict == VER_REFUTED ? V_CEX
+						    : V_UNKNOWN;
+		const char *what =
+		    res.failed >= 0 && (uint32_t)res.failed < res.nobl
+			? res.obl[res.failed].what
+			: NULL;
+		if (r->v != V_PROVED)
+			snprintf(r->reason, sizeof r->reason, "%.150s%s%.200s",
+				 what ? what : "",
+				 what && res.reason ? ": " : "",
+				 res.reason ? res.reason : "");
+		/* A heap pair's refutation rests on the front end's guard
+		 * pairing and on ConstPtrs it had to keep apart (PyPy names
+		 * them per section): replayed in the model, but not a
+		 * confirmed miscompilation (docs/pypy.md). */
+		if (r->v == V_CEX &&
+		    (uses_heap(p->orig) || uses_heap(p->opt))) {
+			char keep[400];
+			snprintf(keep, sizeof keep, "%s", r->reason);
+			r->v = V_UNKNOWN;
+			snprintf(r->reason, sizeof r->reason,
+				 "not confirmed: counterexample under the "
+				 "inferred guard pairing: %.300s",
+				 keep);
+		}
+	}
+	ver_result_free(&res);
+	/* Not proved as it stands: would it be if the ConstPtrs of paired
+	 * guard_values were the same objects?  Reported, never counted. */
+	if (r->v == V_UNKNOWN && p->opt_same && c) {
+		memset(&res, 0, sizeof res);
+		jp_err_clear(&err);
+		if (!ver_check(c, p->orig, p->opt_same, vo, &res, &err) &&
+		    res.verdict == VER_PROVED) {
+			r->if_same = true;
+			snprintf(r->reason, sizeof r->reason,
+				 "proved only if the %u ConstPtr(s) of its "
+				 "paired guard_values are the objects of the "
+				 "unoptimized trace (the log names them per "
+				 "section)",
+				 p->nsame);
+		}
+		ver_result_free(&res);
+		r->ms = clk_now_ms() - t0;
+	}
+}
+
+/* ---- workers ------------------------------------------------------------ */
+
+/* Checks pairs I with I % JOBS == K into RECS (all of them when JOBS is
+ * 1), with progress on a terminal when SHOW. */
+static void check_share(const pl_log *log, const ver_opts *vo, record *recs,
+			unsigned k, unsigned jobs, bool show, uint32_t base,
+			uint32_t total)
+{
+	jp_err err;
+	ver_ctx *c = ver_ctx_new(&err);
+	for (uint32_t i = k; i < log->n; i += jobs) {
+		if (show) {
+			fprintf(stderr, "\r\033[K[%u/%u] %s", base + i + 1,
+				total, log->pairs[i].id);
+			fflush(stderr);
+		}
+		check_pair(c, vo, &log->pairs[i], &recs[i]);
+		if (!c) {
+			recs[i].v = V_ERROR;
+			snprintf(recs[i].reason, sizeof recs[i].reason,
+				 "no solver context: %.370s", err.msg);
+		}
+	}
+	if (show)
+		fputs("\r\033[K", stderr);
+	ver_ctx_free(c);
+}
+
+/* Forks JOBS workers; each writes its records to a pipe, in index order
+ * of its share. */
+static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
+			   unsigned jobs)
+{
+	int fds[256];
+	pid_t pids[256];
+	for (unsigned k = 0; k < jobs; k++) {
+		int pfd[2];
+		if (pipe(pfd))
+			return false;
+		pid_t pid = fork();
+		if (pid < 0)
+			return false;
+		if (pid == 0) {
+			close(pfd[0]);
+			check_share(log, vo, recs, k, jobs, false, 0, 0);
+			for (uint32_t i = k; i < log->n; i += jobs) {
+				const char *b = (const char *)&recs[i];
+				size_t left = sizeof recs[i];
+				while (left) {
+					ssize_t w = write(pfd[1], b, left);
+					if (w <= 0)
+						_exit(1);
+					b += w;
+					left -= (size_t)w;
+				}
+			}
+			_exit(0);
+		}
+		close(pfd[1]);
+		fds[k] = pfd[0];
+		pids[k] = pid;
+	}
+	bool ok = true;
+	for (unsigned k = 0; k < jobs; k++) {
+		for (uint32_t i = k; i < log->n; i += jobs) {
+			char *b = (char *)&recs[i];
+			size_t left = sizeof recs[i];
+			while (left) {
+				ssize_t r = read(fds[k], b, left);
+				if (r <= 0)
+					break;
+				b += r;
+				left -= (size_t)r;
+			}
+			if (left) {
+				recs[i].v = V_ERROR;
+				snprintf(recs[i].reason, sizeof recs[i].reason,
+					 "the worker process checking it "
+					 "died");
+				ok = ok && true;
+			}
+		}
+		close(fds[k]);
+		waitpid(pids[k], NULL, 0);
+	}
+	return ok;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+typedef struct totals {
+	uint32_t n[4];
+	uint32_t if_same;
+	double ms;
+} totals;
+
+static void print_line(const char *file, const pl_pair *p, const record *r,
+		       bool many)
+{
+	printf("%s%s%-26s %-12s %-14s %8.1f ms", many ? file : "",
+	       many ? ": " : "", p->id, pl_kind_name(p->kind), vname(r->v),
+	       r->ms);
+	if (r->v != V_PROVED && r->reason[0])
+		printf("  %s", r->reason);
+	putchar('\n');
+}
+
+static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
+		      const record *r, bool many, bool *first)
+{
+	sb_puts(sb, *first ? "" : ",");
+	*first = false;
+	sb_puts(sb, "{\"id\":");
+	if (many) {
+		char id[600];
+		snprintf(id, sizeof id, "%s: %s", file, p->id);
+		sb_json_str(sb, id);
+	} else {
+		sb_json_str(sb, p->id);
+	}
+	sb_puts(sb, ",\"kind\":");
+	sb_json_str(sb, pl_kind_name(p->kind));
+	sb_puts(sb, ",\"verdict\":");
+	sb_json_str(sb, vname(r->v));
+	sb_printf(sb, ",\"ms\":%.1f,\"reason\":", r->ms);
+	sb_json_str(sb, r->reason);
+	sb_putc(sb, '}');
+}
+
+/* ---- --out -------------------------------------------------------------- */
+
+static bool write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return false;
+	bool ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok;
+}
+
+/* Writes DIR/<log>-<id>/{orig.trace,opt.trace,expect,options}: the pair
+ * as checked, its verdict as the expectation (a case for jitprove ci). */
+static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
+		       const record *r, const ver_opts *vo)
+{
+	if (!p->orig)
+		return true;
+	char name[128];
+	snprintf(name, sizeof name, "log%u-%s", logi, p->id);
+	for (char *q = name; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') ||
+		      (*q >= 'A' && *q <= 'Z') || *q == '-'))
+			*q = '_';
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return false;
+	strbuf sb;
+	sb_init(&sb);
+	ir_print(p->orig, &sb);
+	char file[4300];
+	snprintf(file, sizeof file, "%s/orig.trace", path);
+	bool ok = sb.buf && write_file(file, sb.buf);
+	sb_reset(&sb);
+	ir_print(p->opt, &sb);
+	snprintf(file, sizeof file, "%s/opt.trace", path);
+	ok = ok && sb.buf && write_file(file, sb.buf);
+	sb_release(&sb);
+	char text[64];
+	snprintf(text, sizeof text, "%s\n",
+		 r->v == V_ERROR ? "error" : vname(r->v));
+	snprintf(file, sizeof file, "%s/expect", path);
+	ok = ok && write_file(file, text);
+	snprintf(text, sizeof text, "--opaque%s%u\n",
+		 vo->rlimit ? " --rlimit " : "", vo->rlimit ? vo->rlimit : 0);
+	if (!vo->rlimit)
+		snprintf(text, sizeof text, "--opaque\n");
+	snprintf(file, sizeof file, "%s/options", path);
+	return ok && write_file(file, text);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+int cmd_log(int argc, char **argv)
+{
+	bool json = false;
+	const char *out = NULL;
+	long jobs = 1, timeout = 10000, rlimit = 0;
+	cli_opt opts[] = {
+	    cli_opt_json(&json),
+	    {"out", CLI_OUTDIR, &out,
+	     "DIR  write every pair as a pair directory (orig.trace, "
+	     "opt.trace, expect, options) for jitprove ci",
+	     0, 0, NULL, false},
+	    cli_opt_jobs(&jobs),
+	    cli_opt_timeout(&timeout),
+	    cli_opt_rlimit(&rlimit),
+	};
+	cli_spec spec = {
+	    "jitprove log PYPYLOG... [options]",
+	    "Checks every loop, bridge and entry bridge of PyPy JIT logs "
+	    "(written with PYPYLOG=jit-log-noopt,jit-log-opt:FILE) against "
+	    "its unoptimized trace: one line per pair (id, kind, verdict, "
+	    "time, where it failed or why it is unknown) and a summary.  "
+	    "docs/pypy.md says what is checked and what is assumed.  Exit 0 "
+	    "all proved, 1 a counterexample, 2 an error, 3 an unknown.",
+	    opts,
+	    (int)(sizeof opts / sizeof opts[0]),
+	    1,
+	    -1};
+	const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+	if (!pos)
+		return EXIT_USAGE;
+	int npos;
+	int rc = cli_parse(&spec, argc, argv, pos, &npos);
+	if (rc >= 0) {
+		free(pos);
+		return rc;
+	}
+	if (out && mkdir(out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "error: cannot make directory %s: %s\n", out,
+			strerror(errno));
+		free(pos);
+		return EXIT_USAGE;
+	}
+	ver_opts vo = ver_default_opts();
+	vo.timeout_ms = (unsigned)timeout;
+	vo.rlimit = (unsigned)rlimit;
+	ci_prefer_rlimit(&vo);
+	bool show = !json && isatty(STDERR_FILENO) && jobs == 1;
+	totals t;
+	memset(&t, 0, sizeof t);
+	strbuf js;
+	sb_init(&js);
+	bool first = true;
+	bool many = npos > 1;
+	double t0 = clk_now_ms();
+	rc = EXIT_PROVED;
+	bool failed_out = false, read_error = false;
+	for (int f = 0; f < npos; f++) {
+		pl_log log;
+		jp_err err;
+		jp_err_clear(&err);
+		if (pl_read(pos[f], &log, &err)) {
+			cli_error(&err);
+			read_error = true;
+			continue;
+		}
+		record *recs = calloc(log.n + 1, sizeof *recs);
+		if (!recs) {
+			pl_free(&log);
+			read_error = true;
+			continue;
+		}
+		if (jobs > 1 && log.n > 1)
+			check_parallel(
+			    &log, &vo, recs,
+			    (unsigned)(jobs < (long)log.n ? jobs : log.n));
+		else
+			check_share(&log, &vo, recs, 0, 1, show, 0, log.n);
+		for (uint32_t i = 0; i < log.n; i++) {
+			t.n[recs[i].v]++;
+			t.if_same += recs[i].if_same;
+			t.ms += recs[i].ms;
+			if (json)
+				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
+					  many, &first);
+			else
+				print_line(pos[f], &log.pairs[i], &recs[i],
+					   many);
+			if (out && !write_pair(out, (unsigned)f, &log.pairs[i],
+					       &recs[i], &vo))
+				failed_out = true;
+		}
+		free(recs);
+		pl_free(&log);
+	}
+	uint32_t total = t.n[0] + t.n[1] + t.n[2] + t.n[3];
+	if (json) {
+		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
+		       "\"unknown\":%u,\"error\":%u},\"traces\":[%s]}\n",
+		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
+		       js.buf ? js.buf : "");
+	} else {
+		printf("%u pairs: %u proved (%.1f%%), %u counterexample, %u "
+		       "unknown (%u of them proved if ConstPtrs match), %u "
+		       "error; %.1f s\n",
+		       total, t.n[V_PROVED],
+		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.n[V_CEX],
+		       t.n[V_UNKNOWN], t.if_same, t.n[V_ERROR],
+		       (clk_now_ms() - t0) / 1e3);
+	}
+	sb_release(&js);
+	free(pos);
+	if (failed_out)
+		fprintf(stderr, "error: could not write every pair under %s\n",
+			out);
+	if (t.n[V_CEX])
+		rc = EXIT_FOUND;
+	else if (t.n[V_ERROR] || read_error || failed_out)
+		rc = EXIT_USAGE;
+	else if (t.n[V_UNKNOWN])
+		rc = EXIT_UNKNOWN;
+	return rc; /* main checks standard output */
+}
