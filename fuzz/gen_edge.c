@@ -212,9 +212,14 @@ static void edge_range(gen_ctx *g)
 	g->must_out[y] = 1;
 }
 
-/* x guarded up to MAXINT - k (or down to MININT + k), then x +- k' with
- * overflow check, k' near k: whether it may or must overflow is decided at
- * the edge. */
+/* x at the overflow line: guarded up to MAXINT - k (or down to MININT + k),
+ * or built in [MAXINT - m, MAXINT] (or [MININT, MININT + m]); then x +- k'
+ * with overflow check, k' near k, so that whether it may or must
+ * overflow is decided at the edge, and the example overflows about
+ * k' / m of the time.  Half of the time the wrapped (or exact) result is
+ * used again in checked arithmetic: the same op again (its twin), or the
+ * inverse op (r - k' after x + k'), which is exact only when the first
+ * did not overflow. */
 static void edge_ovf_line(gen_ctx *g)
 {
 	int w = g->w;
@@ -223,15 +228,33 @@ static void edge_ovf_line(gen_ctx *g)
 	bool top = rng_chance(&g->r, 1, 2);
 	uint64_t c = top ? sem_mask(w, sem_maxint(w) - (uint64_t)k)
 			 : sem_mask(w, sem_minint(w) + (uint64_t)k);
-	edge_guard(g, x, c, false);
+	if (rng_chance(&g->r, 1, 2)) {
+		edge_guard(g, x, c, false);
+	} else {
+		uint64_t m = low_mask(g, 3);
+		x = upto(g, x,
+			 top ? sem_maxint(w) : sem_mask(w, sem_minint(w) + m),
+			 m);
+		k = (int64_t)rng_below(&g->r, m + 1);
+	}
 	int64_t k2 = k + rng_range(&g->r, -1, 1);
 	if (k2 < 0)
 		k2 = 0;
 	bool add = top == rng_chance(&g->r, 3, 4);
-	ir_vid r = gen_emit(g, add ? IR_INT_ADD_OVF : IR_INT_SUB_OVF, x,
-			    gen_cst(g, (uint64_t)k2 + rng_below(&g->r, 2)));
+	ir_opcode opc = add ? IR_INT_ADD_OVF : IR_INT_SUB_OVF;
+	ir_vid kv = gen_cst(g, (uint64_t)k2 + rng_below(&g->r, 2));
+	ir_vid r = gen_emit(g, opc, x, kv);
 	gen_guard_ovf(g);
 	g->must_out[r] = 1;
+	if (rng_chance(&g->r, 1, 2)) {
+		ir_vid r2 =
+		    rng_chance(&g->r, 1, 2)
+			? gen_emit(g, opc, x, kv)
+			: gen_emit(g, add ? IR_INT_SUB_OVF : IR_INT_ADD_OVF, r,
+				   kv);
+		gen_guard_ovf(g);
+		g->must_out[r2] = 1;
+	}
 }
 
 /* A variable shift count whose range ends exactly at W (the count W shifts
