@@ -117,9 +117,9 @@ static uint64_t low_mask(gen_ctx *g, int maxj)
 	return gen_pow2(g, 1 + (int)rng_below(&g->r, (uint64_t)maxj)) - 1;
 }
 
-/* A guard that makes X's range end at C: x <= c (or x < c + 1) when the
- * example of X is at most C, else x > c, so that X lies on one side of the
- * edge.  Signed, or unsigned when UNS. */
+/* A guard that makes X's range end at C: x <= c (or c >= x) when the
+ * example of X is at most C, else x > c (or c < x), so that X lies on the
+ * side of the edge its example is on.  Signed, or unsigned when UNS. */
 static void edge_guard(gen_ctx *g, ir_vid x, uint64_t c, bool uns)
 {
 	int w = g->w;
