@@ -29,7 +29,7 @@ for p in "$JP_SRC"/bench/mutants/*.patch; do
 		{ echo "$name: no description line"; exit 1; }
 	grep -q '^--- a/passes/' "$p" || { echo "$name: does not patch passes/"; exit 1; }
 	patch -p1 -s --dry-run -d "$tmp" <"$p" >"$tmp/log" 2>&1 ||
-		{ echo "$name does not apply:"; cat "$tmp/log"; exit 1; }
+		{ echo "$name does not apply (python3 bench/mutants/make_patches.py regenerates the patches):"; cat "$tmp/log"; exit 1; }
 done
 [ "$n" -ge 30 ] || { echo "only $n mutants"; exit 1; }
 dups=$(ls "$JP_SRC"/bench/mutants/*.patch | sed 's|.*/||; s|-.*||' | sort | uniq -d)
