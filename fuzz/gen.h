@@ -40,10 +40,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/rng.h"
 #include "ir/err.h"
 #include "ir/strbuf.h"
 #include "ir/trace.h"
+#include "util/rng.h"
 
 typedef enum gen_profile {
 	GEN_PROFILE_ALL,      /* every action; the default */
@@ -58,6 +58,8 @@ typedef enum gen_profile {
 				 trace ends with an empty finish, so it
 				 prints and parses in the toy spelling
 				 (ir_print_toy) */
+	GEN_PROFILE_EDGE,     /* as "all", and every trace mixes in the
+				 edge shapes (fuzz/gen_edge.c) */
 	GEN_PROFILE_COUNT
 } gen_profile;
 
@@ -74,9 +76,24 @@ typedef struct gen_opts {
 	 * (and "heap" is like "all").  Heap traces are at most 16 ops long
 	 * (or min_len): the verifier's heap model gets slow on long ones. */
 	bool heap;
+	/* The share (percent, 0..100) of traces that mix in the
+	 * edge-directed shapes: ranges ending exactly at the constants the
+	 * bounds domain treats specially (W, W-1, 2^k, 2^(W/2), 2^7, 2^15,
+	 * 2^31, MININT/MAXINT neighbours), variable shift counts and
+	 * divisors guarded up to such an edge, products near the overflow
+	 * line, sign-extension boundaries, and (heap traces) aliasing
+	 * between fresh objects, inputs and loaded references.  Profile
+	 * "edge" uses 100, "toy" 0.  Whether a trace is an edge trace is
+	 * decided without drawing from its stream: the other traces are
+	 * the same whatever the share. */
+	uint32_t edge_pct;
 } gen_opts;
 
-/* Width 64, length 10..50, 1..4 inputs, profile "all", no heap ops
+/* The default edge share. */
+#define GEN_EDGE_PCT 10
+
+/* Width 64, length 10..50, 1..4 inputs, profile "all", edge share
+ * GEN_EDGE_PCT, no heap ops
  * (library callers that handle integer traces only keep working; the
  * jitprove commands turn heap ops on). */
 gen_opts gen_default_opts(void);

@@ -1,10 +1,14 @@
 /*
  * cmd_bench.c - jitprove bench: measure checker and campaign speed, memory,
- * and the time to find each injected bug, from fixed seeds.
+ * and the time to find each injected bug, from fixed seeds; section
+ * "mutants" runs the mutation-score benchmark (bench/mutation.sh).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fuzz/bench.h"
@@ -16,6 +20,15 @@ static void on_note(void *ud, const char *note)
 	fprintf(stderr, "bench: %s\n", note);
 }
 
+/* Section "mutants" is not part of the bench library (fuzz/bench.c): it
+ * patches and rebuilds a copy of the sources, which bench/mutation.sh
+ * does; "all" does not include it (it takes about half an hour). */
+#define SEC_MUTANTS (1u << 30)
+
+#ifndef JP_SOURCE_DIR
+#define JP_SOURCE_DIR "."
+#endif
+
 /* Parses "check,campaign,memory,bugs" (or "all") into section bits. */
 static bool parse_sections(const char *s, unsigned *out)
 {
@@ -25,7 +38,8 @@ static bool parse_sections(const char *s, unsigned *out)
 	} names[] = {
 	    {"check", BENCH_SEC_CHECK},	  {"campaign", BENCH_SEC_CAMPAIGN},
 	    {"memory", BENCH_SEC_MEMORY}, {"bugs", BENCH_SEC_BUGS},
-	    {"chain", BENCH_SEC_CHAIN},	  {"all", BENCH_SEC_ALL}};
+	    {"chain", BENCH_SEC_CHAIN},	  {"all", BENCH_SEC_ALL},
+	    {"mutants", SEC_MUTANTS}};
 	*out = 0;
 	while (*s) {
 		size_t n = strcspn(s, ",");
@@ -56,7 +70,7 @@ static bool parse_seconds(const char *s, double *out)
 typedef struct bench_args {
 	bool quick, timeout_given;
 	const char *json, *sections, *bugs;
-	const char *check_s, *camp_s, *mem_s, *bug_s;
+	const char *check_s, *camp_s, *mem_s, *bug_s, *mut_s, *mut_src;
 	long timeout, pairs, max_len, camp_len, bug_seeds;
 	uint64_t seed, mem_traces, unk_traces;
 	int width;
@@ -85,7 +99,8 @@ static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
 	if (a->sections && !parse_sections(a->sections, &o->sections))
 		return cli_usage_error(spec,
 				       "--sections: expected a list of check, "
-				       "campaign, memory, bugs, chain or all");
+				       "campaign, memory, bugs, chain, mutants "
+				       "or all");
 	if ((a->check_s && !parse_seconds(a->check_s, &o->check_seconds)) ||
 	    (a->camp_s && !parse_seconds(a->camp_s, &o->campaign_seconds)) ||
 	    (a->mem_s && !parse_seconds(a->mem_s, &o->memory_seconds)) ||
@@ -100,6 +115,57 @@ static int apply_args(const cli_spec *spec, const bench_args *a, bench_opts *o)
 			o->sections &= ~(unsigned)BENCH_SEC_BUGS;
 	}
 	return -1;
+}
+
+/* Section mutants: runs SRC/bench/mutation.sh (a copy of SRC is patched
+ * and rebuilt there; SRC itself is never touched), which prints its table
+ * and writes JSON to JSON when given. */
+static int run_mutants(const bench_args *a, const char *json)
+{
+	const char *src = a->mut_src ? a->mut_src : JP_SOURCE_DIR;
+	char script[4096], seed[32];
+	snprintf(script, sizeof script, "%s/bench/mutation.sh", src);
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)a->seed);
+	if (access(script, R_OK)) {
+		fprintf(stderr,
+			"jitprove bench: section mutants: expected %s, not "
+			"found (--mutant-src DIR names the sources)\n",
+			script);
+		return EXIT_USAGE;
+	}
+	const char *argv[12];
+	int n = 0;
+	argv[n++] = "sh";
+	argv[n++] = script;
+	argv[n++] = "--src";
+	argv[n++] = src;
+	argv[n++] = "--seed";
+	argv[n++] = seed;
+	argv[n++] = "--seconds";
+	argv[n++] = a->mut_s ? a->mut_s : "60";
+	if (json) {
+		argv[n++] = "--json";
+		argv[n++] = json;
+	}
+	argv[n] = NULL;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("jitprove bench: fork");
+		return EXIT_USAGE;
+	}
+	if (pid == 0) {
+		execvp("sh", (char *const *)argv);
+		perror("jitprove bench: sh");
+		_exit(127);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "jitprove bench: section mutants failed\n");
+		return EXIT_USAGE;
+	}
+	return EXIT_PROVED;
 }
 
 static int write_json(const char *path, const bench_result *r)
@@ -157,6 +223,11 @@ int cmd_bench(int argc, char **argv)
 			"N  campaign seeds per bug, at most 16 (default 3)"),
 	    {"bug-seconds", CLI_STRING, &a.bug_s,
 	     "S  time cap per bug and seed (default 30)"},
+	    {"mutant-seconds", CLI_STRING, &a.mut_s,
+	     "S  campaign seconds per mutant, section mutants (default 60)"},
+	    {"mutant-src", CLI_STRING, &a.mut_src,
+	     "DIR  the sources to mutate (default: the ones jitprove was "
+	     "built from)"},
 	};
 	cli_spec spec = {
 	    "jitprove bench [--quick] [--json FILE] [options]",
@@ -180,6 +251,26 @@ int cmd_bench(int argc, char **argv)
 	rc = apply_args(&spec, &a, &o);
 	if (rc >= 0)
 		return rc;
+	if (a.mut_s) {
+		double secs;
+		if (!parse_seconds(a.mut_s, &secs) || secs <= 0)
+			return cli_usage_error(
+			    &spec, "--mutant-seconds: expected a number > 0");
+	}
+	if (o.sections & SEC_MUTANTS) {
+		o.sections &= ~SEC_MUTANTS;
+		/* Alone, the JSON is the mutants'; else theirs goes beside
+		 * it, FILE.mutants.json. */
+		char mj[4096];
+		const char *mjson = a.json;
+		if (a.json && o.sections) {
+			snprintf(mj, sizeof mj, "%s.mutants.json", a.json);
+			mjson = mj;
+		}
+		rc = run_mutants(&a, mjson);
+		if (rc != EXIT_PROVED || !o.sections)
+			return rc;
+	}
 	o.on_note = on_note;
 	bench_result *res = malloc(sizeof *res);
 	if (!res) {

@@ -533,7 +533,7 @@ int cmd_fuzz(int argc, char **argv)
 	     "start a new campaign in a DIR that has one (findings stay)"},
 	    cli_opt_json(&json),
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap or toy"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap, toy or edge"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
