@@ -282,8 +282,8 @@ static void op_outcome(const ir_trace *t, uint32_t i, const interp_result *r,
 	}
 }
 
-static void print_trace(const char *title, const ir_trace *t,
-			const interp_result *r, uint32_t mark, strbuf *sb)
+void cex_print_run(const char *title, const ir_trace *t, const interp_result *r,
+		   uint32_t mark, strbuf *sb)
 {
 	sb_printf(sb, "%s:\n", title);
 	for (uint32_t i = 0; i < t->nops; i++) {
@@ -349,8 +349,8 @@ jp_status cex_report(const cex_env *e, const uint64_t *x, int32_t k, strbuf *sb,
 	}
 	uint32_t mo, mp;
 	marks(b, &ro, &rp, &mo, &mp);
-	print_trace("original trace", e->orig, &ro, mo, sb);
-	print_trace("optimized trace", e->opt, &rp, mp, sb);
+	cex_print_run("original trace", e->orig, &ro, mo, sb);
+	cex_print_run("optimized trace", e->opt, &rp, mp, sb);
 	sb_puts(sb, "(>>> marks the first point where the traces diverge)\n");
 	interp_result_free(&ro);
 	interp_result_free(&rp);

@@ -60,6 +60,11 @@ jp_status cex_classify(const cex_env *e, const uint64_t *x, int32_t *k,
  * counterexample. */
 jp_status cex_simplify(const cex_env *e, uint64_t *x, int32_t *k, jp_err *err);
 
+/* Appends one run R of trace T under TITLE: every op with its value (or
+ * "passes" / "FAILS" / "(not reached)"), ">>>" before op MARK. */
+void cex_print_run(const char *title, const ir_trace *t, const interp_result *r,
+		   uint32_t mark, strbuf *sb);
+
 /* Appends the report for counterexample X failing obligation K: the
  * obligation, the inputs, both traces with every value, and marks at the
  * first point where they diverge. */

@@ -413,6 +413,13 @@ static jp_status check_modes(chk_pair *ps, jp_err *err)
 			st = x ? obl_build(ps->o, ps->p, VER_MODE_TRACE, NULL,
 					   false, &ps->L, err)
 			       : jp_fail(err, JP_ENOMEM, "out of memory");
+			if (!st && ps->heap_pair) {
+				st = chk_encode(ps, err);
+				if (!st)
+					st = hp_obligations(ps->heap, NULL,
+							    VER_MODE_TRACE,
+							    &ps->L, err);
+			}
 			if (!st)
 				st = chk_init_obligations(ps, err);
 			if (!st)

@@ -132,13 +132,20 @@ static jp_status screen_heap(chk_pair *ps, bool *refuted, jp_err *err)
 	ver_result *r = ps->res;
 	for (uint32_t e = 0; e < ps->screen.n && !st && !*refuted; e++) {
 		const uint64_t *v = ps->screen.x + (size_t)e * n;
-		uint32_t i = 0;
-		while (i + 1 < r->nobl && r->obl[i].status == VER_PROVED)
-			i++;
-		const char *what = r->nobl ? r->obl[i].what : "the pair";
-		if (hp_screen(ps->heap, v, what, &st) != 1 || st)
+		if (hp_screen(ps->heap, v, "the pair (screening)", &st) != 1 ||
+		    st)
 			continue;
 		*refuted = true;
+		/* The obligation the divergence is about, else the first
+		 * one not proved. */
+		int32_t k = hp_divergence_obl(ps->heap);
+		uint32_t i = 0;
+		if (k >= 0 && (uint32_t)k < r->nobl)
+			i = (uint32_t)k;
+		else
+			while (i + 1 < r->nobl &&
+			       r->obl[i].status == VER_PROVED)
+				i++;
 		if (r->nobl) {
 			chk_settle(ps, i, VER_REFUTED, VER_BY_CONCRETE, 0);
 			r->failed = (int32_t)i;

@@ -77,6 +77,7 @@ jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	h->res = res;
 	h->w = orig->width;
 	h->err = err;
+	h->div_call = UINT32_MAX;
 	zc_scope_init(&h->S, z);
 	arena_init(&h->nodes);
 	jp_status st = setup(h);
@@ -193,6 +194,34 @@ jp_status hp_obligations(hp *h, const uint32_t *match, ver_mode mode,
 	L->v = v;
 	L->n = L->cap = h->Q.n;
 	return JP_OK;
+}
+
+/* Whether obligation Q is about the divergence the last replay found. */
+static bool about_divergence(const hp *h, const hobl *q)
+{
+	if (h->div_call != UINT32_MAX)
+		return (q->kind == H_CALL_EQ || q->kind == H_CALL_REACH) &&
+		       q->k == h->div_call;
+	if (h->div_outcome_p == INTERP_UNDEFINED &&
+	    h->div_outcome_o != INTERP_UNDEFINED)
+		return q->kind == H_OPT_DEF && q->k == h->div_stop_p;
+	if (h->div_outcome_o == INTERP_GUARD_FAIL)
+		return (q->kind == H_BASE || q->kind == H_GUARD_HEAP) &&
+		       q->b.og == h->div_stop_o;
+	if (h->div_outcome_p == INTERP_GUARD_FAIL)
+		return (q->kind == H_BASE || q->kind == H_GUARD_HEAP) &&
+		       q->b.pg == h->div_stop_p;
+	return q->kind == H_END_HEAP ||
+	       (q->kind == H_BASE &&
+		(q->b.kind == OBL_OUTPUT || q->b.kind == OBL_END));
+}
+
+int32_t hp_divergence_obl(const hp *h)
+{
+	for (uint32_t i = 0; i < h->Q.n; i++)
+		if (about_divergence(h, &h->Q.v[i]))
+			return (int32_t)i;
+	return -1;
 }
 
 Z3_ast hp_obl_defined(hp *h, uint32_t i)

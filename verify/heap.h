@@ -169,6 +169,11 @@ void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
  * interpreter disagree).  *ST is set on any error. */
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
 
+/* The obligation of the list (hp_obligations) that the divergence of
+ * the last replay or screening that found one is about (a call, the
+ * guard the original leaves at, the end), or -1. */
+int32_t hp_divergence_obl(const hp *h);
+
 /* The same on a plain environment: the inputs X, every field of an input
  * object initially 0, no types, calls returning 0 and writing nothing --
  * one of the environments the model allows, so a divergence there is a

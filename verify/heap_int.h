@@ -11,6 +11,7 @@
 #include "ir/interp.h"
 #include "ir/strbuf.h"
 #include "verify/abstract.h"
+#include "verify/cex.h"
 #include "verify/encode.h"
 #include "verify/oblig.h"
 
@@ -174,6 +175,10 @@ typedef struct hp {
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
 	bool over_limit;       /* more fresh identities than HP_MAXID */
+	/* Where the last replayed divergence was (hp_divergence_obl): the
+	 * call they differ at (UINT32_MAX: none), each run's stop. */
+	uint32_t div_call, div_stop_o, div_stop_p;
+	interp_outcome div_outcome_o, div_outcome_p;
 	jp_err *err;
 } hp;
 

@@ -200,9 +200,23 @@ static bool same_guard(const hp *h, const hrun *A, uint32_t ga, const hrun *B,
 	return !strcmp(ir_guard_label(A->t, ga), ir_guard_label(B->t, gb));
 }
 
+/* Whether runs A (ORIG) and B (OPT) differ as the model compares them;
+ * WHY says how, and *AT_CALL (when not NULL) which call they differ at
+ * (UINT32_MAX: at the end or exit). */
+static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
+			uint32_t *at_call);
+
 static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 {
+	return diverges_at(h, A, B, why, NULL);
+}
+
+static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
+			uint32_t *at_call)
+{
 	const interp_result *ra = A->r, *rb = B->r;
+	if (at_call)
+		*at_call = UINT32_MAX;
 	/* With a guessed pairing, two runs that both leave at a guard are not
 	 * compared: which guard, the calls before it and what they resume
 	 * with all depend on the guess. */
@@ -219,6 +233,8 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 		    !values_equal(A, oa->args, ca->args, B, ob->args, cb->args,
 				  ca->nargs)) {
 			sb_printf(why, "call %u differs (op or arguments)", k);
+			if (at_call)
+				*at_call = k;
 			return true;
 		}
 		ea = reach(A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
@@ -228,6 +244,8 @@ static bool hp_diverges(const hp *h, const hrun *A, const hrun *B, strbuf *why)
 		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
 				 cb->objs, cb->nobjs, ea | eb, why)) {
 			sb_printf(why, " at call %u", k);
+			if (at_call)
+				*at_call = k;
 			return true;
 		}
 	}
@@ -622,7 +640,8 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	     B = {h->p, &h->hpp, &rp, &v.env_p};
 	strbuf why;
 	sb_init(&why);
-	if (hp_diverges(h, &A, &B, &why)) {
+	uint32_t k;
+	if (diverges_at(h, &A, &B, &why, &k)) {
 		ans = 1;
 		ver_result *r = h->res;
 		for (uint32_t i = 0; i < h->o->ninputs; i++)
@@ -630,6 +649,18 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		strbuf sb;
 		sb_init(&sb);
 		report(h, &v, why.buf, what, &sb);
+		/* Both runs op by op, as for integer pairs (cex.h). */
+		bool call = k != UINT32_MAX;
+		h->div_call = k;
+		h->div_stop_o = ro.stop_op;
+		h->div_stop_p = rp.stop_op;
+		h->div_outcome_o = ro.outcome;
+		h->div_outcome_p = rp.outcome;
+		cex_print_run("original trace", h->o, &ro,
+			      call ? ro.calls[k].op : ro.stop_op, &sb);
+		cex_print_run("optimized trace", h->p, &rp,
+			      call ? rp.calls[k].op : rp.stop_op, &sb);
+		sb_puts(&sb, "(>>> marks where the traces diverge)\n");
 		r->cex_text = sb_detach(&sb);
 	} else if (!model) {
 		ans = 0;
