@@ -224,6 +224,14 @@ int32_t hp_divergence_obl(const hp *h)
 	return -1;
 }
 
+bool hp_obl_compares_heaps(const hp *h, uint32_t i)
+{
+	if (i >= h->Q.n)
+		return false;
+	hkind k = h->Q.v[i].kind;
+	return k == H_CALL_EQ || k == H_GUARD_HEAP || k == H_END_HEAP;
+}
+
 Z3_ast hp_obl_defined(hp *h, uint32_t i)
 {
 	return i < h->Q.n ? hp_def_upto(h, h->Q.v[i].d_upto) : zc_true(&h->S);

@@ -169,6 +169,11 @@ void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
  * interpreter disagree).  *ST is set on any error. */
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
 
+/* Whether obligation I of the list compares heaps (at a call, a failing
+ * guard, the end): the ones where escape, decided statically and so
+ * over-approximated, can make a model that does not replay. */
+bool hp_obl_compares_heaps(const hp *h, uint32_t i);
+
 /* The obligation of the list (hp_obligations) that the divergence of
  * the last replay or screening that found one is about (a call, the
  * guard the original leaves at, the end), or -1. */
