@@ -37,7 +37,8 @@ static jp_status setup(hp *h)
 		return st;
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
-	if (!h->hk || !h->rk || !hp_trace_alloc(h, &h->ho, o) ||
+	h->rkr = calloc(h->maxcalls + 1, sizeof *h->rkr);
+	if (!h->hk || !h->rk || !h->rkr || !hp_trace_alloc(h, &h->ho, o) ||
 	    !hp_trace_alloc(h, &h->hpp, p))
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	st = hp_scan_idents(h);
@@ -110,6 +111,7 @@ void hp_close(hp *h)
 	free(h->vars);
 	free(h->hk);
 	free(h->rk);
+	free(h->rkr);
 	free(h);
 }
 

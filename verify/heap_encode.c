@@ -217,8 +217,25 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 				    mem_read(h, e->cur[f], h->id[x].addr));
 		e->cur[f] = a;
 	}
-	if (op->result != IR_NOVAL)
+	if (op->result == IR_NOVAL)
+		return;
+	if (op->kind != 'r') {
 		e->val[op->result] = h->rk[k];
+		return;
+	}
+	/* A reference from the world: an object that is not fresh (or
+	 * NULL), one address per call shared by both traces, never a fresh
+	 * object's (hp_make_background).  Exact only while the world holds
+	 * no fresh object: after one escaped, it could return that one,
+	 * which the model does not express -- the pair is then unknown. */
+	if (e->esc) {
+		h->over_limit = true;
+		h->ref_call_after_escape = true;
+		return;
+	}
+	e->val[op->result] = h->rkr[k];
+	e->pts[op->result] = 0;
+	e->other[op->result] = true;
 }
 
 /* A W-bit integer as a field word (heap_model.c: one 64-bit word per
@@ -374,6 +391,13 @@ jp_status hp_enc_one(hp *h, htrace *e)
 			if (st)
 				return st;
 		}
+		if (h->ref_call_after_escape)
+			return jp_fail_at(
+			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
+			    "'%s' returns a reference after a fresh object "
+			    "escaped: the world could return that object, "
+			    "which the heap model does not express",
+			    ir_op_name(t, op));
 	}
 	if (h->S.failed || zc_failed())
 		return zc_failed()

@@ -164,8 +164,9 @@ typedef struct hp {
 	hcptr *cp;
 	uint32_t ncp;
 	Z3_func_decl tyfun;
-	Z3_ast *hk; /* per call k * nf: havoc arrays */
-	Z3_ast *rk; /* per call k: result */
+	Z3_ast *hk;  /* per call k * nf: havoc arrays */
+	Z3_ast *rk;  /* per call k: result */
+	Z3_ast *rkr; /* per call k: its result when it is a reference */
 	uint32_t maxcalls;
 	htrace ho, hpp;
 	Z3_ast bg;	       /* background constraints */
@@ -175,6 +176,8 @@ typedef struct hp {
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
 	bool over_limit;       /* more fresh identities than HP_MAXID */
+	bool ref_call_after_escape; /* a call returns a reference after a
+				       fresh object escaped (enc_call) */
 	/* Where the last replayed divergence was (hp_divergence_obl): the
 	 * call they differ at (UINT32_MAX: none), each run's stop. */
 	uint32_t div_call, div_stop_o, div_stop_p;

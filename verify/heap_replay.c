@@ -530,7 +530,11 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 		}
 	}
 	for (uint32_t k = 0; k < h->maxcalls; k++) {
-		v->rets[k] = eval(h, m, h->rk[k]);
+		const htrace *e = k < h->ho.ncalls ? &h->ho : &h->hpp;
+		bool ref = k < e->ncalls &&
+			   e->t->ops[e->callop[k]].result != IR_NOVAL &&
+			   e->t->ops[e->callop[k]].kind == 'r';
+		v->rets[k] = eval(h, m, ref ? h->rkr[k] : h->rk[k]);
 		fresh_writes(h, m, v, k);
 	}
 	v->env = (interp_env){.args = v->args,
