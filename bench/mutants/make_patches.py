@@ -5,7 +5,9 @@
 # (bench/mutation.sh) applies; this script only regenerates them, e.g.
 # after an edit of passes/ moved their context (tests/cli/bench_mutants.sh
 # says when one no longer applies).  Each text must occur exactly once in
-# its file.  Numbers follow the order below: append new mutants at the
+# its file.  Regenerating rewrites every patch, so the @@ line numbers of
+# patches that still applied may move too: keep those unchanged (git
+# checkout) unless their context changed.  Numbers follow the order below: append new mutants at the
 # end so that earlier numbers stay.
 #
 #   python3 bench/mutants/make_patches.py [SRC]   (SRC: the repository root)
@@ -252,15 +254,22 @@ m("exact-after-overflow", None, "passes/opt.c",
   "opt: an *_ovf result is marked exact after guard_overflow too, so rules that\n"
   "# need an exact result use a wrapped one.")
 
+# Every text is checked before any patch is removed: a text that no longer
+# matches stops the script with the patches as they were (it once deleted
+# the committed patches of the mutants after the first missing text).
+bad = []
+for i, (name, shape, path, old, new, why) in enumerate(M, 1):
+    n = open(os.path.join(SRC, path)).read().count(old)
+    if n != 1:
+        bad.append("%03d %s: expected 1 match in %s, found %d" % (i, name, path, n))
+if bad:
+    sys.exit("nothing written:\n" + "\n".join(bad))
 os.makedirs(OUT, exist_ok=True)
 for f in os.listdir(OUT):
     if f.endswith(".patch"):
         os.remove(os.path.join(OUT, f))
 for i, (name, shape, path, old, new, why) in enumerate(M, 1):
     text = open(os.path.join(SRC, path)).read()
-    n = text.count(old)
-    if n != 1:
-        sys.exit("%s: expected 1 match in %s, found %d" % (name, path, n))
     tmp = tempfile.mkdtemp()
     a = os.path.join(tmp, "a", path); b = os.path.join(tmp, "b", path)
     os.makedirs(os.path.dirname(a)); os.makedirs(os.path.dirname(b))
