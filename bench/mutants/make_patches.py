@@ -5,7 +5,9 @@
 # (bench/mutation.sh) applies; this script only regenerates them, e.g.
 # after an edit of passes/ moved their context (tests/cli/bench_mutants.sh
 # says when one no longer applies).  Each text must occur exactly once in
-# its file.  Numbers follow the order below: append new mutants at the
+# its file.  Regenerating rewrites every patch, so the @@ line numbers of
+# patches that still applied may move too: keep those unchanged (git
+# checkout) unless their context changed.  Numbers follow the order below: append new mutants at the
 # end so that earlier numbers stay.
 #
 #   python3 bench/mutants/make_patches.py [SRC]   (SRC: the repository root)
@@ -36,8 +38,8 @@ m("signext-fits", "range ending at 2^7/2^15/2^31, sign-extended", "passes/bounds
   "signext_by takes the n-byte signed range to end at 2^(8n-1) instead of\n"
   "# 2^(8n-1) - 1: a value whose range ends exactly there is kept unchanged.")
 m("mod-var-bound", "x % y, x's upper bound == y's lower bound", "passes/bounds.c",
-  "\t\t\tif (a->hi < b->lo)\n\t\t\t\treturn *a; /* x % y == x */",
-  "\t\t\tif (a->hi <= b->lo)\n\t\t\t\treturn *a; /* x % y == x */",
+  "\t\t\tif (a->hi < b->lo) {\n\t\t\t\thit(OPT_BR_MOD_IDENTITY);",
+  "\t\t\tif (a->hi <= b->lo) {\n\t\t\t\thit(OPT_BR_MOD_IDENTITY);",
   "f_py_mod: x % y == x for x in [0, y] (should be [0, y)): off by one when\n"
   "# x's upper bound equals y's lower bound, where x % y can be 0.")
 m("fresh-alias-order", "escaped fresh object, loaded ref, store through it", "passes/heapcache.c",
@@ -73,12 +75,12 @@ m("mod-negdiv-nonzero", None, "passes/bounds.c",
   "\t\treturn bnd_range(w, b->lo + 1, -1);",
   "f_py_mod by a negative divisor forgets that the remainder can be 0.")
 m("lt-off-by-one", None, "passes/bounds.c",
-  "\t\t\treturn a->hi < b->lo ? 1 : a->lo >= b->hi ? 0 : -1;",
-  "\t\t\treturn a->hi <= b->lo ? 1 : a->lo >= b->hi ? 0 : -1;",
+  "\t\t\treturn counted(a->hi < b->lo\t? 1",
+  "\t\t\treturn counted(a->hi <= b->lo\t? 1",
   "decide_rel: signed a < b is decided true when a's upper bound equals b's lower bound.")
 m("eq-touching-ranges", None, "passes/bounds.c",
-  "\t\tif (a->hi < b->lo || b->hi < a->lo ||",
-  "\t\tif (a->hi <= b->lo || b->hi < a->lo ||",
+  "\t\tif (a->hi < b->lo || b->hi < a->lo) {",
+  "\t\tif (a->hi <= b->lo || b->hi < a->lo) {",
   "decide_rel: a == b is decided false when the ranges only touch (a.hi == b.lo).")
 m("ubounds-zero-end", None, "passes/bounds.c",
   "\tif (b->lo >= 0 || b->hi < 0) {\n\t\tlo = canon(w, b->lo);",
@@ -101,8 +103,8 @@ m("refine-le-strict", None, "passes/bounds_back.c",
   "\t\t*x = bnd_meet(*x, bnd_range(w, smin(w), yhi - 1));\n\t\t*y = bnd_meet(*y, bnd_range(w, xlo, smax(w)));",
   "refine_lt: the non-strict x <= y refines x to (-inf, y.hi - 1], the strict case's bound.")
 m("refine-ult-signed-y", None, "passes/bounds_back.c",
-  "\telse if (y->lo >= 0)\n\t\t*y = bnd_meet(*y, bnd_range(w, (int64_t)lb, smax(w)));",
-  "\telse\n\t\t*y = bnd_meet(*y, bnd_range(w, (int64_t)lb, smax(w)));",
+  "\t} else if (y->lo >= 0) {\n\t\thit(OPT_BR_REF_ULT_Y_NONNEG);",
+  "\t} else {\n\t\thit(OPT_BR_REF_ULT_Y_NONNEG);",
   "refine_ult: y >=u lb is read as signed y >= lb also for a y that may be negative\n"
   "# (a large unsigned number).")
 m("back-and-known0", None, "passes/bounds_back.c",
@@ -133,12 +135,12 @@ m("use-signext-fits", "range ending at 2^7/2^15/2^31, sign-extended", "passes/op
   "\t\tif (b[0].lo >= -lim && b[0].hi <= lim)",
   "use_bounds drops int_signext(x, n) when x's range ends at 2^(8n-1) (one too far).")
 m("use-and-maybe-bits", None, "passes/opt_bounds.c",
-  "\t\tif (((b[0].val | b[0].mask) & ~b[1].val & M) == 0)\n\t\t\treturn opt_replace(c, op, x);",
-  "\t\tif (((b[0].val | b[0].mask) & ~(b[1].val | b[1].mask) & M) == 0)\n\t\t\treturn opt_replace(c, op, x);",
+  "\t\tif (((b[0].val | b[0].mask) & ~b[1].val & M) == 0)\n\t\t\treturn same_as(c, op, x, OPT_BR_RW_AND);",
+  "\t\tif (((b[0].val | b[0].mask) & ~(b[1].val | b[1].mask) & M) == 0)\n\t\t\treturn same_as(c, op, x, OPT_BR_RW_AND);",
   "use_bounds: x & y == x when every bit that may be 1 in x MAY be 1 in y (must be known 1).")
 m("use-istrue-negative", None, "passes/opt_bounds.c",
-  "\t\tif (b[0].lo >= 0 && b[0].hi <= 1)\n\t\t\treturn opt_replace(c, op, x);\n\t\tbreak;\n\tcase IR_INT_PY_MOD:",
-  "\t\tif (b[0].hi <= 1)\n\t\t\treturn opt_replace(c, op, x);\n\t\tbreak;\n\tcase IR_INT_PY_MOD:",
+  "\t\tif (b[0].lo >= 0 && b[0].hi <= 1)\n\t\t\treturn same_as(c, op, x, OPT_BR_RW_IS_TRUE);",
+  "\t\tif (b[0].hi <= 1)\n\t\t\treturn same_as(c, op, x, OPT_BR_RW_IS_TRUE);",
   "use_bounds: int_is_true(x) is x for any x <= 1 (negative x included).")
 m("guard-true-is-one", None, "passes/opt_bounds.c",
   "\t\tbx = opt_bound(c, x);\n\t\tdummy = bx;\n\t\tbnd_refine_cmp(IR_INT_IS_TRUE, true, &bx, &dummy);\n\t\trefine(c, x, bx, 0);",
@@ -199,11 +201,17 @@ m("cse-ovf-inexact", None, "passes/cse.c",
   "cse_ovf: an *_ovf op reuses an earlier twin whose guard was guard_overflow and\n"
   "# declares no overflow.")
 # ---- heapcache.c ----
-m("load-null-forward", None, "passes/heapcache.c",
-  "\tif (e && (!e->from_store || nonnull(c, p))) {",
-  "\tif (e) {",
-  "hc_load forwards a stored value through a reference not known non-null (a store\n"
-  "# through NULL is lost, the load reads 0).")
+# 040 was load-null-forward (hc_load forwarding a stored value through a
+# reference not known non-null): since a field access through NULL is
+# undefined behaviour, forwarding through any reference is right and that
+# check is gone, so 040 is now another bug of the load path.
+m("load-observes-exact", None, "passes/heapcache.c",
+  "\t\tif (!(s->p[k].field == field &&\n\t\t      may_alias(c, opt_find(c, s->p[k].obj), obj)))",
+  "\t\tif (!(s->p[k].field == field &&\n\t\t      opt_find(c, s->p[k].obj) == obj))",
+  "observe_load: a load observes only the pending stores through its own reference,\n"
+  "# not those through another that may be the same object, so a store read by such\n"
+  "# a load and overwritten after it is removed as dead.  (Replaces load-null-forward:\n"
+  "# forwarding through a possibly-NULL reference is right since NULL access is UB.)")
 m("call-keeps-fresh", None, "passes/heapcache.c",
   "\tfor (uint32_t k = 0; k < s->ne; k++)\n\t\tif (private_obj(c, opt_find(c, s->e[k].obj)))\n\t\t\ts->e[n++] = s->e[k];\n\ts->ne = n;\n\t/* BUG dse",
   "\tfor (uint32_t k = 0; k < s->ne; k++)\n\t\tif (fresh(c, opt_find(c, s->e[k].obj)))\n\t\t\ts->e[n++] = s->e[k];\n\ts->ne = n;\n\t/* BUG dse",
@@ -246,15 +254,22 @@ m("exact-after-overflow", None, "passes/opt.c",
   "opt: an *_ovf result is marked exact after guard_overflow too, so rules that\n"
   "# need an exact result use a wrapped one.")
 
+# Every text is checked before any patch is removed: a text that no longer
+# matches stops the script with the patches as they were (it once deleted
+# the committed patches of the mutants after the first missing text).
+bad = []
+for i, (name, shape, path, old, new, why) in enumerate(M, 1):
+    n = open(os.path.join(SRC, path)).read().count(old)
+    if n != 1:
+        bad.append("%03d %s: expected 1 match in %s, found %d" % (i, name, path, n))
+if bad:
+    sys.exit("nothing written:\n" + "\n".join(bad))
 os.makedirs(OUT, exist_ok=True)
 for f in os.listdir(OUT):
     if f.endswith(".patch"):
         os.remove(os.path.join(OUT, f))
 for i, (name, shape, path, old, new, why) in enumerate(M, 1):
     text = open(os.path.join(SRC, path)).read()
-    n = text.count(old)
-    if n != 1:
-        sys.exit("%s: expected 1 match in %s, found %d" % (name, path, n))
     tmp = tempfile.mkdtemp()
     a = os.path.join(tmp, "a", path); b = os.path.join(tmp, "b", path)
     os.makedirs(os.path.dirname(a)); os.makedirs(os.path.dirname(b))
