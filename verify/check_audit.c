@@ -623,12 +623,8 @@ jp_status chk_audit(chk_pair *ps, jp_err *err)
 		}
 		if (same)
 			continue;
-		if (ps->heap) {
-			/* What the heap obligation assumes, as in the
-			 * driver (chk_goal_neg). */
-			Z3_ast v[2] = {hp_obl_defined(ps->heap, i), neg};
-			neg = chk_mk_and(ps, 2, v);
-		}
+		/* What a heap obligation assumes, as in the driver. */
+		neg = chk_heap_defined(ps, i, neg);
 		Z3_lbool ans;
 		st = audit_one(ps, &po, &pp, &ps->L.v[i], neg, &ans, x, err);
 		if (st)

@@ -368,12 +368,19 @@ static Z3_ast goal_neg(chk_pair *ps, const obl *b, bool *ident);
 Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident)
 {
 	Z3_ast g = goal_neg(ps, b, ident);
-	if (!g || !ps->heap || b < ps->L.v || b >= ps->L.v + ps->L.n)
+	if (!g || b < ps->L.v || b >= ps->L.v + ps->L.n)
 		return g;
-	Z3_ast d = hp_obl_defined(ps->heap, (uint32_t)(b - ps->L.v));
+	return chk_heap_defined(ps, (uint32_t)(b - ps->L.v), g);
+}
+
+Z3_ast chk_heap_defined(chk_pair *ps, uint32_t i, Z3_ast neg)
+{
+	if (!ps->heap)
+		return neg;
+	Z3_ast d = hp_obl_defined(ps->heap, i);
 	if (zc_is_true(ps->z, d))
-		return g;
-	Z3_ast v[2] = {d, g};
+		return neg;
+	Z3_ast v[2] = {d, neg};
 	return chk_mk_and(ps, 2, v);
 }
 

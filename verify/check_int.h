@@ -186,6 +186,10 @@ Z3_ast chk_mk_not(chk_pair *ps, Z3_ast a);
 Z3_ast chk_mk_and(chk_pair *ps, uint32_t n, const Z3_ast *a);
 Z3_ast chk_subst(chk_pair *ps, Z3_ast t);
 Z3_ast chk_goal_neg(chk_pair *ps, const obl *b, bool *ident);
+/* NEG with what obligation I of a heap pair also assumes (the original
+ * defined up to a point, hp_obl_defined) conjoined; NEG itself for other
+ * pairs.  chk_goal_neg and the audit both use it. */
+Z3_ast chk_heap_defined(chk_pair *ps, uint32_t i, Z3_ast neg);
 
 /* ---- check_facts.c ---- */
 
