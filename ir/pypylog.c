@@ -196,6 +196,75 @@ static jp_status parse_section(const section *s, uint32_t k, const char *file,
 	return st;
 }
 
+/* ---- classes of allocations ---------------------------------------------- */
+
+/* PyPy prints new_with_vtable(descr=<SizeDescr 16>): the vtable is in the
+ * descr but not in the log, and many classes share a size.  The class is
+ * read from the field descrs the trace writes into the object
+ * ("<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 pure>"
+ * names W_IntObject, the class that declares the field): when every
+ * setfield_gc on the allocation's result names one class, the allocation
+ * takes that class name as its descr, which is how the checker and the
+ * interpreter know a fresh object's class.  An assumption (docs/pypy.md):
+ * an object that belongs to a subclass and is written only through fields
+ * its superclass declares gets the superclass. */
+
+/* The declaring class of field descr D ("<FieldS a.b.C.inst_x 8 ...>"):
+ * "C" into OUT, or false. */
+static bool field_class(const char *d, char *out, size_t n)
+{
+	if (strncmp(d, "<Field", 6) != 0)
+		return false;
+	const char *sp = strchr(d, ' ');
+	if (!sp)
+		return false;
+	const char *name = sp + 1;
+	const char *end = strchr(name, ' ');
+	if (!end)
+		return false;
+	const char *last = NULL, *prev = NULL;
+	for (const char *q = name; q < end; q++)
+		if (*q == '.') {
+			prev = last;
+			last = q;
+		}
+	if (!last)
+		return false;
+	const char *c = prev ? prev + 1 : name;
+	size_t len = (size_t)(last - c);
+	if (len == 0 || len >= n)
+		return false;
+	memcpy(out, c, len);
+	out[len] = 0;
+	return true;
+}
+
+static void name_classes(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_NEW_WITH_VTABLE || !op->descr ||
+		    strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) != 0)
+			continue;
+		char cls[128] = "", c[128];
+		bool ok = true;
+		for (uint32_t j = i + 1; ok && j < t->nops; j++) {
+			const ir_op *w = &t->ops[j];
+			if (w->opc != IR_SETFIELD_GC ||
+			    w->args[0] != op->result)
+				continue;
+			ok =
+			    w->descr &&
+			    field_class(ir_strtext(t, w->descr), c, sizeof c) &&
+			    (!cls[0] || !strcmp(cls, c));
+			if (ok)
+				snprintf(cls, sizeof cls, "%s", c);
+		}
+		if (ok && cls[0])
+			t->ops[i].descr = ir_cstr(t, cls);
+	}
+}
+
 /* ---- copying ops -------------------------------------------------------- */
 
 typedef struct copier {
@@ -333,7 +402,7 @@ static bool emit_end(copier *c, const ir_op *end)
 	return r != UINT32_MAX;
 }
 
-static void pair_guards(ir_trace *o, ir_trace *p);
+static void raw_inputs(pl_pair *p);
 static void same_ptrs(pl_pair *p);
 
 /* ---- the shapes --------------------------------------------------------- */
@@ -546,7 +615,7 @@ static void set_reason(pl_pair *p, const char *why)
 
 /* Shapes pair P from the unoptimized trace N and the optimized one T. */
 static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
-		  const char *const *known, uint32_t nknown)
+		  const char *const *known, uint32_t nknown, bool apart)
 {
 	char why[512] = "";
 	uint32_t at[2];
@@ -610,20 +679,160 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		set_reason(p, why);
 		return;
 	}
-	pair_guards(p->orig, p->opt);
-	same_ptrs(p);
+	if (!apart)
+		same_ptrs(p);
+	raw_inputs(p);
 }
 
-/* ---- guard pairing for heap pairs -------------------------------------- */
+/* ---- raw reads ------------------------------------------------------------
+ */
 
-/* The heap checker pairs guards by label only (an unlabelled pair is
- * paired by position); for a pair that uses the heap the front end pairs
- * them itself.  A guard's signature hashes its op and, to depth DEPTH,
- * how its arguments are computed (input positions, constants, ops and
- * their descrs; every ConstPtr alike, their names say nothing).  Each
- * guard of OPT is paired with the next guard of ORIG with the same
- * signature; guards left over get labels of their own (removed / new).
- * A wrong pairing can only fail a proof, never make one. */
+/* getfield_raw_i at a constant address (PyPy's signal-pending flag, read
+ * once per iteration) is an opaque op, and an opaque op is a call that
+ * may change every field: after it nothing the trace read is known.  A
+ * raw read changes nothing.  When the two traces make the same raw reads
+ * at constant addresses (same op, descr and address, in the same order)
+ * and neither writes raw memory, the k-th read of both is taken as one
+ * unknown value: an extra input "irawK" of both traces.  That is the
+ * heap model's own rule for the k-th call (the same unknown result),
+ * without the writes; the value read may be anything, so nothing about
+ * the raw memory is assumed. */
+
+static bool is_raw_read(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || !op->opname || op->result == IR_NOVAL)
+		return false;
+	const char *n = ir_strtext(t, op->opname);
+	if (strcmp(n, "getfield_raw_i") && strcmp(n, "getfield_raw_f"))
+		return false;
+	for (uint32_t j = 0; j < op->nargs; j++)
+		if (ir_val(t, op->args[j])->tag != IR_VAL_CONST_INT)
+			return false;
+	return true;
+}
+
+static bool writes_raw(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname)
+			continue;
+		const char *n = ir_strtext(t, op->opname);
+		if (strstr(n, "_raw") && !strstr(n, "get") &&
+		    strncmp(n, "raw_load", 8) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The raw reads of T (op indices into AT, at most MAX); their count. */
+static uint32_t raw_reads(const ir_trace *t, uint32_t *at, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (is_raw_read(t, &t->ops[i])) {
+			if (n < max)
+				at[n] = i;
+			n++;
+		}
+	return n;
+}
+
+static bool same_read(const ir_trace *a, const ir_op *x, const ir_trace *b,
+		      const ir_op *y)
+{
+	if (strcmp(ir_strtext(a, x->opname), ir_strtext(b, y->opname)) ||
+	    x->nargs != y->nargs || !x->descr != !y->descr ||
+	    (x->descr &&
+	     strcmp(ir_strtext(a, x->descr), ir_strtext(b, y->descr))))
+		return false;
+	for (uint32_t j = 0; j < x->nargs; j++)
+		if (ir_val(a, x->args[j])->cval != ir_val(b, y->args[j])->cval)
+			return false;
+	return true;
+}
+
+/* T with N extra int inputs raw0..raw(N-1), the raw read at AT[k] taking
+ * irawK (an int by its name, as the parser reads names). */
+static ir_trace *with_raw_inputs(const ir_trace *t, const uint32_t *at,
+				 uint32_t n)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	copier c;
+	if (!d || !copier_init(&c, d, t)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c.map[v] =
+		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
+		ok = c.map[v] != IR_NOVAL;
+	}
+	for (uint32_t k = 0; ok && k < n; k++) {
+		char nm[24];
+		snprintf(nm, sizeof nm, "iraw%u", k);
+		ir_vid v = ir_add_input(d, 'i', nm);
+		c.map[t->ops[at[k]].result] = v;
+		ok = v != IR_NOVAL;
+	}
+	char why[256];
+	for (uint32_t i = 0, k = 0; ok && i + 1 < t->nops; i++) {
+		if (k < n && at[k] == i) {
+			k++;
+			continue;
+		}
+		ok = copy_op(&c, i, "", why, sizeof why);
+	}
+	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void raw_inputs(pl_pair *p)
+{
+	uint32_t n = raw_reads(p->orig, NULL, 0);
+	if (n == 0 || n != raw_reads(p->opt, NULL, 0) || writes_raw(p->orig) ||
+	    writes_raw(p->opt))
+		return;
+	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+	bool ok = a && b;
+	if (ok) {
+		raw_reads(p->orig, a, n);
+		raw_reads(p->opt, b, n);
+	}
+	for (uint32_t k = 0; ok && k < n; k++)
+		ok = same_read(p->orig, &p->orig->ops[a[k]], p->opt,
+			       &p->opt->ops[b[k]]);
+	ir_trace *o = ok ? with_raw_inputs(p->orig, a, n) : NULL;
+	ir_trace *t = o ? with_raw_inputs(p->opt, b, n) : NULL;
+	if (t) {
+		ir_trace_free(p->orig);
+		ir_trace_free(p->opt);
+		p->orig = o;
+		p->opt = t;
+	} else {
+		ir_trace_free(o);
+	}
+	free(a);
+	free(b);
+}
+
+/* ---- signatures ---------------------------------------------------------- */
+
+/* How a value is computed, to depth DEPTH: input positions, constants, ops
+ * and their descrs (every ConstPtr alike: their names say nothing).  The
+ * roles of ConstPtr occurrences are compared by it (same_ptrs).  Guards
+ * are not paired here: PyPy's unoptimized guards have no descr, and the
+ * checker infers the pairing whichever side lacks labels, for heap pairs
+ * too (verify/check.c), by what each guard checks rather than by how it
+ * is spelled. */
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -662,140 +871,249 @@ static uint64_t val_sig(const ir_trace *t, ir_vid v, int depth)
 	return h;
 }
 
-static uint64_t guard_sig(const ir_trace *t, uint32_t opi)
+/* ---- ConstPtr identities ------------------------------------------------ */
+
+/* PyPy prints every constant box with a number of its own (the log's
+ * box-name memo is keyed by box, and each section unpacks fresh boxes),
+ * so one object has a different ConstPtr name in each section and often
+ * several in one.  Unless P->apart, the names are unified by the role
+ * each occurrence plays (docs/pypy.md, "ConstPtr identities"):
+ *  - an occurrence of ORIG and one of OPT with the same role signature
+ *    (the op, its name and descr, the argument position, and how the
+ *    other arguments are computed) name one object, when that role has
+ *    one name in each trace (a role with two names in one trace says
+ *    nothing);
+ *  - guard_value(ConstPtr(a), ConstPtr(b)) (the unrolled second iteration
+ *    of a loop whose jump passes a promoted constant) names one object.
+ * Each class takes the name ORIG gives it first.  These identities are
+ * assumptions the log cannot confirm; P->nsame counts them. */
+
+typedef struct ptr_occ {
+	uint64_t sig;
+	uint32_t name; /* index into the name table */
+	uint8_t side;  /* 0 ORIG, 1 OPT */
+} ptr_occ;
+
+typedef struct ptr_names {
+	const char **v; /* distinct ConstPtr names, ORIG's first */
+	uint32_t *up;	/* union-find parent */
+	uint32_t n, cap;
+	ptr_occ *occ;
+	uint32_t nocc, occcap;
+	bool oom;
+} ptr_names;
+
+static uint32_t name_index(ptr_names *pn, const char *s)
+{
+	for (uint32_t i = 0; i < pn->n; i++)
+		if (!strcmp(pn->v[i], s))
+			return i;
+	if (pn->n == pn->cap) {
+		uint32_t cap = pn->cap ? 2 * pn->cap : 16;
+		const char **v = realloc(pn->v, cap * sizeof *v);
+		uint32_t *up = v ? realloc(pn->up, cap * sizeof *up) : NULL;
+		if (v)
+			pn->v = v;
+		if (!v || !up) {
+			pn->oom = true;
+			return UINT32_MAX;
+		}
+		pn->up = up;
+		pn->cap = cap;
+	}
+	pn->v[pn->n] = s;
+	pn->up[pn->n] = pn->n;
+	return pn->n++;
+}
+
+static uint32_t find(ptr_names *pn, uint32_t i)
+{
+	while (pn->up[i] != i)
+		i = pn->up[i] = pn->up[pn->up[i]];
+	return i;
+}
+
+/* Unites the classes of A and B, the smaller index (ORIG's first name)
+ * staying the root; true when they were apart. */
+static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
+{
+	a = find(pn, a);
+	b = find(pn, b);
+	if (a == b)
+		return false;
+	if (b < a) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	pn->up[b] = a;
+	return true;
+}
+
+static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
+{
+	if (pn->nocc == pn->occcap) {
+		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
+		ptr_occ *o = realloc(pn->occ, cap * sizeof *o);
+		if (!o) {
+			pn->oom = true;
+			return;
+		}
+		pn->occ = o;
+		pn->occcap = cap;
+	}
+	pn->occ[pn->nocc++] = (ptr_occ){sig, name, side};
+}
+
+static const char *const_ptr_name(const ir_trace *t, ir_vid v)
+{
+	const ir_value *x = ir_val(t, v);
+	return x->tag == IR_VAL_CONST_PTR ? ir_strtext(t, x->name) : NULL;
+}
+
+/* The role of argument J of op OPI. */
+static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
 {
 	const ir_op *op = &t->ops[opi];
-	uint64_t h = mix(7, op->opc);
-	for (uint32_t i = 0; i < op->nargs; i++)
-		h = mix(h, val_sig(t, op->args[i], 4));
+	uint64_t h = mix(8, op->opc);
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = mix(h, hash_text(ir_strtext(t, op->opname)));
+	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
+		h = mix(h, hash_text(ir_strtext(t, op->descr)));
+	h = mix(h, j);
+	for (uint32_t k = 0; k < op->nargs; k++)
+		if (k != j)
+			h = mix(h, val_sig(t, op->args[k], 3));
 	return h;
 }
 
-static void label(ir_trace *t, uint32_t opi, char tag, uint32_t k)
+static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 {
-	char buf[24];
-	snprintf(buf, sizeof buf, "%c%u", tag, k);
-	t->ops[opi].descr = ir_cstr(t, buf);
-	t->ops[opi].flags &= (uint8_t)~IR_OPF_IMPLICIT_LABEL;
-}
-
-static bool uses_heap(const ir_trace *t)
-{
-	for (uint32_t i = 0; i < t->nops; i++)
-		if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP))
-			return true;
-	return false;
-}
-
-static void pair_guards(ir_trace *o, ir_trace *p)
-{
-	if (!uses_heap(o) && !uses_heap(p))
-		return; /* the checker infers integer pairs itself */
-	uint8_t *used = calloc(o->nops + 1, 1);
-	if (!used)
-		return;
-	uint32_t cur = 0, k = 0;
-	for (uint32_t h = 0; h < p->nops; h++) {
-		if (!ir_op_has((ir_opcode)p->ops[h].opc, IRF_GUARD))
-			continue;
-		uint64_t sh = guard_sig(p, h);
-		uint32_t g = cur;
-		for (; g < o->nops; g++)
-			if (ir_op_has((ir_opcode)o->ops[g].opc, IRF_GUARD) &&
-			    guard_sig(o, g) == sh)
-				break;
-		if (g < o->nops) {
-			label(o, g, 'm', k);
-			label(p, h, 'm', k++);
-			used[g] = 1;
-			cur = g + 1;
-		} else {
-			label(p, h, 'n', h);
+	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(t, op->args[j]);
+			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
+			if (k != UINT32_MAX)
+				add_occ(pn, role_sig(t, i, j), k, side);
+		}
+		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
+			const char *a = const_ptr_name(t, op->args[0]);
+			const char *b = const_ptr_name(t, op->args[1]);
+			uint32_t x = a ? name_index(pn, a) : UINT32_MAX;
+			uint32_t y = b ? name_index(pn, b) : UINT32_MAX;
+			if (x != UINT32_MAX && y != UINT32_MAX)
+				unite(pn, x, y);
 		}
 	}
-	for (uint32_t g = 0; g < o->nops; g++)
-		if (ir_op_has((ir_opcode)o->ops[g].opc, IRF_GUARD) && !used[g])
-			label(o, g, 'r', g);
-	free(used);
 }
 
-/* ---- ConstPtr correspondence --------------------------------------------- */
-
-/* The ConstPtr of a guard_value at op I, or NULL. */
-static const char *guard_ptr(const ir_trace *t, uint32_t i)
+static int occ_cmp(const void *a, const void *b)
 {
-	const ir_op *op = &t->ops[i];
-	if (op->opc != IR_GUARD_VALUE ||
-	    ir_val(t, op->args[1])->tag != IR_VAL_CONST_PTR)
-		return NULL;
-	return ir_strtext(t, ir_val(t, op->args[1])->name);
+	const ptr_occ *x = a, *y = b;
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-/* P->opt_same: OPT with the ConstPtr of each guard_value renamed to the
- * one of the ORIG guard_value it pairs with (same signature, in order),
- * when that names each ConstPtr consistently.  Checking it is checking
- * the pair under the hypothesis that those are the same objects, which
- * the log cannot confirm (PyPy names ConstPtrs per section). */
-static void same_ptrs(pl_pair *p)
+/* The names of group [I, J) (one role) on SIDE: the one name, or
+ * UINT32_MAX when none or several. */
+static uint32_t group_name(const ptr_occ *o, uint32_t i, uint32_t j,
+			   uint8_t side)
 {
-	const ir_trace *o = p->orig, *t = p->opt;
-	const char **from = calloc(t->nops + 1, sizeof *from);
-	const char **to = calloc(t->nops + 1, sizeof *to);
-	uint32_t n = 0, cur = 0;
-	bool ok = from && to;
-	for (uint32_t h = 0; ok && h < t->nops; h++) {
-		const char *b = guard_ptr(t, h);
-		if (!b)
+	uint32_t k = UINT32_MAX;
+	for (; i < j; i++) {
+		if (o[i].side != side)
 			continue;
-		uint64_t sh = guard_sig(t, h);
-		uint32_t g = cur;
-		while (g < o->nops &&
-		       !(guard_ptr(o, g) && guard_sig(o, g) == sh))
-			g++;
-		if (g == o->nops)
-			continue;
-		cur = g + 1;
-		const char *a = guard_ptr(o, g);
-		uint32_t k = 0;
-		while (k < n && strcmp(from[k], b) && strcmp(to[k], a))
-			k++;
-		if (k < n && (strcmp(from[k], b) || strcmp(to[k], a)))
-			ok = false; /* one name would stand for two objects */
-		else if (k == n) {
-			from[n] = b;
-			to[n++] = a;
-		}
+		if (k != UINT32_MAX && o[i].name != k)
+			return UINT32_MAX;
+		k = o[i].name;
 	}
-	if (ok && n > 0) {
-		ir_trace *d = ir_trace_new(t->width);
-		copier c;
-		char why[256];
-		if (d && copier_init(&c, d, t)) {
-			c.keep_labels = true;
-			c.ren_from = from;
-			c.ren_to = to;
-			c.nren = n;
-			bool good = true;
-			for (uint32_t i = 0; good && i < t->ninputs; i++) {
-				ir_vid v = t->inputs[i];
-				c.map[v] = ir_add_input(d, ir_val(t, v)->kind,
-							ir_valname(t, v));
-				good = c.map[v] != IR_NOVAL;
-			}
-			for (uint32_t i = 0; good && i + 1 < t->nops; i++)
-				good = copy_op(&c, i, "", why, sizeof why);
-			good = good && emit_end(&c, &t->ops[end_op(t)]);
-			free(c.map);
-			if (good) {
-				p->opt_same = d;
-				p->nsame = n;
-				d = NULL;
-			}
-		}
+	return k;
+}
+
+/* A copy of T with every ConstPtr renamed to its class's root (NULL on
+ * failure, WHY set). */
+static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
+			      size_t ws)
+{
+	const char **from = calloc(pn->n + 1, sizeof *from);
+	const char **to = calloc(pn->n + 1, sizeof *to);
+	ir_trace *d = from && to ? ir_trace_new(t->width) : NULL;
+	copier c;
+	bool ok = d && copier_init(&c, d, t);
+	if (!ok) {
+		snprintf(why, ws, "out of memory");
+		free(from);
+		free(to);
 		ir_trace_free(d);
+		return NULL;
 	}
+	c.keep_labels = true;
+	for (uint32_t i = 0; i < pn->n; i++) {
+		from[c.nren] = pn->v[i];
+		to[c.nren++] = pn->v[find(pn, i)];
+	}
+	c.ren_from = from;
+	c.ren_to = to;
+	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c.map[v] =
+		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
+		ok = c.map[v] != IR_NOVAL;
+	}
+	for (uint32_t i = 0; ok && i + 1 < t->nops; i++)
+		ok = copy_op(&c, i, "", why, ws);
+	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
+	free(c.map);
 	free(from);
 	free(to);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void same_ptrs(pl_pair *p)
+{
+	ptr_names pn;
+	memset(&pn, 0, sizeof pn);
+	collect(&pn, p->orig, 0);
+	collect(&pn, p->opt, 1);
+	if (!pn.oom)
+		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
+	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
+		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
+			;
+		uint32_t a = group_name(pn.occ, i, j, 0);
+		uint32_t b = group_name(pn.occ, i, j, 1);
+		if (a != UINT32_MAX && b != UINT32_MAX)
+			unite(&pn, a, b);
+	}
+	uint32_t merged = 0;
+	for (uint32_t i = 0; i < pn.n; i++)
+		merged += find(&pn, i) != i;
+	if (!pn.oom && merged > 0) {
+		char why[256] = "";
+		ir_trace *o = renamed_copy(p->orig, &pn, why, sizeof why);
+		ir_trace *t =
+		    o ? renamed_copy(p->opt, &pn, why, sizeof why) : NULL;
+		if (t) {
+			ir_trace_free(p->orig);
+			ir_trace_free(p->opt);
+			p->orig = o;
+			p->opt = t;
+			p->nsame = merged;
+		} else {
+			ir_trace_free(o);
+		}
+	}
+	free(pn.v);
+	free(pn.up);
+	free(pn.occ);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -863,7 +1181,7 @@ static char **all_labels(ir_trace **opts, uint32_t n, uint32_t *count)
 }
 
 jp_status pl_read_text(const char *text, size_t len, const char *file,
-		       pl_log *out, jp_err *err)
+		       const pl_opts *o, pl_log *out, jp_err *err)
 {
 	memset(out, 0, sizeof *out);
 	section *secs = NULL;
@@ -895,6 +1213,8 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		jp_err_clear(&e);
 		if (parse_section(&secs[k], k, file, &tr[k], &e))
 			perr[k] = errtext(&e);
+		else
+			name_classes(tr[k]);
 	}
 	uint32_t nknown = 0;
 	char **known = all_labels(tr, ns, &nknown);
@@ -917,7 +1237,8 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			p->error = strdup(perr[nk] ? perr[nk] : perr[k]);
 			continue;
 		}
-		shape(p, tr[nk], tr[k], (const char *const *)known, nknown);
+		shape(p, tr[nk], tr[k], (const char *const *)known, nknown,
+		      o && o->apart);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		ir_trace_free(tr[k]);
@@ -932,7 +1253,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 	return JP_OK;
 }
 
-jp_status pl_read(const char *path, pl_log *out, jp_err *err)
+jp_status pl_read(const char *path, const pl_opts *o, pl_log *out, jp_err *err)
 {
 	char *text;
 	size_t len;
@@ -940,7 +1261,7 @@ jp_status pl_read(const char *path, pl_log *out, jp_err *err)
 	jp_status st = ir_read_file(path, &text, &len, err);
 	if (st)
 		return st;
-	st = pl_read_text(text, len, path, out, err);
+	st = pl_read_text(text, len, path, o, out, err);
 	free(text);
 	return st;
 }
@@ -950,7 +1271,6 @@ void pl_free(pl_log *log)
 	for (uint32_t i = 0; i < log->n; i++) {
 		ir_trace_free(log->pairs[i].orig);
 		ir_trace_free(log->pairs[i].opt);
-		ir_trace_free(log->pairs[i].opt_same);
 		free(log->pairs[i].reason);
 		free(log->pairs[i].error);
 	}

@@ -22,9 +22,14 @@
  *    state in PyPy's virtual-state form, which is not compared); one
  *    ending in finish keeps its outputs.  The optimized jump must go to
  *    a label the log defines (the body label for a peeled loop);
- *  - ConstPtr(null) is NULL; any other ConstPtr is named per section (PyPy
- *    numbers them per printed trace, so two names in two sections say
- *    nothing about identity): the checker treats them as unrelated objects;
+ *  - ConstPtr(null) is NULL.  PyPy numbers every other constant box per
+ *    printed trace, so one object has a name in each section and often
+ *    several in one.  Names are prefixed by their section ("s3_ptr23")
+ *    and, unless pl_opts.apart, identified by the role each occurrence
+ *    plays (the same argument of the same op over the same values in
+ *    both traces; a guard_value between two constants): an assumption,
+ *    counted in pl_pair.nsame and stated in docs/pypy.md.  Names left
+ *    apart are unrelated objects to the checker;
  *  - guard descrs are dropped on both sides: the checker infers the
  *    pairing (PyPy's unoptimized guards have none);
  *  - every op is read with the PyPy vocabulary (ir/pypyops.h).
@@ -38,6 +43,7 @@
 #ifndef JP_IR_PYPYLOG_H
 #define JP_IR_PYPYLOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -55,15 +61,16 @@ typedef struct pl_pair {
 	int line;	/* line of the optimized section in the log */
 	ir_trace *orig; /* NULL: see reason / error */
 	ir_trace *opt;
-	/* OPT with the ConstPtr of each guard_value renamed to the one of
-	 * the ORIG guard_value it pairs with (NSAME names), or NULL: the pair
-	 * checked under the hypothesis that those are the same objects,
-	 * which the log cannot confirm.  Never a proof; a hint. */
-	ir_trace *opt_same;
+	/* How many ConstPtr names were identified with another (by role,
+	 * see below): the pair's verdict assumes those identities. */
 	uint32_t nsame;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;
+
+typedef struct pl_opts {
+	bool apart; /* keep every ConstPtr name apart (no identities) */
+} pl_opts;
 
 typedef struct pl_log {
 	pl_pair *pairs;
@@ -74,11 +81,12 @@ typedef struct pl_log {
 /* Reads the log at PATH.  JP_EIO / JP_EINPUT when the file cannot be read
  * or holds no jit-log section at all; a section that does not parse is
  * recorded in its pair, not returned. */
-jp_status pl_read(const char *path, pl_log *out, jp_err *err);
+jp_status pl_read(const char *path, const pl_opts *o, pl_log *out, jp_err *err);
 
-/* As pl_read on TEXT (LEN bytes); FILE names it in messages. */
+/* As pl_read on TEXT (LEN bytes); FILE names it in messages.  O may be
+ * NULL (the defaults). */
 jp_status pl_read_text(const char *text, size_t len, const char *file,
-		       pl_log *out, jp_err *err);
+		       const pl_opts *o, pl_log *out, jp_err *err);
 
 const char *pl_kind_name(pl_kind k);
 

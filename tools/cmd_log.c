@@ -40,7 +40,7 @@ static const char *vname(verdict v)
 
 typedef struct record {
 	verdict v;
-	bool if_same; /* unknown, but proved under the ConstPtr hypothesis */
+	uint32_t assumed; /* proved assuming this many ConstPtr identities */
 	double ms;
 	char reason[400];
 } record;
@@ -115,24 +115,8 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		}
 	}
 	ver_result_free(&res);
-	/* Not proved as it stands: would it be if the ConstPtrs of paired
-	 * guard_values were the same objects?  Reported, never counted. */
-	if (r->v == V_UNKNOWN && p->opt_same && c) {
-		memset(&res, 0, sizeof res);
-		jp_err_clear(&err);
-		if (!ver_check(c, p->orig, p->opt_same, vo, &res, &err) &&
-		    res.verdict == VER_PROVED) {
-			r->if_same = true;
-			snprintf(r->reason, sizeof r->reason,
-				 "proved only if the %u ConstPtr(s) of its "
-				 "paired guard_values are the objects of the "
-				 "unoptimized trace (the log names them per "
-				 "section)",
-				 p->nsame);
-		}
-		ver_result_free(&res);
-		r->ms = clk_now_ms() - t0;
-	}
+	if (r->v == V_PROVED)
+		r->assumed = p->nsame;
 }
 
 /* ---- workers ------------------------------------------------------------ */
@@ -174,6 +158,9 @@ static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
 		int pfd[2];
 		if (pipe(pfd))
 			return false;
+		/* Unflushed output would be written again by the child. */
+		fflush(stdout);
+		fflush(stderr);
 		pid_t pid = fork();
 		if (pid < 0)
 			return false;
@@ -227,7 +214,7 @@ static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
 
 typedef struct totals {
 	uint32_t n[4];
-	uint32_t if_same;
+	uint32_t assumed; /* proved pairs that assume ConstPtr identities */
 	double ms;
 } totals;
 
@@ -239,6 +226,9 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 	       r->ms);
 	if (r->v != V_PROVED && r->reason[0])
 		printf("  %s", r->reason);
+	if (r->assumed)
+		printf("  (assuming %u ConstPtr identit%s)", r->assumed,
+		       r->assumed == 1 ? "y" : "ies");
 	putchar('\n');
 }
 
@@ -261,7 +251,7 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, vname(r->v));
 	sb_printf(sb, ",\"ms\":%.1f,\"reason\":", r->ms);
 	sb_json_str(sb, r->reason);
-	sb_putc(sb, '}');
+	sb_printf(sb, ",\"ptr_identities\":%u}", r->assumed);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -320,7 +310,7 @@ static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
 
 int cmd_log(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, apart = false;
 	const char *out = NULL;
 	long jobs = 1, timeout = 10000, rlimit = 0;
 	cli_opt opts[] = {
@@ -328,6 +318,10 @@ int cmd_log(int argc, char **argv)
 	    {"out", CLI_OUTDIR, &out,
 	     "DIR  write every pair as a pair directory (orig.trace, "
 	     "opt.trace, expect, options) for jitprove ci",
+	     0, 0, NULL, false},
+	    {"ptrs-apart", CLI_FLAG, &apart,
+	     "keep every ConstPtr name apart: no identity is assumed (pairs "
+	     "that need one stay unknown)",
 	     0, 0, NULL, false},
 	    cli_opt_jobs(&jobs),
 	    cli_opt_timeout(&timeout),
@@ -378,7 +372,8 @@ int cmd_log(int argc, char **argv)
 		pl_log log;
 		jp_err err;
 		jp_err_clear(&err);
-		if (pl_read(pos[f], &log, &err)) {
+		pl_opts po = {.apart = apart};
+		if (pl_read(pos[f], &po, &log, &err)) {
 			cli_error(&err);
 			read_error = true;
 			continue;
@@ -397,7 +392,7 @@ int cmd_log(int argc, char **argv)
 			check_share(&log, &vo, recs, 0, 1, show, 0, log.n);
 		for (uint32_t i = 0; i < log.n; i++) {
 			t.n[recs[i].v]++;
-			t.if_same += recs[i].if_same;
+			t.assumed += recs[i].assumed != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -415,16 +410,17 @@ int cmd_log(int argc, char **argv)
 	uint32_t total = t.n[0] + t.n[1] + t.n[2] + t.n[3];
 	if (json) {
 		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
-		       "\"unknown\":%u,\"error\":%u},\"traces\":[%s]}\n",
+		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
+		       "identities\":%u},\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       js.buf ? js.buf : "");
+		       t.assumed, js.buf ? js.buf : "");
 	} else {
-		printf("%u pairs: %u proved (%.1f%%), %u counterexample, %u "
-		       "unknown (%u of them proved if ConstPtrs match), %u "
-		       "error; %.1f s\n",
+		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
+		       "ConstPtr identities), %u counterexample, %u unknown, "
+		       "%u error; %.1f s\n",
 		       total, t.n[V_PROVED],
-		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.n[V_CEX],
-		       t.n[V_UNKNOWN], t.if_same, t.n[V_ERROR],
+		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
+		       t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
 		       (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);
