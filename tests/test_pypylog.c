@@ -188,8 +188,88 @@ static void test_entry_bridge(void)
 	pl_free(&log);
 }
 
+/* A bridge (inputs one by one) with an allocation, a raw read and a
+ * ConstPtr in a store: the allocation's class comes from the field it is
+ * written through; the raw reads of both traces become one shared input;
+ * the ConstPtr stored in the same role is one object (counted); one
+ * stored in two roles in the same trace identifies nothing. */
+static void test_classes_raw_ptrs(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1]\n"
+	    "p2 = new_with_vtable(descr=<SizeDescr 16>)\n"
+	    "setfield_gc(p2, i1, descr=<FieldS pypy.objspace.std.intobject."
+	    "W_IntObject.inst_intval 8 pure>)\n"
+	    "p3 = new_with_vtable(descr=<SizeDescr 24>)\n"
+	    "setfield_gc(p3, i1, descr=<FieldS a.A.inst_x 8>)\n"
+	    "setfield_gc(p3, i1, descr=<FieldS a.B.inst_y 16>)\n"
+	    "i4 = getfield_raw_i(4096, descr=<FieldS sig.c_value 0>)\n"
+	    "setfield_gc(p0, ConstPtr(ptr5), descr=<FieldP w.W.inst_a 8>)\n"
+	    "setfield_gc(p0, ConstPtr(ptr6), descr=<FieldP w.W.inst_b 16>)\n"
+	    "setfield_gc(p0, ConstPtr(ptr7), descr=<FieldP w.W.inst_b 16>)\n"
+	    "finish(i4, p2, p3)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f01 with 9 ops\n"
+	    "[p10, i11]\n"
+	    "+1: i14 = getfield_raw_i(4096, descr=<FieldS sig.c_value 0>)\n"
+	    "+2: setfield_gc(p10, ConstPtr(ptr15), descr=<FieldP w.W.inst_a "
+	    "8>)\n"
+	    "+3: setfield_gc(p10, ConstPtr(ptr17), descr=<FieldP w.W.inst_b "
+	    "16>)\n"
+	    "+4: p12 = new_with_vtable(descr=<SizeDescr 16>)\n"
+	    "+5: setfield_gc(p12, i11, descr=<FieldS pypy.objspace.std."
+	    "intobject.W_IntObject.inst_intval 8 pure>)\n"
+	    "+6: p13 = new_with_vtable(descr=<SizeDescr 24>)\n"
+	    "+7: setfield_gc(p13, i11, descr=<FieldS a.A.inst_x 8>)\n"
+	    "+8: setfield_gc(p13, i11, descr=<FieldS a.B.inst_y 16>)\n"
+	    "+9: finish(i14, p12, p13)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
+	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+		return;
+	const pl_pair *p = &log.pairs[0];
+	const ir_trace *sides[2] = {p->orig, p->opt};
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = sides[s];
+		const char *cls[2] = {NULL, NULL};
+		uint32_t nnew = 0, nraw = 0;
+		for (uint32_t i = 0; i < t->nops; i++) {
+			const ir_op *op = &t->ops[i];
+			if (op->opc == IR_NEW_WITH_VTABLE && nnew < 2)
+				cls[nnew++] = ir_strtext(t, op->descr);
+			nraw += op->opc == IR_OPAQUE;
+		}
+		/* one class named: taken; two classes: left as printed */
+		CHECK(nnew == 2 && !strcmp(cls[0], "W_IntObject") &&
+		      !strcmp(cls[1], "<SizeDescr 24>"));
+		/* the raw read is the extra input iraw0 */
+		CHECK(nraw == 0 && t->ninputs == 3 &&
+		      !strcmp(ir_valname(t, t->inputs[2]), "iraw0"));
+	}
+	/* ptr15 stored as inst_a is ptr5; inst_b has two names in the
+	 * unoptimized trace, so ptr17 stays apart */
+	CHECK(p->nsame == 1);
+	bool s0_ptr5 = false, s1_ptr17 = false;
+	for (uint32_t v = 0; v < p->opt->nvals; v++) {
+		const ir_value *x = ir_val(p->opt, v);
+		if (x->tag != IR_VAL_CONST_PTR)
+			continue;
+		s0_ptr5 |= !strcmp(ir_strtext(p->opt, x->name), "s0_ptr5");
+		s1_ptr17 |= !strcmp(ir_strtext(p->opt, x->name), "s1_ptr17");
+	}
+	CHECK(s0_ptr5 && s1_ptr17);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_classes_raw_ptrs();
 	test_entry_bridge();
 	test_loop_and_bridge();
 	test_refusals();
