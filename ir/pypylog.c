@@ -265,6 +265,53 @@ static void name_classes(ir_trace *t)
 	}
 }
 
+/* ---- calls with an oopspec -------------------------------------------------
+ */
+
+/* A call descr "<Calli 8 ii EF=0 OS=14>" carries PyPy's oopspec index
+ * (rpython/jit/codewriter/effectinfo.py): OS_INT_PY_DIV = 12 and
+ * OS_INT_PY_MOD = 14 are the helpers ll_int_py_div / ll_int_py_mod
+ * (rpython/rtyper/rint.py: C division corrected to round toward minus
+ * infinity), which PyPy's optimizer rewrites into shifts and masks for
+ * constant divisors.  Such a call is the op int_py_div / int_py_mod of
+ * ops.def, whose semantics are exactly those (docs/semantics.md; a zero
+ * divisor, which the helpers never see because the trace guards it
+ * first, gives 0 / x there). */
+
+static int oopspec_index(const char *d)
+{
+	const char *os = strstr(d, " OS=");
+	int k;
+	return strncmp(d, "<Call", 5) == 0 && os &&
+		       sscanf(os, " OS=%d", &k) == 1
+		   ? k
+		   : -1;
+}
+
+static void oopspec_calls(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+		    op->nargs != 3 || op->result == IR_NOVAL ||
+		    op->kind != 'i' ||
+		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+			continue;
+		const char *n = ir_strtext(t, op->opname);
+		if (strcmp(n, "call_i") && strcmp(n, "call_pure_i"))
+			continue;
+		int k = oopspec_index(ir_strtext(t, op->descr));
+		if (k != 12 && k != 14)
+			continue;
+		op->opc = k == 12 ? IR_INT_PY_DIV : IR_INT_PY_MOD;
+		op->args[0] = op->args[1];
+		op->args[1] = op->args[2];
+		op->nargs = 2;
+		op->opname = 0;
+		op->descr = 0;
+	}
+}
+
 /* ---- copying ops -------------------------------------------------------- */
 
 typedef struct copier {
@@ -1213,8 +1260,10 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		jp_err_clear(&e);
 		if (parse_section(&secs[k], k, file, &tr[k], &e))
 			perr[k] = errtext(&e);
-		else
+		else {
 			name_classes(tr[k]);
+			oopspec_calls(tr[k]);
+		}
 	}
 	uint32_t nknown = 0;
 	char **known = all_labels(tr, ns, &nknown);

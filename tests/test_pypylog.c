@@ -267,8 +267,53 @@ static void test_classes_raw_ptrs(void)
 	pl_free(&log);
 }
 
+/* Calls whose descr names OS_INT_PY_DIV (12) or OS_INT_PY_MOD (14) are
+ * int_py_div / int_py_mod; another oopspec, or none, stays a call. */
+static void test_oopspec_calls(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[i0, i1]\n"
+	    "i2 = call_pure_i(ConstClass(ll_int_py_mod__Signed_Signed), i0, "
+	    "i1, descr=<Calli 8 ii EF=0 OS=14>)\n"
+	    "i3 = call_i(ConstClass(ll_int_py_div__Signed_Signed), i0, 2, "
+	    "descr=<Calli 8 ii EF=0 OS=12>)\n"
+	    "i4 = call_i(ConstClass(other), i0, 2, descr=<Calli 8 ii EF=0 "
+	    "OS=13>)\n"
+	    "i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii EF=5>)\n"
+	    "finish(i2, i3, i4, i5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f02 with 5 ops\n"
+	    "[i0, i1]\n"
+	    "+1: i2 = call_i(ConstClass(ll_int_py_mod__Signed_Signed), i0, "
+	    "i1, descr=<Calli 8 ii EF=0 OS=14>)\n"
+	    "+2: i3 = int_rshift(i0, 1)\n"
+	    "+3: i4 = call_i(ConstClass(other), i0, 2, descr=<Calli 8 ii EF=0 "
+	    "OS=13>)\n"
+	    "+4: i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii "
+	    "EF=5>)\n"
+	    "+5: finish(i2, i3, i4, i5)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
+	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+		return;
+	const ir_trace *o = log.pairs[0].orig, *t = log.pairs[0].opt;
+	CHECK(o->ops[0].opc == IR_INT_PY_MOD && o->ops[0].nargs == 2 &&
+	      !strcmp(ir_valname(o, o->ops[0].args[1]), "i1"));
+	CHECK(o->ops[1].opc == IR_INT_PY_DIV);
+	CHECK(o->ops[2].opc == IR_OPAQUE && o->ops[3].opc == IR_OPAQUE);
+	CHECK(t->ops[0].opc == IR_INT_PY_MOD);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_oopspec_calls();
 	test_classes_raw_ptrs();
 	test_entry_bridge();
 	test_loop_and_bridge();
