@@ -5,7 +5,10 @@
  * Sections: cutting the log into sections; rewriting a section's text
  * (ConstPtr names, guard descrs); copying ops between traces; the shapes
  * (unrolled original, optimized loop from its first label, bridge); the
- * driver that pairs sections.
+ * driver that pairs sections.  What is rewritten in the parsed traces is
+ * in pypylog_rewrite.c (classes, oopspec calls, raw reads, force_token),
+ * pypylog_ptrs.c (ConstPtr identities) and pypylog_bridge.c (what a
+ * bridge knows from its parent loop); pypylog_int.h joins them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pypylog.h"
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "pypylog_int.h"
 #include "strbuf.h"
 
 const char *pl_kind_name(pl_kind k)
@@ -196,134 +200,7 @@ static jp_status parse_section(const section *s, uint32_t k, const char *file,
 	return st;
 }
 
-/* ---- classes of allocations ---------------------------------------------- */
-
-/* PyPy prints new_with_vtable(descr=<SizeDescr 16>): the vtable is in the
- * descr but not in the log, and many classes share a size.  The class is
- * read from the field descrs the trace writes into the object
- * ("<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 pure>"
- * names W_IntObject, the class that declares the field): when every
- * setfield_gc on the allocation's result names one class, the allocation
- * takes that class name as its descr, which is how the checker and the
- * interpreter know a fresh object's class.  An assumption (docs/pypy.md):
- * an object that belongs to a subclass and is written only through fields
- * its superclass declares gets the superclass. */
-
-/* The declaring class of field descr D ("<FieldS a.b.C.inst_x 8 ...>"):
- * "C" into OUT, or false. */
-static bool field_class(const char *d, char *out, size_t n)
-{
-	if (strncmp(d, "<Field", 6) != 0)
-		return false;
-	const char *sp = strchr(d, ' ');
-	if (!sp)
-		return false;
-	const char *name = sp + 1;
-	const char *end = strchr(name, ' ');
-	if (!end)
-		return false;
-	const char *last = NULL, *prev = NULL;
-	for (const char *q = name; q < end; q++)
-		if (*q == '.') {
-			prev = last;
-			last = q;
-		}
-	if (!last)
-		return false;
-	const char *c = prev ? prev + 1 : name;
-	size_t len = (size_t)(last - c);
-	if (len == 0 || len >= n)
-		return false;
-	memcpy(out, c, len);
-	out[len] = 0;
-	return true;
-}
-
-static void name_classes(ir_trace *t)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		ir_op *op = &t->ops[i];
-		if (op->opc != IR_NEW_WITH_VTABLE || !op->descr ||
-		    strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) != 0)
-			continue;
-		char cls[128] = "", c[128];
-		bool ok = true;
-		for (uint32_t j = i + 1; ok && j < t->nops; j++) {
-			const ir_op *w = &t->ops[j];
-			if (w->opc != IR_SETFIELD_GC ||
-			    w->args[0] != op->result)
-				continue;
-			ok =
-			    w->descr &&
-			    field_class(ir_strtext(t, w->descr), c, sizeof c) &&
-			    (!cls[0] || !strcmp(cls, c));
-			if (ok)
-				snprintf(cls, sizeof cls, "%s", c);
-		}
-		if (ok && cls[0])
-			t->ops[i].descr = ir_cstr(t, cls);
-	}
-}
-
-/* ---- calls with an oopspec -------------------------------------------------
- */
-
-/* A call descr "<Calli 8 ii EF=0 OS=14>" carries PyPy's oopspec index
- * (rpython/jit/codewriter/effectinfo.py): OS_INT_PY_DIV = 12 and
- * OS_INT_PY_MOD = 14 are the helpers ll_int_py_div / ll_int_py_mod
- * (rpython/rtyper/rint.py: C division corrected to round toward minus
- * infinity), which PyPy's optimizer rewrites into shifts and masks for
- * constant divisors.  Such a call is the op int_py_div / int_py_mod of
- * ops.def, whose semantics are exactly those (docs/semantics.md; a zero
- * divisor, which the helpers never see because the trace guards it
- * first, gives 0 / x there). */
-
-static int oopspec_index(const char *d)
-{
-	const char *os = strstr(d, " OS=");
-	int k;
-	return strncmp(d, "<Call", 5) == 0 && os &&
-		       sscanf(os, " OS=%d", &k) == 1
-		   ? k
-		   : -1;
-}
-
-static void oopspec_calls(ir_trace *t)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		ir_op *op = &t->ops[i];
-		if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
-		    op->nargs != 3 || op->result == IR_NOVAL ||
-		    op->kind != 'i' ||
-		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
-			continue;
-		const char *n = ir_strtext(t, op->opname);
-		if (strcmp(n, "call_i") && strcmp(n, "call_pure_i"))
-			continue;
-		int k = oopspec_index(ir_strtext(t, op->descr));
-		if (k != 12 && k != 14)
-			continue;
-		op->opc = k == 12 ? IR_INT_PY_DIV : IR_INT_PY_MOD;
-		op->args[0] = op->args[1];
-		op->args[1] = op->args[2];
-		op->nargs = 2;
-		op->opname = 0;
-		op->descr = 0;
-	}
-}
-
 /* ---- copying ops -------------------------------------------------------- */
-
-typedef struct copier {
-	ir_trace *d;	   /* the trace being built */
-	const ir_trace *s; /* the source */
-	ir_vid *map;	   /* source vid -> vid in d, IR_NOVAL unset */
-	uint32_t nguards;  /* guards emitted into d */
-	bool keep_labels;  /* copy guard labels instead of numbering them */
-	/* ConstPtr names to rename while copying (pl_pair.opt_same) */
-	const char **ren_from, **ren_to;
-	uint32_t nren;
-} copier;
 
 static const char *renamed(const copier *c, const char *name)
 {
@@ -355,8 +232,8 @@ static ir_vid map_val(copier *c, ir_vid v)
 /* Copies op OPI of the source into D; its result is named with SUFFIX
  * appended.  Guards get fresh implicit labels.  Returns false (WHY set)
  * when an argument has no value in D. */
-static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
-		    size_t whysize)
+bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
+		size_t whysize)
 {
 	const ir_op *op = &c->s->ops[opi];
 	ir_vid *args = calloc(op->nargs + 1, sizeof *args);
@@ -417,7 +294,7 @@ static bool copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 	return ok;
 }
 
-static bool copier_init(copier *c, ir_trace *d, const ir_trace *s)
+bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s)
 {
 	memset(c, 0, sizeof *c);
 	c->d = d;
@@ -430,13 +307,13 @@ static bool copier_init(copier *c, ir_trace *d, const ir_trace *s)
 	return true;
 }
 
-static uint32_t end_op(const ir_trace *t)
+uint32_t pl_end_op(const ir_trace *t)
 {
 	return t->nops - 1; /* ir_parse closes every trace with jump/finish */
 }
 
 /* Emits the end: FINISH keeps its outputs, a jump becomes finish(). */
-static bool emit_end(copier *c, const ir_op *end)
+bool pl_emit_end(copier *c, const ir_op *end)
 {
 	uint32_t n = end->opc == IR_FINISH ? end->nargs : 0;
 	ir_vid *args = calloc(n + 1, sizeof *args);
@@ -449,15 +326,12 @@ static bool emit_end(copier *c, const ir_op *end)
 	return r != UINT32_MAX;
 }
 
-static void raw_inputs(pl_pair *p);
-static void same_ptrs(pl_pair *p);
-
 /* ---- the shapes --------------------------------------------------------- */
 
 /* ORIG: the unoptimized trace N run ITERS times in a row. */
 static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 {
-	const ir_op *end = &n->ops[end_op(n)];
+	const ir_op *end = &n->ops[pl_end_op(n)];
 	if (iters > 1 && (end->opc != IR_JUMP || end->nargs != n->ninputs)) {
 		snprintf(why, ws,
 			 "the unoptimized trace does not jump back with its "
@@ -467,7 +341,7 @@ static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 	}
 	ir_trace *d = ir_trace_new(n->width);
 	copier c;
-	if (!d || !copier_init(&c, d, n)) {
+	if (!d || !pl_copier_init(&c, d, n)) {
 		ir_trace_free(d);
 		snprintf(why, ws, "out of memory");
 		return NULL;
@@ -494,9 +368,9 @@ static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 				c.map[n->inputs[i]] = next[i];
 		}
 		for (uint32_t o = 0; ok && o + 1 < n->nops; o++)
-			ok = copy_op(&c, o, sfx, why, ws);
+			ok = pl_copy_op(&c, o, sfx, why, ws);
 	}
-	ok = ok && emit_end(&c, end);
+	ok = ok && pl_emit_end(&c, end);
 	free(next);
 	free(c.map);
 	if (!ok) {
@@ -567,7 +441,7 @@ static bool jump_ok(const ir_trace *t, const char *target,
 		    const char *const *known, uint32_t nknown, char *why,
 		    size_t ws)
 {
-	const ir_op *end = &t->ops[end_op(t)];
+	const ir_op *end = &t->ops[pl_end_op(t)];
 	if (end->opc != IR_JUMP)
 		return true;
 	const char *to = end->descr ? ir_strtext(t, end->descr) : "";
@@ -593,7 +467,7 @@ static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
 {
 	ir_trace *d = ir_trace_new(t->width);
 	copier c;
-	if (!d || !copier_init(&c, d, t)) {
+	if (!d || !pl_copier_init(&c, d, t)) {
 		ir_trace_free(d);
 		snprintf(why, ws, "out of memory");
 		return NULL;
@@ -610,9 +484,9 @@ static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
 		    ir_op_has((ir_opcode)op->opc, IRF_GUARD) &&
 		    !ir_op_has((ir_opcode)op->opc, IRF_OVFGUARD))
 			continue;
-		ok = copy_op(&c, o, "", why, ws);
+		ok = pl_copy_op(&c, o, "", why, ws);
 	}
-	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
+	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
 	free(c.map);
 	if (!ok) {
 		ir_trace_free(d);
@@ -711,7 +585,7 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 			set_reason(p, why);
 			return;
 		}
-		bool jumps = t->ops[end_op(t)].opc == IR_JUMP;
+		bool jumps = t->ops[pl_end_op(t)].opc == IR_JUMP;
 		p->orig = unrolled(n, 1, why, sizeof why);
 		if (p->orig)
 			p->opt =
@@ -727,440 +601,9 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		return;
 	}
 	if (!apart)
-		same_ptrs(p);
-	raw_inputs(p);
-}
-
-/* ---- raw reads ------------------------------------------------------------
- */
-
-/* getfield_raw_i at a constant address (PyPy's signal-pending flag, read
- * once per iteration) is an opaque op, and an opaque op is a call that
- * may change every field: after it nothing the trace read is known.  A
- * raw read changes nothing.  When the two traces make the same raw reads
- * at constant addresses (same op, descr and address, in the same order)
- * and neither writes raw memory, the k-th read of both is taken as one
- * unknown value: an extra input "irawK" of both traces.  That is the
- * heap model's own rule for the k-th call (the same unknown result),
- * without the writes; the value read may be anything, so nothing about
- * the raw memory is assumed. */
-
-static bool is_raw_read(const ir_trace *t, const ir_op *op)
-{
-	if (op->opc != IR_OPAQUE || !op->opname || op->result == IR_NOVAL)
-		return false;
-	const char *n = ir_strtext(t, op->opname);
-	if (strcmp(n, "getfield_raw_i") && strcmp(n, "getfield_raw_f"))
-		return false;
-	for (uint32_t j = 0; j < op->nargs; j++)
-		if (ir_val(t, op->args[j])->tag != IR_VAL_CONST_INT)
-			return false;
-	return true;
-}
-
-static bool writes_raw(const ir_trace *t)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->opc != IR_OPAQUE || !op->opname)
-			continue;
-		const char *n = ir_strtext(t, op->opname);
-		if (strstr(n, "_raw") && !strstr(n, "get") &&
-		    strncmp(n, "raw_load", 8) != 0)
-			return true;
-	}
-	return false;
-}
-
-/* The raw reads of T (op indices into AT, at most MAX); their count. */
-static uint32_t raw_reads(const ir_trace *t, uint32_t *at, uint32_t max)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->nops; i++)
-		if (is_raw_read(t, &t->ops[i])) {
-			if (n < max)
-				at[n] = i;
-			n++;
-		}
-	return n;
-}
-
-static bool same_read(const ir_trace *a, const ir_op *x, const ir_trace *b,
-		      const ir_op *y)
-{
-	if (strcmp(ir_strtext(a, x->opname), ir_strtext(b, y->opname)) ||
-	    x->nargs != y->nargs || !x->descr != !y->descr ||
-	    (x->descr &&
-	     strcmp(ir_strtext(a, x->descr), ir_strtext(b, y->descr))))
-		return false;
-	for (uint32_t j = 0; j < x->nargs; j++)
-		if (ir_val(a, x->args[j])->cval != ir_val(b, y->args[j])->cval)
-			return false;
-	return true;
-}
-
-/* T with N extra int inputs raw0..raw(N-1), the raw read at AT[k] taking
- * irawK (an int by its name, as the parser reads names). */
-static ir_trace *with_raw_inputs(const ir_trace *t, const uint32_t *at,
-				 uint32_t n)
-{
-	ir_trace *d = ir_trace_new(t->width);
-	copier c;
-	if (!d || !copier_init(&c, d, t)) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	c.keep_labels = true;
-	bool ok = true;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
-	for (uint32_t k = 0; ok && k < n; k++) {
-		char nm[24];
-		snprintf(nm, sizeof nm, "iraw%u", k);
-		ir_vid v = ir_add_input(d, 'i', nm);
-		c.map[t->ops[at[k]].result] = v;
-		ok = v != IR_NOVAL;
-	}
-	char why[256];
-	for (uint32_t i = 0, k = 0; ok && i + 1 < t->nops; i++) {
-		if (k < n && at[k] == i) {
-			k++;
-			continue;
-		}
-		ok = copy_op(&c, i, "", why, sizeof why);
-	}
-	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
-}
-
-static void raw_inputs(pl_pair *p)
-{
-	uint32_t n = raw_reads(p->orig, NULL, 0);
-	if (n == 0 || n != raw_reads(p->opt, NULL, 0) || writes_raw(p->orig) ||
-	    writes_raw(p->opt))
-		return;
-	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-	bool ok = a && b;
-	if (ok) {
-		raw_reads(p->orig, a, n);
-		raw_reads(p->opt, b, n);
-	}
-	for (uint32_t k = 0; ok && k < n; k++)
-		ok = same_read(p->orig, &p->orig->ops[a[k]], p->opt,
-			       &p->opt->ops[b[k]]);
-	ir_trace *o = ok ? with_raw_inputs(p->orig, a, n) : NULL;
-	ir_trace *t = o ? with_raw_inputs(p->opt, b, n) : NULL;
-	if (t) {
-		ir_trace_free(p->orig);
-		ir_trace_free(p->opt);
-		p->orig = o;
-		p->opt = t;
-	} else {
-		ir_trace_free(o);
-	}
-	free(a);
-	free(b);
-}
-
-/* ---- signatures ---------------------------------------------------------- */
-
-/* How a value is computed, to depth DEPTH: input positions, constants, ops
- * and their descrs (every ConstPtr alike: their names say nothing).  The
- * roles of ConstPtr occurrences are compared by it (same_ptrs).  Guards
- * are not paired here: PyPy's unoptimized guards have no descr, and the
- * checker infers the pairing whichever side lacks labels, for heap pairs
- * too (verify/check.c), by what each guard checks rather than by how it
- * is spelled. */
-
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
-static uint64_t hash_text(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t val_sig(const ir_trace *t, ir_vid v, int depth)
-{
-	const ir_value *x = ir_val(t, v);
-	switch ((ir_valtag)x->tag) {
-	case IR_VAL_INPUT: return mix(1, x->def);
-	case IR_VAL_CONST_INT: return mix(2, x->cval);
-	case IR_VAL_CONST_NULL: return 3;
-	case IR_VAL_CONST_PTR: return 4;
-	case IR_VAL_CONST_CLASS:
-		return mix(5, hash_text(ir_strtext(t, x->name)));
-	case IR_VAL_OP: break;
-	}
-	const ir_op *op = &t->ops[x->def];
-	uint64_t h = mix(6, op->opc);
-	if (op->descr)
-		h = mix(h, hash_text(ir_strtext(t, op->descr)));
-	if (op->opname && op->opc == IR_OPAQUE)
-		h = mix(h, hash_text(ir_strtext(t, op->opname)));
-	for (uint32_t i = 0; depth > 0 && i < op->nargs; i++)
-		h = mix(h, val_sig(t, op->args[i], depth - 1));
-	return h;
-}
-
-/* ---- ConstPtr identities ------------------------------------------------ */
-
-/* PyPy prints every constant box with a number of its own (the log's
- * box-name memo is keyed by box, and each section unpacks fresh boxes),
- * so one object has a different ConstPtr name in each section and often
- * several in one.  Unless P->apart, the names are unified by the role
- * each occurrence plays (docs/pypy.md, "ConstPtr identities"):
- *  - an occurrence of ORIG and one of OPT with the same role signature
- *    (the op, its name and descr, the argument position, and how the
- *    other arguments are computed) name one object, when that role has
- *    one name in each trace (a role with two names in one trace says
- *    nothing);
- *  - guard_value(ConstPtr(a), ConstPtr(b)) (the unrolled second iteration
- *    of a loop whose jump passes a promoted constant) names one object.
- * Each class takes the name ORIG gives it first.  These identities are
- * assumptions the log cannot confirm; P->nsame counts them. */
-
-typedef struct ptr_occ {
-	uint64_t sig;
-	uint32_t name; /* index into the name table */
-	uint8_t side;  /* 0 ORIG, 1 OPT */
-} ptr_occ;
-
-typedef struct ptr_names {
-	const char **v; /* distinct ConstPtr names, ORIG's first */
-	uint32_t *up;	/* union-find parent */
-	uint32_t n, cap;
-	ptr_occ *occ;
-	uint32_t nocc, occcap;
-	bool oom;
-} ptr_names;
-
-static uint32_t name_index(ptr_names *pn, const char *s)
-{
-	for (uint32_t i = 0; i < pn->n; i++)
-		if (!strcmp(pn->v[i], s))
-			return i;
-	if (pn->n == pn->cap) {
-		uint32_t cap = pn->cap ? 2 * pn->cap : 16;
-		const char **v = realloc(pn->v, cap * sizeof *v);
-		uint32_t *up = v ? realloc(pn->up, cap * sizeof *up) : NULL;
-		if (v)
-			pn->v = v;
-		if (!v || !up) {
-			pn->oom = true;
-			return UINT32_MAX;
-		}
-		pn->up = up;
-		pn->cap = cap;
-	}
-	pn->v[pn->n] = s;
-	pn->up[pn->n] = pn->n;
-	return pn->n++;
-}
-
-static uint32_t find(ptr_names *pn, uint32_t i)
-{
-	while (pn->up[i] != i)
-		i = pn->up[i] = pn->up[pn->up[i]];
-	return i;
-}
-
-/* Unites the classes of A and B, the smaller index (ORIG's first name)
- * staying the root; true when they were apart. */
-static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
-{
-	a = find(pn, a);
-	b = find(pn, b);
-	if (a == b)
-		return false;
-	if (b < a) {
-		uint32_t t = a;
-		a = b;
-		b = t;
-	}
-	pn->up[b] = a;
-	return true;
-}
-
-static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
-{
-	if (pn->nocc == pn->occcap) {
-		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
-		ptr_occ *o = realloc(pn->occ, cap * sizeof *o);
-		if (!o) {
-			pn->oom = true;
-			return;
-		}
-		pn->occ = o;
-		pn->occcap = cap;
-	}
-	pn->occ[pn->nocc++] = (ptr_occ){sig, name, side};
-}
-
-static const char *const_ptr_name(const ir_trace *t, ir_vid v)
-{
-	const ir_value *x = ir_val(t, v);
-	return x->tag == IR_VAL_CONST_PTR ? ir_strtext(t, x->name) : NULL;
-}
-
-/* The role of argument J of op OPI. */
-static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
-{
-	const ir_op *op = &t->ops[opi];
-	uint64_t h = mix(8, op->opc);
-	if (op->opname && op->opc == IR_OPAQUE)
-		h = mix(h, hash_text(ir_strtext(t, op->opname)));
-	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
-		h = mix(h, hash_text(ir_strtext(t, op->descr)));
-	h = mix(h, j);
-	for (uint32_t k = 0; k < op->nargs; k++)
-		if (k != j)
-			h = mix(h, val_sig(t, op->args[k], 3));
-	return h;
-}
-
-static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
-{
-	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
-		const ir_op *op = &t->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = const_ptr_name(t, op->args[j]);
-			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
-			if (k != UINT32_MAX)
-				add_occ(pn, role_sig(t, i, j), k, side);
-		}
-		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
-			const char *a = const_ptr_name(t, op->args[0]);
-			const char *b = const_ptr_name(t, op->args[1]);
-			uint32_t x = a ? name_index(pn, a) : UINT32_MAX;
-			uint32_t y = b ? name_index(pn, b) : UINT32_MAX;
-			if (x != UINT32_MAX && y != UINT32_MAX)
-				unite(pn, x, y);
-		}
-	}
-}
-
-static int occ_cmp(const void *a, const void *b)
-{
-	const ptr_occ *x = a, *y = b;
-	if (x->sig != y->sig)
-		return x->sig < y->sig ? -1 : 1;
-	if (x->side != y->side)
-		return x->side - y->side;
-	return x->name < y->name ? -1 : x->name > y->name;
-}
-
-/* The names of group [I, J) (one role) on SIDE: the one name, or
- * UINT32_MAX when none or several. */
-static uint32_t group_name(const ptr_occ *o, uint32_t i, uint32_t j,
-			   uint8_t side)
-{
-	uint32_t k = UINT32_MAX;
-	for (; i < j; i++) {
-		if (o[i].side != side)
-			continue;
-		if (k != UINT32_MAX && o[i].name != k)
-			return UINT32_MAX;
-		k = o[i].name;
-	}
-	return k;
-}
-
-/* A copy of T with every ConstPtr renamed to its class's root (NULL on
- * failure, WHY set). */
-static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
-			      size_t ws)
-{
-	const char **from = calloc(pn->n + 1, sizeof *from);
-	const char **to = calloc(pn->n + 1, sizeof *to);
-	ir_trace *d = from && to ? ir_trace_new(t->width) : NULL;
-	copier c;
-	bool ok = d && copier_init(&c, d, t);
-	if (!ok) {
-		snprintf(why, ws, "out of memory");
-		free(from);
-		free(to);
-		ir_trace_free(d);
-		return NULL;
-	}
-	c.keep_labels = true;
-	for (uint32_t i = 0; i < pn->n; i++) {
-		from[c.nren] = pn->v[i];
-		to[c.nren++] = pn->v[find(pn, i)];
-	}
-	c.ren_from = from;
-	c.ren_to = to;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
-	for (uint32_t i = 0; ok && i + 1 < t->nops; i++)
-		ok = copy_op(&c, i, "", why, ws);
-	ok = ok && emit_end(&c, &t->ops[end_op(t)]);
-	free(c.map);
-	free(from);
-	free(to);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
-}
-
-static void same_ptrs(pl_pair *p)
-{
-	ptr_names pn;
-	memset(&pn, 0, sizeof pn);
-	collect(&pn, p->orig, 0);
-	collect(&pn, p->opt, 1);
-	if (!pn.oom)
-		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
-	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
-		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
-			;
-		uint32_t a = group_name(pn.occ, i, j, 0);
-		uint32_t b = group_name(pn.occ, i, j, 1);
-		if (a != UINT32_MAX && b != UINT32_MAX)
-			unite(&pn, a, b);
-	}
-	uint32_t merged = 0;
-	for (uint32_t i = 0; i < pn.n; i++)
-		merged += find(&pn, i) != i;
-	if (!pn.oom && merged > 0) {
-		char why[256] = "";
-		ir_trace *o = renamed_copy(p->orig, &pn, why, sizeof why);
-		ir_trace *t =
-		    o ? renamed_copy(p->opt, &pn, why, sizeof why) : NULL;
-		if (t) {
-			ir_trace_free(p->orig);
-			ir_trace_free(p->opt);
-			p->orig = o;
-			p->opt = t;
-			p->nsame = merged;
-		} else {
-			ir_trace_free(o);
-		}
-	}
-	free(pn.v);
-	free(pn.up);
-	free(pn.occ);
+		pl_same_ptrs(p);
+	pl_raw_inputs(p);
+	pl_force_token_input(p);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -1261,8 +704,8 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		if (parse_section(&secs[k], k, file, &tr[k], &e))
 			perr[k] = errtext(&e);
 		else {
-			name_classes(tr[k]);
-			oopspec_calls(tr[k]);
+			pl_name_classes(tr[k]);
+			pl_oopspec_calls(tr[k]);
 		}
 	}
 	uint32_t nknown = 0;

@@ -1,0 +1,68 @@
+/*
+ * pypylog_int.h - what the files of the PyPy front end (pypylog.c,
+ * pypylog_rewrite.c, pypylog_ptrs.c, pypylog_bridge.c) share; not a
+ * public interface.
+ *
+ * A copier copies ops of one trace into another it owns the value map
+ * of: values are mapped (constants re-interned, ConstPtr names possibly
+ * renamed), guards get fresh implicit labels unless keep_labels.  The
+ * rewrites of a pair replace its traces (pl_replace_traces frees the
+ * old ones) or leave them as they were when a step fails (out of
+ * memory): a rewrite never leaves a pair half done.
+ */
+#ifndef JP_IR_PYPYLOG_INT_H
+#define JP_IR_PYPYLOG_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pypylog.h"
+#include "trace.h"
+
+typedef struct copier {
+	ir_trace *d;	   /* the trace being built */
+	const ir_trace *s; /* the source */
+	ir_vid *map;	   /* source vid -> vid in d, IR_NOVAL unset */
+	uint32_t nguards;  /* guards emitted into d */
+	bool keep_labels;  /* copy guard labels instead of numbering them */
+	/* ConstPtr names to rename while copying (pl_pair.opt_same) */
+	const char **ren_from, **ren_to;
+	uint32_t nren;
+} copier;
+
+/* Sets C up to copy from S into D; false when out of memory (C->map is
+ * malloc'd: the caller frees it). */
+bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s);
+/* Copies op OPI of the source into D, its result named with SUFFIX
+ * appended; false (WHY set) when an argument has no value in D. */
+bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
+		size_t whysize);
+/* Emits END: FINISH keeps its outputs, a jump becomes finish(). */
+bool pl_emit_end(copier *c, const ir_op *end);
+/* The index of T's last op (jump or finish). */
+uint32_t pl_end_op(const ir_trace *t);
+
+/* T with N extra inputs NAMES (kind from the first letter), the result
+ * of op AT[k] (ascending, NAT of them) taking input WHICH[k]; those ops
+ * are left out.  NULL when out of memory. */
+ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
+			 uint32_t n, const uint32_t *at, const uint32_t *which,
+			 uint32_t nat);
+/* P's traces become O and T when both are non-NULL; else O and T are
+ * freed and P is unchanged. */
+void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
+
+/* Rewrites of one parsed section (pypylog_rewrite.c). */
+void pl_name_classes(ir_trace *t);
+void pl_oopspec_calls(ir_trace *t);
+/* Rewrites of a shaped pair. */
+void pl_raw_inputs(pl_pair *p);
+void pl_force_token_input(pl_pair *p);
+void pl_same_ptrs(pl_pair *p); /* pypylog_ptrs.c */
+
+/* Hashing of how values are computed (pypylog_ptrs.c). */
+uint64_t pl_mix(uint64_t h, uint64_t x);
+uint64_t pl_hash_text(const char *s);
+uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * pypylog_ptrs.c - naming each ConstPtr of a PyPy log pair once
+ * (docs/pypy.md, "ConstPtr identities").  Sections: value signatures;
+ * the union of names by role; renaming both traces.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pypylog_int.h"
+
+/* ---- signatures ---------------------------------------------------------- */
+
+/* How a value is computed, to depth DEPTH: input positions, constants, ops
+ * and their descrs (every ConstPtr alike: their names say nothing).  The
+ * roles of ConstPtr occurrences are compared by it (pl_same_ptrs).  Guards
+ * are not paired here: PyPy's unoptimized guards have no descr, and the
+ * checker infers the pairing whichever side lacks labels, for heap pairs
+ * too (verify/check.c), by what each guard checks rather than by how it
+ * is spelled. */
+
+uint64_t pl_mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+uint64_t pl_hash_text(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
+{
+	const ir_value *x = ir_val(t, v);
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_INPUT: return pl_mix(1, x->def);
+	case IR_VAL_CONST_INT: return pl_mix(2, x->cval);
+	case IR_VAL_CONST_NULL: return 3;
+	case IR_VAL_CONST_PTR: return 4;
+	case IR_VAL_CONST_CLASS:
+		return pl_mix(5, pl_hash_text(ir_strtext(t, x->name)));
+	case IR_VAL_OP: break;
+	}
+	const ir_op *op = &t->ops[x->def];
+	uint64_t h = pl_mix(6, op->opc);
+	if (op->descr)
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
+	for (uint32_t i = 0; depth > 0 && i < op->nargs; i++)
+		h = pl_mix(h, pl_val_sig(t, op->args[i], depth - 1));
+	return h;
+}
+
+/* ---- ConstPtr identities ------------------------------------------------ */
+
+/* PyPy prints every constant box with a number of its own (the log's
+ * box-name memo is keyed by box, and each section unpacks fresh boxes),
+ * so one object has a different ConstPtr name in each section and often
+ * several in one.  Unless P->apart, the names are unified by the role
+ * each occurrence plays (docs/pypy.md, "ConstPtr identities"):
+ *  - an occurrence of ORIG and one of OPT with the same role signature
+ *    (the op, its name and descr, the argument position, and how the
+ *    other arguments are computed) name one object, when that role has
+ *    one name in each trace (a role with two names in one trace says
+ *    nothing);
+ *  - guard_value(ConstPtr(a), ConstPtr(b)) (the unrolled second iteration
+ *    of a loop whose jump passes a promoted constant) names one object.
+ * Each class takes the name ORIG gives it first.  These identities are
+ * assumptions the log cannot confirm; P->nsame counts them. */
+
+typedef struct ptr_occ {
+	uint64_t sig;
+	uint32_t name; /* index into the name table */
+	uint8_t side;  /* 0 ORIG, 1 OPT */
+} ptr_occ;
+
+typedef struct ptr_names {
+	const char **v; /* distinct ConstPtr names, ORIG's first */
+	uint32_t *up;	/* union-find parent */
+	uint32_t n, cap;
+	ptr_occ *occ;
+	uint32_t nocc, occcap;
+	bool oom;
+} ptr_names;
+
+static uint32_t name_index(ptr_names *pn, const char *s)
+{
+	for (uint32_t i = 0; i < pn->n; i++)
+		if (!strcmp(pn->v[i], s))
+			return i;
+	if (pn->n == pn->cap) {
+		uint32_t cap = pn->cap ? 2 * pn->cap : 16;
+		const char **v = realloc(pn->v, cap * sizeof *v);
+		uint32_t *up = v ? realloc(pn->up, cap * sizeof *up) : NULL;
+		if (v)
+			pn->v = v;
+		if (!v || !up) {
+			pn->oom = true;
+			return UINT32_MAX;
+		}
+		pn->up = up;
+		pn->cap = cap;
+	}
+	pn->v[pn->n] = s;
+	pn->up[pn->n] = pn->n;
+	return pn->n++;
+}
+
+static uint32_t find(ptr_names *pn, uint32_t i)
+{
+	while (pn->up[i] != i)
+		i = pn->up[i] = pn->up[pn->up[i]];
+	return i;
+}
+
+/* Unites the classes of A and B, the smaller index (ORIG's first name)
+ * staying the root; true when they were apart. */
+static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
+{
+	a = find(pn, a);
+	b = find(pn, b);
+	if (a == b)
+		return false;
+	if (b < a) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+	}
+	pn->up[b] = a;
+	return true;
+}
+
+static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
+{
+	if (pn->nocc == pn->occcap) {
+		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
+		ptr_occ *o = realloc(pn->occ, cap * sizeof *o);
+		if (!o) {
+			pn->oom = true;
+			return;
+		}
+		pn->occ = o;
+		pn->occcap = cap;
+	}
+	pn->occ[pn->nocc++] = (ptr_occ){sig, name, side};
+}
+
+static const char *const_ptr_name(const ir_trace *t, ir_vid v)
+{
+	const ir_value *x = ir_val(t, v);
+	return x->tag == IR_VAL_CONST_PTR ? ir_strtext(t, x->name) : NULL;
+}
+
+/* The role of argument J of op OPI. */
+static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
+{
+	const ir_op *op = &t->ops[opi];
+	uint64_t h = pl_mix(8, op->opc);
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
+	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));
+	h = pl_mix(h, j);
+	for (uint32_t k = 0; k < op->nargs; k++)
+		if (k != j)
+			h = pl_mix(h, pl_val_sig(t, op->args[k], 3));
+	return h;
+}
+
+static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
+{
+	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(t, op->args[j]);
+			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
+			if (k != UINT32_MAX)
+				add_occ(pn, role_sig(t, i, j), k, side);
+		}
+		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
+			const char *a = const_ptr_name(t, op->args[0]);
+			const char *b = const_ptr_name(t, op->args[1]);
+			uint32_t x = a ? name_index(pn, a) : UINT32_MAX;
+			uint32_t y = b ? name_index(pn, b) : UINT32_MAX;
+			if (x != UINT32_MAX && y != UINT32_MAX)
+				unite(pn, x, y);
+		}
+	}
+}
+
+static int occ_cmp(const void *a, const void *b)
+{
+	const ptr_occ *x = a, *y = b;
+	if (x->sig != y->sig)
+		return x->sig < y->sig ? -1 : 1;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* The names of group [I, J) (one role) on SIDE: the one name, or
+ * UINT32_MAX when none or several. */
+static uint32_t group_name(const ptr_occ *o, uint32_t i, uint32_t j,
+			   uint8_t side)
+{
+	uint32_t k = UINT32_MAX;
+	for (; i < j; i++) {
+		if (o[i].side != side)
+			continue;
+		if (k != UINT32_MAX && o[i].name != k)
+			return UINT32_MAX;
+		k = o[i].name;
+	}
+	return k;
+}
+
+/* A copy of T with every ConstPtr renamed to its class's root (NULL on
+ * failure, WHY set). */
+static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
+			      size_t ws)
+{
+	const char **from = calloc(pn->n + 1, sizeof *from);
+	const char **to = calloc(pn->n + 1, sizeof *to);
+	ir_trace *d = from && to ? ir_trace_new(t->width) : NULL;
+	copier c;
+	bool ok = d && pl_copier_init(&c, d, t);
+	if (!ok) {
+		snprintf(why, ws, "out of memory");
+		free(from);
+		free(to);
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	for (uint32_t i = 0; i < pn->n; i++) {
+		from[c.nren] = pn->v[i];
+		to[c.nren++] = pn->v[find(pn, i)];
+	}
+	c.ren_from = from;
+	c.ren_to = to;
+	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c.map[v] =
+		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
+		ok = c.map[v] != IR_NOVAL;
+	}
+	for (uint32_t i = 0; ok && i + 1 < t->nops; i++)
+		ok = pl_copy_op(&c, i, "", why, ws);
+	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
+	free(c.map);
+	free(from);
+	free(to);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void pl_same_ptrs(pl_pair *p)
+{
+	ptr_names pn;
+	memset(&pn, 0, sizeof pn);
+	collect(&pn, p->orig, 0);
+	collect(&pn, p->opt, 1);
+	if (!pn.oom)
+		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
+	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
+		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
+			;
+		uint32_t a = group_name(pn.occ, i, j, 0);
+		uint32_t b = group_name(pn.occ, i, j, 1);
+		if (a != UINT32_MAX && b != UINT32_MAX)
+			unite(&pn, a, b);
+	}
+	uint32_t merged = 0;
+	for (uint32_t i = 0; i < pn.n; i++)
+		merged += find(&pn, i) != i;
+	if (!pn.oom && merged > 0) {
+		char why[256] = "";
+		ir_trace *o = renamed_copy(p->orig, &pn, why, sizeof why);
+		ir_trace *t =
+		    o ? renamed_copy(p->opt, &pn, why, sizeof why) : NULL;
+		if (t) {
+			ir_trace_free(p->orig);
+			ir_trace_free(p->opt);
+			p->orig = o;
+			p->opt = t;
+			p->nsame = merged;
+		} else {
+			ir_trace_free(o);
+		}
+	}
+	free(pn.v);
+	free(pn.up);
+	free(pn.occ);
+}

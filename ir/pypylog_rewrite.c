@@ -1,0 +1,354 @@
+/*
+ * pypylog_rewrite.c - what the PyPy front end rewrites in parsed traces so
+ * that the checker sees what PyPy's descrs say (docs/pypy.md): the
+ * classes of allocations, calls with an oopspec, raw reads at constant
+ * addresses, force_token.  Sections: classes; oopspec calls; adding
+ * inputs to a pair; raw reads; force_token.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pypylog_int.h"
+
+/* ---- classes of allocations ---------------------------------------------- */
+
+/* PyPy prints new_with_vtable(descr=<SizeDescr 16>): the vtable is in the
+ * descr but not in the log, and many classes share a size.  The class is
+ * read from the field descrs the trace writes into the object
+ * ("<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 pure>"
+ * names W_IntObject, the class that declares the field): when every
+ * setfield_gc on the allocation's result names one class, the allocation
+ * takes that class name as its descr, which is how the checker and the
+ * interpreter know a fresh object's class.  An assumption (docs/pypy.md):
+ * an object that belongs to a subclass and is written only through fields
+ * its superclass declares gets the superclass. */
+
+/* The declaring class of field descr D ("<FieldS a.b.C.inst_x 8 ...>"):
+ * "C" into OUT, or false. */
+static bool field_class(const char *d, char *out, size_t n)
+{
+	if (strncmp(d, "<Field", 6) != 0)
+		return false;
+	const char *sp = strchr(d, ' ');
+	if (!sp)
+		return false;
+	const char *name = sp + 1;
+	const char *end = strchr(name, ' ');
+	if (!end)
+		return false;
+	const char *last = NULL, *prev = NULL;
+	for (const char *q = name; q < end; q++)
+		if (*q == '.') {
+			prev = last;
+			last = q;
+		}
+	if (!last)
+		return false;
+	const char *c = prev ? prev + 1 : name;
+	size_t len = (size_t)(last - c);
+	if (len == 0 || len >= n)
+		return false;
+	memcpy(out, c, len);
+	out[len] = 0;
+	return true;
+}
+
+void pl_name_classes(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_NEW_WITH_VTABLE || !op->descr ||
+		    strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) != 0)
+			continue;
+		char cls[128] = "", c[128];
+		bool ok = true;
+		for (uint32_t j = i + 1; ok && j < t->nops; j++) {
+			const ir_op *w = &t->ops[j];
+			if (w->opc != IR_SETFIELD_GC ||
+			    w->args[0] != op->result)
+				continue;
+			ok =
+			    w->descr &&
+			    field_class(ir_strtext(t, w->descr), c, sizeof c) &&
+			    (!cls[0] || !strcmp(cls, c));
+			if (ok)
+				snprintf(cls, sizeof cls, "%s", c);
+		}
+		if (ok && cls[0])
+			t->ops[i].descr = ir_cstr(t, cls);
+	}
+}
+
+/* ---- calls with an oopspec -------------------------------------------------
+ */
+
+/* A call descr "<Calli 8 ii EF=0 OS=14>" carries PyPy's oopspec index
+ * (rpython/jit/codewriter/effectinfo.py): OS_INT_PY_DIV = 12 and
+ * OS_INT_PY_MOD = 14 are the helpers ll_int_py_div / ll_int_py_mod
+ * (rpython/rtyper/rint.py: C division corrected to round toward minus
+ * infinity), which PyPy's optimizer rewrites into shifts and masks for
+ * constant divisors.  Such a call is the op int_py_div / int_py_mod of
+ * ops.def, whose semantics are exactly those (docs/semantics.md; a zero
+ * divisor, which the helpers never see because the trace guards it
+ * first, gives 0 / x there). */
+
+static int oopspec_index(const char *d)
+{
+	const char *os = strstr(d, " OS=");
+	int k;
+	return strncmp(d, "<Call", 5) == 0 && os &&
+		       sscanf(os, " OS=%d", &k) == 1
+		   ? k
+		   : -1;
+}
+
+void pl_oopspec_calls(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+		    op->nargs != 3 || op->result == IR_NOVAL ||
+		    op->kind != 'i' ||
+		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+			continue;
+		const char *n = ir_strtext(t, op->opname);
+		if (strcmp(n, "call_i") && strcmp(n, "call_pure_i"))
+			continue;
+		int k = oopspec_index(ir_strtext(t, op->descr));
+		if (k != 12 && k != 14)
+			continue;
+		op->opc = k == 12 ? IR_INT_PY_DIV : IR_INT_PY_MOD;
+		op->args[0] = op->args[1];
+		op->args[1] = op->args[2];
+		op->nargs = 2;
+		op->opname = 0;
+		op->descr = 0;
+	}
+}
+
+/* ---- raw reads ------------------------------------------------------------
+ */
+
+/* getfield_raw_i at a constant address (PyPy's signal-pending flag, read
+ * once per iteration) is an opaque op, and an opaque op is a call that
+ * may change every field: after it nothing the trace read is known.  A
+ * raw read changes nothing.  When the two traces make the same raw reads
+ * at constant addresses (same op, descr and address, in the same order)
+ * and neither writes raw memory, the k-th read of both is taken as one
+ * unknown value: an extra input "irawK" of both traces.  That is the
+ * heap model's own rule for the k-th call (the same unknown result),
+ * without the writes; the value read may be anything, so nothing about
+ * the raw memory is assumed. */
+
+static bool is_raw_read(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || !op->opname || op->result == IR_NOVAL)
+		return false;
+	const char *n = ir_strtext(t, op->opname);
+	if (strcmp(n, "getfield_raw_i") && strcmp(n, "getfield_raw_f"))
+		return false;
+	for (uint32_t j = 0; j < op->nargs; j++)
+		if (ir_val(t, op->args[j])->tag != IR_VAL_CONST_INT)
+			return false;
+	return true;
+}
+
+static bool writes_raw(const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname)
+			continue;
+		const char *n = ir_strtext(t, op->opname);
+		if (strstr(n, "_raw") && !strstr(n, "get") &&
+		    strncmp(n, "raw_load", 8) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* The raw reads of T (op indices into AT, at most MAX); their count. */
+static uint32_t raw_reads(const ir_trace *t, uint32_t *at, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (is_raw_read(t, &t->ops[i])) {
+			if (n < max)
+				at[n] = i;
+			n++;
+		}
+	return n;
+}
+
+static bool same_read(const ir_trace *a, const ir_op *x, const ir_trace *b,
+		      const ir_op *y)
+{
+	if (strcmp(ir_strtext(a, x->opname), ir_strtext(b, y->opname)) ||
+	    x->nargs != y->nargs || !x->descr != !y->descr ||
+	    (x->descr &&
+	     strcmp(ir_strtext(a, x->descr), ir_strtext(b, y->descr))))
+		return false;
+	for (uint32_t j = 0; j < x->nargs; j++)
+		if (ir_val(a, x->args[j])->cval != ir_val(b, y->args[j])->cval)
+			return false;
+	return true;
+}
+
+/* T with N extra inputs NAMES[0..N-1] (the parser reads a name's kind
+ * from its first letter), the result of op AT[k] (ascending) taking input
+ * WHICH[k]; those ops are left out. */
+ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
+			 uint32_t n, const uint32_t *at, const uint32_t *which,
+			 uint32_t nat)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	copier c;
+	if (!d || !pl_copier_init(&c, d, t)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c.map[v] =
+		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
+		ok = c.map[v] != IR_NOVAL;
+	}
+	ir_vid *in = calloc(n + 1, sizeof *in);
+	ok = ok && in;
+	for (uint32_t k = 0; ok && k < n; k++) {
+		in[k] =
+		    ir_add_input(d, names[k][0] == 'p' ? 'r' : 'i', names[k]);
+		ok = in[k] != IR_NOVAL;
+	}
+	for (uint32_t k = 0; ok && k < nat; k++)
+		c.map[t->ops[at[k]].result] = in[which[k]];
+	char why[256];
+	for (uint32_t i = 0, k = 0; ok && i + 1 < t->nops; i++) {
+		if (k < nat && at[k] == i) {
+			k++;
+			continue;
+		}
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	}
+	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
+	free(in);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Replaces P's traces by O and T when both were made; frees them
+ * otherwise. */
+void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t)
+{
+	if (o && t) {
+		ir_trace_free(p->orig);
+		ir_trace_free(p->opt);
+		p->orig = o;
+		p->opt = t;
+	} else {
+		ir_trace_free(o);
+		ir_trace_free(t);
+	}
+}
+
+/* T with the raw read at AT[k] taking the int input irawK. */
+static ir_trace *with_raw_inputs(const ir_trace *t, const uint32_t *at,
+				 uint32_t n)
+{
+	char(*buf)[16] = calloc(n + 1, sizeof *buf);
+	const char **names = calloc(n + 1, sizeof *names);
+	uint32_t *which = calloc(n + 1, sizeof *which);
+	ir_trace *d = NULL;
+	if (buf && names && which) {
+		for (uint32_t k = 0; k < n; k++) {
+			snprintf(buf[k], sizeof buf[k], "iraw%u", k);
+			names[k] = buf[k];
+			which[k] = k;
+		}
+		d = pl_with_inputs(t, names, n, at, which, n);
+	}
+	free(buf);
+	free(names);
+	free(which);
+	return d;
+}
+
+void pl_raw_inputs(pl_pair *p)
+{
+	uint32_t n = raw_reads(p->orig, NULL, 0);
+	if (n == 0 || n != raw_reads(p->opt, NULL, 0) || writes_raw(p->orig) ||
+	    writes_raw(p->opt))
+		return;
+	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+	bool ok = a && b;
+	if (ok) {
+		raw_reads(p->orig, a, n);
+		raw_reads(p->opt, b, n);
+	}
+	for (uint32_t k = 0; ok && k < n; k++)
+		ok = same_read(p->orig, &p->orig->ops[a[k]], p->opt,
+			       &p->opt->ops[b[k]]);
+	ir_trace *o = ok ? with_raw_inputs(p->orig, a, n) : NULL;
+	pl_replace_traces(p, o, o ? with_raw_inputs(p->opt, b, n) : NULL);
+	free(a);
+	free(b);
+}
+
+/* ---- force_token --------------------------------------------------------- */
+
+/* force_token() returns the address of the JIT frame the trace runs in:
+ * the same value at every call of one run, and no object the trace
+ * allocates or reads a field of (it is only stored, into the frame's
+ * vable_token).  As an opaque op it would be a call that may change every
+ * field, so a store moved across it (PyPy does that) looks like a
+ * different heap.  Every force_token of both traces takes one extra ref
+ * input "pforce_token": an unconstrained reference, which covers the
+ * frame's address. */
+
+static uint32_t force_tokens(const ir_trace *t, uint32_t *at)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_OPAQUE && op->opname &&
+		    op->result != IR_NOVAL && op->nargs == 0 &&
+		    !strcmp(ir_strtext(t, op->opname), "force_token")) {
+			if (at)
+				at[n] = i;
+			n++;
+		}
+	}
+	return n;
+}
+
+static ir_trace *with_force_token(const ir_trace *t)
+{
+	uint32_t n = force_tokens(t, NULL);
+	uint32_t *at = calloc(n + 1, sizeof *at);
+	uint32_t *which = calloc(n + 1, sizeof *which); /* all input 0 */
+	const char *name = "pforce_token";
+	ir_trace *d = NULL;
+	if (at && which) {
+		force_tokens(t, at);
+		d = pl_with_inputs(t, &name, 1, at, which, n);
+	}
+	free(at);
+	free(which);
+	return d;
+}
+
+void pl_force_token_input(pl_pair *p)
+{
+	if (!force_tokens(p->orig, NULL) && !force_tokens(p->opt, NULL))
+		return;
+	ir_trace *o = with_force_token(p->orig);
+	pl_replace_traces(p, o, o ? with_force_token(p->opt) : NULL);
+}
