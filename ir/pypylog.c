@@ -460,8 +460,64 @@ static bool jump_ok(const ir_trace *t, const char *target,
 	return false;
 }
 
-/* OPT from op FIRST on, with inputs INS (N values), guards after op
- * DROP_AFTER (UINT32_MAX: none) left out. */
+/* Whether op OP of T has no effect anything after it could see, other
+ * than through its result: guards, pure and overflow-checked arithmetic,
+ * reads, and calls PyPy marks elidable or loop-invariant (descr EF=0..3,
+ * rpython/jit/codewriter/effectinfo.py). */
+static bool effect_free(const ir_trace *t, const ir_op *op)
+{
+	ir_opcode opc = (ir_opcode)op->opc;
+	if (ir_op_has(opc, IRF_GUARD) || ir_op_has(opc, IRF_PURE) ||
+	    ir_op_has(opc, IRF_OVF) || opc == IR_GETFIELD_GC_I ||
+	    opc == IR_GETFIELD_GC_R || opc == IR_DEBUG_MERGE_POINT)
+		return true;
+	if (opc != IR_OPAQUE || !op->opname)
+		return false;
+	const char *n = ir_strtext(t, op->opname);
+	static const char *const reads[] = {"get",
+					    "guard_",
+					    "strlen",
+					    "unicodelen",
+					    "arraylen",
+					    "strgetitem",
+					    "unicodegetitem",
+					    "call_pure_",
+					    "call_loopinvariant_"};
+	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
+		if (!strncmp(n, reads[i], strlen(reads[i])))
+			return true;
+	const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+	const char *ef = strstr(d, " EF=");
+	return !strncmp(n, "call_", 5) && strncmp(n, "call_may_force", 14) &&
+	       strncmp(n, "call_assembler", 14) &&
+	       strncmp(n, "call_release_gil", 16) && ef && ef[4] >= '0' &&
+	       ef[4] <= '3' && (ef[5] == ' ' || ef[5] == '>');
+}
+
+/* Which ops after op FROM of T a bridge leaves out: PyPy inlines there,
+ * before the jump, the target loop's short preamble -- reads, pure ops,
+ * elidable calls and the guards on them, whose results only feed the
+ * jump's arguments (not compared).  Every effect-free op there is left
+ * out unless an op that stays uses its result; DROP[i] says which. */
+static void short_preamble(const ir_trace *t, uint32_t from, uint8_t *drop)
+{
+	uint32_t end = pl_end_op(t);
+	for (uint32_t i = from + 1; i < end; i++)
+		drop[i] = effect_free(t, &t->ops[i]);
+	for (uint32_t i = end; i-- > from + 1;) {
+		if (drop[i])
+			continue;
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			uint32_t d = ir_defop(t, op->args[j]);
+			if (d != UINT32_MAX && d > from)
+				drop[d] = 0;
+		}
+	}
+}
+
+/* OPT from op FIRST on, with inputs INS (N values), the short preamble
+ * after op DROP_AFTER (UINT32_MAX: none) left out. */
 static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
 			  uint32_t n, uint32_t drop_after, char *why, size_t ws)
 {
@@ -478,14 +534,14 @@ static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
 					     ir_valname(t, ins[i]));
 		ok = c.map[ins[i]] != IR_NOVAL;
 	}
-	for (uint32_t o = first; ok && o + 1 < t->nops; o++) {
-		const ir_op *op = &t->ops[o];
-		if (drop_after != UINT32_MAX && o > drop_after &&
-		    ir_op_has((ir_opcode)op->opc, IRF_GUARD) &&
-		    !ir_op_has((ir_opcode)op->opc, IRF_OVFGUARD))
-			continue;
-		ok = pl_copy_op(&c, o, "", why, ws);
-	}
+	uint8_t *drop = calloc(t->nops + 1, 1);
+	ok = ok && drop;
+	if (ok && drop_after != UINT32_MAX)
+		short_preamble(t, drop_after, drop);
+	for (uint32_t o = first; ok && o + 1 < t->nops; o++)
+		if (!drop[o])
+			ok = pl_copy_op(&c, o, "", why, ws);
+	free(drop);
 	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
 	free(c.map);
 	if (!ok) {
@@ -670,6 +726,46 @@ static char **all_labels(ir_trace **opts, uint32_t n, uint32_t *count)
 	return v;
 }
 
+/* The guard bridge P leaves from ("bridge 0xADDR" leaves from the guard
+ * printed with descr=<Guard0xADDR>): its optimized section among the
+ * first UPTO, into *SK, and op, into *G.  False when the log does not
+ * have it. */
+static bool parent_guard(const pl_pair *p, const section *secs,
+			 ir_trace *const *tr, uint32_t upto, uint32_t *sk,
+			 uint32_t *g)
+{
+	const char *addr = p->id + strlen("bridge ");
+	if (p->kind != PL_BRIDGE || strncmp(p->id, "bridge 0x", 9) != 0)
+		return false;
+	char pat[80];
+	snprintf(pat, sizeof pat, "descr=<Guard%s>", addr);
+	size_t pl = strlen(pat);
+	for (uint32_t k = 0; k < upto; k++) {
+		if (secs[k].kind == SEC_NOOPT || !tr[k])
+			continue;
+		const char *b = secs[k].body, *end = b + secs[k].len;
+		int line = 1;
+		for (const char *q = b; q + pl <= end; q++) {
+			if (*q == '\n')
+				line++;
+			if (*q != 'd' || memcmp(q, pat, pl) != 0)
+				continue;
+			bool found = false;
+			for (uint32_t i = 0; i < tr[k]->nops; i++) {
+				const ir_op *op = &tr[k]->ops[i];
+				if (op->line == line && op->nfail > 0 &&
+				    ir_op_has((ir_opcode)op->opc, IRF_GUARD)) {
+					*g = i;
+					found = true;
+				}
+			}
+			*sk = k;
+			return found;
+		}
+	}
+	return false;
+}
+
 jp_status pl_read_text(const char *text, size_t len, const char *file,
 		       const pl_opts *o, pl_log *out, jp_err *err)
 {
@@ -731,6 +827,9 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		}
 		shape(p, tr[nk], tr[k], (const char *const *)known, nknown,
 		      o && o->apart);
+		uint32_t pk, g;
+		if (p->orig && parent_guard(p, secs, tr, k, &pk, &g))
+			pl_bridge_facts(p, tr[pk], g);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		ir_trace_free(tr[k]);

@@ -64,6 +64,9 @@ typedef struct pl_pair {
 	/* How many ConstPtr names were identified with another (by role,
 	 * see below): the pair's verdict assumes those identities. */
 	uint32_t nsame;
+	/* How many guards a bridge's traces start with for what its parent
+	 * loop knew at the failing guard (docs/pypy.md, "Bridges"). */
+	uint32_t nfacts;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;

@@ -59,6 +59,11 @@ void pl_oopspec_calls(ir_trace *t);
 void pl_raw_inputs(pl_pair *p);
 void pl_force_token_input(pl_pair *p);
 void pl_same_ptrs(pl_pair *p); /* pypylog_ptrs.c */
+/* Bridge P leaves from guard G of PARENT (its optimized section, as
+ * parsed): the facts about P's inputs that hold at every arrival at G
+ * become guards at the start of both traces (pypylog_bridge.c);
+ * P->nfacts counts them. */
+void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
 
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);

@@ -311,8 +311,85 @@ static void test_oopspec_calls(void)
 	pl_free(&log);
 }
 
+/* A bridge knows what its loop knew at the failing guard: p11 is a label
+ * argument the preamble checks and the body's jump passes a fresh
+ * W_IntObject back in (an invariant: not NULL, class W_IntObject); p3
+ * left a guard_isnull that failed (not NULL); i30 is an int (nothing).
+ * The optimized bridge's short preamble (effect-free ops after its last
+ * debug_merge_point) is left out, but a store there stays. */
+static void test_bridge_facts(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, p1]\n"
+	    "i2 = getfield_gc_i(p1, descr=<FieldS pypy.objspace.std.intobject."
+	    "W_IntObject.inst_intval 8 pure>)\n"
+	    "jump(p0, p1)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-loop\n"
+	    "# Loop 1 (f) : loop with 12 ops\n"
+	    "[p0]\n"
+	    "+1: p11 = getfield_gc_r(p0, descr=<FieldP f.F.inst_a 8>)\n"
+	    "+2: p3 = getfield_gc_r(p0, descr=<FieldP f.F.inst_b 16>)\n"
+	    "+3: label(p11, p3, descr=TargetToken(1))\n"
+	    "+4: guard_nonnull_class(p11, ConstClass(W_IntObject), "
+	    "descr=<Guard0xa1>) [p11]\n"
+	    "+5: i30 = getfield_gc_i(p11, descr=<FieldS pypy.objspace.std."
+	    "intobject.W_IntObject.inst_intval 8 pure>)\n"
+	    "+6: label(p11, p3, i30, descr=TargetToken(2))\n"
+	    "+7: guard_isnull(p3, descr=<Guard0xa2>) [p11, p3, i30]\n"
+	    "+8: i31 = int_add(i30, 1)\n"
+	    "+9: p48 = new_with_vtable(descr=<SizeDescr 16>)\n"
+	    "+10: setfield_gc(p48, i31, descr=<FieldS pypy.objspace.std."
+	    "intobject.W_IntObject.inst_intval 8 pure>)\n"
+	    "+11: jump(p48, p3, i31, descr=TargetToken(2))\n"
+	    "[4] jit-log-opt-loop}\n"
+	    "[5] {jit-log-noopt\n"
+	    "[p0, p1, i2]\n"
+	    "guard_nonnull(p0)\n"
+	    "i5 = getfield_gc_i(p1, descr=<FieldS g.G.inst_c 8>)\n"
+	    "setfield_gc(p1, i2, descr=<FieldS g.G.inst_e 24>)\n"
+	    "jump(p0, p1, i5)\n"
+	    "[6] jit-log-noopt}\n"
+	    "[7] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0xa2 with 5 ops\n"
+	    "[p10, p11, i12]\n"
+	    "+1: i15 = getfield_gc_i(p11, descr=<FieldS g.G.inst_c 8>)\n"
+	    "+2: debug_merge_point(0, 0, 'x')\n"
+	    "+3: i16 = getfield_gc_i(p10, descr=<FieldS g.G.inst_d 16>)\n"
+	    "+4: setfield_gc(p11, i12, descr=<FieldS g.G.inst_e 24>)\n"
+	    "+5: guard_true(i16, descr=<Guard0xa3>) [p10]\n"
+	    "+6: jump(p10, p11, i15, descr=TargetToken(2))\n"
+	    "[8] jit-log-opt-bridge}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 2 && log.pairs[1].orig && log.pairs[1].opt);
+	if (log.n != 2 || !log.pairs[1].orig || !log.pairs[1].opt)
+		return;
+	const pl_pair *p = &log.pairs[1];
+	CHECK(p->nfacts == 3);
+	const ir_trace *sides[2] = {p->orig, p->opt};
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = sides[s];
+		CHECK(t->nops > 3 && t->ops[0].opc == IR_GUARD_NONNULL &&
+		      t->ops[0].args[0] == t->inputs[0]);
+		CHECK(t->ops[1].opc == IR_GUARD_CLASS &&
+		      !strcmp(ir_valname(t, t->ops[1].args[1]), "W_IntObject"));
+		CHECK(t->ops[2].opc == IR_GUARD_NONNULL &&
+		      t->ops[2].args[0] == t->inputs[1]);
+	}
+	/* the short preamble: the read and the guard go, the store stays */
+	CHECK(count_op(p->opt, IR_GETFIELD_GC_I) == 1);
+	CHECK(count_op(p->opt, IR_SETFIELD_GC) == 1);
+	CHECK(count_op(p->opt, IR_GUARD_TRUE) == 0);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_bridge_facts();
 	test_oopspec_calls();
 	test_classes_raw_ptrs();
 	test_entry_bridge();
