@@ -308,6 +308,23 @@ static jp_status parse_descr(parser *ps, syn_stmt *st)
 					  ps->line, colof(ps, b),
 					  "expected '>' closing the descr that "
 					  "starts here, found end of line");
+		/* The fields the PyPy vocabulary makes of an array descr
+		 * ("<ArrayS 8>.length", "<ArrayP 8>[3]"), as printed. */
+		while (ps->p < ps->eol && (*ps->p == '.' || *ps->p == '[')) {
+			if (*ps->p == '.') {
+				ps->p++;
+				while (ps->p < ps->eol && is_ident(*ps->p))
+					ps->p++;
+				continue;
+			}
+			const char *q = ps->p + 1;
+			while (q < ps->eol && *q >= '0' && *q <= '9')
+				q++;
+			if (q == ps->p + 1 || q >= ps->eol || *q != ']')
+				return fail_at(ps, ps->p,
+					       "an index and ']' after '['");
+			ps->p = q + 1;
+		}
 	} else {
 		const char *s;
 		uint32_t len;

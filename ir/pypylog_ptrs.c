@@ -67,8 +67,9 @@ uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
  *  - an occurrence of ORIG and one of OPT with the same role signature
  *    (the op, its name and descr, the argument position, and how the
  *    other arguments are computed) name one object, when that role has
- *    one name in each trace (a role with two names in one trace says
- *    nothing);
+ *    one name in each trace; a role with several names in a trace pairs
+ *    its occurrences in order when both traces have as many, and says
+ *    nothing otherwise;
  *  - guard_value(ConstPtr(a), ConstPtr(b)) (the unrolled second iteration
  *    of a loop whose jump passes a promoted constant) names one object.
  * Each class takes the name ORIG gives it first.  These identities are
@@ -77,6 +78,7 @@ uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
 typedef struct ptr_occ {
 	uint64_t sig;
 	uint32_t name; /* index into the name table */
+	uint32_t seq;  /* order of collection: op order within a side */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
 } ptr_occ;
 
@@ -148,7 +150,8 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
 		pn->occ = o;
 		pn->occcap = cap;
 	}
-	pn->occ[pn->nocc++] = (ptr_occ){sig, name, side};
+	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, side};
+	pn->nocc++;
 }
 
 static const char *const_ptr_name(const ir_trace *t, ir_vid v)
@@ -201,7 +204,7 @@ static int occ_cmp(const void *a, const void *b)
 		return x->sig < y->sig ? -1 : 1;
 	if (x->side != y->side)
 		return x->side - y->side;
-	return x->name < y->name ? -1 : x->name > y->name;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* The names of group [I, J) (one role) on SIDE: the one name, or
@@ -218,6 +221,21 @@ static uint32_t group_name(const ptr_occ *o, uint32_t i, uint32_t j,
 		k = o[i].name;
 	}
 	return k;
+}
+
+/* Group [I, J) (one role) names several objects in a trace: when both
+ * traces have as many occurrences of the role, the k-th of ORIG and the
+ * k-th of OPT name one object (the optimizer keeps the order of what it
+ * keeps; a role it dropped an occurrence of identifies nothing). */
+static void unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
+{
+	uint32_t m = i;
+	while (m < j && pn->occ[m].side == 0)
+		m++;
+	if (m == i || m == j || m - i != j - m)
+		return;
+	for (uint32_t k = 0; k < m - i; k++)
+		unite(pn, pn->occ[i + k].name, pn->occ[m + k].name);
 }
 
 /* A copy of T with every ConstPtr renamed to its class's root (NULL on
@@ -278,6 +296,8 @@ void pl_same_ptrs(pl_pair *p)
 		uint32_t b = group_name(pn.occ, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
+		else
+			unite_in_order(&pn, i, j);
 	}
 	uint32_t merged = 0;
 	for (uint32_t i = 0; i < pn.n; i++)

@@ -2,8 +2,8 @@
  * pypylog_rewrite.c - what the PyPy front end rewrites in parsed traces so
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
- * addresses, force_token.  Sections: classes; oopspec calls; adding
- * inputs to a pair; raw reads; force_token.
+ * addresses, force_token.  Sections: classes; oopspec calls;
+ * arraycopy; adding inputs to a pair; raw reads; force_token.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -126,6 +126,120 @@ void pl_oopspec_calls(ir_trace *t)
 		op->opname = 0;
 		op->descr = 0;
 	}
+}
+
+/* ---- arraycopy --------------------------------------------------------- */
+
+/* A call with OS_ARRAYCOPY (oopspec 1: rgc.ll_arraycopy(source, dest,
+ * source_start, dest_start, length)) copies LENGTH items between two
+ * arrays of one type that do not overlap (rgc.py asserts both), with no
+ * other effect a trace can see (the write barrier only moves GC flags).
+ * PyPy's optimizer copies the items of virtual arrays itself; as an
+ * opaque call the copy would change every field.  When the starts and
+ * the length are constants (at most 64 items), the destination was
+ * allocated by this trace with an array descr D (so it is not the
+ * source), the call is those reads and stores of the fields "D[k]". */
+
+static const char *array_descr(const ir_trace *t, ir_vid v)
+{
+	uint32_t d = ir_defop(t, v);
+	if (d == UINT32_MAX || t->ops[d].opc != IR_NEW || !t->ops[d].descr)
+		return NULL;
+	const char *s = ir_strtext(t, t->ops[d].descr);
+	return strncmp(s, "<Array", 6) == 0 ? s : NULL;
+}
+
+static bool const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out)
+{
+	const ir_value *x = ir_val(t, v);
+	if (x->tag != IR_VAL_CONST_INT || x->cval > max)
+		return false;
+	*out = x->cval;
+	return true;
+}
+
+/* Whether op I of T is an arraycopy this file expands (see above); its
+ * descr D, starts and length. */
+static bool arraycopy(const ir_trace *t, uint32_t i, const char **d,
+		      uint64_t *a, uint64_t *b, uint64_t *n)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+	    op->nargs != 6 ||
+	    strcmp(ir_strtext(t, op->opname), "call_n") != 0 ||
+	    !strstr(ir_strtext(t, op->descr), " OS=1>") ||
+	    op->args[1] == op->args[2])
+		return false;
+	*d = array_descr(t, op->args[2]);
+	return *d && const_int(t, op->args[3], 1u << 20, a) &&
+	       const_int(t, op->args[4], 1u << 20, b) &&
+	       const_int(t, op->args[5], 64, n);
+}
+
+/* Emits into C's trace the copy of op I (see arraycopy()). */
+static bool emit_copy(copier *c, uint32_t i, const char *d, uint64_t a,
+		      uint64_t b, uint64_t n)
+{
+	const ir_op *op = &c->s->ops[i];
+	ir_vid src = c->map[op->args[1]], dst = c->map[op->args[2]];
+	bool ref = strncmp(d, "<ArrayP", 7) == 0;
+	for (uint64_t k = 0; k < n; k++) {
+		char f[160], nm[48];
+		snprintf(f, sizeof f, "%s[%llu]", d,
+			 (unsigned long long)(a + k));
+		snprintf(nm, sizeof nm, "%ccopy%u_%llu", ref ? 'p' : 'i', i,
+			 (unsigned long long)k);
+		uint32_t r = ir_emit_kind(
+		    c->d, ref ? IR_GETFIELD_GC_R : IR_GETFIELD_GC_I,
+		    ref ? 'r' : 'i', 1, &src, ir_cstr(c->d, f), nm);
+		if (r == UINT32_MAX)
+			return false;
+		snprintf(f, sizeof f, "%s[%llu]", d,
+			 (unsigned long long)(b + k));
+		ir_vid args[2] = {dst, c->d->ops[r].result};
+		if (ir_emit(c->d, IR_SETFIELD_GC, 2, args, ir_cstr(c->d, f),
+			    NULL) == UINT32_MAX)
+			return false;
+	}
+	return true;
+}
+
+void pl_arraycopy(ir_trace **tp)
+{
+	const ir_trace *t = *tp;
+	const char *d;
+	uint64_t a, b, n;
+	bool any = false;
+	for (uint32_t i = 0; i < t->nops && !any; i++)
+		any = arraycopy(t, i, &d, &a, &b, &n);
+	if (!any)
+		return;
+	ir_trace *x = ir_trace_new(t->width);
+	copier c;
+	if (!x || !pl_copier_init(&c, x, t)) {
+		ir_trace_free(x);
+		return;
+	}
+	c.keep_labels = true;
+	bool ok = true;
+	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c.map[v] =
+		    ir_add_input(x, ir_val(t, v)->kind, ir_valname(t, v));
+		ok = c.map[v] != IR_NOVAL;
+	}
+	char why[256];
+	for (uint32_t i = 0; ok && i < t->nops; i++)
+		ok = arraycopy(t, i, &d, &a, &b, &n)
+			 ? emit_copy(&c, i, d, a, b, n)
+			 : pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(x);
+		return;
+	}
+	ir_trace_free(*tp);
+	*tp = x;
 }
 
 /* ---- raw reads ------------------------------------------------------------

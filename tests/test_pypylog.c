@@ -387,8 +387,57 @@ static void test_bridge_facts(void)
 	pl_free(&log);
 }
 
+/* arraycopy into an array the trace allocated is its item reads and
+ * stores; force_token is the shared input pforce_token; a role with two
+ * ConstPtr names in each trace pairs them in order. */
+static void test_arraycopy_force_token(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, p1]\n"
+	    "p2 = new_array(2, descr=<ArrayS 8>)\n"
+	    "call_n(ConstClass(ll_arraycopy), p1, p2, 0, 0, 2, descr=<Callv 0 "
+	    "rriii EF=2 OS=1>)\n"
+	    "p3 = force_token()\n"
+	    "setfield_gc(p0, p3, descr=<FieldP f.F.vable_token 8>)\n"
+	    "setfield_gc(p0, ConstPtr(ptr4), descr=<FieldP f.F.inst_map 16>)\n"
+	    "setfield_gc(p0, ConstPtr(ptr5), descr=<FieldP f.F.inst_map 16>)\n"
+	    "finish(p2)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f03 with 4 ops\n"
+	    "[p10, p11]\n"
+	    "+1: p12 = new_array(2, descr=<ArrayS 8>)\n"
+	    "+2: p13 = force_token()\n"
+	    "+3: setfield_gc(p10, ConstPtr(ptr14), descr=<FieldP f.F.inst_map "
+	    "16>)\n"
+	    "+4: setfield_gc(p10, ConstPtr(ptr15), descr=<FieldP f.F.inst_map "
+	    "16>)\n"
+	    "+5: setfield_gc(p10, p13, descr=<FieldP f.F.vable_token 8>)\n"
+	    "+6: finish(p12)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
+	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+		return;
+	const ir_trace *o = log.pairs[0].orig, *t = log.pairs[0].opt;
+	CHECK(count_op(o, IR_OPAQUE) == 0 && count_op(t, IR_OPAQUE) == 0);
+	/* two item reads of p1, and two item stores besides .length */
+	CHECK(count_op(o, IR_GETFIELD_GC_I) == 2);
+	CHECK(count_op(o, IR_SETFIELD_GC) == 2 + 1 + 1 + 2);
+	CHECK(
+	    !strcmp(ir_valname(o, o->inputs[o->ninputs - 1]), "pforce_token") &&
+	    !strcmp(ir_valname(t, t->inputs[t->ninputs - 1]), "pforce_token"));
+	CHECK(log.pairs[0].nsame == 2);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_arraycopy_force_token();
 	test_bridge_facts();
 	test_oopspec_calls();
 	test_classes_raw_ptrs();
