@@ -178,36 +178,28 @@ static char *read_small(const char *path)
 	return text;
 }
 
-/* Applies a pair's "options" file: --width N, --failargs, --mode M,
- * --timeout-ms N, --rlimit N, separated by white space. */
-static bool pair_options(char *text, ver_opts *vo, int *width)
+/* Applies a pair's "options" file, read by the parser `jitprove ci`
+ * uses (ci_parse_options): width, mode, rlimit, timeout, failargs, and
+ * opaque (the PyPy vocabulary, *OPAQUE).  False (ERR set) when the file
+ * is not one. */
+static bool pair_options(const char *text, const char *file, ver_opts *vo,
+			 int *width, bool *opaque, jp_err *err)
 {
-	char *save = NULL;
-	for (char *tok = strtok_r(text, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		if (!strcmp(tok, "--failargs")) {
-			vo->failargs = true;
-			continue;
-		}
-		char *val = strtok_r(NULL, " \t\n", &save);
-		if (!val)
-			return false;
-		if (!strcmp(tok, "--width"))
-			*width = atoi(val);
-		else if (!strcmp(tok, "--timeout-ms"))
-			vo->timeout_ms = (unsigned)atoi(val);
-		else if (!strcmp(tok, "--rlimit"))
-			vo->rlimit = (unsigned)atoi(val);
-		else if (!strcmp(tok, "--mode") && !strcmp(val, "trace"))
-			vo->mode = VER_MODE_TRACE;
-		else if (!strcmp(tok, "--mode") && !strcmp(val, "aligned"))
-			vo->mode = VER_MODE_ALIGNED;
-		else if (!strcmp(tok, "--mode") && !strcmp(val, "auto"))
-			vo->mode = VER_MODE_AUTO;
-		else
-			return false;
-	}
-	return *width == 8 || *width == 16 || *width == 32 || *width == 64;
+	ci_expect x;
+	memset(&x, 0, sizeof x);
+	if (ci_parse_options(text, strlen(text), file, CI_PAIR, &x, err))
+		return false;
+	if (x.width)
+		*width = x.width;
+	if (x.has_mode)
+		vo->mode = x.mode;
+	if (x.has_rlimit)
+		vo->rlimit = x.rlimit;
+	if (x.has_timeout)
+		vo->timeout_ms = x.timeout_ms;
+	vo->failargs = vo->failargs || x.failargs;
+	*opaque = x.opaque;
+	return true;
 }
 
 /* DST = A/B; false when it does not fit (the pair is then skipped). */
@@ -234,10 +226,14 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 	ver_opts vo = *base;
 	int width = 64;
 	*out = "error";
+	bool opaque = false;
 	path_join(path, sizeof path, dir, "options");
 	char *opt_text = read_small(path);
-	if (opt_text && !pair_options(opt_text, &vo, &width)) {
-		snprintf(detail, dsize, "bad options file");
+	jp_err oerr;
+	jp_err_clear(&oerr);
+	if (opt_text &&
+	    !pair_options(opt_text, path, &vo, &width, &opaque, &oerr)) {
+		jp_err_format(&oerr, detail, (int)dsize);
 		free(opt_text);
 		return;
 	}
@@ -250,9 +246,9 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 	path_join(pp, sizeof pp, dir, "opt.trace");
 	jp_err err;
 	jp_status st =
-	    cli_load_trace(po, width, false, &o, oargs, sizeof oargs, &err);
+	    cli_load_trace(po, width, opaque, &o, oargs, sizeof oargs, &err);
 	if (!st)
-		st = cli_load_trace(pp, width, false, &p, pargs, sizeof pargs,
+		st = cli_load_trace(pp, width, opaque, &p, pargs, sizeof pargs,
 				    &err);
 	uint64_t *ex = NULL;
 	uint32_t nex = 0;
