@@ -1,8 +1,8 @@
 /*
  * check_int.h - the verifier's internal state of one pair, shared by the
  * check*.c files.  Not a public header: verify/check.h is the only entry
- * to the verifier; nothing outside verify/check*.c (and tests/test_check_audit.c,
- * for the test hook at the end) includes this.
+ * to the verifier; nothing outside verify/check*.c (and
+ * tests/test_check_audit.c, for the test hook at the end) includes this.
  *
  * One chk_pair lives for one ver_check call.  Its parts, by the file that
  * owns them:
