@@ -1,8 +1,8 @@
 /*
  * check_int.h - the verifier's internal state of one pair, shared by the
  * check*.c files.  Not a public header: verify/check.h is the only entry
- * to the verifier; nothing outside verify/check*.c (and tests/test_check.c,
- * for the test hook at the end) includes this.
+ * to the verifier; nothing outside verify/check*.c (and
+ * tests/test_check_audit.c, for the test hook at the end) includes this.
  *
  * One chk_pair lives for one ver_check call.  Its parts, by the file that
  * owns them:
@@ -227,7 +227,7 @@ bool chk_rechecking(const chk_pair *ps);
 jp_status chk_audit(chk_pair *ps, jp_err *err);
 /* For tests only: when set, every obligation that reaches the cheap steps
  * is settled "proved by rewriting" at once, a deliberately wrong shortcut
- * that --audit must catch (tests/test_check.c). */
+ * that --audit must catch (tests/test_check_audit.c). */
 extern bool chk_test_wrong_settle;
 jp_status chk_recheck(chk_pair *ps, Z3_ast neg, Z3_lbool ans, jp_err *err);
 

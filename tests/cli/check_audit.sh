@@ -4,7 +4,7 @@
 # shortcuts settle (ranges, facts, refolding) the audit agrees and the
 # verdict and exit code do not move; the counts reach the JSON, the
 # corpus summary and the campaign summary; bad rates are usage errors.
-# (A disagreement is provoked in tests/test_check.c with a test-only hook:
+# (A disagreement is provoked in tests/test_check_audit.c with a test-only hook:
 # the CLI has no way to make a shortcut lie.)
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
