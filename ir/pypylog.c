@@ -462,8 +462,10 @@ static bool jump_ok(const ir_trace *t, const char *target,
 
 /* Whether op OP of T has no effect anything after it could see, other
  * than through its result: guards, pure and overflow-checked arithmetic,
- * reads, and calls PyPy marks elidable or loop-invariant (descr EF=0..3,
- * rpython/jit/codewriter/effectinfo.py). */
+ * reads, and calls PyPy marks elidable: descr EF=0 (cannot raise), 3
+ * (only MemoryError) or 4 (can raise), rpython/jit/codewriter/
+ * effectinfo.py.  EF=1 (loop-invariant) and EF=2 (cannot raise, but may
+ * write: ll_arraycopy is one) are not. */
 static bool effect_free(const ir_trace *t, const ir_op *op)
 {
 	ir_opcode opc = (ir_opcode)op->opc;
@@ -474,15 +476,9 @@ static bool effect_free(const ir_trace *t, const ir_op *op)
 	if (opc != IR_OPAQUE || !op->opname)
 		return false;
 	const char *n = ir_strtext(t, op->opname);
-	static const char *const reads[] = {"get",
-					    "guard_",
-					    "strlen",
-					    "unicodelen",
-					    "arraylen",
-					    "strgetitem",
-					    "unicodegetitem",
-					    "call_pure_",
-					    "call_loopinvariant_"};
+	static const char *const reads[] = {
+	    "get",	"guard_",     "strlen",		"unicodelen",
+	    "arraylen", "strgetitem", "unicodegetitem", "call_pure_"};
 	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
 		if (!strncmp(n, reads[i], strlen(reads[i])))
 			return true;
@@ -490,8 +486,9 @@ static bool effect_free(const ir_trace *t, const ir_op *op)
 	const char *ef = strstr(d, " EF=");
 	return !strncmp(n, "call_", 5) && strncmp(n, "call_may_force", 14) &&
 	       strncmp(n, "call_assembler", 14) &&
-	       strncmp(n, "call_release_gil", 16) && ef && ef[4] >= '0' &&
-	       ef[4] <= '3' && (ef[5] == ' ' || ef[5] == '>');
+	       strncmp(n, "call_release_gil", 16) && ef &&
+	       (ef[4] == '0' || ef[4] == '3' || ef[4] == '4') &&
+	       (ef[5] == ' ' || ef[5] == '>');
 }
 
 /* Which ops after op FROM of T a bridge leaves out: PyPy inlines there,
