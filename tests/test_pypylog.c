@@ -358,6 +358,8 @@ static void test_bridge_facts(void)
 	    "+2: debug_merge_point(0, 0, 'x')\n"
 	    "+3: i16 = getfield_gc_i(p10, descr=<FieldS g.G.inst_d 16>)\n"
 	    "+4: setfield_gc(p11, i12, descr=<FieldS g.G.inst_e 24>)\n"
+	    "+4: call_n(ConstClass(w), p10, descr=<Callv 0 r EF=2>)\n"
+	    "+4: i17 = call_i(ConstClass(e), i16, descr=<Calli 8 i EF=0>)\n"
 	    "+5: guard_true(i16, descr=<Guard0xa3>) [p10]\n"
 	    "+6: jump(p10, p11, i15, descr=TargetToken(2))\n"
 	    "[8] jit-log-opt-bridge}\n";
@@ -384,6 +386,9 @@ static void test_bridge_facts(void)
 	CHECK(count_op(p->opt, IR_GETFIELD_GC_I) == 1);
 	CHECK(count_op(p->opt, IR_SETFIELD_GC) == 1);
 	CHECK(count_op(p->opt, IR_GUARD_TRUE) == 0);
+	/* EF=2 may write (effectinfo.py: cannot raise, not elidable): it
+	 * stays; the elidable EF=0 call goes */
+	CHECK(count_op(p->opt, IR_OPAQUE) == 1);
 	pl_free(&log);
 }
 
