@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "pypylog.h"
+#include "pypyops.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -655,7 +656,10 @@ static uint64_t val_sig(const ir_trace *t, ir_vid v, int depth)
 	uint64_t h = mix(6, op->opc);
 	if (op->descr)
 		h = mix(h, hash_text(ir_strtext(t, op->descr)));
-	if (op->opname && op->opc == IR_OPAQUE)
+	/* call_pure_i and the call_i the optimizer leaves of it are one
+	 * function when the descr makes them one (ir_pycall_of). */
+	if (op->opname && op->opc == IR_OPAQUE &&
+	    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE)
 		h = mix(h, hash_text(ir_strtext(t, op->opname)));
 	for (uint32_t i = 0; depth > 0 && i < op->nargs; i++)
 		h = mix(h, val_sig(t, op->args[i], depth - 1));
