@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pypyops.h"
 #include "sem.h"
 
 /* Fresh objects are placed from this address upwards, skipping any address
@@ -174,6 +175,9 @@ static bool env_mentions(const interp_env *env, uint64_t a)
 	for (uint32_t i = 0; i < env->ncall_ret; i++)
 		if (env->call_ret[i] == a)
 			return true;
+	for (uint32_t i = 0; i < env->npure; i++)
+		if (env->pure[i].ret == a)
+			return true;
 	for (uint32_t i = 0; i < env->ncall_writes; i++)
 		if (env->call_writes[i].addr == a ||
 		    env->call_writes[i].value == a)
@@ -318,6 +322,16 @@ static bool reached_addr(const run *r, uint64_t a)
 	return false;
 }
 
+/* Whether FIELD of the object at A is one no call changes: an immutable
+ * field (docs/pypy.md) of an object that is not fresh. */
+static bool immutable_cell(run *r, uint64_t a, const char *field)
+{
+	if (!ir_py_field_immutable(field))
+		return false;
+	const interp_obj *o = find(&r->h, a);
+	return !o || o->fresh < 0;
+}
+
 /* The writes of call K that name fresh objects (after reach_at_call).
  * One to or of a fresh object the world cannot reach at the call is one
  * no call can make: it is counted (nrejected), not applied. */
@@ -334,7 +348,8 @@ static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 		if (!a || (w->value_obj && !v))
 			continue;
 		if ((w->obj && !reached_addr(r, a)) ||
-		    (w->value_obj && !reached_addr(r, v))) {
+		    (w->value_obj && !reached_addr(r, v)) ||
+		    immutable_cell(r, a, w->field)) {
 			r->res->nrejected++;
 			continue;
 		}
@@ -380,11 +395,39 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		const interp_cell *w = &r->env->call_writes[i];
 		if (w->call != k)
 			continue;
+		/* No call changes an immutable field of an object that is
+		 * not fresh (docs/pypy.md). */
+		if (immutable_cell(r, w->addr, w->field)) {
+			res->nrejected++;
+			continue;
+		}
 		interp_obj *o = touch(r, w->addr);
 		if (!o || !set_field(o, w->field, w->value, 0))
 			return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	}
 	return apply_obj_writes(r, k, out, c->ret);
+}
+
+/* A call that is a function of its arguments: the environment's entry,
+ * no event, no effect. */
+static void do_pure(run *r, uint32_t opi, const uint64_t *args, uint64_t *out)
+{
+	const ir_trace *t = r->t;
+	const ir_op *op = &t->ops[opi];
+	uint32_t first;
+	const char *fn = ir_pycall_fn(t, op, &first);
+	*out = 0;
+	for (uint32_t i = 0; i < r->env->npure; i++) {
+		const interp_pure *p = &r->env->pure[i];
+		if (p->nargs != op->nargs - first || strcmp(p->fn, fn) ||
+		    (p->nargs &&
+		     memcmp(p->args, args + first, p->nargs * sizeof *args)))
+			continue;
+		*out = p->ret;
+		break;
+	}
+	if (op->kind == 'i')
+		*out = sem_mask(t->width, *out);
 }
 
 static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
@@ -437,7 +480,12 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 		return JP_OK;
 	case IR_ESCAPE_N:
 	case IR_ESCAPE_I:
-	case IR_OPAQUE: return do_call(r, opi, a, out);
+	case IR_OPAQUE:
+		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE) {
+			do_pure(r, opi, a, out);
+			return JP_OK;
+		}
+		return do_call(r, opi, a, out);
 	/* clang-format off */
 	case IR_INT_ADD: case IR_INT_SUB: case IR_INT_MUL: case IR_INT_AND:
 	case IR_INT_OR: case IR_INT_XOR: case IR_INT_LSHIFT:

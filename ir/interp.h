@@ -19,7 +19,11 @@
  * writes that the k-th call performs (its effect on the world).  A call
  * can change or store only the fresh objects the world can reach at it:
  * those passed to it or to an earlier call, stored into an object that is
- * not fresh, or referenced from such an object (interp_result.nrejected).
+ * not fresh, or referenced from such an object (interp_result.nrejected);
+ * it never changes an immutable field (" pure" descr) of an object that
+ * is not fresh (such a write is rejected too).  A call whose descr makes
+ * it a function of its arguments (ir_pycall_of) is no event: it returns
+ * env->pure's entry for its arguments and changes nothing.
  * A field access or guard_class through NULL is undefined behaviour: the
  * run stops there with INTERP_UNDEFINED.
  *
@@ -58,6 +62,18 @@ typedef struct interp_obj_write {
 	uint64_t value;
 } interp_obj_write;
 
+/* The result of a call PyPy's descr makes a function of its arguments
+ * (ir_pycall_of: elidable, loop-invariant): the call of FN on the integer
+ * arguments ARGS (after the function) returns RET.  Such a call is not an
+ * event and has no effect on the heap; a combination the environment
+ * does not list returns 0 (also a function). */
+typedef struct interp_pure {
+	const char *fn;
+	uint32_t nargs;
+	const uint64_t *args;
+	uint64_t ret;
+} interp_pure;
+
 /* The class of an input object. */
 typedef struct interp_type {
 	uint64_t addr;
@@ -88,6 +104,9 @@ typedef struct interp_env {
 	 * (may be NULL). */
 	const interp_obj_write *obj_writes;
 	uint32_t nobj_writes;
+	/* Results of pure and loop-invariant calls (may be NULL). */
+	const interp_pure *pure;
+	uint32_t npure;
 } interp_env;
 
 typedef enum interp_outcome {

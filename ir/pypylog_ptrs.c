@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pypylog_int.h"
+#include "pypyops.h"
 
 /* ---- signatures ---------------------------------------------------------- */
 
@@ -50,7 +51,10 @@ uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
 	uint64_t h = pl_mix(6, op->opc);
 	if (op->descr)
 		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));
-	if (op->opname && op->opc == IR_OPAQUE)
+	/* call_pure_i and the call_i the optimizer leaves of it are one
+	 * function when the descr makes them one (ir_pycall_of). */
+	if (op->opname && op->opc == IR_OPAQUE &&
+	    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE)
 		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
 	for (uint32_t i = 0; depth > 0 && i < op->nargs; i++)
 		h = pl_mix(h, pl_val_sig(t, op->args[i], depth - 1));
@@ -165,7 +169,10 @@ static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
 {
 	const ir_op *op = &t->ops[opi];
 	uint64_t h = pl_mix(8, op->opc);
-	if (op->opname && op->opc == IR_OPAQUE)
+	/* call_pure_i and the call_i the optimizer leaves of it are one
+	 * function when the descr makes them one (ir_pycall_of). */
+	if (op->opname && op->opc == IR_OPAQUE &&
+	    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE)
 		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
 	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
 		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));

@@ -1,9 +1,11 @@
-/* pypyops.c - the table of ir/pypyops.def and its lookup. */
+/* pypyops.c - the table of ir/pypyops.def and its lookup, and what
+ * PyPy's descrs state about calls and fields (docs/pypy.md). */
 #include "pypyops.h"
 
 #include <string.h>
 
 #include "ops.h"
+#include "trace.h"
 
 static const ir_pyop table[] = {
 #define PY(name, act, target, kind) {name, IR_PY_##act, IR_##target, kind},
@@ -30,4 +32,93 @@ size_t ir_pyop_count(void)
 const ir_pyop *ir_pyop_at(size_t i)
 {
 	return i < ir_pyop_count() ? &table[i] : NULL;
+}
+
+/* ---- what the descrs guarantee (docs/pypy.md) ---------------------------- */
+
+int ir_py_extraeffect(const char *descr)
+{
+	const char *s = descr ? strstr(descr, "EF=") : NULL;
+	if (!s || s[3] < '0' || s[3] > '9')
+		return -1;
+	int ef = 0;
+	for (s += 3; *s >= '0' && *s <= '9' && ef < 1000; s++)
+		ef = ef * 10 + (*s - '0');
+	return ef;
+}
+
+bool ir_py_field_immutable(const char *descr)
+{
+	if (!descr || strncmp(descr, "<Field", 6) != 0)
+		return false;
+	size_t n = strlen(descr);
+	return n > 6 && !strcmp(descr + n - 6, " pure>");
+}
+
+bool ir_py_returns_foreign_ref(const char *name)
+{
+	return !strcmp(name, "force_token") || !strcmp(name, "virtual_ref");
+}
+
+const char *ir_pycall_fn(const ir_trace *t, const ir_op *op, uint32_t *first)
+{
+	if (op->nargs && t->vals[op->args[0]].tag == IR_VAL_CONST_CLASS) {
+		*first = 1;
+		return t->strs[t->vals[op->args[0]].name];
+	}
+	*first = 0;
+	return ir_op_name(t, op);
+}
+
+static bool name_in(const char *name, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(name, *names))
+			return true;
+	return false;
+}
+
+/* The first argument is the function (a ConstClass); the others are
+ * integers, and constants when CONSTS. */
+static bool int_args(const ir_trace *t, const ir_op *op, bool consts)
+{
+	if (op->nargs < 1 || t->vals[op->args[0]].tag != IR_VAL_CONST_CLASS)
+		return false;
+	for (uint32_t j = 1; j < op->nargs; j++) {
+		const ir_value *v = &t->vals[op->args[j]];
+		if (v->kind != 'i' || (consts && v->tag != IR_VAL_CONST_INT))
+			return false;
+	}
+	return true;
+}
+
+ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
+{
+	static const char *const pure[] = {"call_i", "call_f", "call_pure_i",
+					   "call_pure_f", NULL};
+	/* The optimizer turns the first call_loopinvariant_r of a loop into
+	 * a call_r with the same descr: the descr is what counts. */
+	static const char *const loopinv[] = {"call_i",
+					      "call_f",
+					      "call_r",
+					      "call_loopinvariant_i",
+					      "call_loopinvariant_f",
+					      "call_loopinvariant_r",
+					      NULL};
+	if (op->opc != IR_OPAQUE || op->result == IR_NOVAL)
+		return IR_PYCALL_OPAQUE;
+	const char *name = t->strs[op->opname];
+	if (!strcmp(name, "force_token") && op->nargs == 0 && op->kind == 'r')
+		return IR_PYCALL_FRAME;
+	int ef = ir_py_extraeffect(t->strs[op->descr]);
+	/* EF_ELIDABLE_CANNOT_RAISE = 0 (rpython/jit/codewriter/
+	 * effectinfo.py): no exception, so no guard_no_exception to tie to
+	 * it.  The elidable ones that can raise (3, 4) stay opaque. */
+	if (ef == 0 && op->kind == 'i' && name_in(name, pure) &&
+	    int_args(t, op, false))
+		return IR_PYCALL_PURE;
+	/* EF_LOOPINVARIANT = 1. */
+	if (ef == 1 && name_in(name, loopinv) && int_args(t, op, true))
+		return IR_PYCALL_LOOPINV;
+	return IR_PYCALL_OPAQUE;
 }

@@ -9,7 +9,9 @@
 #ifndef JP_IR_PYPYOPS_H
 #define JP_IR_PYPYOPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum ir_pyact {
 	IR_PY_OPAQUE, /* an opaque call (IR_OPAQUE), own name kept */
@@ -35,6 +37,52 @@ typedef struct ir_pyop {
 
 /* The entry for NAME, or NULL when the table has none. */
 const ir_pyop *ir_pyop_find(const char *name, size_t len);
+
+/* What PyPy's descrs state about an opaque op (docs/pypy.md, "What the
+ * descrs guarantee"). */
+typedef enum ir_pycall {
+	IR_PYCALL_OPAQUE, /* an opaque call: any effect, an unknown result */
+	/* An elidable call that cannot raise (EF=0 in its call descr), its
+	 * first argument the function (ConstClass), the others integers, an
+	 * integer result: a function of (function, arguments) without any
+	 * effect on the heap, not an event of the trace. */
+	IR_PYCALL_PURE,
+	/* A call with EF=1 (call_loopinvariant_*, or the call_* the
+	 * optimizer leaves of one) with integer constant arguments: one
+	 * value per (function, arguments) in a run of the loop, no effect on
+	 * the heap, not an event. */
+	IR_PYCALL_LOOPINV,
+	/* force_token(): the address of the JIT frame the trace runs in --
+	 * one value per run, never an object the trace allocated; no
+	 * effect, not an event. */
+	IR_PYCALL_FRAME,
+} ir_pycall;
+
+struct ir_trace;
+struct ir_op;
+
+/* How the verifier takes op OP of T (IR_PYCALL_OPAQUE for any op that is
+ * not an opaque call or whose descr states nothing it uses). */
+ir_pycall ir_pycall_of(const struct ir_trace *t, const struct ir_op *op);
+
+/* The function of a call that is not opaque: the name of its ConstClass
+ * first argument (*FIRST = 1, the arguments follow), or the op's own name
+ * (force_token; *FIRST = 0). */
+const char *ir_pycall_fn(const struct ir_trace *t, const struct ir_op *op,
+			 uint32_t *first);
+
+/* The EffectInfo.extraeffect of a call descr ("<Calli 8 ii EF=0 OS=14>"):
+ * the number after "EF=", or -1 when there is none. */
+int ir_py_extraeffect(const char *descr);
+
+/* Whether the field descr says the field is immutable (PyPy prints " pure"
+ * at its end: immutable and quasi-immutable fields). */
+bool ir_py_field_immutable(const char *descr);
+
+/* Whether an opaque op of this name returns a reference that is never an
+ * object the trace allocated: force_token (the JIT frame), virtual_ref (a
+ * new vref object). */
+bool ir_py_returns_foreign_ref(const char *name);
 
 /* The number of entries, and entry I (for tests and documentation). */
 size_t ir_pyop_count(void);

@@ -545,6 +545,213 @@ static void test_opaque(void)
 			   "finish(i3)\n") == VER_PROVED);
 }
 
+/* ---- what PyPy's descrs guarantee (docs/pypy.md) ----------------------- */
+
+#define PMOD   "ConstClass(ll_int_py_mod__Signed_Signed)"
+#define EF0    "descr=<Calli 8 ii EF=0 OS=14>"
+#define INTVAL "descr=<FieldS W_IntObject.inst_intval 8 pure>"
+#define GCALL  "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5>)\n"
+
+/* An elidable call that cannot raise (EF=0) is a function of its
+ * arguments: a repeated one may be replaced by the first's result, and it
+ * may move across a store or a call; with other arguments it is another
+ * value (refuted, the counterexample replayed with the function's table). */
+static void test_pure_calls(void)
+{
+	const char *twice = "[p0, i1]\n"
+			    "i2 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+			    "setfield_gc(p0, i2, descr=f)\n" GCALL
+			    "i3 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+			    "finish(i2, i3)\n";
+	const char *once =
+	    "[p0, i1]\n"
+	    "i2 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+	    "setfield_gc(p0, i2, descr=f)\n" GCALL "finish(i2, i2)\n";
+	CHECK(verdict_text(twice, once) == VER_PROVED);
+	/* Moved before the store and the call, and call_i of the same
+	 * descr (the optimizer's spelling) is the same function. */
+	CHECK(verdict_text(twice, "[p0, i1]\n"
+				  "i2 = call_i(" PMOD ", i1, 2, " EF0 ")\n"
+				  "i3 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+				  "setfield_gc(p0, i2, descr=f)\n" GCALL
+				  "finish(i2, i3)\n") == VER_PROVED);
+	/* Other arguments: another value. */
+	CHECK(verdict_text(twice, "[p0, i1]\n"
+				  "i2 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+				  "setfield_gc(p0, i2, descr=f)\n" GCALL
+				  "i3 = call_pure_i(" PMOD ", i1, 3, " EF0 ")\n"
+				  "finish(i2, i3)\n") == VER_REFUTED);
+	/* Another function: another value. */
+	CHECK(verdict_text(twice,
+			   "[p0, i1]\n"
+			   "i2 = call_pure_i(" PMOD ", i1, 2, " EF0 ")\n"
+			   "setfield_gc(p0, i2, descr=f)\n" GCALL
+			   "i3 = call_pure_i(ConstClass(h), i1, 2, " EF0 ")\n"
+			   "finish(i2, i3)\n") == VER_REFUTED);
+	/* An elidable call that can raise (EF=4) stays an opaque call: the
+	 * repeated one may not be dropped. */
+	const char *raising =
+	    "[p0, i1]\n"
+	    "i2 = call_pure_i(" PMOD ", i1, 2, descr=<Calli 8 ii EF=4>)\n"
+	    "i3 = call_pure_i(" PMOD ", i1, 2, descr=<Calli 8 ii EF=4>)\n"
+	    "finish(i2, i3)\n";
+	CHECK(verdict_text(raising, "[p0, i1]\n"
+				    "i2 = call_pure_i(" PMOD
+				    ", i1, 2, descr=<Calli 8 ii EF=4>)\n"
+				    "finish(i2, i2)\n") != VER_PROVED);
+	/* A call with EF=5 still changes the heap: the load after it cannot
+	 * be forwarded. */
+	CHECK(verdict_text("[p0, i1]\n"
+			   "setfield_gc(p0, i1, descr=f)\n"
+			   "i2 = call_i(ConstClass(g), i1, "
+			   "descr=<Calli 8 i EF=5>)\n"
+			   "i3 = getfield_gc_i(p0, descr=f)\n"
+			   "finish(i2, i3)\n",
+			   "[p0, i1]\n"
+			   "setfield_gc(p0, i1, descr=f)\n"
+			   "i2 = call_i(ConstClass(g), i1, "
+			   "descr=<Calli 8 i EF=5>)\n"
+			   "finish(i2, i1)\n") == VER_REFUTED);
+}
+
+/* A field whose descr ends in " pure" keeps its value across a call in an
+ * object the trace did not allocate; a store to it is still a store, and
+ * in an escaped fresh object a call may still set it. */
+static void test_immutable_fields(void)
+{
+	const char *reload = "[p0]\n"
+			     "i1 = getfield_gc_i(p0, " INTVAL ")\n" GCALL
+			     "i2 = getfield_gc_i(p0, " INTVAL ")\n"
+			     "finish(i1, i2)\n";
+	const char *reuse =
+	    "[p0]\n"
+	    "i1 = getfield_gc_i(p0, " INTVAL ")\n" GCALL "finish(i1, i1)\n";
+	CHECK(verdict_text(reload, reuse) == VER_PROVED);
+	/* The same without " pure": the call may change it. */
+	CHECK(
+	    verdict_text("[p0]\n"
+			 "i1 = getfield_gc_i(p0, descr=<FieldS W.x 8>)\n" GCALL
+			 "i2 = getfield_gc_i(p0, descr=<FieldS W.x 8>)\n"
+			 "finish(i1, i2)\n",
+			 "[p0]\n"
+			 "i1 = getfield_gc_i(p0, descr=<FieldS W.x 8>)\n" GCALL
+			 "finish(i1, i1)\n") == VER_REFUTED);
+	/* A store to it in an input object is seen: dropping it is
+	 * refuted, forwarding it across the call is proved. */
+	const char *store = "[p0, i1]\n"
+			    "setfield_gc(p0, i1, " INTVAL ")\n" GCALL
+			    "i2 = getfield_gc_i(p0, " INTVAL ")\n"
+			    "finish(i2)\n";
+	CHECK(verdict_text(store, "[p0, i1]\n"
+				  "setfield_gc(p0, i1, " INTVAL ")\n" GCALL
+				  "finish(i1)\n") == VER_PROVED);
+	CHECK(verdict_text(store, "[p0, i1]\n" GCALL
+				  "i2 = getfield_gc_i(p0, " INTVAL ")\n"
+				  "finish(i2)\n") == VER_REFUTED);
+	/* An escaped fresh object: the call may still initialize it. */
+	CHECK(verdict_text("[p0]\n"
+			   "p1 = new(descr=T)\n"
+			   "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"
+			   "i2 = getfield_gc_i(p1, " INTVAL ")\n"
+			   "finish(i2)\n",
+			   "[p0]\n"
+			   "p1 = new(descr=T)\n"
+			   "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"
+			   "finish(0)\n") == VER_REFUTED);
+}
+
+/* force_token is the JIT frame: no event, never a fresh object of the
+ * trace, the same in both traces; call_loopinvariant (EF=1) is one value
+ * per function and arguments; virtual_ref is a new object. */
+static void test_foreign_refs(void)
+{
+	const char *orig = "[p0]\n"
+			   "setfield_gc(p0, 1, descr=f)\n"
+			   "p1 = force_token()\n"
+			   "setfield_gc(p0, p1, descr=tok)\n"
+			   "finish()\n";
+	CHECK(verdict_text(orig, "[p0]\n"
+				 "p1 = force_token()\n"
+				 "setfield_gc(p0, 1, descr=f)\n"
+				 "setfield_gc(p0, p1, descr=tok)\n"
+				 "finish()\n") == VER_PROVED);
+	/* Not a fresh object, even after one escaped... */
+	const char *esc = "[p0]\n"
+			  "p1 = new(descr=T)\n"
+			  "escape_n(p1)\n"
+			  "p2 = force_token()\n"
+			  "i3 = ptr_eq(p1, p2)\n"
+			  "guard_false(i3, descr=g0)\n"
+			  "i4 = ptr_eq(p0, p2)\n"
+			  "finish(i4)\n";
+	CHECK(verdict_text(esc, "[p0]\n"
+				"p1 = new(descr=T)\n"
+				"escape_n(p1)\n"
+				"p2 = force_token()\n"
+				"i4 = ptr_eq(p0, p2)\n"
+				"finish(i4)\n") == VER_PROVED);
+	/* ...but it may be an input object. */
+	CHECK(verdict_text(esc, "[p0]\n"
+				"p1 = new(descr=T)\n"
+				"escape_n(p1)\n"
+				"p2 = force_token()\n"
+				"i3 = ptr_eq(p1, p2)\n"
+				"guard_false(i3, descr=g0)\n"
+				"finish(0)\n") == VER_REFUTED);
+#define TLS                                                                    \
+	"(ConstClass(threadlocalref_get), 64, descr=<Callr 8 i EF=1 OS=5>)\n"
+	/* Two loop-invariant calls, and the optimizer's single call_r. */
+	const char *li2 =
+	    "[p0]\n"
+	    "p1 = call_loopinvariant_r" TLS "setfield_gc(p1, 7, descr=f)\n"
+	    "p2 = call_loopinvariant_r" TLS "i3 = getfield_gc_i(p2, descr=f)\n"
+	    "finish(i3)\n";
+	CHECK(verdict_text(li2,
+			   "[p0]\n"
+			   "p1 = call_r" TLS "setfield_gc(p1, 7, descr=f)\n"
+			   "finish(7)\n") == VER_PROVED);
+	/* Other arguments: maybe another object. */
+	CHECK(verdict_text(li2, "[p0]\n"
+				"p1 = call_loopinvariant_r" TLS
+				"setfield_gc(p1, 7, descr=f)\n"
+				"p2 = call_loopinvariant_r(ConstClass("
+				"threadlocalref_get), 72, descr=<Callr 8 i "
+				"EF=1 OS=5>)\n"
+				"i3 = getfield_gc_i(p2, descr=f)\n"
+				"finish(7)\n") == VER_REFUTED);
+	/* First called after a fresh object escaped in both traces: it
+	 * could return that object; unknown. */
+	const char *late =
+	    "[p0]\n"
+	    "p1 = new(descr=T)\n"
+	    "escape_n(p1)\n"
+	    "p2 = call_loopinvariant_r" TLS "setfield_gc(p2, 7, descr=f)\n"
+	    "i3 = getfield_gc_i(p1, descr=f)\n"
+	    "finish(i3)\n";
+	CHECK(verdict_text(late, late) == VER_UNKNOWN);
+	/* Called before the escape in one trace: no fresh object. */
+	CHECK(verdict_text(late,
+			   "[p0]\n"
+			   "p2 = call_loopinvariant_r" TLS "p1 = new(descr=T)\n"
+			   "escape_n(p1)\n"
+			   "setfield_gc(p2, 7, descr=f)\n"
+			   "i3 = getfield_gc_i(p1, descr=f)\n"
+			   "finish(i3)\n") == VER_PROVED);
+	/* virtual_ref after an escape: a new object, the pair is checked. */
+	const char *vref = "[p0]\n"
+			   "p1 = new(descr=T)\n"
+			   "escape_n(p1)\n"
+			   "p2 = virtual_ref(p0, 0)\n"
+			   "i3 = ptr_eq(p1, p2)\n"
+			   "finish(i3)\n";
+	CHECK(verdict_text(vref, "[p0]\n"
+				 "p1 = new(descr=T)\n"
+				 "escape_n(p1)\n"
+				 "p2 = virtual_ref(p0, 0)\n"
+				 "finish(0)\n") == VER_PROVED);
+#undef TLS
+}
+
 /* hp_run_diverges: the heap model's concrete comparison, without Z3. */
 static int run_div(const char *a, const char *b, const uint64_t *args)
 {
@@ -846,6 +1053,9 @@ int main(void)
 	test_const_ptr();
 	test_overwritten_field();
 	test_opaque();
+	test_pure_calls();
+	test_immutable_fields();
+	test_foreign_refs();
 	test_integer_tiers();
 	test_heap_inference();
 	test_undefined_behaviour();

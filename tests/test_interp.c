@@ -368,9 +368,68 @@ static void test_obj_write_reach(void)
 	ir_trace_free(t);
 }
 
+/* A call PyPy's descr makes a function (ir_pycall_of) is no event: it
+ * returns the environment's entry for its arguments (0 when unlisted).  A
+ * call never changes an immutable field of an object that is not fresh:
+ * such a write is rejected, not applied; in a fresh object it applies. */
+static void test_pure_calls_and_immutable_fields(void)
+{
+	const char *text =
+	    "[p0, i1]\n"
+	    "i2 = call_pure_i(ConstClass(f), i1, 2, descr=<Calli 8 ii EF=0>)\n"
+	    "i3 = call_i(ConstClass(f), i1, 3, descr=<Calli 8 ii EF=0>)\n"
+	    "p4 = force_token()\n"
+	    "p5 = new(descr=T)\n"
+	    "call_n(ConstClass(g), p0, p5, descr=<Callv 0 rr EF=5>)\n"
+	    "i6 = getfield_gc_i(p0, descr=<FieldS W.v 8 pure>)\n"
+	    "i7 = getfield_gc_i(p0, descr=<FieldS W.w 8>)\n"
+	    "i8 = getfield_gc_i(p5, descr=<FieldS W.v 8 pure>)\n"
+	    "finish(i2, i3, p4, i6, i7, i8)\n";
+	ir_parse_opts o = {.width = 64, .opaque = true};
+	ir_trace *t = NULL;
+	jp_err e;
+	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	if (!t)
+		return;
+	uint64_t args[2] = {0x2000, 7}, a72[2] = {7, 2}, none[1] = {0};
+	interp_pure pure[] = {{"f", 2, a72, 11},
+			      {"force_token", 0, none, 0x5000}};
+	interp_cell init[] = {{0, 0x2000, "<FieldS W.v 8 pure>", 4},
+			      {0, 0x2000, "<FieldS W.w 8>", 4}};
+	interp_cell cw[] = {{0, 0x2000, "<FieldS W.v 8 pure>", 9},
+			    {0, 0x2000, "<FieldS W.w 8>", 9}};
+	interp_obj_write ow[] = {{0, "p5", 0, "<FieldS W.v 8 pure>", NULL, 9}};
+	interp_env env = {.args = args,
+			  .nargs = 2,
+			  .init = init,
+			  .ninit = 2,
+			  .call_writes = cw,
+			  .ncall_writes = 2,
+			  .obj_writes = ow,
+			  .nobj_writes = 1,
+			  .pure = pure,
+			  .npure = 2};
+	interp_result r;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 6);
+	if (r.outcome == INTERP_FINISH && r.nout == 6) {
+		CHECK(r.ncalls == 1); /* only call_n */
+		CHECK_EQ_U64(r.out[0], 11);
+		CHECK_EQ_U64(r.out[1], 0); /* f(7, 3) is not listed */
+		CHECK_EQ_U64(r.out[2], 0x5000);
+		CHECK_EQ_U64(r.out[3], 4); /* immutable: kept */
+		CHECK_EQ_U64(r.out[4], 9); /* mutable: the call's write */
+		CHECK_EQ_U64(r.out[5], 9); /* a fresh object: applied */
+		CHECK(r.nrejected == 1);
+	}
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
 	test_claims();
+	test_pure_calls_and_immutable_fields();
 	test_call_snapshots_and_obj_writes();
 	test_fresh_avoids_heap_addresses();
 	test_wraparound();

@@ -1,5 +1,6 @@
 /* ir/pypyops: the PyPy vocabulary table, and how the parser reads each
  * kind of entry. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,9 +159,75 @@ static void test_reading(void)
 	ir_trace_free(t);
 }
 
+/* What the descrs state (ir_pycall_of, ir_py_extraeffect,
+ * ir_py_field_immutable): EF=0 calls with integer arguments are pure,
+ * EF=1 ones with constant arguments loop-invariant whatever the op name,
+ * force_token the frame; everything else stays opaque. */
+static void test_descr_guarantees(void)
+{
+	CHECK(ir_py_extraeffect("<Calli 8 ii EF=0 OS=14>") == 0);
+	CHECK(ir_py_extraeffect("<Callv 0 rriii EF=2 OS=1>") == 2);
+	CHECK(ir_py_extraeffect("<Callr 8 i EF=12>") == 12);
+	CHECK(ir_py_extraeffect("<Loop1>") == -1);
+	CHECK(ir_py_extraeffect("<Calli 8 i EF=>") == -1);
+	CHECK(ir_py_field_immutable("<FieldS W_IntObject.inst_intval 8 pure>"));
+	CHECK(!ir_py_field_immutable("<FieldS W_IntObject.inst_intval 8>"));
+	CHECK(!ir_py_field_immutable("<ArrayP 8 pure>[0]"));
+	CHECK(!ir_py_field_immutable("pure"));
+	static const struct {
+		const char *op;
+		ir_pycall want;
+	} cases[] = {
+	    {"i2 = call_pure_i(ConstClass(f), i1, 2, descr=<Calli 8 ii EF=0 "
+	     "OS=14>)",
+	     IR_PYCALL_PURE},
+	    {"i2 = call_i(ConstClass(f), i1, descr=<Calli 8 i EF=0>)",
+	     IR_PYCALL_PURE},
+	    /* can raise: opaque */
+	    {"i2 = call_pure_i(ConstClass(f), i1, descr=<Calli 8 i EF=4>)",
+	     IR_PYCALL_OPAQUE},
+	    {"i2 = call_i(ConstClass(f), i1, descr=<Calli 8 i EF=5>)",
+	     IR_PYCALL_OPAQUE},
+	    /* a reference argument, a reference result: opaque */
+	    {"i2 = call_pure_i(ConstClass(f), p0, descr=<Calli 8 r EF=0>)",
+	     IR_PYCALL_OPAQUE},
+	    {"p2 = call_pure_r(ConstClass(f), i1, descr=<Callr 8 i EF=0>)",
+	     IR_PYCALL_OPAQUE},
+	    /* no function constant: opaque */
+	    {"i2 = call_pure_i(i1, descr=<Calli 8 i EF=0>)", IR_PYCALL_OPAQUE},
+	    {"p2 = call_loopinvariant_r(ConstClass(tl), 64, descr=<Callr 8 i "
+	     "EF=1 OS=5>)",
+	     IR_PYCALL_LOOPINV},
+	    {"p2 = call_r(ConstClass(tl), 64, descr=<Callr 8 i EF=1 OS=5>)",
+	     IR_PYCALL_LOOPINV},
+	    /* a variable argument: opaque */
+	    {"p2 = call_loopinvariant_r(ConstClass(tl), i1, descr=<Callr 8 i "
+	     "EF=1>)",
+	     IR_PYCALL_OPAQUE},
+	    {"p2 = force_token()", IR_PYCALL_FRAME},
+	    {"p2 = virtual_ref(p0, 0)", IR_PYCALL_OPAQUE},
+	    {"i2 = int_add(i1, 1)", IR_PYCALL_OPAQUE},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[256];
+		snprintf(text, sizeof text, "[p0, i1]\n%s\nfinish()\n",
+			 cases[i].op);
+		jp_err e;
+		ir_trace *t = parse(text, true, &e);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		if (ir_pycall_of(t, &t->ops[0]) != cases[i].want)
+			fprintf(stderr, "  case %zu: %s\n", i, cases[i].op);
+		CHECK(ir_pycall_of(t, &t->ops[0]) == cases[i].want);
+		ir_trace_free(t);
+	}
+}
+
 int main(void)
 {
 	test_table();
+	test_descr_guarantees();
 	test_reading();
 	return check_summary("test_pypyops");
 }

@@ -38,6 +38,10 @@ static jp_status setup(hp *h)
 	h->hk = calloc((size_t)h->maxcalls * (h->nf + 1) + 1, sizeof *h->hk);
 	h->rk = calloc(h->maxcalls + 1, sizeof *h->rk);
 	h->rkr = calloc(h->maxcalls + 1, sizeof *h->rkr);
+	h->li_val = calloc(o->nops + p->nops + 1, sizeof *h->li_val);
+	h->li_clean = calloc(o->nops + p->nops + 1, sizeof *h->li_clean);
+	if (!h->li_val || !h->li_clean)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	if (!h->hk || !h->rk || !h->rkr || !hp_trace_alloc(h, &h->ho, o) ||
 	    !hp_trace_alloc(h, &h->hpp, p))
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
@@ -57,6 +61,8 @@ static jp_status setup(hp *h)
 	st = hp_enc_one(h, &h->ho);
 	if (!st)
 		st = hp_enc_one(h, &h->hpp);
+	if (!st)
+		st = hp_li_facts(h);
 	if (!st)
 		st = hp_realism(h);
 	return st;
@@ -112,6 +118,8 @@ void hp_close(hp *h)
 	free(h->hk);
 	free(h->rk);
 	free(h->rkr);
+	free(h->li_val);
+	free(h->li_clean);
 	free(h);
 }
 

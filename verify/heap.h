@@ -54,10 +54,23 @@
  * escapes).  Counterexamples place it (interp_env.ptrs).
  *
  * Opaque ops returning an integer or nothing are calls like escape_i /
- * escape_n (the same call when the names match).
+ * escape_n (the same call when the names match).  An opaque op returning a
+ * reference is a call whose result is an object that is not fresh; after
+ * a fresh object escaped the pair is unknown (the world could return it),
+ * except for force_token and virtual_ref (never an object of the trace).
  *
- * Not modelled (refused with JP_EUNSUPPORTED): opaque ops returning a
- * reference.  More than 64 fresh identities: VER_UNKNOWN with the reason.
+ * What PyPy's descrs guarantee (docs/pypy.md; ir_pycall_of):
+ *  - an elidable call that cannot raise (EF=0) with integer arguments, a
+ *    loop-invariant one (EF=1) with constant arguments, and force_token
+ *    are no calls of the model: the application of an uninterpreted
+ *    function of (function name, arguments) shared by both traces, with
+ *    no effect on the heap.  A loop-invariant reference (and the frame) is
+ *    no fresh object, when one trace makes the call before any escape
+ *    (else the pair is unknown, hp_li_facts);
+ *  - a field whose descr ends in " pure" keeps its value across a call
+ *    except in escaped fresh objects.
+ *
+ * More than 64 fresh identities: VER_UNKNOWN with the reason.
  *
  * Modes: the pairing is the checker's (labels, or inference when the
  * optimized trace has none).  Aligned mode compares the heap at every
@@ -75,7 +88,8 @@
  *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
- * results, call writes to objects that are not fresh) and compared
+ * results, call writes to objects that are not fresh, the values of the
+ * uninterpreted functions at the arguments the traces use) and compared
  * concretely (hp_diverges).  Call writes naming fresh objects go to each
  * trace's run under its own names (interp_env.obj_writes); the interpreter
  * applies one only if the world reaches the object at the call.  A model

@@ -209,6 +209,22 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			}
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	for (uint32_t f = 0; f < h->nf; f++) {
+		if (h->f[f].immutable) {
+			/* An immutable field (docs/pypy.md): the call may
+			 * set it only in escaped fresh objects (their
+			 * construction may end in it); elsewhere it keeps
+			 * its value. */
+			hmem a = e->cur[f];
+			for (uint32_t x = 0; x < h->nid; x++)
+				if (e->esc & (UINT64_C(1) << x))
+					a = mem_write(
+					    h, a, NULL, h->id[x].addr,
+					    K(h, Z3_mk_select(
+						     h->z, h->hk[k * h->nf + f],
+						     h->id[x].addr)));
+			e->cur[f] = a;
+			continue;
+		}
 		hmem a = {h->hk[k * h->nf + f], NULL};
 		for (uint32_t x = 0; x < h->nid; x++)
 			if (!(e->esc & (UINT64_C(1) << x)))
@@ -227,8 +243,10 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	 * NULL), one address per call shared by both traces, never a fresh
 	 * object's (hp_make_background).  Exact only while the world holds
 	 * no fresh object: after one escaped, it could return that one,
-	 * which the model does not express -- the pair is then unknown. */
-	if (e->esc) {
+	 * which the model does not express -- the pair is then unknown.
+	 * force_token (the JIT frame) and virtual_ref (a new vref object)
+	 * never return an object the trace allocated (docs/pypy.md). */
+	if (e->esc && !ir_py_returns_foreign_ref(ir_op_name(e->t, op))) {
 		h->over_limit = true;
 		h->ref_call_after_escape = true;
 		return;
@@ -236,6 +254,87 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->val[op->result] = h->rkr[k];
 	e->pts[op->result] = 0;
 	e->other[op->result] = true;
+}
+
+/* A call PyPy's descr makes a function of its arguments (ir_pycall_of):
+ * the application of an uninterpreted function, one per function name,
+ * kind and arity, shared by both traces, to the integer arguments after
+ * the function; no event, no effect on the heap.  A loop-invariant
+ * reference or the frame (force_token) is recorded for hp_li_facts. */
+static void enc_pure(hp *h, htrace *e, uint32_t i)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	Z3_context z = h->z;
+	uint32_t first;
+	const char *fn = ir_pycall_fn(t, op, &first);
+	uint32_t n = op->nargs - first;
+	ir_pycall pc = ir_pycall_of(t, op);
+	Z3_sort *dom = calloc(n + 1, sizeof *dom);
+	Z3_ast *args = calloc(n + 1, sizeof *args);
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s:%s/%c%u",
+		  pc == IR_PYCALL_PURE ? "pure" : "loopinvariant", fn, op->kind,
+		  n);
+	if (!dom || !args || !sb.buf) {
+		h->S.failed = true;
+		goto out;
+	}
+	for (uint32_t j = 0; j < n; j++) {
+		dom[j] = zc_bv_sort(z, (unsigned)h->w);
+		args[j] = e->val[op->args[j + first]];
+	}
+	Z3_sort range = zc_bv_sort(z, op->kind == 'r' ? 64 : (unsigned)h->w);
+	Z3_func_decl f =
+	    Z3_mk_func_decl(z, Z3_mk_string_symbol(z, sb.buf), n, dom, range);
+	Z3_inc_ref(z, Z3_func_decl_to_ast(z, f));
+	e->val[op->result] = K(h, Z3_mk_app(z, f, n, args));
+	Z3_dec_ref(z, Z3_func_decl_to_ast(z, f));
+	if (op->kind == 'r') {
+		e->pts[op->result] = 0;
+		e->other[op->result] = true;
+		h->li_val[h->nli] = e->val[op->result];
+		/* The JIT frame exists before the trace runs. */
+		h->li_clean[h->nli++] = e->esc == 0 || pc == IR_PYCALL_FRAME;
+	}
+out:
+	sb_release(&sb);
+	free(dom);
+	free(args);
+}
+
+jp_status hp_li_facts(hp *h)
+{
+	Z3_ast *c = calloc((size_t)h->nli * h->nid + 2, sizeof *c);
+	if (!c)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	uint32_t n = 0;
+	c[n++] = h->bg;
+	jp_status st = JP_OK;
+	for (uint32_t s = 0; s < h->nli && !st; s++) {
+		bool clean = false;
+		for (uint32_t u = 0; u < h->nli; u++)
+			clean |= h->li_val[u] == h->li_val[s] && h->li_clean[u];
+		if (!clean) {
+			h->over_limit = true;
+			st = jp_fail(h->err, JP_EUNSUPPORTED,
+				     "a loop-invariant call returns a "
+				     "reference, and in both traces its first "
+				     "call comes after a fresh object escaped: "
+				     "it could be that object, which the heap "
+				     "model does not express");
+			break;
+		}
+		for (uint32_t x = 0; x < h->nid; x++)
+			c[n++] = K(
+			    h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, h->li_val[s],
+							     h->id[x].addr))));
+	}
+	if (!st)
+		h->bg = K(h, Z3_mk_and(h->z, n, c));
+	free(c);
+	return st;
 }
 
 /* A W-bit integer as a field word (heap_model.c: one 64-bit word per
@@ -335,8 +434,12 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		    op->opc == IR_GETFIELD_GC_I ? from_word(h, sel) : sel;
 		load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETFIELD_GC_R) {
+			/* No call changes an immutable field of an object
+			 * that is not fresh: it holds its initial value. */
 			e->lf[e->nloads] = f;
-			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
+			e->lk[e->nloads] = e->ncalls && !h->f[f].immutable
+					       ? e->ncalls - 1
+					       : HP_NONE;
 			e->lobj[e->nloads++] = a[0];
 		}
 		return;
@@ -348,7 +451,12 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 			store_facts(e, f, op->args[0], op->args[1]);
 		return;
 	}
-	default: enc_call(h, e, i); return;
+	default:
+		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
+			enc_pure(h, e, i);
+		else
+			enc_call(h, e, i);
+		return;
 	}
 }
 
@@ -688,7 +796,7 @@ static bool opt_def_obls(hp *h, hlist *out)
 	bool ok = true;
 	uint32_t calls = 0;
 	for (uint32_t j = 0; j < h->p->nops; j++) {
-		if (ir_op_has(h->p->ops[j].opc, IRF_CALL))
+		if (hp_is_call(h->p, &h->p->ops[j]))
 			calls++;
 		if (!ep->nn[j])
 			continue;

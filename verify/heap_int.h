@@ -9,6 +9,7 @@
 
 #include "ir/arena.h"
 #include "ir/interp.h"
+#include "ir/pypyops.h"
 #include "ir/strbuf.h"
 #include "verify/abstract.h"
 #include "verify/cex.h"
@@ -28,6 +29,15 @@ static inline bool same_call_op(const ir_trace *a, const ir_op *x,
 		!strcmp(ir_op_name(a, x), ir_op_name(b, y)));
 }
 
+/* Whether op OP of T is a call event of the model: an opaque call, unless
+ * its descr makes it a function of its arguments (ir_pycall_of: no event,
+ * no effect on the heap). */
+static inline bool hp_is_call(const ir_trace *t, const ir_op *op)
+{
+	return ir_op_has(op->opc, IRF_CALL) &&
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+}
+
 static inline bool is_ref(const ir_trace *t, ir_vid v)
 {
 	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
@@ -38,6 +48,8 @@ static inline bool is_ref(const ir_trace *t, ir_vid v)
 typedef struct hfield {
 	const char *name;
 	char kind; /* 'i', 'r', or 'm' when used with both (toy spelling) */
+	bool immutable; /* PyPy's " pure" descr: no call changes it in an
+			   object that is not fresh (docs/pypy.md) */
 	Z3_sort range;
 	Z3_ast h0;
 } hfield;
@@ -178,6 +190,12 @@ typedef struct hp {
 	bool over_limit;       /* more fresh identities than HP_MAXID */
 	bool ref_call_after_escape; /* a call returns a reference after a
 				       fresh object escaped (enc_call) */
+	/* Loop-invariant calls returning a reference (enc_pure): per call
+	 * site of either trace its term, and whether no fresh object had
+	 * escaped in that trace before it. */
+	Z3_ast *li_val;
+	bool *li_clean;
+	uint32_t nli;
 	/* Where the last replayed divergence was (hp_divergence_obl): the
 	 * call they differ at (UINT32_MAX: none), each run's stop. */
 	uint32_t div_call, div_stop_o, div_stop_p;
@@ -232,5 +250,11 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q);
 void hp_describe(const hp *h, const hobl *q, strbuf *sb);
 
 jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out);
+
+/* After both traces are encoded: every loop-invariant reference is no
+ * fresh object (added to the background), when in one of the traces a
+ * call of it with the same arguments comes before any fresh object
+ * escaped; else JP_EUNSUPPORTED with over_limit (the pair is unknown). */
+jp_status hp_li_facts(hp *h);
 
 #endif

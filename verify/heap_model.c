@@ -94,6 +94,7 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 	hfield *f = &h->f[h->nf++];
 	f->name = name;
 	f->kind = kind;
+	f->immutable = ir_py_field_immutable(name);
 	if (!h->z)
 		return JP_OK; /* the concrete comparison needs no terms */
 	f->range = zc_bv_sort(h->z, 64u);
@@ -305,7 +306,7 @@ static void key_walk(hpaths *P)
 			P->pts[op->result] = m;
 		} else if (op->opc == IR_SETFIELD_GC) {
 			key_store(P, i);
-		} else if (ir_op_has(op->opc, IRF_CALL)) {
+		} else if (hp_is_call(t, op)) {
 			snprintf(ev, sizeof ev, "call %u", ncall++);
 			key_event(P, i, ev, "arg", op->args, op->nargs, true);
 		} else if (ir_op_has(op->opc, IRF_END)) {
@@ -447,7 +448,7 @@ uint32_t hp_count_calls(const ir_trace *t)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++)
-		n += ir_op_has(t->ops[i].opc, IRF_CALL);
+		n += hp_is_call(t, &t->ops[i]);
 	return n;
 }
 

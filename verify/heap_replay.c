@@ -343,11 +343,18 @@ typedef struct henv {
 	interp_type *types;
 	interp_ptr *ptrs;
 	interp_env env_p; /* the environment of OPT's run */
+	/* Results of the calls that are functions (ir_pycall_of), with
+	 * their argument values. */
+	interp_pure *pure;
+	uint64_t *pargs;
+	uint32_t npure;
 } henv;
 
 static void henv_free(henv *v)
 {
 	free(v->args);
+	free(v->pure);
+	free(v->pargs);
 	free(v->addrs);
 	free(v->rets);
 	free(v->init);
@@ -473,6 +480,46 @@ static void add_addr(hp *h, Z3_model m, henv *v, uint64_t a)
 	v->addrs[v->naddrs++] = a;
 }
 
+/* The model's value of every call of either trace that is a function of
+ * its arguments: one entry per call site (the uninterpreted function
+ * makes equal arguments give equal results). */
+static jp_status pure_table(hp *h, Z3_model m, henv *v)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	size_t nargs = 1, nsites = 1;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < es[s]->t->nops; i++)
+			if (ir_pycall_of(es[s]->t, &es[s]->t->ops[i]) !=
+			    IR_PYCALL_OPAQUE) {
+				nsites++;
+				nargs += es[s]->t->ops[i].nargs;
+			}
+	v->pure = calloc(nsites, sizeof *v->pure);
+	v->pargs = calloc(nargs, sizeof *v->pargs);
+	if (!v->pure || !v->pargs)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	size_t na = 0;
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = es[s]->t;
+		for (uint32_t i = 0; i < t->nops; i++) {
+			const ir_op *op = &t->ops[i];
+			if (ir_pycall_of(t, op) == IR_PYCALL_OPAQUE ||
+			    !es[s]->val[op->result])
+				continue;
+			interp_pure *p = &v->pure[v->npure++];
+			uint32_t first;
+			p->fn = ir_pycall_fn(t, op, &first);
+			p->nargs = op->nargs - first;
+			p->args = &v->pargs[na];
+			for (uint32_t j = first; j < op->nargs; j++)
+				v->pargs[na++] =
+				    eval(h, m, es[s]->val[op->args[j]]);
+			p->ret = eval(h, m, es[s]->val[op->result]);
+		}
+	}
+	return JP_OK;
+}
+
 static jp_status make_env(hp *h, Z3_model m, henv *v)
 {
 	memset(v, 0, sizeof *v);
@@ -519,7 +566,10 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			    eval(h, m, K(h, Z3_mk_select(h->z, h->f[f].h0, a)));
 			v->init[ni++] =
 			    (interp_cell){0, v->addrs[i], h->f[f].name, x};
-			for (uint32_t k = 0; k < h->maxcalls; k++) {
+			/* No call changes an immutable field here: the
+			 * object is not fresh (heap_encode.c, enc_call). */
+			for (uint32_t k = 0;
+			     k < h->maxcalls && !h->f[f].immutable; k++) {
 				Z3_ast hk = h->hk[k * h->nf + f];
 				x = eval(h, m, K(h, Z3_mk_select(h->z, hk, a)));
 				v->writes[nw++] = (interp_cell){
@@ -537,7 +587,12 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 		v->rets[k] = eval(h, m, ref ? h->rkr[k] : h->rk[k]);
 		fresh_writes(h, m, v, k);
 	}
-	v->env = (interp_env){.args = v->args,
+	jp_status st = pure_table(h, m, v);
+	if (st)
+		return st;
+	v->env = (interp_env){.pure = v->pure,
+			      .npure = v->npure,
+			      .args = v->args,
 			      .nargs = nin,
 			      .init = v->init,
 			      .ninit = ni,

@@ -6,7 +6,9 @@
 # body label is not; two real logs of pypy3 7.3 give no error and no
 # counterexample, and one of their bridges is proved; --json has the
 # issue's shape; --out writes pair directories `jitprove ci` accepts;
-# --jobs 2 gives the same verdicts; a file that is not a log is an error.
+# --jobs 2 gives the same verdicts; a file that is not a log is an error;
+# a real bridge moving force_token and a loop keeping one of two elidable
+# calls are proved, the loop with another argument is not.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -52,6 +54,21 @@ PY
 "$JITPROVE" log --ptrs-apart "$C/real_int_loop.log" >"$tmp/apart" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q '^loop 1 .* unknown' "$tmp/apart" ||
   bad "--ptrs-apart: exit $rc: $(cat "$tmp/apart")"
+# What PyPy's descrs guarantee (docs/pypy.md): a real bridge of pypy3 that
+# moves force_token before a store to the frame, and a loop whose
+# optimizer keeps one of two elidable (EF=0) calls, are proved; the same
+# loop calling the function on another argument is not.
+"$JITPROVE" log "$C/real_force_token_bridge.log" >"$tmp/ft" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge 0x7f65be1c0e60 .* proved' "$tmp/ft" ||
+  bad "real_force_token_bridge: exit $rc: $(cat "$tmp/ft")"
+"$JITPROVE" log "$C/pure_call_loop.log" >"$tmp/pc" 2>&1; rc=$?
+[ $rc -eq 0 ] || bad "pure_call_loop: exit $rc: $(cat "$tmp/pc")"
+sed 's/+150: i7 = call_i(\(.*\), i6, 7,/+150: i7 = call_i(\1, i6, 9,/' \
+  "$C/pure_call_loop.log" >"$tmp/pc_bad.log"
+grep -q 'i6, 9,' "$tmp/pc_bad.log" || bad "pure_call_loop: the edit did not apply"
+"$JITPROVE" log "$tmp/pc_bad.log" >"$tmp/pcb" 2>&1; rc=$?
+[ $rc -ne 0 ] && ! grep -q '^loop 1 .* proved' "$tmp/pcb" ||
+  bad "pure_call_loop with another argument: exit $rc: $(cat "$tmp/pcb")"
 
 "$JITPROVE" log --out "$tmp/pairs" "$C/int_loop.log" >/dev/null 2>&1 || bad "--out: exit $?"
 [ -f "$tmp/pairs/log0-loop_1/orig.trace" ] && [ -f "$tmp/pairs/log0-loop_1/opt.trace" ] &&
