@@ -7,10 +7,11 @@
  *   bookkeeping, emitting, guards         gen_grow ... gen_guard_ovf
  *   operands                              pick_any ... gen_near
  *   single actions                        gen_act_binop ... act_guard_bool
- *   the trace                             finish, add_inputs, generate
- *   annotated printing, gen_unhandled
+ *   the trace (mutation steps too)        finish, add_inputs, generate
+ *   gen_unhandled
  * Files: gen_int.h (the shared internals), gen_edge.c (edge values and
- * edge-directed shapes), gen_snip.c (integer snippets), gen_heap.c (heap).
+ * edge-directed shapes), gen_snip.c (integer snippets), gen_heap.c (heap),
+ * gen_id.c (trace identities as text, annotated printing).
  */
 #include "gen.h"
 
@@ -1030,15 +1031,14 @@ static bool edge_trace(const gen_ctx *g, const gen_opts *o)
 
 /* A mutation step: from here on the choices come from the stream of SEED
  * (mixed, so that it is not the fresh trace of SEED drawn out of step),
- * and the length target is drawn again, at least one action further.  HI
- * is the trace's upper length.  Returns the new target. */
+ * and the length target is drawn again as for a fresh trace (HI is the
+ * trace's upper length), at least one action further.  Returns it. */
 static uint32_t mutate_here(gen_ctx *g, const gen_opts *o, uint32_t hi,
 			    uint64_t seed)
 {
 	rng_seed(&g->r, rng_mix64(seed ^ UINT64_C(0x6d7574617465)));
-	uint32_t lo =
-	    o->min_len > g->nemitted + 1 ? o->min_len : g->nemitted + 1;
-	return (uint32_t)rng_range(&g->r, lo, hi > lo ? hi : lo);
+	uint32_t t = (uint32_t)rng_range(&g->r, o->min_len, hi);
+	return t > g->nemitted ? t : g->nemitted + 1;
 }
 
 /* Generates a trace drawing every choice from *R, which is left advanced
@@ -1170,56 +1170,6 @@ jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
 {
 	return generate(g, r, NULL, r->bytes ? "byte-driven" : "rng stream", o,
 			out, ex, err);
-}
-
-/* ---- annotated printing ---- */
-
-void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb)
-{
-	sb_puts(sb, "# args: ");
-	for (uint32_t i = 0; i < ex->ninputs; i++) {
-		if (i)
-			sb_puts(sb, ", ");
-		ir_print_int(t->width, ex->inputs[i], sb);
-	}
-	sb_putc(sb, '\n');
-	/* Print the trace canonically, then append the example value to each
-	 * line that is an op with a result.  The printer writes one op per
-	 * line, so the k-th op line is found by matching ir_print_op. */
-	strbuf all, line;
-	sb_init(&all);
-	sb_init(&line);
-	ir_print(t, &all);
-	const char *p = all.buf;
-	uint32_t opi = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		sb_add(sb, p, len);
-		if (opi < t->nops) {
-			sb_reset(&line);
-			ir_print_op(t, opi, &line);
-			const char *q = p;
-			while (q < p + len && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(p + len - q) >= line.len &&
-			    !memcmp(q, line.buf, line.len)) {
-				ir_vid r = t->ops[opi].result;
-				if (r != IR_NOVAL && r < ex->nvals &&
-				    t->vals[r].kind == 'i') {
-					sb_puts(sb, "  # = ");
-					ir_print_int(t->width, ex->vals[r], sb);
-				}
-				opi++;
-			}
-		}
-		sb_putc(sb, '\n');
-		p = nl ? nl + 1 : p + len;
-	}
-	if (all.oom || line.oom)
-		sb->oom = true;
-	sb_release(&all);
-	sb_release(&line);
 }
 
 /* Which ops the generator writes (gen.h).  Every op has a case: an op added

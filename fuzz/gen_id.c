@@ -1,8 +1,8 @@
 /*
- * gen_id.c - trace identities: the fresh trace of a seed, or a mutation
- * chain (gen.h, "Trace identities"), and their text form
- * "SEED+CUT:SEED...".  Generating from an identity is gen_trace_id
- * (gen.c).
+ * gen_id.c - the generator's text forms: trace identities (the fresh
+ * trace of a seed, or a mutation chain; gen.h, "Trace identities") as
+ * "SEED+CUT:SEED...", and traces annotated with their example values.
+ * Generating from an identity is gen_trace_id (gen.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fuzz/gen.h"
+#include "ir/print.h"
 
 gen_id gen_id_seed(uint64_t seed)
 {
@@ -90,4 +91,54 @@ bad:
 		       "expected a trace identity SEED or SEED+CUT:SEED... "
 		       "(unsigned numbers), found '%s'",
 		       s);
+}
+
+/* ---- annotated printing ---- */
+
+void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb)
+{
+	sb_puts(sb, "# args: ");
+	for (uint32_t i = 0; i < ex->ninputs; i++) {
+		if (i)
+			sb_puts(sb, ", ");
+		ir_print_int(t->width, ex->inputs[i], sb);
+	}
+	sb_putc(sb, '\n');
+	/* Print the trace canonically, then append the example value to each
+	 * line that is an op with a result.  The printer writes one op per
+	 * line, so the k-th op line is found by matching ir_print_op. */
+	strbuf all, line;
+	sb_init(&all);
+	sb_init(&line);
+	ir_print(t, &all);
+	const char *p = all.buf;
+	uint32_t opi = 0;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		sb_add(sb, p, len);
+		if (opi < t->nops) {
+			sb_reset(&line);
+			ir_print_op(t, opi, &line);
+			const char *q = p;
+			while (q < p + len && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(p + len - q) >= line.len &&
+			    !memcmp(q, line.buf, line.len)) {
+				ir_vid r = t->ops[opi].result;
+				if (r != IR_NOVAL && r < ex->nvals &&
+				    t->vals[r].kind == 'i') {
+					sb_puts(sb, "  # = ");
+					ir_print_int(t->width, ex->vals[r], sb);
+				}
+				opi++;
+			}
+		}
+		sb_putc(sb, '\n');
+		p = nl ? nl + 1 : p + len;
+	}
+	if (all.oom || line.oom)
+		sb->oom = true;
+	sb_release(&all);
+	sb_release(&line);
 }
