@@ -46,7 +46,6 @@ camp_opts camp_default_opts(void)
 	o.gen.heap = true;
 	o.cfg = opt_default_config();
 	o.timeout_ms = 1000;
-	o.cov_pct = COV_PCT;
 	o.outdir = "jp-out";
 	o.status_every = 1;
 	return o;

@@ -170,7 +170,8 @@ typedef struct camp_opts {
 } camp_opts;
 
 /* Seed 0, one job, 20 s, default generator/optimizer, 1 s timeout,
- * coverage feedback COV_PCT, OUTDIR "jp-out". */
+ * no coverage feedback (it costs throughput and bought no coverage on
+ * the default profile: docs/performance.md), OUTDIR "jp-out". */
 camp_opts camp_default_opts(void);
 
 typedef struct camp_summary {

@@ -49,7 +49,8 @@
 #define COV_NBITS   ((OPT_RULE_COUNT + OPT_BR_COUNT) * COV_BUCKETS)
 #define COV_WORDS   ((COV_NBITS + 63) / 64)
 #define COV_MAX	    256
-/* The default share of mutations, percent. */
+/* The suggested share of mutations, percent (campaigns default to 0:
+ * docs/performance.md, "Coverage feedback"). */
 #define COV_PCT 25
 
 typedef struct cov_bits {

@@ -534,7 +534,7 @@ int cmd_fuzz(int argc, char **argv)
 	int width = 64;
 	bool resume = false, json = false, no_heap = false, force = false;
 	bool no_feedback = false, feedback_given = false;
-	long feedback = COV_PCT;
+	long feedback = 0;
 	opt_config cfg = opt_default_config();
 	cli_opt sec_opt =
 	    cli_opt_int("seconds", &seconds, 1, 31536000L,
@@ -553,7 +553,9 @@ int cmd_fuzz(int argc, char **argv)
 	replay_opt.given = &replay_given;
 	cli_opt feedback_opt = cli_opt_int(
 	    "coverage-feedback", &feedback, 0, 100,
-	    "P  percent of traces that mutate corpus entries (default 25)");
+	    "P  coverage feedback: P percent of the traces mutate traces "
+	    "that reached\n      new rules or branches (default 0: off; "
+	    "25 is a good value)");
 	feedback_opt.given = &feedback_given;
 	cli_opt opts[] = {
 	    sec_opt,
@@ -586,8 +588,8 @@ int cmd_fuzz(int argc, char **argv)
 			"N  stop after N distinct findings"),
 	    replay_opt,
 	    {"no-coverage-feedback", CLI_FLAG, &no_feedback,
-	     "fresh traces only (no mutations of traces that reached new "
-	     "rules or\n      branches; docs/fuzzing.md)"},
+	     "fresh traces only, the default (the same as "
+	     "--coverage-feedback 0;\n      docs/fuzzing.md)"},
 	    feedback_opt,
 	    {"optimizer", CLI_STRING, &optimizer,
 	     "CMD  fuzz this optimizer instead (sh -c CMD; trace on stdin, "

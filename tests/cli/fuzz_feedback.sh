@@ -7,7 +7,8 @@
 #   same original trace and fails again;
 # - a campaign stopped and resumed makes the same traces and the same
 #   corpus as one run in one go (the corpus is kept in the state);
-# - --no-coverage-feedback makes fresh traces only; a bad identity is a
+# - without --coverage-feedback (the default) or with
+#   --no-coverage-feedback, traces are fresh only; a bad identity is a
 #   usage error that says what was expected.
 set -u
 J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
@@ -51,8 +52,8 @@ cmp -s "$D/a1" "$D/a2" || fail "the replay has other example inputs"
 
 # Resume: 300 traces in one go, and 150 + 150 resumed, give the same
 # state (traces, ops generated, corpus) apart from the times.
-"$J" fuzz --count 300 --seed 8 --out "$D/one" >/dev/null 2>&1
-"$J" fuzz --count 150 --seed 8 --out "$D/two" >/dev/null 2>&1
+"$J" fuzz --count 300 --seed 8 --coverage-feedback 25 --out "$D/one" >/dev/null 2>&1
+"$J" fuzz --count 150 --seed 8 --coverage-feedback 25 --out "$D/two" >/dev/null 2>&1
 "$J" fuzz --resume --count 150 --out "$D/two" >/dev/null 2>&1
 st() { grep -Ev '^(elapsed|budget_seconds|budget_count) ' "$1/state"; }
 grep -q '^cov_entry 0 ' "$D/one/state" || fail "the state keeps no corpus"
@@ -61,12 +62,20 @@ grep -q '^cov_entry 0 [0-9]*+' "$D/one/state" || fail "no mutated trace joined t
 diff <(st "$D/one") <(st "$D/two") >"$D/diff" ||
 	fail "a resumed campaign made other traces: $(head -6 "$D/diff")"
 
-# Off: fresh traces only, and the summary says so.
-"$J" fuzz --count 100 --seed 8 --no-coverage-feedback --out "$D/off" >"$D/off.out" 2>&1
-grep -q '^coverage feedback: off; [0-9]* features covered' "$D/off.out" ||
-	fail "no 'coverage feedback: off' line: $(grep -i feedback "$D/off.out")"
-grep -q '^coverage_feedback 0$' "$D/off/state" || fail "the state lacks coverage_feedback 0"
-! grep -q '^cov_entry' "$D/off/state" || fail "a corpus without feedback"
+# Off (the default, and --no-coverage-feedback): fresh traces only, and
+# the summary says so.
+for off in "" --no-coverage-feedback; do
+	rm -rf "$D/off"
+	"$J" fuzz --count 100 --seed 8 $off --out "$D/off" >"$D/off.out" 2>&1
+	grep -q '^coverage feedback: off; [0-9]* features covered' "$D/off.out" ||
+		fail "no 'coverage feedback: off' line ($off): $(grep -i feedback "$D/off.out")"
+	grep -q '^coverage_feedback 0$' "$D/off/state" || fail "the state lacks coverage_feedback 0 ($off)"
+	! grep -q '^cov_entry' "$D/off/state" || fail "a corpus without feedback ($off)"
+done
+# --resume keeps the campaign's share: a campaign with feedback goes on
+# with it (checked above by the equal states), one without stays without.
+"$J" fuzz --resume --count 20 --coverage-feedback 50 --out "$D/off" >/dev/null 2>&1
+grep -q '^coverage_feedback 0$' "$D/off/state" || fail "--resume changed the feedback share"
 
 # Bad identities are usage errors.
 "$J" fuzz --replay "12+3" >/dev/null 2>"$D/bad.err"
