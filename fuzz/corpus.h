@@ -50,7 +50,7 @@
 #define COV_WORDS   ((COV_NBITS + 63) / 64)
 #define COV_MAX	    256
 /* The suggested share of mutations, percent (campaigns default to 0:
- * docs/performance.md, "Coverage feedback"). */
+ * docs/performance.md, session 16). */
 #define COV_PCT 25
 
 typedef struct cov_bits {
