@@ -4,7 +4,8 @@
 # the traces are mutations of traces that reached new rules or branches.
 # - a finding in a mutated trace is saved with its identity
 #   (SEED+CUT:SEED...), and fuzz --replay of that identity regenerates the
-#   same original trace and fails again;
+#   same original trace and fails again, and jitprove gen --seed ID prints
+#   it (it runs to its end on its example inputs);
 # - a campaign stopped and resumed makes the same traces and the same
 #   corpus as one run in one go (the corpus is kept in the state);
 # - without --coverage-feedback (the default) or with
@@ -49,6 +50,14 @@ cmp -s "$D/o1" "$D/o2" || fail "the replay of $tid is another trace: $(diff "$D/
 grep -m1 '^# args:' "$B/orig.trace" >"$D/a1"
 grep -m1 '^# args:' "$D/replay.out" >"$D/a2"
 cmp -s "$D/a1" "$D/a2" || fail "the replay has other example inputs"
+
+# jitprove gen --seed takes the identity too: the same trace, and it runs
+# to its end on its example inputs (every guard passes).
+"$J" gen --seed "$tid" >"$D/gen.out" || fail "gen --seed $tid exited $?"
+ops "$D/gen.out" | sed 's/  # = .*//' >"$D/o3"
+cmp -s "$D/o1" "$D/o3" || fail "gen --seed $tid is another trace"
+"$J" run - <"$D/gen.out" | tail -1 | grep -Eq '^result: (finish|jump)' ||
+	fail "the mutated trace $tid does not run to its end on its example inputs"
 
 # Resume: 300 traces in one go, and 150 + 150 resumed, give the same
 # state (traces, ops generated, corpus) apart from the times.
