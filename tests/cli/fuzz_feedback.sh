@@ -10,7 +10,8 @@
 #   corpus as one run in one go (the corpus is kept in the state);
 # - without --coverage-feedback (the default) or with
 #   --no-coverage-feedback, traces are fresh only; a bad identity is a
-#   usage error that says what was expected.
+#   usage error that says what was expected;
+# - a crashed worker's trace is regenerated from its identity.
 set -u
 J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
 D=$(mktemp -d)
@@ -85,6 +86,34 @@ done
 # with it (checked above by the equal states), one without stays without.
 "$J" fuzz --resume --count 20 --coverage-feedback 50 --out "$D/off" >/dev/null 2>&1
 grep -q '^coverage_feedback 0$' "$D/off/state" || fail "--resume changed the feedback share"
+
+# A worker killed while judging a trace: the parent regenerates the trace
+# from its identity (a mutated one, most likely, at 90%) for the crash
+# bundle, and restarts the worker with the stream's corpus.
+if command -v pgrep >/dev/null; then
+	"$J" fuzz --seconds 8 --seed 5 --coverage-feedback 90 --out "$D/crash" >"$D/crash.out" 2>"$D/crash.err" &
+	pid=$!
+	worker=
+	for _ in $(seq 1 100); do
+		worker=$(pgrep -P "$pid" | head -1)
+		[ -n "$worker" ] && break
+		sleep 0.1
+	done
+	[ -n "$worker" ] || { kill -KILL $pid; fail "no worker process"; }
+	sleep 2
+	kill -SEGV "$worker"
+	wait "$pid"
+	b="$D/crash/findings/nobug.crash.signal-11"
+	[ -s "$b/info.json" ] || fail "no crash bundle: $(tail -3 "$D/crash.err")"
+	grep -q "restarting" "$D/crash.err" || fail "the worker was not restarted"
+	cid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trace_id"])' "$b/info.json")
+	"$J" gen --seed "$cid" >"$D/cgen.out" || fail "gen --seed $cid (the crash) exited $?"
+	cmp -s <(ops "$b/orig.trace") <(ops "$D/cgen.out") ||
+		fail "the crash bundle of $cid is not the trace of $cid"
+	grep -q '^cov_entry 0 ' "$D/crash/state" || fail "the restarted stream lost its corpus"
+else
+	echo "note: no pgrep, the crash part is skipped"
+fi
 
 # Bad identities are usage errors.
 "$J" fuzz --replay "12+3" >/dev/null 2>"$D/bad.err"
