@@ -284,12 +284,12 @@ static void on_reduce_progress(void *ud, uint32_t ops, uint32_t evals)
 		send_msg(w, MSG_STATS, NULL);
 }
 
+/* F for the trace at hand (w->cur), index IDX of the stream. */
 static void fill_finding(worker *w, camp_finding *f, const ir_trace *t,
-			 const red_outcome *out, uint64_t seed, uint64_t idx)
+			 const red_outcome *out, uint64_t idx)
 {
 	snprintf(f->kind, sizeof f->kind, "%s", red_kind_name(out->kind));
 	snprintf(f->what, sizeof f->what, "%s", out->what);
-	(void)seed;
 	f->trace_seed = w->cur.seed;
 	snprintf(f->trace_id, sizeof f->trace_id, "%s", w->cur_id);
 	f->stream = w->stream;
@@ -302,12 +302,12 @@ static void fill_finding(worker *w, camp_finding *f, const ir_trace *t,
 /* Blames a failure on rules; unless its signature is known, reduces it
  * and saves it. */
 static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
-			   const red_outcome *out, uint64_t seed, uint64_t idx)
+			   const red_outcome *out, uint64_t idx)
 {
 	double t0 = clk_now_ms();
 	camp_finding f;
 	memset(&f, 0, sizeof f);
-	fill_finding(w, &f, t, out, seed, idx);
+	fill_finding(w, &f, t, out, idx);
 	/* Blame screens the counterexample first, then the example inputs:
 	 * a rule whose absence leaves the failure is then passed over with
 	 * the interpreter alone, no solver. */
@@ -601,11 +601,11 @@ static void judge_one(worker *w)
 		break;
 	case RED_REFUTED:
 		w->c.refuted++;
-		handle_failure(w, t, &ex, &out, seed, idx);
+		handle_failure(w, t, &ex, &out, idx);
 		break;
 	default:
 		w->c.errors++;
-		handle_failure(w, t, &ex, &out, seed, idx);
+		handle_failure(w, t, &ex, &out, idx);
 		break;
 	}
 	red_outcome_free(&out);
