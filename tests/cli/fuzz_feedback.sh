@@ -72,6 +72,25 @@ grep -q '^cov_entry 0 [0-9]*+' "$D/one/state" || fail "no mutated trace joined t
 diff <(st "$D/one") <(st "$D/two") >"$D/diff" ||
 	fail "a resumed campaign made other traces: $(head -6 "$D/diff")"
 
+# A damaged corpus line: the resume is refused with file:line, what was
+# expected and what was found, and nothing runs.
+cp -r "$D/one" "$D/dmg"
+n=$(grep -n '^cov_entry 0 ' "$D/dmg/state" | head -1 | cut -d: -f1)
+sed -i "${n}s/ [0-9a-f]*\$/ zz/" "$D/dmg/state"
+cp "$D/dmg/state" "$D/dmg.before"
+"$J" fuzz --resume --count 10 --out "$D/dmg" >/dev/null 2>"$D/dmg.err"
+[ $? = 2 ] || fail "a damaged corpus line did not exit 2"
+grep -q "state:$n:" "$D/dmg.err" || fail "the error does not give state:$n: $(cat "$D/dmg.err")"
+grep -q "hexadecimal" "$D/dmg.err" || fail "the error does not say what was expected: $(cat "$D/dmg.err")"
+cmp -s "$D/dmg/state" "$D/dmg.before" || fail "the refused resume changed the state"
+# Corpus lines of another feature count (another optimizer version) are
+# skipped: the stream goes on with an empty corpus.
+cp -r "$D/one" "$D/old"
+sed -i 's/^cov_bits .*/cov_bits 4/' "$D/old/state"
+"$J" fuzz --resume --count 10 --out "$D/old" >/dev/null 2>"$D/old.err"
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] || fail "resuming a state of another feature count exited $rc: $(cat "$D/old.err")"
+
 # Off (the default, and --no-coverage-feedback): fresh traces only, and
 # the summary says so.
 for off in "" --no-coverage-feedback; do
