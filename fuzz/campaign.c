@@ -1,3 +1,12 @@
+/*
+ * campaign.c - fuzzing campaigns (campaign.h): the options, and the
+ * parent process, which starts the workers (campworker.c), collects their
+ * messages, keeps the state file (campstate.c) and the coverage-feedback
+ * corpus of every stream (fuzz/corpus.h), and sums up.
+ *
+ * Sections: small helpers; state; the parent (slots, state, events,
+ * crashes, messages, workers, directories, camp_run).
+ */
 #define _POSIX_C_SOURCE 200809L
 #include "campaign.h"
 
@@ -17,11 +26,9 @@
 
 #include <z3.h>
 
-#include "fuzz/blame.h"
+#include "fuzz/camp_int.h"
 #include "fuzz/campstate.h"
 #include "fuzz/reduce.h"
-#include "ir/fdio.h"
-#include "ir/print.h"
 #include "ir/strbuf.h"
 #include "util/clock.h"
 #include "util/rng.h"
@@ -86,58 +93,6 @@ void camp_z3_version(char *buf, size_t size)
 	snprintf(buf, size, "%u.%u.%u", a, b, c);
 }
 
-static void put_range(strbuf *sb, const char *opt, uint32_t lo, uint32_t hi)
-{
-	if (lo == hi)
-		sb_printf(sb, " %s %u", opt, lo);
-	else
-		sb_printf(sb, " %s %u-%u", opt, lo, hi);
-}
-
-static void put_mask(strbuf *sb, uint64_t mask, int n, const char *(*name)(int))
-{
-	bool first = true;
-	for (int i = 0; i < n; i++) {
-		if (!(mask >> i & 1))
-			continue;
-		sb_printf(sb, "%s%s", first ? "" : ",", name(i));
-		first = false;
-	}
-	if (first)
-		sb_puts(sb, "none");
-}
-
-static const char *bug_name_i(int i)
-{
-	return opt_bug_name((opt_bug)i);
-}
-
-static const char *pass_name_i(int i)
-{
-	return opt_pass_name((opt_pass)i);
-}
-
-void camp_format_options(const gen_opts *g, const opt_config *cfg,
-			 unsigned timeout_ms, strbuf *sb)
-{
-	sb_printf(sb, "--profile %s", gen_profile_name(g->profile));
-	put_range(sb, "--length", g->min_len, g->max_len);
-	put_range(sb, "--inputs", g->min_inputs, g->max_inputs);
-	sb_printf(sb, " --width %d", g->width);
-	if (!g->heap)
-		sb_puts(sb, " --no-heap");
-	opt_config def = opt_default_config();
-	if (cfg->passes != def.passes) {
-		sb_puts(sb, " --passes ");
-		put_mask(sb, cfg->passes, OPT_PASS_COUNT, pass_name_i);
-	}
-	if (cfg->bugs) {
-		sb_puts(sb, " --inject ");
-		put_mask(sb, cfg->bugs, OPT_BUG_COUNT, bug_name_i);
-	}
-	sb_printf(sb, " --timeout-ms %u", timeout_ms);
-}
-
 static void counts_add(camp_counts *a, const camp_counts *b)
 {
 	a->traces += b->traces;
@@ -167,97 +122,10 @@ static void counts_add(camp_counts *a, const camp_counts *b)
 		a->rule_hits[r] += b->rule_hits[r];
 	for (int k = 0; k < OPT_BR_COUNT; k++)
 		a->branch_hits[k] += b->branch_hits[k];
-}
-
-/* ---- files ----
- * Every file of a bundle is written and fsynced inside a directory with a
- * temporary name; the directory is then renamed into place.  Readers (and
- * a campaign killed at any moment) see either no bundle or a complete one. */
-
-static bool write_file(const char *dir, const char *name, const strbuf *sb)
-{
-	char path[4800];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		return false;
-	bool ok =
-	    !sb->oom && fd_write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
-	return close(fd) == 0 && ok;
-}
-
-static void sync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
-/* Writes PATH atomically: a temporary file in the same directory, then
- * rename. */
-static bool write_atomic(const char *path, const strbuf *sb)
-{
-	char tmp[4800];
-	snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		return false;
-	bool ok =
-	    !sb->oom && fd_write_all(fd, sb->buf, sb->len) && fsync(fd) == 0;
-	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
-		return false;
-	}
-	return true;
-}
-
-/* Removes a directory of plain files we wrote (no recursion needed). */
-static void remove_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		char path[4800];
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-			unlink(path);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
-static bool make_dir(const char *path)
-{
-	return mkdir(path, 0777) == 0 || errno == EEXIST;
-}
-
-/* Renames the complete temporary bundle TMP to FINAL.  Returns 1 when it
- * is new, 0 when FINAL already exists (another worker or an earlier
- * session saved the same signature), -1 on error. */
-static int publish_dir(const char *tmp, const char *final, const char *parent)
-{
-	sync_dir(tmp);
-	if (rename(tmp, final) == 0) {
-		sync_dir(parent);
-		return 1;
-	}
-	int e = errno;
-	remove_dir(tmp);
-	return e == EEXIST || e == ENOTEMPTY ? 0 : -1;
-}
-
-static void iso_time(char *buf, size_t size)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	/* Features are per stream (not a union): the most of any. */
+	if (b->cov_features > a->cov_features)
+		a->cov_features = b->cov_features;
+	a->cov_mutants += b->cov_mutants;
 }
 
 /* How long a worker may run past the campaign's deadline: the trace at
@@ -267,841 +135,6 @@ static void iso_time(char *buf, size_t size)
 /* Then SIGTERM, and SIGKILL this long after. */
 #define CAMP_KILL_LATE_MS 300.0
 
-/* ---- messages from workers ---- */
-
-enum { MSG_STATS = 1, MSG_FINDING, MSG_DUP, MSG_CRASH, MSG_DONE };
-
-typedef struct wmsg {
-	uint32_t type;
-	uint32_t stream;
-	uint64_t next_index; /* next trace of the stream (MSG_CRASH: the one
-				that crashed) */
-	camp_counts c;	     /* cumulative, this worker process */
-	camp_finding f;
-	int32_t signo;
-	bool heap_off; /* the worker generates integer traces only */
-} wmsg;
-
-/* ---- workers ---- */
-
-typedef struct worker {
-	const camp_opts *o; /* points to OWN */
-	camp_opts own;	    /* the campaign's options, heap ops possibly off */
-	bool heap_off; /* heap ops were asked for, the verifier lacks them */
-	uint32_t stream;
-	uint64_t next;
-	uint64_t share; /* traces to judge; 0 = until told to stop */
-	double deadline;
-	int fd;
-	pid_t parent;
-	gen_ctx *g;
-	ver_ctx *vc;
-	red_env env;
-	xo *xo;		    /* the external optimizer, or NULL */
-	red_optimizer xopt; /* its interface, for ENV */
-	camp_counts c;
-	char (*known)[CAMP_SIG_MAX];
-	uint32_t nknown, capknown;
-	uint32_t unknown_saved, max_unknown;
-	uint32_t tmpseq;
-	double last_msg;
-	double t0;
-} worker;
-
-/* SIGUSR1 asks a worker to stop after the trace at hand, letting a
- * reduction in progress finish (the parent's "soft" stop: enough
- * findings); SIGTERM/SIGINT set the campaign's STOP flag, which also cuts
- * reductions short. */
-static volatile sig_atomic_t soft_stop;
-
-static void on_soft_stop(int sig)
-{
-	(void)sig;
-	soft_stop = 1;
-}
-
-/* The crash handler writes a message prepared before each trace. */
-static int crash_fd = -1;
-static wmsg crash_msg;
-
-static void on_crash(int sig)
-{
-	crash_msg.signo = sig;
-	if (crash_fd >= 0) {
-		ssize_t k = write(crash_fd, &crash_msg, sizeof crash_msg);
-		(void)k;
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void install_crash_handlers(void)
-{
-	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND;
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-static void send_msg(worker *w, uint32_t type, const camp_finding *f)
-{
-	wmsg m;
-	memset(&m, 0, sizeof m);
-	m.type = type;
-	m.stream = w->stream;
-	m.next_index = w->next;
-	m.c = w->c;
-	m.heap_off = w->heap_off;
-	if (f)
-		m.f = *f;
-	/* A failed write means the parent is gone: nobody is listening. */
-	if (!fd_write_all(w->fd, &m, sizeof m))
-		_exit(3);
-	w->last_msg = clk_now_ms();
-}
-
-static bool is_known(const worker *w, const char *sig)
-{
-	for (uint32_t i = 0; i < w->nknown; i++)
-		if (!strcmp(w->known[i], sig))
-			return true;
-	return false;
-}
-
-static void add_known(worker *w, const char *sig)
-{
-	if (w->nknown == w->capknown) {
-		uint32_t cap = w->capknown ? w->capknown * 2 : 16;
-		void *p = realloc(w->known, cap * sizeof *w->known);
-		if (!p)
-			return;
-		w->known = p;
-		w->capknown = cap;
-	}
-	snprintf(w->known[w->nknown++], CAMP_SIG_MAX, "%.*s", CAMP_SIG_MAX - 1,
-		 sig);
-}
-
-/* Learns the signatures already saved in OUTDIR/findings. */
-static void load_known(worker *w)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/findings", w->o->outdir);
-	DIR *d = opendir(path);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
-			add_known(w, e->d_name);
-	closedir(d);
-}
-
-static void put_header(strbuf *sb, const char *what, const camp_finding *f,
-		       const camp_opts *o)
-{
-	sb_printf(sb,
-		  "# %s\n# trace seed %llu (campaign seed %llu, stream %u, "
-		  "index %llu)\n",
-		  what, (unsigned long long)f->trace_seed,
-		  (unsigned long long)o->seed, f->stream,
-		  (unsigned long long)f->index);
-}
-
-static void put_args(strbuf *sb, const ver_result *r)
-{
-	if (!r || !r->inputs || r->ninputs == 0)
-		return;
-	sb_puts(sb, "# args: ");
-	for (uint32_t i = 0; i < r->ninputs; i++) {
-		if (i)
-			sb_puts(sb, ", ");
-		ir_print_int(r->width ? r->width : 64, r->inputs[i], sb);
-	}
-	sb_puts(sb, "\n");
-}
-
-static void put_repro(strbuf *sb, const camp_opts *o, const camp_finding *f)
-{
-	strbuf opts;
-	sb_init(&opts);
-	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &opts);
-	xo_format_options(o->optimizer, &opts);
-	sb_printf(sb,
-		  "#!/bin/sh\n"
-		  "# Reproduces finding %s.\n"
-		  "# Run from this directory with jitprove on PATH (or set "
-		  "JITPROVE).\n"
-		  "J=${JITPROVE:-jitprove}\n"
-		  "# Regenerate the original trace from its seed, optimize it "
-		  "and verify\n# the pair again (exit 1 = the failure is "
-		  "still there):\n"
-		  "\"$J\" fuzz --replay %llu %s\n",
-		  f->sig, (unsigned long long)f->trace_seed, opts.buf);
-	if (!strcmp(f->kind, "audit"))
-		sb_printf(
-		    sb,
-		    "# The audit disagreement (docs/trust.md), not "
-		    "reduced:\n\"$J\" fuzz --replay %llu %s --audit-rate 1\n",
-		    (unsigned long long)f->trace_seed, opts.buf);
-	if (strcmp(f->kind, "crash") != 0 && strcmp(f->kind, "audit") != 0) {
-		strbuf ro;
-		sb_init(&ro);
-		if (o->cfg.bugs) {
-			sb_puts(&ro, " --inject ");
-			put_mask(&ro, o->cfg.bugs, OPT_BUG_COUNT, bug_name_i);
-		}
-		opt_config def = opt_default_config();
-		if (o->cfg.passes != def.passes) {
-			sb_puts(&ro, " --passes ");
-			put_mask(&ro, o->cfg.passes, OPT_PASS_COUNT,
-				 pass_name_i);
-		}
-		xo_format_options(o->optimizer, &ro);
-		sb_printf(sb,
-			  "# Optimize the reduced trace afresh and verify it "
-			  "(prints the pair and\n# the counterexample):\n"
-			  "\"$J\" reduce reduced.trace --failargs --width %d%s "
-			  "--timeout-ms %u\n",
-			  o->gen.width, ro.buf, o->timeout_ms);
-		sb_release(&ro);
-	}
-	sb_printf(sb, "# The campaign that found it:\n# %s\n",
-		  o->cmdline ? o->cmdline : "jitprove fuzz");
-	sb_release(&opts);
-}
-
-static void put_info(strbuf *sb, const camp_opts *o, const camp_finding *f,
-		     const red_stats *rs, const char *obl)
-{
-	char z3[32], when[32];
-	camp_z3_version(z3, sizeof z3);
-	iso_time(when, sizeof when);
-	strbuf tmp;
-	sb_init(&tmp);
-	sb_puts(sb, "{\n  \"signature\": ");
-	sb_json_str(sb, f->sig);
-	sb_puts(sb, ",\n  \"kind\": ");
-	sb_json_str(sb, f->kind);
-	sb_puts(sb, ",\n  \"obligation\": ");
-	sb_json_str(sb, obl ? obl : "");
-	sb_puts(sb, ",\n  \"what\": ");
-	sb_json_str(sb, f->what);
-	sb_puts(sb, ",\n  \"injected_bugs\": ");
-	put_mask(&tmp, o->cfg.bugs, OPT_BUG_COUNT, bug_name_i);
-	sb_json_str(sb, tmp.buf);
-	sb_reset(&tmp);
-	sb_puts(sb, ",\n  \"passes\": ");
-	put_mask(&tmp, o->cfg.passes, OPT_PASS_COUNT, pass_name_i);
-	sb_json_str(sb, tmp.buf);
-	sb_reset(&tmp);
-	sb_printf(
-	    sb,
-	    ",\n  \"trace_seed\": \"%llu\",\n  \"campaign_seed\": \"%llu\",\n"
-	    "  \"stream\": %u,\n  \"index\": %llu,\n",
-	    (unsigned long long)f->trace_seed, (unsigned long long)o->seed,
-	    f->stream, (unsigned long long)f->index);
-	sb_printf(sb,
-		  "  \"generator\": {\"profile\": \"%s\", \"length\": [%u, "
-		  "%u], \"inputs\": [%u, %u], \"width\": %d},\n"
-		  "  \"timeout_ms\": %u,\n",
-		  gen_profile_name(o->gen.profile), o->gen.min_len,
-		  o->gen.max_len, o->gen.min_inputs, o->gen.max_inputs,
-		  o->gen.width, o->timeout_ms);
-	if (rs)
-		sb_printf(sb,
-			  "  \"reduction\": {\"ops_before\": %u, "
-			  "\"ops_after\": %u, \"candidates\": %u, "
-			  "\"kept\": %u, \"complete\": %s, \"ms\": %.0f},\n",
-			  rs->ops_before, rs->ops_after, rs->evals,
-			  rs->accepted, rs->complete ? "true" : "false",
-			  rs->ms);
-	sb_printf(sb,
-		  "  \"versions\": {\"jitprove\": \"%s\", \"z3\": \"%s\"},\n"
-		  "  \"found_at\": \"%s\",\n  \"campaign_command\": ",
-		  JP_VERSION, z3, when);
-	sb_json_str(sb, o->cmdline ? o->cmdline : "jitprove fuzz");
-	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &tmp);
-	xo_format_options(o->optimizer, &tmp);
-	sb_printf(sb, ",\n  \"replay_command\": ");
-	strbuf cmd;
-	sb_init(&cmd);
-	sb_printf(&cmd, "jitprove fuzz --replay %llu %s",
-		  (unsigned long long)f->trace_seed, tmp.buf);
-	sb_json_str(sb, cmd.buf);
-	sb_puts(sb, "\n}\n");
-	sb_release(&cmd);
-	sb_release(&tmp);
-}
-
-/* Everything a reader needs about one failure. */
-typedef struct bundle {
-	const ir_trace *orig;
-	const gen_example *ex;
-	const red_outcome *out; /* of ORIG */
-	const ir_trace *reduced;
-	const red_outcome *fin; /* of REDUCED */
-	const red_stats *rs;
-} bundle;
-
-static bool write_bundle_files(const char *dir, const camp_opts *o,
-			       const camp_finding *f, const bundle *b)
-{
-	strbuf sb;
-	sb_init(&sb);
-	bool ok = true;
-	char what[300];
-
-	snprintf(what, sizeof what, "original trace of finding %s", f->sig);
-	put_header(&sb, what, f, o);
-	gen_print_annotated(b->orig, b->ex, &sb);
-	ok &= write_file(dir, "orig.trace", &sb);
-
-	sb_reset(&sb);
-	put_header(&sb, "the optimizer's output for orig.trace", f, o);
-	if (b->out->opt)
-		ir_print(b->out->opt, &sb);
-	else
-		sb_printf(&sb, "# the optimizer failed: %s\n", b->out->what);
-	ok &= write_file(dir, "opt.trace", &sb);
-
-	sb_reset(&sb);
-	if (!strcmp(f->kind, "crash"))
-		sb_puts(&sb,
-			"# not reduced: jitprove crashed on orig.trace "
-			"(reducing it in the campaign would crash again)\n");
-	else
-		sb_printf(&sb,
-			  "# reduced from orig.trace (%u ops -> %u); '# args:' "
-			  "is a counterexample\n",
-			  f->ops_orig, f->ops_reduced);
-	put_args(&sb, b->fin->have_res ? &b->fin->res : NULL);
-	ir_print(b->reduced, &sb);
-	ok &= write_file(dir, "reduced.trace", &sb);
-
-	sb_reset(&sb);
-	sb_puts(&sb, "# the optimizer's output for reduced.trace\n");
-	put_args(&sb, b->fin->have_res ? &b->fin->res : NULL);
-	if (b->fin->opt)
-		ir_print(b->fin->opt, &sb);
-	else
-		sb_printf(&sb, "# the optimizer failed: %s\n", b->fin->what);
-	ok &= write_file(dir, "reduced.opt.trace", &sb);
-
-	sb_reset(&sb);
-	sb_printf(&sb, "%s: %s\n\n== reduced pair ==\n", f->kind, f->what);
-	if (b->fin->have_res && b->fin->res.cex_text)
-		sb_puts(&sb, b->fin->res.cex_text);
-	else
-		sb_printf(&sb, "%s\n", b->fin->what);
-	sb_puts(&sb, "\n== original pair ==\n");
-	if (b->out->have_res && b->out->res.cex_text)
-		sb_puts(&sb, b->out->res.cex_text);
-	else
-		sb_printf(&sb, "%s\n", b->out->what);
-	ok &= write_file(dir, "cex.txt", &sb);
-
-	sb_reset(&sb);
-	put_info(&sb, o, f, b->rs, b->fin->obl);
-	ok &= write_file(dir, "info.json", &sb);
-
-	sb_reset(&sb);
-	put_repro(&sb, o, f);
-	ok &= write_file(dir, "repro.sh", &sb);
-	char path[4800];
-	snprintf(path, sizeof path, "%s/repro.sh", dir);
-	chmod(path, 0755); /* runnable by all, writable by the owner only */
-	sb_release(&sb);
-	return ok;
-}
-
-/* Saves a bundle for F; 1 new, 0 already there, -1 error. */
-static int save_finding(const camp_opts *o, const char *tmpname,
-			const camp_finding *f, const bundle *b)
-{
-	char parent[4096], tmp[4400], final[4400];
-	snprintf(parent, sizeof parent, "%s/findings", o->outdir);
-	snprintf(tmp, sizeof tmp, "%s/%s", parent, tmpname);
-	snprintf(final, sizeof final, "%s/%s", parent, f->sig);
-	remove_dir(tmp);
-	if (mkdir(tmp, 0777) != 0)
-		return -1;
-	if (!write_bundle_files(tmp, o, f, b)) {
-		remove_dir(tmp);
-		return -1;
-	}
-	return publish_dir(tmp, final, parent);
-}
-
-static void save_unknown(worker *w, const ir_trace *t, const gen_example *ex,
-			 const red_outcome *out, uint64_t seed)
-{
-	if (w->unknown_saved >= w->max_unknown)
-		return;
-	const camp_opts *o = w->o;
-	char parent[4096], tmp[4400], final[4400];
-	snprintf(parent, sizeof parent, "%s/unknown", o->outdir);
-	snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%u", parent, (long)getpid(),
-		 w->tmpseq++);
-	snprintf(final, sizeof final, "%s/%016llx", parent,
-		 (unsigned long long)seed);
-	if (mkdir(tmp, 0777) != 0)
-		return;
-	strbuf sb, opts;
-	sb_init(&sb);
-	sb_init(&opts);
-	camp_format_options(&o->gen, &o->cfg, o->timeout_ms, &opts);
-	sb_printf(&sb,
-		  "# undecided: %s\n# replay: jitprove fuzz --replay %llu %s\n",
-		  out->what, (unsigned long long)seed, opts.buf);
-	gen_print_annotated(t, ex, &sb);
-	bool ok = write_file(tmp, "orig.trace", &sb);
-	sb_reset(&sb);
-	if (out->opt)
-		ir_print(out->opt, &sb);
-	ok &= write_file(tmp, "opt.trace", &sb);
-	sb_reset(&sb);
-	sb_printf(&sb, "obligation: %s\nreason: %s\n", out->what,
-		  out->have_res && out->res.reason ? out->res.reason
-						   : out->obl);
-	ok &= write_file(tmp, "reason.txt", &sb);
-	sb_release(&sb);
-	sb_release(&opts);
-	if (!ok) {
-		remove_dir(tmp);
-		return;
-	}
-	if (publish_dir(tmp, final, parent) == 1)
-		w->unknown_saved++;
-}
-
-/* The milliseconds left before the deadline (a large number without). */
-static double ms_left(const worker *w)
-{
-	return w->deadline > 0 ? w->deadline - clk_now_ms() : 1e12;
-}
-
-/* Whether OUTDIR/findings/SIG exists (another worker saved it). */
-static bool bundle_exists(const worker *w, const char *sig)
-{
-	char path[4400];
-	struct stat stt;
-	snprintf(path, sizeof path, "%s/findings/%s", w->o->outdir, sig);
-	return stat(path, &stt) == 0;
-}
-
-/* The rules of the known findings of KIND (rule signatures). */
-static uint64_t known_rules(const worker *w, red_kind kind)
-{
-	uint64_t m = 0, k;
-	for (uint32_t i = 0; i < w->nknown; i++)
-		if (red_parse_rule_signature(w->known[i], w->o->cfg.bugs, kind,
-					     &k))
-			m |= k;
-	return m;
-}
-
-/* A failure of a known finding: counted, not saved. */
-static void count_dup(worker *w, const camp_finding *f)
-{
-	if (!is_known(w, f->sig))
-		add_known(w, f->sig);
-	w->c.findings_dup++;
-	send_msg(w, MSG_DUP, f);
-}
-
-/* Aliases: findings/.alias.PRE holds the signature that a failure blamed
- * on PRE (before reduction) got after its reduction.  Hidden names: they
- * are not bundles. */
-static void alias_path(const worker *w, const char *pre, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s/findings/.alias.%s", w->o->outdir, pre);
-}
-
-/* Replaces SIG (CAMP_SIG_MAX bytes) by PRE's alias, if there is one. */
-static void read_alias(const worker *w, const char *pre, char *sig)
-{
-	char path[4400], buf[CAMP_SIG_MAX];
-	alias_path(w, pre, path, sizeof path);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if (buf[0] && !strchr(buf, '/'))
-		snprintf(sig, CAMP_SIG_MAX, "%s", buf);
-}
-
-static void write_alias(const worker *w, const char *pre, const char *sig)
-{
-	char path[4400];
-	alias_path(w, pre, path, sizeof path);
-	strbuf sb;
-	sb_init(&sb);
-	sb_printf(&sb, "%s\n", sig);
-	write_atomic(path, &sb); /* a lost alias costs one reduction */
-	sb_release(&sb);
-}
-
-static void on_reduce_progress(void *ud, uint32_t ops, uint32_t evals)
-{
-	worker *w = ud;
-	w->c.red_ops = ops;
-	w->c.red_evals = evals;
-	if (clk_now_ms() - w->last_msg > 250)
-		send_msg(w, MSG_STATS, NULL);
-}
-
-static void fill_finding(worker *w, camp_finding *f, const ir_trace *t,
-			 const red_outcome *out, uint64_t seed, uint64_t idx)
-{
-	snprintf(f->kind, sizeof f->kind, "%s", red_kind_name(out->kind));
-	snprintf(f->what, sizeof f->what, "%s", out->what);
-	f->trace_seed = seed;
-	f->stream = w->stream;
-	f->index = idx;
-	f->ops_orig = f->ops_reduced = ir_count_ops(t);
-	f->at_s = (clk_now_ms() - w->t0) / 1e3;
-	f->hits = 1;
-}
-
-/* Blames a failure on rules; unless its signature is known, reduces it
- * and saves it. */
-static void handle_failure(worker *w, const ir_trace *t, const gen_example *ex,
-			   const red_outcome *out, uint64_t seed, uint64_t idx)
-{
-	double t0 = clk_now_ms();
-	camp_finding f;
-	memset(&f, 0, sizeof f);
-	fill_finding(w, &f, t, out, seed, idx);
-	/* Blame screens the counterexample first, then the example inputs:
-	 * a rule whose absence leaves the failure is then passed over with
-	 * the interpreter alone, no solver. */
-	red_env benv = w->env;
-	uint64_t exv[2 * 64];
-	uint32_t n = ex->ninputs;
-	benv.vo.examples = ex->inputs;
-	benv.vo.nexamples = 1;
-	if (out->have_res && out->res.inputs && out->res.ninputs == n &&
-	    n <= 64) {
-		memcpy(exv, out->res.inputs, n * sizeof *exv);
-		memcpy(exv + n, ex->inputs, n * sizeof *exv);
-		benv.vo.examples = exv;
-		benv.vo.nexamples = 2;
-	}
-	if (w->deadline > 0 && benv.vo.timeout_ms > ms_left(w))
-		benv.vo.timeout_ms =
-		    ms_left(w) < 20 ? 20 : (unsigned)ms_left(w);
-	uint64_t rules = 0;
-	blm_limits lim = {w->deadline, w->o->stop};
-	bool blamed =
-	    blm_blame(&benv, t, out, &lim, known_rules(w, out->kind), &rules);
-	w->c.ms_blame += clk_now_ms() - t0;
-	char pre[CAMP_SIG_MAX] = "";
-	if (blamed) {
-		red_rule_signature(w->o->cfg.bugs, out->kind, rules, pre,
-				   sizeof pre);
-		snprintf(f.sig, sizeof f.sig, "%s", pre);
-		read_alias(w, pre, f.sig);
-		if (is_known(w, f.sig) || bundle_exists(w, f.sig)) {
-			count_dup(w, &f);
-			return;
-		}
-	}
-
-	t0 = clk_now_ms();
-	ir_trace *reduced = NULL;
-	red_outcome fin;
-	red_stats rs;
-	memset(&fin, 0, sizeof fin);
-	memset(&rs, 0, sizeof rs);
-	/* The reduction ends at the campaign's deadline: what it has by then
-	 * is saved (marked cut short), and jitprove reduce can go on. */
-	red_env env = w->env;
-	if (w->deadline > 0) {
-		double left = ms_left(w);
-		if (!env.max_ms || left < env.max_ms)
-			env.max_ms = left < 1 ? 1 : (uint32_t)left;
-	}
-	env.progress = on_reduce_progress;
-	env.progress_ud = w;
-	w->c.reducing = 1;
-	w->c.red_ops_from = w->c.red_ops = f.ops_orig;
-	w->c.red_evals = 0;
-	send_msg(w, MSG_STATS, NULL);
-	if (red_reduce(&env, t, out, &reduced, &fin, &rs, NULL) != JP_OK) {
-		reduced = NULL;
-		memset(&fin, 0, sizeof fin);
-	}
-	w->c.reducing = w->c.red_ops_from = w->c.red_ops = w->c.red_evals = 0;
-	w->c.ms_reduce += clk_now_ms() - t0;
-	/* A flaky verdict (a timeout on the way) could leave FIN another
-	 * failure; the signature then falls back to the original's. */
-	bool fin_ok = reduced && red_same_failure(&fin, out);
-	const ir_trace *rt = reduced ? reduced : t;
-	const red_outcome *ro = fin_ok ? &fin : out;
-
-	snprintf(f.what, sizeof f.what, "%s", ro->what);
-	f.ops_reduced = ir_count_ops(rt);
-	f.at_s = (clk_now_ms() - w->t0) / 1e3;
-	f.partial = reduced && !rs.complete;
-	if (fin_ok && reduced) {
-		/* Blame again on the reduced trace: rules that only shaped
-		 * the original (a rewrite the pattern needed, a fact that
-		 * steered another rule) are gone from it.  Later failures
-		 * blamed like the original go straight to this finding. */
-		blm_limits lim2 = {w->deadline, w->o->stop};
-		uint64_t r2;
-		t0 = clk_now_ms();
-		if (blm_blame(&w->env, reduced, &fin, &lim2, 0, &r2)) {
-			red_rule_signature(w->o->cfg.bugs, out->kind, r2, f.sig,
-					   sizeof f.sig);
-			if (blamed && strcmp(f.sig, pre) != 0)
-				write_alias(w, pre, f.sig);
-			blamed = true;
-		}
-		w->c.ms_blame += clk_now_ms() - t0;
-		if (blamed && (is_known(w, f.sig) || bundle_exists(w, f.sig))) {
-			count_dup(w, &f);
-			ir_trace_free(reduced);
-			red_outcome_free(&fin);
-			return;
-		}
-	}
-	if (!blamed)
-		red_signature(rt, ro, w->o->cfg.bugs, f.sig, sizeof f.sig);
-	if (!blamed && f.partial) {
-		/* The ops of a reduction cut short are not canonical: keep
-		 * such a finding apart from the complete one it would
-		 * otherwise pose as.  (A rule signature does not depend on
-		 * the reduction.) */
-		size_t n = strlen(f.sig);
-		if (n + 9 > sizeof f.sig)
-			n = sizeof f.sig - 9;
-		memcpy(f.sig + n, ".partial", 9);
-	}
-
-	int r = 0;
-	if (!is_known(w, f.sig)) {
-		char tmpname[64];
-		snprintf(tmpname, sizeof tmpname, ".tmp-%ld-%u", (long)getpid(),
-			 w->tmpseq++);
-		bundle b = {t, ex, out, rt, ro, &rs};
-		r = save_finding(w->o, tmpname, &f, &b);
-		if (r >= 0)
-			add_known(w, f.sig);
-	}
-	if (r < 0) {
-		/* The bundle could not be written (disk full?): still
-		 * report the failure, marked, rather than lose it. */
-		snprintf(f.what, sizeof f.what,
-			 "NOT SAVED (write error): %.130s", ro->what);
-	}
-	if (r != 0) {
-		w->c.findings_new++;
-		send_msg(w, MSG_FINDING, &f);
-	} else {
-		w->c.findings_dup++;
-		send_msg(w, MSG_DUP, &f);
-	}
-	ir_trace_free(reduced);
-	red_outcome_free(&fin);
-}
-
-/* Whether the trace of SEED is audited at RATE: a uniform draw from the
- * seed, so the choice is the same in a replay. */
-static bool audit_sampled(double rate, uint64_t seed)
-{
-	if (rate <= 0)
-		return false;
-	uint64_t r = rng_derive(seed, 0x61756469u, 0) >> 11; /* 53 bits */
-	return rate >= 1 || (double)r * 0x1p-53 < rate;
-}
-
-/* Saves a trace whose audit disagreed, unreduced (the disagreement is the
- * verifier's, not the optimizer's), as a finding of kind "audit". */
-static void save_audit_finding(worker *w, const ir_trace *t,
-			       const gen_example *ex, const red_outcome *out,
-			       uint64_t seed, uint64_t idx)
-{
-	camp_finding f;
-	memset(&f, 0, sizeof f);
-	snprintf(f.sig, sizeof f.sig, "audit.%016llx",
-		 (unsigned long long)seed);
-	snprintf(f.kind, sizeof f.kind, "audit");
-	snprintf(f.what, sizeof f.what, "%s",
-		 out->res.reason ? out->res.reason : "audit disagreement");
-	f.trace_seed = seed;
-	f.stream = w->stream;
-	f.index = idx;
-	f.ops_orig = f.ops_reduced = ir_count_ops(t);
-	f.at_s = (clk_now_ms() - w->t0) / 1e3;
-	f.hits = 1;
-	red_stats rs;
-	memset(&rs, 0, sizeof rs);
-	char tmpname[64];
-	snprintf(tmpname, sizeof tmpname, ".tmp-%ld-%u", (long)getpid(),
-		 w->tmpseq++);
-	bundle b = {t, ex, out, t, out, &rs};
-	if (save_finding(w->o, tmpname, &f, &b) < 0)
-		snprintf(f.what, sizeof f.what,
-			 "NOT SAVED (write error): audit disagreement");
-	w->c.findings_new++;
-	send_msg(w, MSG_FINDING, &f);
-}
-
-static bool worker_should_stop(worker *w)
-{
-	if (soft_stop || (w->o->stop && *w->o->stop))
-		return true;
-	if (w->share && w->c.traces >= w->share)
-		return true;
-	if (w->deadline > 0 && clk_now_ms() >= w->deadline)
-		return true;
-	return getppid() != w->parent;
-}
-
-/* Rule coverage: the counters of one optimization, summed per worker
- * (the parent adds the workers' counts up like every other count). */
-static void add_coverage(camp_counts *c, const red_outcome *out)
-{
-	c->cov_traces++;
-	for (int r = 0; r < OPT_RULE_COUNT; r++)
-		c->rule_hits[r] += out->rule_hits[r];
-	for (int k = 0; k < OPT_BR_COUNT; k++)
-		c->branch_hits[k] += out->branch_hits[k];
-}
-
-static void judge_one(worker *w)
-{
-	/* The stream moves on before the work: every message sent from
-	 * here on says this trace is done, so a resumed campaign does not
-	 * judge it again. */
-	uint64_t idx = w->next++;
-	uint64_t seed = camp_trace_seed(w->o->seed, w->stream, idx);
-	crash_msg.next_index = idx;
-	crash_msg.f.trace_seed = seed;
-	crash_msg.f.index = idx;
-	crash_msg.c = w->c;
-
-	double t0 = clk_now_ms();
-	ir_trace *t = NULL;
-	gen_example ex;
-	jp_status st = gen_trace(w->g, seed, &w->o->gen, &t, &ex, NULL);
-	w->c.ms_gen += clk_now_ms() - t0;
-	w->c.traces++;
-	if (st) {
-		w->c.errors++;
-		return;
-	}
-	w->c.ops += ir_count_ops(t);
-	red_env env = w->env;
-	/* The example inputs pass every guard of the original: screening
-	 * them first catches many miscompilations without the solver. */
-	env.vo.examples = ex.inputs;
-	env.vo.nexamples = 1;
-	env.vo.audit = audit_sampled(w->o->audit_rate, seed);
-	red_outcome out;
-	if (red_evaluate(&env, t, &out, NULL) != JP_OK) {
-		w->c.errors++;
-		ir_trace_free(t);
-		return;
-	}
-	w->c.ms_opt += out.ms_opt;
-	w->c.ms_ver += out.ms_ver;
-	if (!w->o->optimizer)
-		add_coverage(&w->c, &out);
-	if (env.vo.audit && out.have_res) {
-		w->c.audit_traces++;
-		w->c.audited += out.res.audited;
-		w->c.audit_agreed += out.res.audit_agreed;
-		w->c.audit_disagreed += out.res.audit_disagreed;
-		w->c.audit_unknown += out.res.audit_unknown;
-	}
-	if (out.have_res && out.res.audit_disagreed) {
-		w->c.errors++;
-		save_audit_finding(w, t, &ex, &out, seed, idx);
-		red_outcome_free(&out);
-		ir_trace_free(t);
-		return;
-	}
-	switch (out.kind) {
-	case RED_PROVED: w->c.proved++; break;
-	case RED_UNKNOWN:
-		w->c.unknown++;
-		save_unknown(w, t, &ex, &out, seed);
-		break;
-	case RED_REFUTED:
-		w->c.refuted++;
-		handle_failure(w, t, &ex, &out, seed, idx);
-		break;
-	default:
-		w->c.errors++;
-		handle_failure(w, t, &ex, &out, seed, idx);
-		break;
-	}
-	red_outcome_free(&out);
-	ir_trace_free(t);
-}
-
-static void worker_main(worker *w)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_soft_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	crash_fd = w->fd;
-	memset(&crash_msg, 0, sizeof crash_msg);
-	crash_msg.type = MSG_CRASH;
-	crash_msg.stream = w->stream;
-	install_crash_handlers();
-	w->g = gen_ctx_new();
-	w->vc = ver_ctx_new(NULL);
-	if (!w->g || !w->vc)
-		_exit(4);
-	if (w->own.gen.heap && !camp_verifier_has_heap(w->vc)) {
-		w->own.gen.heap = false;
-		w->heap_off = true;
-	}
-	crash_msg.heap_off = w->heap_off;
-	w->env = red_default_env(w->vc);
-	w->env.cfg = w->o->cfg;
-	/* Bundles show which rule made each optimized op. */
-	w->env.cfg.annotate = true;
-	w->env.vo.timeout_ms = w->o->timeout_ms;
-	/* Generated guards carry fail-args: check them too. */
-	w->env.vo.failargs = true;
-	w->env.max_ms = w->o->reduce_ms ? w->o->reduce_ms : 60000;
-	w->env.stop = w->o->stop;
-	if (w->o->optimizer) {
-		if (xo_new(w->o->optimizer, &w->xo, NULL))
-			_exit(4);
-		w->xopt = xo_optimizer(w->xo);
-		w->env.optimizer = &w->xopt;
-	}
-	load_known(w);
-	w->t0 = clk_now_ms();
-	send_msg(w, MSG_STATS, NULL);
-	while (!worker_should_stop(w)) {
-		judge_one(w);
-		if (clk_now_ms() - w->last_msg > 250)
-			send_msg(w, MSG_STATS, NULL);
-	}
-	send_msg(w, MSG_DONE, NULL);
-	xo_free(w->xo);
-	ver_ctx_free(w->vc);
-	gen_ctx_free(w->g);
-	free(w->known);
-	_exit(0);
-}
-
 /* ---- state (fuzz/campstate.c) ---- */
 
 jp_status camp_resume_opts(camp_opts *o, jp_err *err)
@@ -1110,8 +143,10 @@ jp_status camp_resume_opts(camp_opts *o, jp_err *err)
 	jp_status st = cst_read(o->outdir, &s, err);
 	if (st)
 		return st;
+	cst_free(&s); /* the corpora are read again by the parent */
 	o->seed = s.seed;
 	o->gen = s.gen;
+	o->cov_pct = s.cov_pct;
 	o->cfg.passes = s.cfg.passes;
 	o->cfg.bugs = s.cfg.bugs;
 	if (s.timeout_ms)
@@ -1154,6 +189,9 @@ typedef struct wslot {
 	uint64_t share;	  /* traces left for this stream; 0 = unlimited */
 	camp_counts base; /* counts of earlier processes of this slot */
 	camp_counts cur;  /* the current process's latest counts */
+	/* The stream's coverage-feedback corpus as of trace NEXT (NULL =
+	 * no feedback): the worker reports every entry it adds. */
+	cov_corpus *cov;
 	char buf[sizeof(wmsg)];
 	size_t nbuf;
 } wslot;
@@ -1195,8 +233,11 @@ static void write_state(camp *c)
 	s.budget_count = c->o.count ? c->prev.all.traces + c->o.count : 0;
 	if ((uint32_t)c->nslots > s.nstreams)
 		s.nstreams = (uint32_t)c->nslots;
-	for (int i = 0; i < c->nslots; i++)
+	for (int i = 0; i < c->nslots; i++) {
 		s.next[i] = c->slots[i].next;
+		s.cov[i] = c->slots[i].cov;
+	}
+	s.cov_pct = c->o.cov_pct;
 	camp_counts sc = session_counts(c);
 	counts_add(&s.all, &sc);
 	s.elapsed += (clk_now_ms() - c->t0) / 1e3;
@@ -1205,7 +246,7 @@ static void write_state(camp *c)
 	cst_format(&s, &sb);
 	char path[4096];
 	snprintf(path, sizeof path, "%s/state", c->o.outdir);
-	write_atomic(path, &sb);
+	camp_write_atomic(path, &sb);
 	sb_release(&sb);
 }
 
@@ -1257,7 +298,8 @@ static void record_crash(camp *c, wslot *sl, const wmsg *m)
 	strbuf sig;
 	sb_init(&sig);
 	if (c->o.cfg.bugs)
-		put_mask(&sig, c->o.cfg.bugs, OPT_BUG_COUNT, bug_name_i);
+		camp_put_mask(&sig, c->o.cfg.bugs, OPT_BUG_COUNT,
+			      camp_bug_name_i);
 	else
 		sb_puts(&sig, "nobug");
 	sb_printf(&sig, ".crash.signal-%d", (int)m->signo);
@@ -1270,19 +312,21 @@ static void record_crash(camp *c, wslot *sl, const wmsg *m)
 	snprintf(f.what, sizeof f.what, "worker killed by signal %d",
 		 (int)m->signo);
 	f.trace_seed = m->f.trace_seed;
+	snprintf(f.trace_id, sizeof f.trace_id, "%s", m->f.trace_id);
 	f.stream = m->stream;
 	f.index = m->next_index;
 	ir_trace *t = NULL;
 	gen_example ex;
 	int r = -1;
-	if (c->g &&
-	    gen_trace(c->g, f.trace_seed, &c->o.gen, &t, &ex, NULL) == JP_OK) {
+	gen_id id;
+	if (c->g && gen_parse_id(f.trace_id, &id, NULL) == JP_OK &&
+	    gen_trace_id(c->g, &id, &c->o.gen, &t, &ex, NULL) == JP_OK) {
 		f.ops_orig = f.ops_reduced = ir_count_ops(t);
 		red_outcome none;
 		memset(&none, 0, sizeof none);
 		snprintf(none.what, sizeof none.what, "%s", f.what);
-		bundle b = {t, &ex, &none, t, &none, NULL};
-		r = save_finding(&c->o, ".tmp-parent", &f, &b);
+		camp_bundle b = {t, &ex, &none, t, &none, NULL};
+		r = camp_save_finding(&c->o, ".tmp-parent", &f, &b);
 		ir_trace_free(t);
 	}
 	/* The crashed trace counts as judged, with an error. */
@@ -1336,6 +380,10 @@ static void handle_msg(camp *c, wslot *sl, const wmsg *m)
 		break;
 	}
 	case MSG_DONE: sl->done = true; break;
+	case MSG_CORPUS:
+		if (sl->cov)
+			cov_add(sl->cov, &m->cov);
+		break;
 	default: break;
 	}
 }
@@ -1361,21 +409,15 @@ static jp_status spawn(camp *c, int i)
 			if (k != i && c->slots[k].alive)
 				close(c->slots[k].fd);
 		gen_ctx_free(c->g);
-		worker w;
-		memset(&w, 0, sizeof w);
-		w.own = c->o;
-		w.o = &w.own;
-		w.stream = (uint32_t)i;
-		w.next = sl->next;
 		/* A restarted slot always has traces left (see drain), so
 		 * this share is never 0, which would mean "unlimited". */
-		w.share = sl->share ? sl->share - sl->base.traces : 0;
-		w.deadline = c->deadline;
-		w.fd = p[1];
-		w.parent = getppid();
+		uint64_t share = sl->share ? sl->share - sl->base.traces : 0;
 		uint32_t mu = c->o.max_unknown ? c->o.max_unknown : 200;
-		w.max_unknown = mu / (uint32_t)c->nslots + 1;
-		worker_main(&w);
+		/* The corpus goes with the fork: a restarted worker goes on
+		 * with every entry its predecessor reported. */
+		camp_worker_run(&c->o, (uint32_t)i, sl->next, share,
+				c->deadline, p[1], mu / (uint32_t)c->nslots + 1,
+				sl->cov);
 	}
 	close(p[1]);
 	sl->pid = pid;
@@ -1441,11 +483,11 @@ static void signal_workers(camp *c, int sig)
 static jp_status prepare_dirs(const camp_opts *o, jp_err *err)
 {
 	char path[4096];
-	if (!make_dir(o->outdir))
+	if (!camp_make_dir(o->outdir))
 		return jp_fail(err, JP_EIO, "cannot create directory '%s': %s",
 			       o->outdir, strerror(errno));
 	snprintf(path, sizeof path, "%s/findings", o->outdir);
-	if (!make_dir(path))
+	if (!camp_make_dir(path))
 		return jp_fail(err, JP_EIO, "cannot create '%s': %s", path,
 			       strerror(errno));
 	/* Temporary bundles of a killed campaign are incomplete: drop them. */
@@ -1457,12 +499,12 @@ static jp_status prepare_dirs(const camp_opts *o, jp_err *err)
 			if (strncmp(e->d_name, ".tmp-", 5) != 0)
 				continue;
 			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			remove_dir(sub);
+			camp_remove_dir(sub);
 		}
 		closedir(d);
 	}
 	snprintf(path, sizeof path, "%s/unknown", o->outdir);
-	if (!make_dir(path))
+	if (!camp_make_dir(path))
 		return jp_fail(err, JP_EIO, "cannot create '%s': %s", path,
 			       strerror(errno));
 	return JP_OK;
@@ -1499,11 +541,13 @@ static jp_status check_no_state(const camp_opts *o, jp_err *err)
 		return JP_OK;
 	camp_state s;
 	char what[160] = "a campaign";
-	if (cst_read(o->outdir, &s, NULL) == JP_OK)
+	if (cst_read(o->outdir, &s, NULL) == JP_OK) {
 		snprintf(what, sizeof what,
 			 "a campaign (seed %llu, %llu traces judged)",
 			 (unsigned long long)s.seed,
 			 (unsigned long long)s.all.traces);
+		cst_free(&s);
+	}
 	return jp_fail(err, JP_EINPUT,
 		       "'%s' exists: %s ran in '%s'; continue it with "
 		       "--resume, start a new campaign there with --force (its "
@@ -1524,6 +568,42 @@ static void fill_summary(camp *c)
 	s->cfg = c->o.cfg;
 	s->timeout_ms = c->o.timeout_ms;
 	s->jobs = c->nslots;
+	s->cov_pct = c->o.cov_pct;
+}
+
+/* Gives every slot its stream's corpus: the one the state kept (moved out
+ * of PREV), or a new empty one.  None without feedback, or with an
+ * external optimizer (it reports no coverage). */
+static bool setup_corpora(camp *c)
+{
+	if (c->o.optimizer)
+		c->o.cov_pct = 0;
+	for (int i = 0; i < c->nslots; i++) {
+		wslot *sl = &c->slots[i];
+		sl->cov = c->prev.cov[i];
+		c->prev.cov[i] = NULL;
+		if (c->o.cov_pct == 0) {
+			free(sl->cov);
+			sl->cov = NULL;
+			continue;
+		}
+		if (!sl->cov) {
+			sl->cov = malloc(sizeof *sl->cov);
+			if (!sl->cov)
+				return false;
+			cov_init(sl->cov);
+		}
+	}
+	return true;
+}
+
+static void free_camp(camp *c)
+{
+	for (int i = 0; c->slots && i < c->nslots; i++)
+		free(c->slots[i].cov);
+	free(c->slots);
+	gen_ctx_free(c->g);
+	cst_free(&c->prev);
 }
 
 jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
@@ -1542,18 +622,18 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		return st;
 	if (c.o.resume && (st = load_state(&c, err)))
 		return st;
-	if ((st = gen_check_opts(&c.o.gen, err)))
+	if ((st = gen_check_opts(&c.o.gen, err)) ||
+	    (st = prepare_dirs(&c.o, err))) {
+		free_camp(&c);
 		return st;
-	if ((st = prepare_dirs(&c.o, err)))
-		return st;
+	}
 	sum->resumed = c.o.resume;
 	sum->known_before = count_bundles(c.o.outdir);
 	c.nslots = c.o.jobs;
 	c.slots = calloc((size_t)c.nslots, sizeof *c.slots);
 	c.g = gen_ctx_new();
-	if (!c.slots || !c.g) {
-		free(c.slots);
-		gen_ctx_free(c.g);
+	if (!c.slots || !c.g || !setup_corpora(&c)) {
+		free_camp(&c);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
 	c.t0 = clk_now_ms();
@@ -1648,8 +728,7 @@ jp_status camp_run(const camp_opts *opts, camp_summary *sum, jp_err *err)
 		sum->interrupted = true;
 	write_state(&c);
 	fill_summary(&c);
-	free(c.slots);
-	gen_ctx_free(c.g);
+	free_camp(&c);
 	return st;
 }
 

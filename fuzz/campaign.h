@@ -2,8 +2,13 @@
  * campaign.h - fuzzing campaigns: generate, optimize, verify, reduce, save.
  *
  * camp_run starts JOBS worker processes (fork).  Worker j draws the traces
- * of seed stream j: trace k has seed rng_derive(seed, j, k), so any trace
- * can be regenerated alone (jitprove gen --seed / jitprove fuzz --replay).
+ * of seed stream j: trace k has seed rng_derive(seed, j, k).  With
+ * coverage feedback (camp_opts.cov_pct) a share of the traces are instead
+ * mutations of traces that reached new rules or branches of the built-in
+ * optimizer (fuzz/corpus.h); every trace has an identity (gen.h, "Trace
+ * identities") that regenerates it alone (jitprove fuzz --replay ID), and
+ * the corpus is kept in the state, so a resumed stream makes the same
+ * traces as one run in one go.
  * Each worker has its own generator and verifier context, judges every
  * trace with red_evaluate, and reduces every failure with red_reduce.
  *
@@ -41,6 +46,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fuzz/corpus.h"
 #include "fuzz/extopt.h"
 #include "fuzz/gen.h"
 #include "ir/err.h"
@@ -74,6 +80,13 @@ typedef struct camp_counts {
 	uint64_t cov_traces;
 	uint64_t rule_hits[OPT_RULE_COUNT];
 	uint64_t branch_hits[OPT_BR_COUNT];
+	/* Coverage feedback (fuzz/corpus.h): the features (rule or branch
+	 * and the bucket of its count) covered by the stream that covered
+	 * most (added up, these are the most of any worker, not a union),
+	 * and the traces judged that were mutations of corpus entries.
+	 * Features are counted with feedback on or off. */
+	uint32_t cov_features;
+	uint64_t cov_mutants;
 } camp_counts;
 
 #define CAMP_SIG_MAX 200
@@ -82,7 +95,11 @@ typedef struct camp_finding {
 	char sig[CAMP_SIG_MAX]; /* the bundle is OUTDIR/findings/<sig> */
 	char kind[32];		/* red_kind_name, or "crash" */
 	char what[160];		/* the failing obligation or error */
-	uint64_t trace_seed;
+	uint64_t trace_seed;	/* the root seed of TRACE_ID */
+	/* What regenerates the trace (gen.h, "Trace identities"): its seed,
+	 * or for a mutated trace "SEED+CUT:SEED...";
+	 * jitprove fuzz --replay takes it. */
+	char trace_id[GEN_ID_TEXT];
 	uint32_t stream;
 	uint64_t index;
 	uint32_t ops_orig, ops_reduced;
@@ -127,6 +144,11 @@ typedef struct camp_opts {
 	 * disagreement is saved as a finding of kind "audit" (unreduced) and
 	 * counted as an error. */
 	double audit_rate;
+	/* Coverage feedback: the share (percent, 0..100) of traces that are
+	 * mutations of the worker's corpus entries (fuzz/corpus.h); 0 = off.
+	 * Stream-defining (kept in the state).  Ignored with an external
+	 * optimizer (it reports no coverage). */
+	uint32_t cov_pct;
 	const char *outdir;
 	bool resume;
 	/* --seconds or --count given: a resumed campaign runs that long
@@ -148,7 +170,8 @@ typedef struct camp_opts {
 } camp_opts;
 
 /* Seed 0, one job, 20 s, default generator/optimizer, 1 s timeout,
- * OUTDIR "jp-out". */
+ * no coverage feedback (it costs throughput and bought no coverage on
+ * the default profile: docs/performance.md), OUTDIR "jp-out". */
 camp_opts camp_default_opts(void);
 
 typedef struct camp_summary {
@@ -163,6 +186,7 @@ typedef struct camp_summary {
 	opt_config cfg;
 	unsigned timeout_ms;
 	int jobs;
+	uint32_t cov_pct;   /* 0: no coverage feedback */
 	uint32_t nfindings; /* distinct failures hit this session */
 	camp_finding *findings;
 	uint32_t known_before; /* bundles present before the session */
@@ -183,7 +207,9 @@ jp_status camp_run(const camp_opts *o, camp_summary *sum, jp_err *err);
 
 void camp_summary_free(camp_summary *s);
 
-/* The seed of trace INDEX of stream STREAM. */
+/* The seed of trace INDEX of stream STREAM (with coverage feedback, the
+ * trace is a fresh trace of this seed or a mutation whose last step has
+ * it). */
 uint64_t camp_trace_seed(uint64_t seed, uint32_t stream, uint64_t index);
 
 /* Appends the options that regenerate a trace, as jitprove arguments:

@@ -40,6 +40,19 @@ void cst_format(const camp_state *s, strbuf *sb)
 	    (unsigned long long)c->errors, (unsigned long long)c->findings_new,
 	    (unsigned long long)c->findings_dup, (unsigned long long)c->ops,
 	    s->elapsed, s->budget_s, (unsigned long long)s->budget_count);
+	sb_printf(sb, "coverage_feedback %u\ncov_bits %d\n", s->cov_pct,
+		  COV_NBITS);
+	for (uint32_t i = 0; i < s->nstreams; i++)
+		if (s->cov[i])
+			cov_format(s->cov[i], i, sb);
+}
+
+void cst_free(camp_state *s)
+{
+	for (int i = 0; i < 256; i++) {
+		free(s->cov[i]);
+		s->cov[i] = NULL;
+	}
 }
 
 /* Reads exactly N unsigned numbers after the key of LINE into V. */
@@ -91,6 +104,10 @@ static const struct {
     {"elapsed", "elapsed SECONDS", -1},
     {"budget_seconds", "budget_seconds SECONDS", -1},
     {"budget_count", "budget_count N", 1},
+    {"coverage_feedback", "coverage_feedback PERCENT (0..100)", 1},
+    {"cov_bits", "cov_bits N", 1},
+    {"cov_covered", "cov_covered STREAM HEX...", -1},
+    {"cov_entry", "cov_entry STREAM ID BODY HEX...", -1},
 };
 
 /* Stores the value(s) V of KEY K (an index into state_keys). */
@@ -140,6 +157,10 @@ static bool state_set(camp_state *s, int k, const char *line,
 	}
 	if (!strcmp(key, "budget_count"))
 		return s->budget_count = v[0], true;
+	if (!strcmp(key, "cov_bits"))
+		return true; /* checked by state_parse */
+	if (!strcmp(key, "coverage_feedback"))
+		return s->cov_pct = (uint32_t)v[0], v[0] <= 100;
 	if (!strcmp(key, "elapsed") || !strcmp(key, "budget_seconds")) {
 		const char *p = line + strcspn(line, " \t");
 		d = strtod(p, &e);
@@ -156,6 +177,38 @@ static bool state_set(camp_state *s, int k, const char *line,
 		if (!strcmp(key, state_keys[12 + i].key))
 			return *cv[i] = v[0], true;
 	return false;
+}
+
+/* A "cov_covered" or "cov_entry" line (BUF, line LINE of PATH); skipped
+ * unless COV_OK. */
+static jp_status cov_line(camp_state *s, const char *path, int line,
+			  const char *buf, bool cov_ok, jp_err *err)
+{
+	bool entry = !strncmp(buf, "cov_entry", 9);
+	const char *p = buf + strcspn(buf, " \t");
+	p += strspn(p, " \t");
+	char *e;
+	errno = 0;
+	unsigned long stream = strtoul(p, &e, 10);
+	if (*p < '0' || *p > '9' || errno || stream >= 256 ||
+	    (*e != ' ' && *e != '\t'))
+		return jp_fail_at(err, JP_EINPUT, path, line, 1,
+				  "expected '%s STREAM ...' (STREAM < 256), "
+				  "found '%.60s'",
+				  entry ? "cov_entry" : "cov_covered", buf);
+	if (!cov_ok)
+		return JP_OK;
+	if (!s->cov[stream]) {
+		s->cov[stream] = malloc(sizeof *s->cov[stream]);
+		if (!s->cov[stream])
+			return jp_fail(err, JP_ENOMEM, "out of memory");
+		cov_init(s->cov[stream]);
+	}
+	jp_err ce;
+	jp_err_clear(&ce);
+	if (cov_parse_line(s->cov[stream], entry, e, &ce))
+		return jp_fail_at(err, JP_EINPUT, path, line, 1, "%s", ce.msg);
+	return JP_OK;
 }
 
 /* Parses the state TEXT (LEN bytes) read from PATH. */
@@ -175,13 +228,14 @@ static jp_status state_parse(const char *path, const char *text, size_t len,
 				  "expected a jitprove campaign state (text), "
 				  "found binary data (a NUL byte)");
 	bool have_seed = false;
+	bool cov_ok = false; /* the corpus lines have our feature count */
 	const char *p = text;
 	int line = 0;
 	while (*p) {
 		line++;
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char buf[256], key[32];
+		char buf[512], key[32];
 		if (n >= sizeof buf)
 			return jp_fail_at(err, JP_EINPUT, path, line, 0,
 					  "expected a line of at most %zu "
@@ -205,6 +259,13 @@ static jp_status state_parse(const char *path, const char *text, size_t len,
 					  "traces, ...), found '%.60s' (not a "
 					  "campaign state, or damaged)",
 					  buf);
+		if (!strncmp(key, "cov_", 4) && strcmp(key, "cov_bits") != 0) {
+			jp_status st =
+			    cov_line(s, path, line, buf, cov_ok, err);
+			if (st)
+				return st;
+			continue;
+		}
 		unsigned long long v[2] = {0, 0};
 		if ((state_keys[k].nums > 0 &&
 		     !state_nums(buf, state_keys[k].nums, v)) ||
@@ -213,6 +274,8 @@ static jp_status state_parse(const char *path, const char *text, size_t len,
 					  "expected '%s', found '%.60s'",
 					  state_keys[k].shape, buf);
 		have_seed |= !strcmp(key, "seed");
+		if (!strcmp(key, "cov_bits"))
+			cov_ok = v[0] == COV_NBITS;
 	}
 	if (!have_seed)
 		return jp_fail_at(err, JP_EINPUT, path, 0, 0,
@@ -238,7 +301,8 @@ jp_status cst_read(const char *outdir, camp_state *s, jp_err *err)
 			       "--resume: cannot read '%s': %s (no campaign "
 			       "to resume there)",
 			       path, strerror(errno));
-	enum { MAXSTATE = 65536 };
+	/* A corpus of 256 entries takes up to about 80 kB per stream. */
+	enum { MAXSTATE = 32 << 20 };
 	char *text = malloc(MAXSTATE + 1);
 	size_t n = text ? fread(text, 1, MAXSTATE + 1, f) : 0;
 	bool rerr = ferror(f) != 0;
@@ -257,6 +321,8 @@ jp_status cst_read(const char *outdir, camp_state *s, jp_err *err)
 	else {
 		text[n] = '\0';
 		st = state_parse(path, text, n, s, err);
+		if (st)
+			cst_free(s);
 	}
 	free(text);
 	return st;

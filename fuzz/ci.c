@@ -190,11 +190,10 @@ void ci_fuzz_smoke(const ci_fuzz_opts *fo, ci_fuzz *f)
 	for (uint32_t i = 0; i < s.nfindings; i++) {
 		const camp_finding *x = &s.findings[i];
 		sb_printf(&sb,
-			  "%s: %s (trace seed %llu, stream %u, index %llu); "
+			  "%s: %s (trace %s, stream %u, index %llu); "
 			  "bundle %s/findings/%s\n",
-			  x->kind, x->what, (unsigned long long)x->trace_seed,
-			  x->stream, (unsigned long long)x->index, outdir,
-			  x->sig);
+			  x->kind, x->what, x->trace_id, x->stream,
+			  (unsigned long long)x->index, outdir, x->sig);
 	}
 	f->findings = s.nfindings ? sb_detach(&sb) : NULL;
 	sb_release(&sb);

@@ -7,10 +7,11 @@
  *   bookkeeping, emitting, guards         gen_grow ... gen_guard_ovf
  *   operands                              pick_any ... gen_near
  *   single actions                        gen_act_binop ... act_guard_bool
- *   the trace                             finish, add_inputs, generate
- *   annotated printing, gen_unhandled
+ *   the trace (mutation steps too)        finish, add_inputs, generate
+ *   gen_unhandled
  * Files: gen_int.h (the shared internals), gen_edge.c (edge values and
- * edge-directed shapes), gen_snip.c (integer snippets), gen_heap.c (heap).
+ * edge-directed shapes), gen_snip.c (integer snippets), gen_heap.c (heap),
+ * gen_id.c (trace identities as text, annotated printing).
  */
 #include "gen.h"
 
@@ -1028,12 +1029,25 @@ static bool edge_trace(const gen_ctx *g, const gen_opts *o)
 	return rng_mix64(rng_next(&peek) ^ UINT64_C(0x65646765)) % 100 < pct;
 }
 
+/* A mutation step: from here on the choices come from the stream of SEED
+ * (mixed, so that it is not the fresh trace of SEED drawn out of step),
+ * and the length target is drawn again as for a fresh trace (HI is the
+ * trace's upper length), at least one action further.  Returns it. */
+static uint32_t mutate_here(gen_ctx *g, const gen_opts *o, uint32_t hi,
+			    uint64_t seed)
+{
+	rng_seed(&g->r, rng_mix64(seed ^ UINT64_C(0x6d7574617465)));
+	uint32_t t = (uint32_t)rng_range(&g->r, o->min_len, hi);
+	return t > g->nemitted ? t : g->nemitted + 1;
+}
+
 /* Generates a trace drawing every choice from *R, which is left advanced
- * past them.  ORIGIN ("seed 42") names the stream in generator-bug
+ * past them, and switching streams at the mutation steps of ID (may be
+ * NULL).  ORIGIN ("seed 42") names the stream in generator-bug
  * messages. */
-static jp_status generate(gen_ctx *g, rng *r, const char *origin,
-			  const gen_opts *o, ir_trace **out, gen_example *ex,
-			  jp_err *err)
+static jp_status generate(gen_ctx *g, rng *r, const gen_id *id,
+			  const char *origin, const gen_opts *o, ir_trace **out,
+			  gen_example *ex, jp_err *err)
 {
 	*out = NULL;
 	jp_status e = gen_check_opts(o, err);
@@ -1064,7 +1078,12 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 		for (int a = A_FIRST_HEAP; a <= A_LAST_HEAP; a++)
 			wts[a] = 0;
 	wts[E_EDGE] = g->edge ? edge_weight[o->profile] : 0;
-	while (g->nemitted + toy_escapes(g) < target && !g->oom) {
+	uint32_t m = 0; /* the next mutation step of ID */
+	for (;;) {
+		while (id && m < id->nmut && g->nemitted >= id->mut[m].cut)
+			target = mutate_here(g, o, hi, id->mut[m++].seed);
+		if (g->nemitted + toy_escapes(g) >= target || g->oom)
+			break;
 		int a = rng_pick_weighted(&g->r, wts, A_COUNT);
 		/* Near the end, prefer single ops so the length stays close
 		 * to the target. */
@@ -1072,10 +1091,18 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 			a = A_BINOP;
 		actions[a](g);
 	}
+	uint32_t body = g->nemitted;
 	finish(g);
 	*r = g->r;
 	ir_trace *t = g->t;
 	g->t = NULL;
+	if (id && m < id->nmut && !g->oom) {
+		ir_trace_free(t);
+		return jp_fail(err, JP_EINPUT,
+			       "trace %s: expected mutation cuts below the ops "
+			       "emitted before them, found cut %u with %u ops",
+			       origin, id->mut[m].cut, body);
+	}
 	if (g->oom) {
 		ir_trace_free(t);
 		return jp_fail(err, JP_ENOMEM,
@@ -1100,6 +1127,7 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 		ex->inputs = g->inputs;
 		ex->nvals = t->nvals;
 		ex->vals = g->ex;
+		ex->body = body;
 	}
 	*out = t;
 	return JP_OK;
@@ -1108,68 +1136,40 @@ static jp_status generate(gen_ctx *g, rng *r, const char *origin,
 jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
 		    ir_trace **out, gen_example *ex, jp_err *err)
 {
+	gen_id id = gen_id_seed(seed);
+	return gen_trace_id(g, &id, o, out, ex, err);
+}
+
+jp_status gen_trace_id(gen_ctx *g, const gen_id *id, const gen_opts *o,
+		       ir_trace **out, gen_example *ex, jp_err *err)
+{
+	char origin[GEN_ID_TEXT + 8];
+	char text[GEN_ID_TEXT];
+	gen_id_text(id, text);
+	snprintf(origin, sizeof origin, "seed %s", text);
+	*out = NULL;
+	if (id->nmut > GEN_MUT_MAX)
+		return jp_fail(err, JP_EINPUT,
+			       "trace %s: expected at most %d mutation steps, "
+			       "found %u",
+			       text, GEN_MUT_MAX, id->nmut);
+	for (uint32_t i = 1; i < id->nmut; i++)
+		if (id->mut[i].cut <= id->mut[i - 1].cut)
+			return jp_fail(err, JP_EINPUT,
+				       "trace %s: expected increasing "
+				       "mutation cuts, found %u after %u",
+				       text, id->mut[i].cut,
+				       id->mut[i - 1].cut);
 	rng r;
-	char origin[40];
-	rng_seed(&r, seed);
-	snprintf(origin, sizeof origin, "seed %llu", (unsigned long long)seed);
-	return generate(g, &r, origin, o, out, ex, err);
+	rng_seed(&r, id->seed);
+	return generate(g, &r, id->nmut ? id : NULL, origin, o, out, ex, err);
 }
 
 jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
 			gen_example *ex, jp_err *err)
 {
-	return generate(g, r, r->bytes ? "byte-driven" : "rng stream", o, out,
-			ex, err);
-}
-
-/* ---- annotated printing ---- */
-
-void gen_print_annotated(const ir_trace *t, const gen_example *ex, strbuf *sb)
-{
-	sb_puts(sb, "# args: ");
-	for (uint32_t i = 0; i < ex->ninputs; i++) {
-		if (i)
-			sb_puts(sb, ", ");
-		ir_print_int(t->width, ex->inputs[i], sb);
-	}
-	sb_putc(sb, '\n');
-	/* Print the trace canonically, then append the example value to each
-	 * line that is an op with a result.  The printer writes one op per
-	 * line, so the k-th op line is found by matching ir_print_op. */
-	strbuf all, line;
-	sb_init(&all);
-	sb_init(&line);
-	ir_print(t, &all);
-	const char *p = all.buf;
-	uint32_t opi = 0;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		sb_add(sb, p, len);
-		if (opi < t->nops) {
-			sb_reset(&line);
-			ir_print_op(t, opi, &line);
-			const char *q = p;
-			while (q < p + len && (*q == ' ' || *q == '\t'))
-				q++;
-			if ((size_t)(p + len - q) >= line.len &&
-			    !memcmp(q, line.buf, line.len)) {
-				ir_vid r = t->ops[opi].result;
-				if (r != IR_NOVAL && r < ex->nvals &&
-				    t->vals[r].kind == 'i') {
-					sb_puts(sb, "  # = ");
-					ir_print_int(t->width, ex->vals[r], sb);
-				}
-				opi++;
-			}
-		}
-		sb_putc(sb, '\n');
-		p = nl ? nl + 1 : p + len;
-	}
-	if (all.oom || line.oom)
-		sb->oom = true;
-	sb_release(&all);
-	sb_release(&line);
+	return generate(g, r, NULL, r->bytes ? "byte-driven" : "rng stream", o,
+			out, ex, err);
 }
 
 /* Which ops the generator writes (gen.h).  Every op has a case: an op added

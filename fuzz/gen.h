@@ -126,6 +126,10 @@ typedef struct gen_example {
 	const uint64_t *inputs;
 	uint32_t nvals;
 	const uint64_t *vals;
+	/* Ops emitted before the end op (and the toy profile's final
+	 * escapes): the cuts a mutation of this trace can use are
+	 * 0 .. body - 1. */
+	uint32_t body;
 } gen_example;
 
 typedef struct gen_ctx gen_ctx;
@@ -145,6 +149,49 @@ jp_status gen_trace(gen_ctx *g, uint64_t seed, const gen_opts *o,
  * libFuzzer targets turn any byte string into a valid trace. */
 jp_status gen_trace_rng(gen_ctx *g, rng *r, const gen_opts *o, ir_trace **out,
 			gen_example *ex, jp_err *err);
+
+/* Trace identities.  A fresh trace is named by its seed.  A mutated trace
+ * (coverage feedback, fuzz/corpus.h) is named by its root seed and up to
+ * GEN_MUT_MAX mutation steps (CUT, SEED), cuts strictly increasing: the
+ * generator runs the root seed's stream and, at the first action boundary
+ * where at least CUT ops have been emitted, switches to a stream seeded
+ * from SEED and draws a new length target (at least one more action).
+ * Everything before the switch -- the inputs, their example values, the
+ * example heap, the ops -- is the parent's, and the generator's state
+ * (every value's example, the pools) carries on, so every guard of the
+ * mutated trace still passes on its example inputs.  The same identity
+ * gives the same trace, byte for byte. */
+#define GEN_MUT_MAX 4
+
+typedef struct gen_mut {
+	uint32_t cut;
+	uint64_t seed;
+} gen_mut;
+
+typedef struct gen_id {
+	uint64_t seed; /* the root */
+	uint32_t nmut; /* 0 = a fresh trace */
+	gen_mut mut[GEN_MUT_MAX];
+} gen_id;
+
+/* The identity of the fresh trace of SEED. */
+gen_id gen_id_seed(uint64_t seed);
+
+/* Generates the trace named by ID (gen_trace when ID has no steps).
+ * Errors as gen_trace, and JP_EINPUT when the cuts do not increase or a
+ * cut is not reached (it is not below the ops emitted before it). */
+jp_status gen_trace_id(gen_ctx *g, const gen_id *id, const gen_opts *o,
+		       ir_trace **out, gen_example *ex, jp_err *err);
+
+/* The text of an identity: "SEED", or "SEED+CUT:SEED+CUT:SEED..." (decimal),
+ * at most GEN_ID_TEXT bytes with the terminator. */
+#define GEN_ID_TEXT 160
+void gen_format_id(const gen_id *id, strbuf *sb);
+/* The same into BUF (GEN_ID_TEXT bytes). */
+void gen_id_text(const gen_id *id, char *buf);
+/* Parses gen_format_id's text (decimal numbers, or 0x hexadecimal).  The
+ * error says what was expected and what was found. */
+jp_status gen_parse_id(const char *s, gen_id *id, jp_err *err);
 
 /* Appends T with its example values as comments: a "# args: ..." line with
  * the example inputs before the trace, and "  # = value" after every op

@@ -7,6 +7,7 @@
  *   gen_edge.c  edge values and the edge-directed shapes (ranges that end
  *               at the constants the bounds domain treats specially)
  *   gen_snip.c  the integer snippets
+ *   gen_id.c    trace identities as text, annotated printing
  *   gen_heap.c  the example heap, heap actions and heap snippets
  *
  * Every helper works on one gen_ctx.  After an allocation failure the

@@ -98,11 +98,10 @@ static void on_event(void *ud, const camp_event *ev)
 		clear_line(u);
 		if (!strcmp(f->kind, "crash")) {
 			fprintf(stderr,
-				"FINDING after %.1f s: %s\n  %s (trace seed "
-				"%llu); saved in %s/findings/%s/\n",
-				ev->elapsed, f->sig, f->what,
-				(unsigned long long)f->trace_seed, u->outdir,
-				f->sig);
+				"FINDING after %.1f s: %s\n  %s (trace %s); "
+				"saved in %s/findings/%s/\n",
+				ev->elapsed, f->sig, f->what, f->trace_id,
+				u->outdir, f->sig);
 			break;
 		}
 		fprintf(stderr,
@@ -229,6 +228,24 @@ static void json_coverage(strbuf *sb, const camp_counts *c)
 	sb_puts(sb, "]}, ");
 }
 
+/* Coverage feedback (docs/fuzzing.md): features are (rule or branch,
+ * bucket of its count) pairs; mutated traces come from the corpus. */
+static void print_feedback(const camp_summary *s)
+{
+	const camp_counts *c = &s->session;
+	if (s->cov_pct)
+		printf("coverage feedback: %u%% of traces mutate corpus "
+		       "entries; %llu mutated traces judged, %u features "
+		       "covered%s\n",
+		       s->cov_pct, (unsigned long long)c->cov_mutants,
+		       c->cov_features,
+		       s->jobs > 1 ? " (the most of any job)" : "");
+	else
+		printf("coverage feedback: off; %u features covered%s\n",
+		       c->cov_features,
+		       s->jobs > 1 ? " (the most of any job)" : "");
+}
+
 static void print_summary(const camp_summary *s, const camp_opts *o)
 {
 	const camp_counts *c = &s->session;
@@ -280,6 +297,8 @@ static void print_summary(const camp_summary *s, const camp_opts *o)
 	       pct((uint64_t)c->ms_reduce, (uint64_t)tot), c->ms_gen / n,
 	       c->ms_opt / n, c->ms_ver / n);
 	print_coverage(c);
+	if (c->cov_traces)
+		print_feedback(s);
 	if (s->resumed)
 		printf("all sessions of %s: %llu traces, %llu findings "
 		       "reported\n",
@@ -352,6 +371,11 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	    (unsigned long long)c->audit_disagreed,
 	    (unsigned long long)c->audit_unknown);
 	json_coverage(&sb, c);
+	sb_printf(&sb,
+		  "\"coverage_feedback\": {\"percent\": %u, \"mutants\": "
+		  "%llu, \"features\": %u}, ",
+		  s->cov_pct, (unsigned long long)c->cov_mutants,
+		  c->cov_features);
 	sb_puts(&sb, "\"findings\": [");
 	for (uint32_t i = 0; i < s->nfindings; i++) {
 		const camp_finding *f = &s->findings[i];
@@ -361,14 +385,16 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 		sb_json_str(&sb, f->kind);
 		sb_puts(&sb, ", \"what\": ");
 		sb_json_str(&sb, f->what);
-		sb_printf(&sb,
-			  ", \"new\": %s, \"first_after_s\": %.3f, \"hits\": "
-			  "%llu, \"trace_seed\": \"%llu\", \"ops_orig\": %u, "
-			  "\"ops_reduced\": %u, \"reduction_complete\": %s}",
-			  f->known ? "false" : "true", f->at_s,
-			  (unsigned long long)f->hits,
-			  (unsigned long long)f->trace_seed, f->ops_orig,
-			  f->ops_reduced, f->partial ? "false" : "true");
+		sb_printf(
+		    &sb,
+		    ", \"new\": %s, \"first_after_s\": %.3f, \"hits\": "
+		    "%llu, \"trace_id\": \"%s\", \"trace_seed\": \"%llu\", "
+		    "\"ops_orig\": %u, "
+		    "\"ops_reduced\": %u, \"reduction_complete\": %s}",
+		    f->known ? "false" : "true", f->at_s,
+		    (unsigned long long)f->hits, f->trace_id,
+		    (unsigned long long)f->trace_seed, f->ops_orig,
+		    f->ops_reduced, f->partial ? "false" : "true");
 	}
 	sb_puts(&sb, "]}\n");
 	fputs(sb.buf, stdout);
@@ -376,8 +402,9 @@ static void print_json(const camp_summary *s, const camp_opts *o)
 	sb_release(&tmp);
 }
 
-/* jitprove fuzz --replay SEED: one trace, judged and printed. */
-static int replay(uint64_t seed, const camp_opts *o)
+/* jitprove fuzz --replay ID: one trace, judged and printed.  ID is a
+ * trace seed or a mutated trace's identity (gen.h). */
+static int replay(const gen_id *id, const camp_opts *o)
 {
 	jp_err err;
 	jp_err_clear(&err);
@@ -398,7 +425,7 @@ static int replay(uint64_t seed, const camp_opts *o)
 		fprintf(stderr, "note: the verifier does not model the heap: "
 				"integer traces only (as with --no-heap)\n");
 	}
-	if (gen_trace(g, seed, &go, &t, &ex, &err)) {
+	if (gen_trace_id(g, id, &go, &t, &ex, &err)) {
 		code = cli_error(&err);
 		goto out;
 	}
@@ -428,7 +455,9 @@ static int replay(uint64_t seed, const camp_opts *o)
 	}
 	strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, "# trace seed %llu\n", (unsigned long long)seed);
+	sb_puts(&sb, "# trace ");
+	gen_format_id(id, &sb);
+	sb_putc(&sb, '\n');
 	gen_print_annotated(t, &ex, &sb);
 	sb_puts(&sb, "\n# optimized:\n");
 	if (r.opt)
@@ -492,7 +521,8 @@ int cmd_fuzz(int argc, char **argv)
 {
 	long seconds = 20, jobs = 1, timeout = 1000, reduce_ms = 60000;
 	long max_findings = 0, count = 0;
-	uint64_t seed = 0, replay_seed = 0;
+	uint64_t seed = 0;
+	const char *replay_s = NULL;
 	bool seconds_given = false, count_given = false, seed_given = false;
 	bool replay_given = false;
 	const char *out = "jp-out", *profile = NULL, *length = NULL;
@@ -503,6 +533,8 @@ int cmd_fuzz(int argc, char **argv)
 	const char *audit_s = NULL;
 	int width = 64;
 	bool resume = false, json = false, no_heap = false, force = false;
+	bool no_feedback = false, feedback_given = false;
+	long feedback = 0;
 	opt_config cfg = opt_default_config();
 	cli_opt sec_opt =
 	    cli_opt_int("seconds", &seconds, 1, 31536000L,
@@ -514,9 +546,17 @@ int cmd_fuzz(int argc, char **argv)
 			"--seconds)");
 	count_opt.given = &count_given;
 	cli_opt replay_opt = {
-	    "replay", CLI_UINT64, &replay_seed,
-	    "SEED  judge the one trace of this trace seed and print it"};
+	    "replay", CLI_STRING, &replay_s,
+	    "ID  judge the one trace of this trace seed (or identity "
+	    "SEED+CUT:SEED...\n      of a mutated trace, as findings give "
+	    "it) and print it"};
 	replay_opt.given = &replay_given;
+	cli_opt feedback_opt = cli_opt_int(
+	    "coverage-feedback", &feedback, 0, 100,
+	    "P  coverage feedback: P percent of the traces mutate traces "
+	    "that reached\n      new rules or branches (default 0: off; "
+	    "25 is a good value)");
+	feedback_opt.given = &feedback_given;
 	cli_opt opts[] = {
 	    sec_opt,
 	    count_opt,
@@ -533,7 +573,8 @@ int cmd_fuzz(int argc, char **argv)
 	     "start a new campaign in a DIR that has one (findings stay)"},
 	    cli_opt_json(&json),
 	    {"profile", CLI_STRING, &profile,
-	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap, toy or edge"},
+	     "P  all, arithmetic, bounds-heavy, overflow-heavy, heap, toy or "
+	     "edge"},
 	    {"length", CLI_STRING, &length,
 	     "N|LO-HI  ops per trace (default 10-50)"},
 	    {"inputs", CLI_STRING, &inputs,
@@ -546,6 +587,10 @@ int cmd_fuzz(int argc, char **argv)
 	    cli_opt_int("max-findings", &max_findings, 0, UINT32_MAX,
 			"N  stop after N distinct findings"),
 	    replay_opt,
+	    {"no-coverage-feedback", CLI_FLAG, &no_feedback,
+	     "fresh traces only, the default (the same as "
+	     "--coverage-feedback 0;\n      docs/fuzzing.md)"},
+	    feedback_opt,
 	    {"optimizer", CLI_STRING, &optimizer,
 	     "CMD  fuzz this optimizer instead (sh -c CMD; trace on stdin, "
 	     "optimized\n      trace on stdout: docs/own-optimizer.md)"},
@@ -630,8 +675,24 @@ int cmd_fuzz(int argc, char **argv)
 				 ((uint64_t)getpid() << 32)) %
 		       1000000000u;
 	o.seed = seed;
-	if (replay_given)
-		return replay(replay_seed, &o);
+	if (replay_given) {
+		gen_id id;
+		int64_t v;
+		/* A plain seed as every seed option reads it (negative and
+		 * hexadecimal too), else an identity. */
+		if (cli_parse_i64(replay_s, &v))
+			id = gen_id_seed((uint64_t)v);
+		else if (gen_parse_id(replay_s, &id, &err))
+			return cli_usage_error(&spec, "--replay: %s", err.msg);
+		return replay(&id, &o);
+	}
+	if (no_feedback && feedback_given && feedback > 0)
+		return cli_usage_error(&spec,
+				       "--no-coverage-feedback and "
+				       "--coverage-feedback %ld "
+				       "contradict each other",
+				       feedback);
+	o.cov_pct = no_feedback ? 0 : (uint32_t)feedback;
 	o.max_findings = (uint32_t)max_findings;
 	o.count = count_given ? (uint64_t)count : 0;
 	o.seconds = seconds_given ? (double)seconds : (count_given ? 0 : 20);

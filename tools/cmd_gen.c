@@ -13,12 +13,15 @@ static int fail(const jp_err *e)
 
 int cmd_gen(int argc, char **argv)
 {
-	uint64_t seed = 0;
+	const char *seed_s = "0";
 	const char *profile = "all", *length = NULL, *inputs = NULL;
 	int width = 64;
 	bool no_heap = false;
 	cli_opt opts[] = {
-	    cli_opt_seed(&seed, NULL, "S  the trace's seed (default 0)"),
+	    {"seed", CLI_STRING, &seed_s,
+	     "S  the trace's seed (default 0), or the identity "
+	     "SEED+CUT:SEED... of a\n      mutated trace (coverage feedback, "
+	     "docs/fuzzing.md)"},
 	    {"profile", CLI_STRING, &profile,
 	     "P  all, arithmetic, bounds-heavy, overflow-heavy or heap"},
 	    {"length", CLI_STRING, &length,
@@ -52,6 +55,14 @@ int cmd_gen(int argc, char **argv)
 	o.heap = !no_heap;
 	if (gen_apply_args(&o, profile, length, inputs, &err))
 		return cli_usage_error(&spec, "%s", err.msg);
+	gen_id id;
+	int64_t v;
+	/* A plain seed as every seed option reads it (negative and
+	 * hexadecimal too), else an identity. */
+	if (cli_parse_i64(seed_s, &v))
+		id = gen_id_seed((uint64_t)v);
+	else if (gen_parse_id(seed_s, &id, &err))
+		return cli_usage_error(&spec, "--seed: %s", err.msg);
 	gen_ctx *g = gen_ctx_new();
 	if (!g) {
 		jp_fail(&err, JP_ENOMEM, "out of memory");
@@ -59,14 +70,15 @@ int cmd_gen(int argc, char **argv)
 	}
 	ir_trace *t;
 	gen_example ex;
-	if (gen_trace(g, seed, &o, &t, &ex, &err)) {
+	if (gen_trace_id(g, &id, &o, &t, &ex, &err)) {
 		gen_ctx_free(g);
 		return fail(&err);
 	}
 	strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, "# jitprove gen --seed %llu --profile %s",
-		  (unsigned long long)seed, gen_profile_name(o.profile));
+	sb_puts(&sb, "# jitprove gen --seed ");
+	gen_format_id(&id, &sb);
+	sb_printf(&sb, " --profile %s", gen_profile_name(o.profile));
 	if (length)
 		sb_printf(&sb, " --length %s", length);
 	if (inputs)

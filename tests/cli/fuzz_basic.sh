@@ -33,7 +33,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["traces"] >= 1 and d["refuted"] >= 1
 f = d["findings"][0]
-print(f["signature"], f["ops_reduced"], f["trace_seed"])
+print(f["signature"], f["ops_reduced"], f["trace_id"])
 ' "$D/b.json") || fail "--json output is not the expected JSON"
 [ "$ops" -le 8 ] || fail "reproducer has $ops ops"
 case "$sig" in guard-value-bool.refuted.*) ;; *) fail "signature '$sig'" ;; esac
@@ -44,7 +44,7 @@ done
 python3 - "$B/info.json" <<'PY' || fail "info.json lacks fields"
 import json, sys
 d = json.load(open(sys.argv[1]))
-for k in ["signature", "kind", "trace_seed", "campaign_seed", "versions",
+for k in ["signature", "kind", "trace_id", "trace_seed", "campaign_seed", "versions",
           "replay_command", "campaign_command", "injected_bugs", "reduction"]:
     assert k in d, k
 assert d["versions"]["z3"].count(".") == 2

@@ -23,13 +23,17 @@ assert isinstance(f["trace_seed"], str) and int(f["trace_seed"]) >= 0, f["trace_
 info = json.load(open(sys.argv[2] + "/findings/" + f["signature"] + "/info.json"))
 assert info["campaign_seed"] == sys.argv[3], info["campaign_seed"]
 assert info["trace_seed"] == f["trace_seed"], (info["trace_seed"], f["trace_seed"])
-print(f["trace_seed"])
+# trace_id regenerates the trace: the seed, or SEED+CUT:SEED... for a
+# mutated trace (coverage feedback), whose root is trace_seed.
+assert info["trace_id"] == f["trace_id"], (info["trace_id"], f["trace_id"])
+assert f["trace_id"].split("+")[0] == f["trace_seed"], f["trace_id"]
+print(f["trace_id"])
 PY
 ) || bad "fuzz --json / info.json seeds are not the exact strings"
 if [ -n "$out" ]; then
   "$JITPROVE" fuzz --replay "$out" --inject guard-value-bool >/dev/null 2>&1
   rc=$?
-  [ "$rc" -eq 1 ] || bad "replaying trace seed $out from the JSON: exit $rc, expected 1"
+  [ "$rc" -eq 1 ] || bad "replaying trace $out from the JSON: exit $rc, expected 1"
 fi
 
 # the bundle's repro.sh is executable, writable only by its owner (it was
