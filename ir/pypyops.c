@@ -105,9 +105,26 @@ ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
 					      "call_loopinvariant_f",
 					      "call_loopinvariant_r",
 					      NULL};
+	/* Floating-point ops and casts: IEEE operations on the bit patterns,
+	 * deterministic functions of their operands with no effect.  Not
+	 * interpreted: a function of the bits is all the model says. */
+	static const char *const fp[] = {
+	    "float_add",	 "float_sub",	      "float_mul",
+	    "float_truediv",	 "float_neg",	      "float_abs",
+	    "float_lt",		 "float_le",	      "float_eq",
+	    "float_ne",		 "float_gt",	      "float_ge",
+	    "cast_float_to_int", "cast_int_to_float", NULL};
 	if (op->opc != IR_OPAQUE || op->result == IR_NOVAL)
 		return IR_PYCALL_OPAQUE;
 	const char *name = t->strs[op->opname];
+	if (op->kind == 'i' && name_in(name, fp)) {
+		bool ints = true;
+		for (uint32_t j = 0; j < op->nargs; j++)
+			ints = ints && t->vals[op->args[j]].kind == 'i' &&
+			       t->vals[op->args[j]].tag != IR_VAL_CONST_CLASS;
+		if (ints)
+			return IR_PYCALL_PURE;
+	}
 	if (!strcmp(name, "force_token") && op->nargs == 0 && op->kind == 'r')
 		return IR_PYCALL_FRAME;
 	int ef = ir_py_extraeffect(t->strs[op->descr]);
