@@ -30,6 +30,7 @@
 #define JP_IR_INTERP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace.h"
@@ -147,6 +148,10 @@ typedef struct interp_result {
 	 * object the world cannot reach at that call.  They are not applied;
 	 * an environment with any is not one the heap semantics allow. */
 	uint32_t nrejected;
+	/* The field names of the array items touched ("D[I]",
+	 * interp_item_field), owned here. */
+	char **names;
+	uint32_t nnames, capnames;
 } interp_result;
 
 /* Runs T in ENV.  Errors: JP_EINPUT when ENV has the wrong number of
@@ -164,6 +169,11 @@ const interp_obj *interp_find_obj(const interp_result *res, uint64_t addr);
 
 /* The value of FIELD in object O (0 when never written). */
 uint64_t interp_obj_field(const interp_obj *o, const char *field);
+
+/* Item IDX (a W-bit pattern) of an array under DESCR is the field
+ * "DESCR[IDX]" of the array's object (docs/semantics.md, "Arrays"); this
+ * writes that name into BUF like snprintf and returns its length. */
+int interp_item_field(char *buf, size_t cap, const char *descr, uint64_t idx);
 
 /* The address given to ConstPtr(NAME) when ENV does not list it. */
 uint64_t interp_default_ptr_addr(const char *name);

@@ -38,6 +38,12 @@ static inline bool is_ref(const ir_trace *t, ir_vid v)
 typedef struct hfield {
 	const char *name;
 	char kind; /* 'i', 'r', or 'm' when used with both (toy spelling) */
+	/* Array items (getarrayitem_gc_*, setarrayitem_gc): one cell per
+	 * (address, index), the key the 128-bit concatenation of the
+	 * address and the index word; else one cell per address. */
+	bool indexed;
+	/* A length ("D.length", heap.h): no call changes it. */
+	bool immut;
 	Z3_sort range;
 	Z3_ast h0;
 } hfield;
@@ -69,6 +75,14 @@ typedef struct hcptr {
  * are gone. */
 typedef struct hnode {
 	Z3_ast cond, addr, val;
+	/* The index of an item write; NULL: every cell of the object at ADDR
+	 * (a plain field's one cell, or all items of an indexed field). */
+	Z3_ast idx;
+	/* A copy (all items of ADDR keep their values across a call): the
+	 * value is read from the state FBASE/FW instead of VAL. */
+	Z3_ast fbase;
+	const struct hnode *fw;
+	bool copy;
 	const struct hnode *next;
 } hnode;
 
@@ -193,6 +207,10 @@ static inline Z3_ast K(hp *h, Z3_ast a)
 /* ---- heap_model.c ------------------------------------------------ */
 
 uint32_t hp_field_index(const hp *h, const char *name);
+
+/* The sort of F's cell keys: BV64 addresses, or BV128 (address, index)
+ * for array items. */
+Z3_sort hp_key_sort(const hp *h, const hfield *f);
 
 uint32_t hp_class_index(hp *h, const char *name);
 
