@@ -20,6 +20,9 @@
  * can change or store only the fresh objects the world can reach at it:
  * those passed to it or to an earlier call, stored into an object that is
  * not fresh, or referenced from such an object (interp_result.nrejected).
+ * Array items are fields of their object named "D[i]" (interp_item_field),
+ * at any index; a call never changes a field whose descr ends in
+ * ".length" (such a write is counted in nrejected, not made).
  * A field access or guard_class through NULL is undefined behaviour: the
  * run stops there with INTERP_UNDEFINED.
  *

@@ -288,7 +288,8 @@ static jp_status parse_arg(parser *ps, syn_arg *a, bool failargs)
 }
 
 /* descr= values: a name, possibly with a balanced (...) suffix
- * (TargetToken(1234)), or a balanced <...> form (<Guard0x7f12>). */
+ * (TargetToken(1234)), or a balanced <...> form (<Guard0x7f12>), possibly
+ * with a .name suffix (<ArrayS 8>.length). */
 static jp_status parse_descr(parser *ps, syn_stmt *st)
 {
 	skip_ws(ps);
@@ -308,6 +309,11 @@ static jp_status parse_descr(parser *ps, syn_stmt *st)
 					  ps->line, colof(ps, b),
 					  "expected '>' closing the descr that "
 					  "starts here, found end of line");
+		/* A ".name" suffix: <ArrayS 8>.length, the length field the
+		 * PyPy front end gives an array (docs/pypy.md), as printed. */
+		if (ps->p + 1 < ps->eol && *ps->p == '.' && is_ident(ps->p[1]))
+			for (ps->p++; ps->p < ps->eol && is_ident(*ps->p);)
+				ps->p++;
 	} else {
 		const char *s;
 		uint32_t len;
