@@ -213,6 +213,13 @@ static void test_reading(void)
 	CHECK(t == NULL && e.line == 2 &&
 	      strstr(e.msg, "takes 2 arguments, found 1"));
 	ir_trace_free(t);
+	/* the length field prints as <D>.length and reads back as it */
+	t = parse("[p0]\ni1 = getfield_gc_i(p0, descr=<ArrayS 8>.length)\n"
+		  "finish(i1)\n",
+		  false, &e);
+	CHECK(t != NULL && t->nops == 2 &&
+	      !strcmp(ir_strtext(t, t->ops[0].descr), "<ArrayS 8>.length"));
+	ir_trace_free(t);
 }
 
 int main(void)
