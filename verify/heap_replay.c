@@ -492,18 +492,36 @@ static const char *own_name(henv *v, const char *d, uint64_t idx)
 	return s;
 }
 
+/* Adds the index IDX to the cells of the indexed field F (once). */
+static jp_status add_cell(hp *h, henv *v, uint32_t f, uint64_t idx)
+{
+	uint32_t c = 0;
+	while (c < v->ncells[f] && v->cidx[f][c] != idx)
+		c++;
+	if (c < v->ncells[f])
+		return JP_OK;
+	const char *nm = own_name(v, h->f[f].name, idx);
+	if (!nm)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	v->cidx[f][c] = idx;
+	v->cname[f][v->ncells[f]++] = nm;
+	return JP_OK;
+}
+
 /* The cells of every field (henv.ncells): for array items, the indices
  * the model gives the item ops of either trace -- where the runs read
- * and write, so every cell a difference or a read can be at. */
+ * and write -- and the index of the heap comparisons' witness ("hwi",
+ * heap_encode.c): a call may write an escaped fresh array at an index no
+ * op names, and the heaps then differ there. */
 static jp_status make_cells(hp *h, Z3_model m, henv *v)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
-	uint32_t cap = h->o->nops + h->p->nops + 1;
+	uint32_t cap = h->o->nops + h->p->nops + 2; /* + the witness */
 	v->nf = h->nf;
 	v->ncells = calloc(h->nf + 1, sizeof *v->ncells);
 	v->cname = calloc(h->nf + 1, sizeof *v->cname);
 	v->cidx = calloc(h->nf + 1, sizeof *v->cidx);
-	v->names = calloc(cap, sizeof *v->names);
+	v->names = calloc((size_t)cap * (h->nf + 1), sizeof *v->names);
 	if (!v->ncells || !v->cname || !v->cidx || !v->names)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	for (uint32_t f = 0; f < h->nf; f++) {
@@ -515,6 +533,12 @@ static jp_status make_cells(hp *h, Z3_model m, henv *v)
 			v->cname[f][v->ncells[f]++] = h->f[f].name;
 			continue;
 		}
+		Z3_ast wi =
+		    K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hwi"),
+				     zc_bv_sort(h->z, 64)));
+		jp_status st = add_cell(h, v, f, eval(h, m, wi));
+		if (st)
+			return st;
 		for (int s = 0; s < 2; s++) {
 			const ir_trace *t = es[s]->t;
 			for (uint32_t i = 0; i < t->nops; i++) {
@@ -525,19 +549,11 @@ static jp_status make_cells(hp *h, Z3_model m, henv *v)
 				    strcmp(t->strs[op->descr], h->f[f].name) ||
 				    !es[s]->val[op->args[1]])
 					continue;
-				uint64_t idx =
-				    eval(h, m, es[s]->val[op->args[1]]);
-				uint32_t c = 0;
-				while (c < v->ncells[f] && v->cidx[f][c] != idx)
-					c++;
-				if (c < v->ncells[f])
-					continue;
-				const char *nm = own_name(v, h->f[f].name, idx);
-				if (!nm)
-					return jp_fail(h->err, JP_ENOMEM,
-						       "out of memory");
-				v->cidx[f][c] = idx;
-				v->cname[f][v->ncells[f]++] = nm;
+				st = add_cell(
+				    h, v, f,
+				    eval(h, m, es[s]->val[op->args[1]]));
+				if (st)
+					return st;
 			}
 		}
 	}
