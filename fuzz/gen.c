@@ -1207,6 +1207,12 @@ const char *gen_unhandled(ir_opcode opc)
 		/* clang-format on */
 		return "stands for an op outside the table, read with "
 		       "--opaque; escape_i/escape_n are the generated calls";
+	/* clang-format off */
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R:
+	case IR_SETARRAYITEM_GC:
+		/* clang-format on */
+		return "array items come from PyPy logs; the generated heap "
+		       "traces use fields";
 	}
 	return "not an op of the table";
 }

@@ -1,5 +1,7 @@
 #include "interp.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,39 @@ uint64_t interp_obj_field(const interp_obj *o, const char *field)
 		if (!strcmp(o->fields[i], field))
 			return o->values[i];
 	return 0;
+}
+
+int interp_item_field(char *buf, size_t cap, const char *descr, uint64_t idx)
+{
+	return snprintf(buf, cap, "%s[%" PRIu64 "]", descr, idx);
+}
+
+/* The field name of item IDX under DESCR, owned by the result (one copy
+ * per name, so that equal slots are equal pointers' strings). */
+static const char *item_name(run *r, const char *descr, uint64_t idx)
+{
+	interp_result *res = r->res;
+	int n = interp_item_field(NULL, 0, descr, idx);
+	char *nm = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!nm)
+		return NULL;
+	interp_item_field(nm, (size_t)n + 1, descr, idx);
+	for (uint32_t i = 0; i < res->nnames; i++)
+		if (!strcmp(res->names[i], nm)) {
+			free(nm);
+			return res->names[i];
+		}
+	if (res->nnames == res->capnames) {
+		uint32_t cap = res->capnames ? res->capnames * 2 : 8;
+		char **v = realloc(res->names, cap * sizeof *v);
+		if (!v) {
+			free(nm);
+			return NULL;
+		}
+		res->names = v;
+		res->capnames = cap;
+	}
+	return res->names[res->nnames++] = nm;
 }
 
 static interp_obj *find(heap *h, uint64_t addr)
@@ -332,6 +367,14 @@ static bool immutable_cell(run *r, uint64_t a, const char *field)
 	return !o || o->fresh < 0;
 }
 
+/* A length of an array or string ("D.length"): no call changes it
+ * (docs/semantics.md, "Arrays"); a write of one is counted, not made. */
+static bool is_length(const char *field)
+{
+	size_t n = strlen(field);
+	return n >= 7 && !strcmp(field + n - 7, ".length");
+}
+
 /* The writes of call K that name fresh objects (after reach_at_call).
  * One to or of a fresh object the world cannot reach at the call is one
  * no call can make: it is counted (nrejected), not applied. */
@@ -347,7 +390,7 @@ static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 		    w->value_obj ? fresh_named(r, w->value_obj) : w->value;
 		if (!a || (w->value_obj && !v))
 			continue;
-		if ((w->obj && !reached_addr(r, a)) ||
+		if (is_length(w->field) || (w->obj && !reached_addr(r, a)) ||
 		    (w->value_obj && !reached_addr(r, v)) ||
 		    immutable_cell(r, a, w->field)) {
 			r->res->nrejected++;
@@ -395,9 +438,10 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		const interp_cell *w = &r->env->call_writes[i];
 		if (w->call != k)
 			continue;
-		/* No call changes an immutable field of an object that is
-		 * not fresh (docs/pypy.md). */
-		if (immutable_cell(r, w->addr, w->field)) {
+		/* No call changes a length, or an immutable field of an
+		 * object that is not fresh (docs/pypy.md). */
+		if (is_length(w->field) ||
+		    immutable_cell(r, w->addr, w->field)) {
 			res->nrejected++;
 			continue;
 		}
@@ -468,6 +512,30 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 		if (!set_field(o, descr, a[1], t->vals[op->args[1]].kind))
 			break;
 		return JP_OK;
+	case IR_GETARRAYITEM_GC_I:
+	case IR_GETARRAYITEM_GC_R:
+	case IR_SETARRAYITEM_GC: {
+		/* Item I of an array is the field "D[I]" of its object (the
+		 * index as its W-bit pattern): every index names a slot
+		 * (docs/semantics.md, "Arrays"); through NULL: undefined. */
+		if (a[0] == 0) {
+			r->undef = true;
+			return JP_OK;
+		}
+		const char *item = item_name(r, descr, a[1]);
+		if (!item || !(o = touch(r, a[0])))
+			break;
+		if (op->opc == IR_SETARRAYITEM_GC) {
+			if (!set_field(o, item, a[2],
+				       t->vals[op->args[2]].kind))
+				break;
+			return JP_OK;
+		}
+		*out = get_field(r, o, item);
+		if (op->kind == 'i')
+			*out = sem_mask(t->width, *out);
+		return JP_OK;
+	}
 	case IR_GUARD_CLASS:
 		if (a[0] == 0) {
 			r->undef = true;
@@ -664,6 +732,9 @@ void interp_result_free(interp_result *res)
 		free(res->objs[i].kinds);
 	}
 	free(res->objs);
+	for (uint32_t i = 0; i < res->nnames; i++)
+		free(res->names[i]);
+	free(res->names);
 	memset(res, 0, sizeof *res);
 }
 
@@ -689,6 +760,7 @@ const char *interp_unhandled(ir_opcode opc)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */

@@ -24,6 +24,9 @@
  * is not fresh (such a write is rejected too).  A call whose descr makes
  * it a function of its arguments (ir_pycall_of) is no event: it returns
  * env->pure's entry for its arguments and changes nothing.
+ * Array items are fields of their object named "D[i]" (interp_item_field),
+ * at any index; a call never changes a field whose descr ends in
+ * ".length" (such a write is counted in nrejected, not made).
  * A field access or guard_class through NULL is undefined behaviour: the
  * run stops there with INTERP_UNDEFINED.
  *
@@ -34,6 +37,7 @@
 #define JP_IR_INTERP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trace.h"
@@ -166,6 +170,10 @@ typedef struct interp_result {
 	 * object the world cannot reach at that call.  They are not applied;
 	 * an environment with any is not one the heap semantics allow. */
 	uint32_t nrejected;
+	/* The field names of the array items touched ("D[I]",
+	 * interp_item_field), owned here. */
+	char **names;
+	uint32_t nnames, capnames;
 } interp_result;
 
 /* Runs T in ENV.  Errors: JP_EINPUT when ENV has the wrong number of
@@ -183,6 +191,11 @@ const interp_obj *interp_find_obj(const interp_result *res, uint64_t addr);
 
 /* The value of FIELD in object O (0 when never written). */
 uint64_t interp_obj_field(const interp_obj *o, const char *field);
+
+/* Item IDX (a W-bit pattern) of an array under DESCR is the field
+ * "DESCR[IDX]" of the array's object (docs/semantics.md, "Arrays"); this
+ * writes that name into BUF like snprintf and returns its length. */
+int interp_item_field(char *buf, size_t cap, const char *descr, uint64_t idx);
 
 /* The address given to ConstPtr(NAME) when ENV does not list it. */
 uint64_t interp_default_ptr_addr(const char *name);

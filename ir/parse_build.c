@@ -375,14 +375,31 @@ static jp_status toy_field(builder *b, syn_stmt *st, uint32_t *descr)
 	return JP_OK;
 }
 
+/* The descr of an array op: the statement's, or for the string and
+ * unicode ops (which have none in PyPy's logs) "<str>" / "<unicode>". */
+static int array_descr(const syn_stmt *st, const char **d)
+{
+	if (st->descr) {
+		*d = st->descr;
+		return (int)st->descrlen;
+	}
+	bool uni = st->oplen >= 7 && (!strncmp(st->op, "unicode", 7) ||
+				      !strncmp(st->op, "newunicode", 10));
+	bool str = st->oplen >= 3 && (!strncmp(st->op, "str", 3) ||
+				      !strncmp(st->op, "newstr", 6));
+	*d = uni ? "<unicode>" : str ? "<str>" : NULL;
+	return *d ? (int)strlen(*d) : 0;
+}
+
 /* Emits OPC(ARGS) with descr "<descr>SUFFIX" and result name RES (or
  * none); returns its op index or UINT32_MAX. */
 static uint32_t emit_field(builder *b, const syn_stmt *st, ir_opcode opc,
 			   const ir_vid *args, uint32_t nargs, const char *sfx)
 {
+	const char *ds;
+	int dl = array_descr(st, &ds);
 	char d[300];
-	snprintf(d, sizeof d, "%.*s%s", (int)st->descrlen,
-		 st->descr ? st->descr : "array", sfx);
+	snprintf(d, sizeof d, "%.*s%s", dl, ds, sfx);
 	char *nm =
 	    st->res ? arena_strndup(&b->ps->A, st->res, st->reslen) : NULL;
 	uint32_t opi = ir_emit(b->t, opc, nargs, args, ir_cstr(b->t, d), nm);
@@ -393,27 +410,29 @@ static uint32_t emit_field(builder *b, const syn_stmt *st, ir_opcode opc,
 	return opi;
 }
 
-/* GC arrays as heap objects (ir/pypyops.def): *DONE stays false for an
- * item at a variable index, which is then read as an opaque call. */
+/* GC arrays, strings, unicode and interior fields as heap objects
+ * (ir/pypyops.def): the length a field "D.length", an item at any index
+ * the op getarrayitem_gc_i/_r or setarrayitem_gc with descr D. */
 static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
 			    bool *done)
 {
 	uint32_t want = py->act == IR_PY_ASET	? 3
 			: py->act == IR_PY_AGET ? 2
 						: 1;
-	if (st->nargs != want)
+	if (st->nargs != want) {
+		char fmt[96];
+		snprintf(fmt, sizeof fmt,
+			 "'%%.*s' takes %u argument%s, found %u", want,
+			 want == 1 ? "" : "s", st->nargs);
+		return err_at(b, st->line, st->opcol, fmt, st->op, st->oplen);
+	}
+	const char *ds;
+	if (!array_descr(st, &ds))
 		return err_at(b, st->line, st->opcol,
-			      "'%.*s' takes another number of arguments",
-			      st->op, st->oplen);
-	if ((py->act == IR_PY_AGET || py->act == IR_PY_ASET) &&
-	    st->args[1].tag != A_INT)
-		return JP_OK;
+			      "expected descr= on '%.*s'", st->op, st->oplen);
 	*done = true;
 	ir_vid a[3];
 	jp_status e;
-	char sfx[40] = ".length";
-	if (py->act == IR_PY_AGET || py->act == IR_PY_ASET)
-		snprintf(sfx, sizeof sfx, "[%" PRIu64 "]", st->args[1].ival);
 	uint32_t opi;
 	switch (py->act) {
 	case IR_PY_ANEW:
@@ -428,16 +447,20 @@ static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
 			return e;
 		syn_stmt anon = *st;
 		anon.res = NULL;
-		opi = emit_field(b, &anon, IR_SETFIELD_GC, a, 2, sfx);
+		opi = emit_field(b, &anon, IR_SETFIELD_GC, a, 2, ".length");
 		break;
 	case IR_PY_ALEN:
 	case IR_PY_AGET:
-		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])))
+		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])) ||
+		    (py->act == IR_PY_AGET &&
+		     (e = resolve_arg(b, st, &st->args[1], 'i', &a[1]))))
 			return e;
-		opi = emit_field(b, st,
-				 py->kind == 'r' ? IR_GETFIELD_GC_R
-						 : IR_GETFIELD_GC_I,
-				 a, 1, sfx);
+		opi = py->act == IR_PY_ALEN
+			  ? emit_field(b, st, IR_GETFIELD_GC_I, a, 1, ".length")
+			  : emit_field(b, st,
+				       py->kind == 'r' ? IR_GETARRAYITEM_GC_R
+						       : IR_GETARRAYITEM_GC_I,
+				       a, 2, "");
 		if (opi != UINT32_MAX && st->res)
 			return define(b, st->res, st->reslen,
 				      b->t->ops[opi].result, st->line,
@@ -445,9 +468,10 @@ static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
 		break;
 	default:
 		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])) ||
-		    (e = resolve_arg(b, st, &st->args[2], 'a', &a[1])))
+		    (e = resolve_arg(b, st, &st->args[1], 'i', &a[1])) ||
+		    (e = resolve_arg(b, st, &st->args[2], 'a', &a[2])))
 			return e;
-		opi = emit_field(b, st, IR_SETFIELD_GC, a, 2, sfx);
+		opi = emit_field(b, st, IR_SETARRAYITEM_GC, a, 3, "");
 		break;
 	}
 	return opi == UINT32_MAX ? oom(b) : JP_OK;

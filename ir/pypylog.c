@@ -566,7 +566,9 @@ static uint32_t frame_values(const ir_trace *t, ir_vid *ins, uint32_t *n)
 {
 	uint32_t end = 0;
 	while (end < t->nops && (t->ops[end].opc == IR_GETFIELD_GC_R ||
-				 t->ops[end].opc == IR_GETFIELD_GC_I))
+				 t->ops[end].opc == IR_GETFIELD_GC_I ||
+				 t->ops[end].opc == IR_GETARRAYITEM_GC_R ||
+				 t->ops[end].opc == IR_GETARRAYITEM_GC_I))
 		end++;
 	*n = 0;
 	for (uint32_t i = 0; i < t->ninputs; i++)

@@ -138,7 +138,7 @@ void pl_oopspec_calls(ir_trace *t)
  * opaque call the copy would change every field.  When the starts and
  * the length are constants (at most 64 items), the destination was
  * allocated by this trace with an array descr D (so it is not the
- * source), the call is those reads and stores of the fields "D[k]". */
+ * source), the call is those item reads and stores. */
 
 static const char *array_descr(const ir_trace *t, ir_vid v)
 {
@@ -176,29 +176,30 @@ static bool arraycopy(const ir_trace *t, uint32_t i, const char **d,
 	       const_int(t, op->args[5], 64, n);
 }
 
-/* Emits into C's trace the copy of op I (see arraycopy()). */
+/* Emits into C's trace the copy of op I (see arraycopy()): for each k, a
+ * read of item A+K of the source and a store of it into item B+K of the
+ * destination, array ops of descr D. */
 static bool emit_copy(copier *c, uint32_t i, const char *d, uint64_t a,
 		      uint64_t b, uint64_t n)
 {
 	const ir_op *op = &c->s->ops[i];
 	ir_vid src = c->map[op->args[1]], dst = c->map[op->args[2]];
 	bool ref = strncmp(d, "<ArrayP", 7) == 0;
+	uint32_t descr = ir_cstr(c->d, d);
 	for (uint64_t k = 0; k < n; k++) {
-		char f[160], nm[48];
-		snprintf(f, sizeof f, "%s[%llu]", d,
-			 (unsigned long long)(a + k));
+		char nm[48];
 		snprintf(nm, sizeof nm, "%ccopy%u_%llu", ref ? 'p' : 'i', i,
 			 (unsigned long long)k);
+		ir_vid ga[2] = {src, ir_const_int(c->d, a + k)};
 		uint32_t r = ir_emit_kind(
-		    c->d, ref ? IR_GETFIELD_GC_R : IR_GETFIELD_GC_I,
-		    ref ? 'r' : 'i', 1, &src, ir_cstr(c->d, f), nm);
+		    c->d, ref ? IR_GETARRAYITEM_GC_R : IR_GETARRAYITEM_GC_I,
+		    ref ? 'r' : 'i', 2, ga, descr, nm);
 		if (r == UINT32_MAX)
 			return false;
-		snprintf(f, sizeof f, "%s[%llu]", d,
-			 (unsigned long long)(b + k));
-		ir_vid args[2] = {dst, c->d->ops[r].result};
-		if (ir_emit(c->d, IR_SETFIELD_GC, 2, args, ir_cstr(c->d, f),
-			    NULL) == UINT32_MAX)
+		ir_vid sa[3] = {dst, ir_const_int(c->d, b + k),
+				c->d->ops[r].result};
+		if (ir_emit(c->d, IR_SETARRAYITEM_GC, 3, sa, descr, NULL) ==
+		    UINT32_MAX)
 			return false;
 	}
 	return true;

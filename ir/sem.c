@@ -173,6 +173,7 @@ uint64_t sem_eval(ir_opcode opc, int w, const uint64_t *a, bool *ovf)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -205,6 +206,7 @@ bool sem_guard_passes(ir_opcode opc, const uint64_t *a, bool prev_ovf)
 	case IR_INT_MUL_OVF: case IR_GUARD_CLASS: case IR_NEW:
 	case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */

@@ -99,7 +99,9 @@ static jp_status check_shape(const vctx *c, uint32_t opi)
 		return bad(c, opi, "%s: expected a result %s", name, "value");
 	bool needs_descr =
 	    op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R ||
-	    op->opc == IR_SETFIELD_GC || op->opc == IR_NEW_WITH_VTABLE;
+	    op->opc == IR_SETFIELD_GC || op->opc == IR_NEW_WITH_VTABLE ||
+	    op->opc == IR_GETARRAYITEM_GC_I ||
+	    op->opc == IR_GETARRAYITEM_GC_R || op->opc == IR_SETARRAYITEM_GC;
 	if (needs_descr && op->descr == 0)
 		return bad(c, opi, "%s: expected descr=%s", name,
 			   op->opc == IR_NEW_WITH_VTABLE ? "TYPE" : "FIELD");

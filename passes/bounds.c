@@ -732,6 +732,7 @@ bnd bnd_forward(ir_opcode opc, const bnd *args, uint64_t bugs)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */

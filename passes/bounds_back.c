@@ -269,6 +269,7 @@ bnd bnd_backward(ir_opcode opc, int i, const bnd *r, const bnd *args,
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */

@@ -76,6 +76,7 @@ static opt_verdict fold_propagate(opt_ctx *c, opt_op *op)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -124,6 +125,7 @@ static void fold_emitted(opt_ctx *c, const opt_op *op)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -164,6 +166,7 @@ const char *opt_fold_unhandled(ir_opcode opc)
 	/* clang-format off */
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */

@@ -368,6 +368,11 @@ static bool hc_op(opt_ctx *c, uint32_t i)
 	case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: return hc_load(c, i);
 	case IR_SETFIELD_GC: return hc_store(c, i);
+	/* Array items are not cached: taken like a call (forgets the
+	 * cache, a stored object escapes), which is always correct. */
+	case IR_GETARRAYITEM_GC_I:
+	case IR_GETARRAYITEM_GC_R:
+	case IR_SETARRAYITEM_GC: return hc_call(c, i);
 	default: return false;
 	}
 }

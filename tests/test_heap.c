@@ -1035,6 +1035,143 @@ static void test_limits(void)
 	    VER_PROVED);
 }
 
+/* Array items (getarrayitem_gc_*, setarrayitem_gc; docs/semantics.md
+ * "Arrays"): item (p, i) is one slot at any index, constant or not. */
+#define ASET(p, i, v) "setarrayitem_gc(" p ", " i ", " v ", descr=<ArrayS 8>)\n"
+#define AGET(r, p, i) r " = getarrayitem_gc_i(" p ", " i ", descr=<ArrayS 8>)\n"
+
+static void test_arrays(void)
+{
+	const char *in = "[p0, p5, i1, i2, i4]\n";
+	/* A store then a load of the same variable index: forwarded. */
+	CHECK(verdict_text("[p0, p5, i1, i2, i4]\n" ASET("p0", "i1", "i2")
+			       AGET("i3", "p0", "i1") "finish(i3)\n",
+			   "[p0, p5, i1, i2, i4]\n" ASET(
+			       "p0", "i1", "i2") "finish(i2)\n") == VER_PROVED);
+	/* At another index j: not the same slot unless i == j. */
+	const char *other = ASET("p0", "i1", "i2") AGET("i3", "p0", "i4");
+	char a[512], b[512];
+	snprintf(a, sizeof a, "%s%sfinish(i3)\n", in, other);
+	snprintf(b, sizeof b, "%s%sfinish(i2)\n", in, ASET("p0", "i1", "i2"));
+	CHECK(verdict_text(a, b) == VER_REFUTED);
+	snprintf(a, sizeof a,
+		 "%si9 = int_eq(i1, i4)\nguard_true(i9)\n%sfinish(i3)\n", in,
+		 other);
+	snprintf(b, sizeof b,
+		 "%si9 = int_eq(i1, i4)\nguard_true(i9)\n%sfinish(i2)\n", in,
+		 ASET("p0", "i1", "i2"));
+	CHECK(verdict_text(a, b) == VER_PROVED);
+	/* A constant index equal to a variable one is the same slot. */
+	CHECK(verdict_text(
+		  "[p0, p5, i1, i2, i4]\n"
+		  "i9 = int_eq(i1, 3)\nguard_true(i9)\n" ASET("p0", "3", "i2")
+		      AGET("i3", "p0", "i1") "finish(i3)\n",
+		  "[p0, p5, i1, i2, i4]\n"
+		  "i9 = int_eq(i1, 3)\nguard_true(i9)\n" ASET(
+		      "p0", "3", "i2") "finish(i2)\n") == VER_PROVED);
+	/* Items of two input arrays may alias (the same array)... */
+	CHECK(verdict_text("[p0, p5, i1, i2, i4]\n" ASET("p0", "i1", "i2")
+			       ASET("p5", "i1", "i4")
+				   AGET("i3", "p0", "i1") "finish(i3)\n",
+			   "[p0, p5, i1, i2, i4]\n" ASET("p0", "i1", "i2")
+			       ASET("p5", "i1", "i4") "finish(i2)\n") ==
+	      VER_REFUTED);
+	/* ... an item of a fresh array never is an input array's, and the
+	 * length of a fresh array is the one it was made with. */
+	CHECK(verdict_text(
+		  "[p0, i1, i2, i4]\n"
+		  "p5 = new_array_clear(i4, descr=<ArrayS 8>)\n" ASET(
+		      "p0", "i1", "i2") ASET("p5", "i1", "i4")
+		      AGET("i3", "p0", "i1")
+			  AGET("i6", "p5",
+			       "0") "i7 = arraylen_gc(p5, descr=<ArrayS 8>)\n"
+				    "finish(i3, i7, i6)\n",
+		  "[p0, i1, i2, i4]\n" ASET(
+		      "p0", "i1", "i2") "i9 = int_eq(i1, 0)\n"
+					"i8 = int_mul(i4, i9)\n"
+					"finish(i2, i4, i8)\n") == VER_PROVED);
+	/* A call may change an input array's items, not its length, nor
+	 * the items of a fresh array it cannot reach. */
+	CHECK(verdict_text(
+		  "[p0, i1, i2]\n" ASET("p0", "i1", "i2") "escape_n()\n" AGET(
+		      "i3", "p0", "i1") "finish(i3)\n",
+		  "[p0, i1, i2]\n" ASET("p0", "i1",
+					"i2") "escape_n()\nfinish(i2)\n") ==
+	      VER_REFUTED);
+	CHECK(verdict_text(
+		  "[p0, i1, i2]\n"
+		  "p9 = new_array(5, descr=<ArrayS 8>)\n" ASET(
+		      "p9", "i1",
+		      "i2") "i7 = arraylen_gc(p0, descr=<ArrayS 8>)\n"
+			    "escape_n(p0)\n" AGET(
+				"i3", "p9",
+				"i1") "i8 = arraylen_gc(p0, descr=<ArrayS 8>)\n"
+				      "i10 = int_add(i3, i8)\n"
+				      "finish(i10, i7)\n",
+		  "[p0, i1, i2]\n"
+		  "i7 = arraylen_gc(p0, descr=<ArrayS 8>)\n"
+		  "escape_n(p0)\n"
+		  "i10 = int_add(i2, i7)\n"
+		  "finish(i10, i7)\n") == VER_PROVED);
+	/* Once the fresh array escaped, the call may change its items: the
+	 * counterexample's call writes a fresh object's item. */
+	CHECK(verdict_text("[p0, i1, i2]\n"
+			   "p9 = new_array(5, descr=<ArrayS 8>)\n" ASET(
+			       "p9", "i1",
+			       "i2") "escape_n(p9)\n" AGET("i3", "p9",
+							   "i1") "finish(i3)\n",
+			   "[p0, i1, i2]\n"
+			   "p9 = new_array(5, descr=<ArrayS 8>)\n" ASET(
+			       "p9", "i1", "i2") "escape_n(p9)\n"
+						 "finish(i2)\n") ==
+	      VER_REFUTED);
+	/* A fresh object stored into an input array's item escapes: its
+	 * later store is observable. */
+	CHECK(verdict_text("[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setarrayitem_gc(p0, i1, p2, descr=<ArrayP 8>)\n"
+			   "setfield_gc(p2, 7, descr=f)\n"
+			   "finish()\n",
+			   "[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setarrayitem_gc(p0, i1, p2, descr=<ArrayP 8>)\n"
+			   "finish()\n") == VER_REFUTED);
+	/* A reference item loaded back is the object stored. */
+	CHECK(verdict_text("[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setarrayitem_gc(p0, i1, p2, descr=<ArrayP 8>)\n"
+			   "p3 = getarrayitem_gc_r(p0, i1, descr=<ArrayP 8>)\n"
+			   "finish(p3)\n",
+			   "[p0, i1]\n"
+			   "p2 = new(descr=T)\n"
+			   "setarrayitem_gc(p0, i1, p2, descr=<ArrayP 8>)\n"
+			   "finish(p2)\n") == VER_PROVED);
+	/* Interior fields: (p, i, key) and (p, i, value) are two slots;
+	 * strings: items and the length made by newstr. */
+	CHECK(
+	    verdict_text("[p0, i1, p2, p3]\n"
+			 "setinteriorfield_gc(p0, i1, p2, descr=<IFD key>)\n"
+			 "setinteriorfield_gc(p0, i1, p3, descr=<IFD value>)\n"
+			 "p4 = getinteriorfield_gc_r(p0, i1, descr=<IFD key>)\n"
+			 "p5 = newstr(i1)\n"
+			 "strsetitem(p5, 0, 65)\n"
+			 "i6 = strgetitem(p5, 0)\n"
+			 "i7 = strlen(p5)\n"
+			 "finish(p4, i6, i7)\n",
+			 "[p0, i1, p2, p3]\n"
+			 "setinteriorfield_gc(p0, i1, p2, descr=<IFD key>)\n"
+			 "setinteriorfield_gc(p0, i1, p3, descr=<IFD value>)\n"
+			 "finish(p2, 65, i1)\n") == VER_PROVED);
+	/* A descr used for items and for a field, or a field named like an
+	 * item, is an input error. */
+	CHECK(
+	    verdict_text("[p0, i1]\n" AGET(
+			     "i2", "p0",
+			     "i1") "i3 = getfield_gc_i(p0, descr=<ArrayS 8>)\n"
+				   "finish(i3)\n",
+			 "[p0, i1]\nfinish(0)\n") == -2 - (int)JP_EINPUT);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -1063,6 +1200,7 @@ int main(void)
 	test_renaming_cycles();
 	test_runtime_escape();
 	test_limits();
+	test_arrays();
 	ver_ctx_free(C);
 	return check_summary("test_heap");
 }

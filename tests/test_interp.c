@@ -426,6 +426,64 @@ static void test_pure_calls_and_immutable_fields(void)
 	ir_trace_free(t);
 }
 
+/* Array items: item i of descr D is the field "D[i]" of the array's
+ * object, at any index; initial items come from the environment; a call
+ * never changes a length; an item access through NULL is undefined. */
+static void test_array_items(void)
+{
+	ir_trace *t = parse("[p0, i1, i2]\n"
+			    "setarrayitem_gc(p0, i1, 7, descr=A)\n"
+			    "i3 = getarrayitem_gc_i(p0, 3, descr=A)\n"
+			    "i4 = getarrayitem_gc_i(p0, i2, descr=A)\n"
+			    "i5 = getarrayitem_gc_i(p0, 9, descr=A)\n"
+			    "escape_n()\n"
+			    "i6 = getfield_gc_i(p0, descr=A.length)\n"
+			    "finish(i3, i4, i5, i6)\n",
+			    16);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	char name[32];
+	CHECK(interp_item_field(name, sizeof name, "A", 9) == 4 &&
+	      !strcmp(name, "A[9]"));
+	const interp_cell init[] = {{0, 0x100, "A[9]", 42},
+				    {0, 0x100, "A[3]", 5},
+				    {0, 0x100, "A.length", 10}};
+	const interp_cell writes[] = {{0, 0x100, "A.length", 99}};
+	uint64_t args[3] = {0x100, 3, 0xffff};
+	interp_env env = {.args = args,
+			  .nargs = 3,
+			  .init = init,
+			  .ninit = 3,
+			  .call_writes = writes,
+			  .ncall_writes = 1};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	/* the store at the variable index 3 is the item at the constant 3;
+	 * index 0xffff (-1 at W = 16) is its own slot, initially 0 */
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 4);
+	if (r.nout == 4) {
+		CHECK_EQ_U64(r.out[0], 7);
+		CHECK_EQ_U64(r.out[1], 0);
+		CHECK_EQ_U64(r.out[2], 42);
+		CHECK_EQ_U64(r.out[3], 10);
+	}
+	CHECK(r.nrejected == 1);
+	const interp_obj *o = interp_find_obj(&r, 0x100);
+	CHECK(o && interp_obj_field(o, "A[3]") == 7);
+	interp_result_free(&r);
+	args[2] = 3; /* now i2 names the slot written */
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.nout == 4 && r.out[1] == 7);
+	interp_result_free(&r);
+	args[0] = 0;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_UNDEFINED && r.stop_op == 0);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
 	test_claims();
@@ -439,5 +497,6 @@ int main(void)
 	test_undefined();
 	test_mixed_kinds();
 	test_obj_write_reach();
+	test_array_items();
 	return check_summary("test_interp");
 }

@@ -430,9 +430,9 @@ static void test_arraycopy_force_token(void)
 		return;
 	const ir_trace *o = log.pairs[0].orig, *t = log.pairs[0].opt;
 	CHECK(count_op(o, IR_OPAQUE) == 0 && count_op(t, IR_OPAQUE) == 0);
-	/* two item reads of p1, and two item stores besides .length */
-	CHECK(count_op(o, IR_GETFIELD_GC_I) == 2);
-	CHECK(count_op(o, IR_SETFIELD_GC) == 2 + 1 + 1 + 2);
+	/* two item reads of p1 and two item stores into p2 */
+	CHECK(count_op(o, IR_GETARRAYITEM_GC_I) == 2);
+	CHECK(count_op(o, IR_SETARRAYITEM_GC) == 2);
 	CHECK(
 	    !strcmp(ir_valname(o, o->inputs[o->ninputs - 1]), "pforce_token") &&
 	    !strcmp(ir_valname(t, t->inputs[t->ninputs - 1]), "pforce_token"));

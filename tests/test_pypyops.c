@@ -69,7 +69,9 @@ static void test_table(void)
 				      "instance_ptr_ne",
 				      "getarrayitem_gc_pure_i"};
 	for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
-		bool found = ir_pyop_find(named[i], strlen(named[i])) != NULL;
+		/* (array items are ops.def ops now) */
+		bool found = ir_pyop_find(named[i], strlen(named[i])) != NULL ||
+			     ir_opcode_by_name(named[i], strlen(named[i])) >= 0;
 		if (!found)
 			fprintf(stderr, "  missing: %s\n", named[i]);
 		CHECK(found);
@@ -121,16 +123,16 @@ static void test_reading(void)
 	      t->ops[2].args[0] == t->inputs[0]);
 	CHECK(t->ops[3].opc == IR_GUARD_CLASS &&
 	      t->ops[3].args[0] == t->inputs[0]);
-	/* an array item at a constant index is a field of the array */
-	CHECK(t->ops[4].opc == IR_GETFIELD_GC_R);
-	CHECK(!strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayP 8>[0]"));
+	/* an array item at a constant index is an item op like any other */
+	CHECK(t->ops[4].opc == IR_GETARRAYITEM_GC_R);
+	CHECK(!strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayP 8>"));
 	CHECK(t->ops[5].opc == IR_OPAQUE && t->ops[5].kind == 'i');
 	CHECK(t->ops[6].opc == IR_OPAQUE && t->ops[6].kind == 'i');
 	CHECK(t->ops[7].opc == IR_JUMP);
 	CHECK(t->nops == 8);
 	ir_trace_free(t);
 	/* arrays: allocation with its length, length, item at a variable
-	 * index (an opaque call), item stored at a constant index */
+	 * index, item stored at a constant index: the same item ops */
 	t = parse("[p0, i1]\n"
 		  "p2 = new_array_clear(i1, descr=<ArrayS 8>)\n"
 		  "i3 = arraylen_gc(p2, descr=<ArrayS 8>)\n"
@@ -152,10 +154,72 @@ static void test_reading(void)
 	      !strcmp(ir_strtext(t, t->ops[1].descr), "<ArrayS 8>.length"));
 	CHECK(t->ops[2].opc == IR_GETFIELD_GC_I &&
 	      !strcmp(ir_strtext(t, t->ops[2].descr), "<ArrayS 8>.length"));
-	CHECK(t->ops[3].opc == IR_OPAQUE &&
-	      !strcmp(ir_op_name(t, &t->ops[3]), "getarrayitem_gc_i"));
-	CHECK(t->ops[4].opc == IR_SETFIELD_GC &&
-	      !strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayS 8>[3]"));
+	CHECK(t->ops[3].opc == IR_GETARRAYITEM_GC_I &&
+	      t->ops[3].args[1] == t->inputs[1] &&
+	      !strcmp(ir_strtext(t, t->ops[3].descr), "<ArrayS 8>"));
+	CHECK(t->ops[4].opc == IR_SETARRAYITEM_GC && t->ops[4].nargs == 3 &&
+	      t->ops[4].args[2] == t->ops[3].result &&
+	      !strcmp(ir_strtext(t, t->ops[4].descr), "<ArrayS 8>"));
+	ir_trace_free(t);
+	/* strings and unicode: no descr in the log, "<str>" / "<unicode>";
+	 * interior fields: an item of their own descr; _f and _pure reads
+	 * are the same item reads */
+	t = parse(
+	    "[p0, i1, p5]\n"
+	    "p2 = newstr(i1)\n"
+	    "i3 = strlen(p0)\n"
+	    "i4 = strgetitem(p0, i1)\n"
+	    "strsetitem(p2, 0, i4)\n"
+	    "i6 = unicodegetitem(p5, 2)\n"
+	    "p7 = getinteriorfield_gc_r(p5, i1, descr=<InteriorFieldDescr "
+	    "<FieldP dictentry.key 8>>)\n"
+	    "setinteriorfield_gc(p5, i1, p7, descr=<InteriorFieldDescr "
+	    "<FieldP dictentry.value 16>>)\n"
+	    "i8 = getarrayitem_gc_pure_i(p0, 1, descr=<ArrayS 8>)\n"
+	    "f9 = getarrayitem_gc_f(p0, 1, descr=<ArrayF 8>)\n"
+	    "finish(i3)\n",
+	    true, &e);
+	CHECK(t != NULL);
+	if (!t) {
+		fprintf(stderr, "  %d:%d %s\n", e.line, e.col, e.msg);
+		return;
+	}
+	CHECK(t->nops == 11);
+	CHECK(t->ops[0].opc == IR_NEW &&
+	      !strcmp(ir_strtext(t, t->ops[0].descr), "<str>"));
+	CHECK(t->ops[1].opc == IR_SETFIELD_GC &&
+	      !strcmp(ir_strtext(t, t->ops[1].descr), "<str>.length"));
+	CHECK(t->ops[2].opc == IR_GETFIELD_GC_I &&
+	      !strcmp(ir_strtext(t, t->ops[2].descr), "<str>.length"));
+	CHECK(t->ops[3].opc == IR_GETARRAYITEM_GC_I &&
+	      !strcmp(ir_strtext(t, t->ops[3].descr), "<str>"));
+	CHECK(t->ops[4].opc == IR_SETARRAYITEM_GC &&
+	      !strcmp(ir_strtext(t, t->ops[4].descr), "<str>"));
+	CHECK(t->ops[5].opc == IR_GETARRAYITEM_GC_I &&
+	      !strcmp(ir_strtext(t, t->ops[5].descr), "<unicode>"));
+	CHECK(t->ops[6].opc == IR_GETARRAYITEM_GC_R &&
+	      strstr(ir_strtext(t, t->ops[6].descr), "dictentry.key"));
+	CHECK(t->ops[7].opc == IR_SETARRAYITEM_GC &&
+	      strstr(ir_strtext(t, t->ops[7].descr), "dictentry.value"));
+	CHECK(t->ops[8].opc == IR_GETARRAYITEM_GC_I);
+	CHECK(t->ops[9].opc == IR_GETARRAYITEM_GC_I && t->ops[9].kind == 'i');
+	ir_trace_free(t);
+	/* an array op without its descr, or with a wrong arity: an error */
+	t = parse("[p0, i1]\ni2 = getarrayitem_gc_pure_i(p0, i1)\n"
+		  "finish(i2)\n",
+		  true, &e);
+	CHECK(t == NULL && e.line == 2 && strstr(e.msg, "expected descr="));
+	ir_trace_free(t);
+	t = parse("[p0, i1]\ni2 = strgetitem(p0)\nfinish(i2)\n", true, &e);
+	CHECK(t == NULL && e.line == 2 &&
+	      strstr(e.msg, "takes 2 arguments, found 1"));
+	ir_trace_free(t);
+	/* the length field prints as <D>.length and reads back as it */
+	t = parse("[p0]\ni1 = getfield_gc_i(p0, descr=<ArrayS 8>.length)\n"
+		  "finish(i1)\n",
+		  false, &e);
+	CHECK(t != NULL && t->nops == 2 &&
+	      !strcmp(ir_strtext(t, t->ops[0].descr), "<ArrayS 8>.length"));
 	ir_trace_free(t);
 }
 

@@ -121,7 +121,7 @@ static jp_status make_heap_solver(chk_pair *ps, Z3_solver *s, jp_err *err)
 		h->bv = Z3_mk_tactic(z, "qfbv");
 		if (h->bv)
 			Z3_tactic_inc_ref(z, h->bv);
-		h->smt = Z3_mk_tactic(z, "smt");
+		h->smt = Z3_mk_tactic(z, "qfaufbv");
 		if (h->smt)
 			Z3_tactic_inc_ref(z, h->smt);
 		if (h->bvonly && h->bv && h->smt)

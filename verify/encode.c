@@ -305,6 +305,7 @@ Z3_ast enc_ovf_reference(zc_scope *s, int w, ir_opcode opc, Z3_ast x, Z3_ast y)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -345,6 +346,7 @@ static Z3_ast enc_cmp(zc_scope *s, ir_opcode opc, const Z3_ast *a)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -430,6 +432,7 @@ Z3_ast enc_op(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a, Z3_ast *ovf)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -474,6 +477,7 @@ Z3_ast enc_guard(zc_scope *s, ir_opcode opc, const Z3_ast *a, Z3_ast arg0_bool,
 	case IR_INT_MUL_OVF: case IR_GUARD_CLASS: case IR_NEW:
 	case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -934,6 +938,7 @@ static Z3_ast neutral(zc_scope *s, int w, ir_opcode opc, Z3_ast x, uint64_t c)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -1045,6 +1050,7 @@ Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -1200,6 +1206,7 @@ const char *enc_unhandled(ir_opcode opc)
 	/* clang-format off */
 	case IR_GUARD_CLASS: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_OPAQUE:
 		/* clang-format on */
 		return "a heap op or call: verify/heap encodes it";

@@ -27,6 +27,13 @@
  *    state is a list of writes over an array that is only read, and a
  *    read is an if-then-else chain over the writes (Z3's array theory is
  *    slow on select-over-store chains);
+ *  - array items (getarrayitem_gc_*, setarrayitem_gc): one array per
+ *    item descr, Array(BV128 -> BV64) keyed by the concatenation of the
+ *    address and the index word, so item (p, i) is one cell at any index
+ *    (docs/semantics.md, "Arrays"); the same write lists, an item write
+ *    carrying its index;
+ *  - a field whose descr ends in ".length" (an array's or a string's
+ *    length) is not changed by calls;
  *  - a type function from addresses to class numbers for objects that are
  *    not fresh; fresh objects have the type of their descr;
  *  - the k-th call (escape_n / escape_i / opaque) of either trace returns
@@ -42,7 +49,8 @@
  *    is not fresh, into an escaped fresh object, or into a fresh object
  *    that escapes later while it still holds it (a store through an
  *    allocation's own result replaces the field's contents);
- *  - undefined behaviour: a field access or guard_class through NULL.
+ *  - undefined behaviour: a field or item access or guard_class through
+ *    NULL.
  *    Every obligation assumes ORIG defined up to its next call at or after
  *    the point the obligation is about; each access of OPT that may be
  *    NULL is an obligation of its own (docs/semantics.md).

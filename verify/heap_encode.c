@@ -73,41 +73,91 @@ static bool known_distinct(const hp *h, Z3_ast a, Z3_ast b)
 	return false;
 }
 
-static hmem mem_write(hp *h, hmem m, Z3_ast cond, Z3_ast addr, Z3_ast val)
+/* Puts the write N (its next set here) on top of M. */
+static hmem mem_push(hp *h, hmem m, hnode n)
 {
-	hnode *n = arena_alloc(&h->nodes, sizeof *n);
-	if (!n) {
+	hnode *p = arena_alloc(&h->nodes, sizeof *p);
+	if (!p) {
 		h->S.failed = true;
 		return m;
 	}
-	*n = (hnode){cond, addr, val, m.w};
-	m.w = n;
+	n.next = m.w;
+	*p = n;
+	m.w = p;
 	return m;
 }
 
-/* The value of the cell at J after the writes W over BASE. */
-static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j)
+static hmem mem_write(hp *h, hmem m, Z3_ast cond, Z3_ast addr, Z3_ast val)
 {
-	while (w && known_distinct(h, w->addr, j))
+	return mem_push(h, m, (hnode){.cond = cond, .addr = addr, .val = val});
+}
+
+/* An item write: the cell (ADDR, IDX) becomes VAL. */
+static hmem mem_write_item(hp *h, hmem m, Z3_ast addr, Z3_ast idx, Z3_ast val)
+{
+	return mem_push(h, m, (hnode){.addr = addr, .idx = idx, .val = val});
+}
+
+/* Every item of the object at ADDR keeps its value in FROM. */
+static hmem mem_copy(hp *h, hmem m, Z3_ast addr, hmem from)
+{
+	return mem_push(
+	    h, m,
+	    (hnode){
+		.addr = addr, .copy = true, .fbase = from.base, .fw = from.w});
+}
+
+/* The cell key of (J, JI): the address, or address and index word. */
+static Z3_ast cell_key(hp *h, Z3_ast j, Z3_ast ji)
+{
+	return ji ? K(h, Z3_mk_concat(h->z, j, ji)) : j;
+}
+
+static bool idx_distinct(hp *h, Z3_ast a, Z3_ast b)
+{
+	uint64_t x, y;
+	return a && b && a != b && zc_numeral(h->z, a, &x) &&
+	       zc_numeral(h->z, b, &y) && x != y;
+}
+
+/* The value of the cell (J, JI) (JI NULL for a plain field) after the
+ * writes W over BASE. */
+static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
+{
+	while (w &&
+	       (known_distinct(h, w->addr, j) || idx_distinct(h, w->idx, ji)))
 		w = w->next;
 	if (!w)
-		return K(h, Z3_mk_select(h->z, base, j));
-	if (w->addr == j && !w->cond)
-		return w->val;
-	Z3_ast rest = read_from(h, base, w->next, j);
-	if (rest == w->val)
+		return K(h, Z3_mk_select(h->z, base, cell_key(h, j, ji)));
+	/* A copy is read at its own address: equal to J where it applies,
+	 * and it keeps the reads of other fresh objects out of the chain. */
+	Z3_ast wv =
+	    w->copy ? read_from(h, w->fbase, w->fw, w->addr, ji) : w->val;
+	if (w->addr == j && (!w->idx || w->idx == ji) && !w->cond)
+		return wv;
+	Z3_ast rest = read_from(h, base, w->next, j, ji);
+	if (rest == wv)
 		return rest;
-	Z3_ast c = w->addr == j ? w->cond : K(h, Z3_mk_eq(h->z, w->addr, j));
-	if (w->cond && w->addr != j) {
-		Z3_ast v[2] = {w->cond, c};
-		c = K(h, Z3_mk_and(h->z, 2, v));
-	}
-	return K(h, Z3_mk_ite(h->z, c, w->val, rest));
+	Z3_ast c[3];
+	unsigned n = 0;
+	if (w->cond)
+		c[n++] = w->cond;
+	if (w->addr != j)
+		c[n++] = K(h, Z3_mk_eq(h->z, w->addr, j));
+	if (w->idx && w->idx != ji)
+		c[n++] = K(h, Z3_mk_eq(h->z, w->idx, ji));
+	Z3_ast cc = n == 1 ? c[0] : K(h, Z3_mk_and(h->z, n, c));
+	return K(h, Z3_mk_ite(h->z, cc, wv, rest));
 }
 
 static Z3_ast mem_read(hp *h, hmem m, Z3_ast j)
 {
-	return read_from(h, m.base, m.w, j);
+	return read_from(h, m.base, m.w, j, NULL);
+}
+
+static Z3_ast mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
+{
+	return read_from(h, m.base, m.w, j, ji);
 }
 
 static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
@@ -209,7 +259,9 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			}
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	for (uint32_t f = 0; f < h->nf; f++) {
-		if (h->f[f].immutable) {
+		if (h->f[f].immut)
+			continue; /* a length: no call changes it */
+		if (h->f[f].immutable && !h->f[f].indexed) {
 			/* An immutable field (docs/pypy.md): the call may
 			 * set it only in escaped fresh objects (their
 			 * construction may end in it); elsewhere it keeps
@@ -228,9 +280,12 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 		hmem a = {h->hk[k * h->nf + f], NULL};
 		for (uint32_t x = 0; x < h->nid; x++)
 			if (!(e->esc & (UINT64_C(1) << x)))
-				a = mem_write(
-				    h, a, NULL, h->id[x].addr,
-				    mem_read(h, e->cur[f], h->id[x].addr));
+				a = h->f[f].indexed
+					? mem_copy(h, a, h->id[x].addr,
+						   e->cur[f])
+					: mem_write(h, a, NULL, h->id[x].addr,
+						    mem_read(h, e->cur[f],
+							     h->id[x].addr));
 		e->cur[f] = a;
 	}
 	if (op->result == IR_NOVAL)
@@ -373,11 +428,13 @@ static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
  * otherwise it escapes later, with its holder (close_esc), if ever: a
  * fresh object reached only through fresh objects the world cannot reach
  * stays unreachable (the run-time rule of docs/semantics.md). */
-static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v)
+static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item)
 {
 	const ir_trace *t = e->t;
 	uint64_t holders = e->pts[obj], val = e->pts[v];
-	bool known_fresh = ir_defop(t, obj) != UINT32_MAX &&
+	/* An item store replaces one item: the other items of the array
+	 * still hold what they held. */
+	bool known_fresh = !item && ir_defop(t, obj) != UINT32_MAX &&
 			   ir_op_has(t->ops[ir_defop(t, obj)].opc, IRF_ALLOC);
 	for (uint32_t x = 0; x < HP_MAXID; x++) {
 		if (!(holders & (UINT64_C(1) << x)))
@@ -448,7 +505,29 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		Z3_ast v = is_ref(t, op->args[1]) ? a[1] : to_word(h, a[1]);
 		e->cur[f] = mem_write(h, e->cur[f], NULL, a[0], v);
 		if (is_ref(t, op->args[1]))
-			store_facts(e, f, op->args[0], op->args[1]);
+			store_facts(e, f, op->args[0], op->args[1], false);
+		return;
+	}
+	case IR_GETARRAYITEM_GC_I:
+	case IR_GETARRAYITEM_GC_R: {
+		Z3_ast ji = to_word(h, a[1]);
+		Z3_ast sel = mem_read_item(h, e->cur[f], a[0], ji);
+		e->val[op->result] =
+		    op->opc == IR_GETARRAYITEM_GC_I ? from_word(h, sel) : sel;
+		load_facts(e, f, op->args[0], op->result);
+		if (op->opc == IR_GETARRAYITEM_GC_R) {
+			e->lf[e->nloads] = f;
+			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
+			e->lobj[e->nloads++] = cell_key(h, a[0], ji);
+		}
+		return;
+	}
+	case IR_SETARRAYITEM_GC: {
+		Z3_ast v = is_ref(t, op->args[2]) ? a[2] : to_word(h, a[2]);
+		e->cur[f] =
+		    mem_write_item(h, e->cur[f], a[0], to_word(h, a[1]), v);
+		if (is_ref(t, op->args[2]))
+			store_facts(e, f, op->args[0], op->args[2], true);
 		return;
 	}
 	default:
@@ -482,8 +561,8 @@ jp_status hp_enc_one(hp *h, htrace *e)
 		const ir_op *op = &t->ops[i];
 		if (ir_op_has(op->opc, IRF_MARK))
 			continue;
-		Z3_ast a[2] = {NULL, NULL};
-		for (uint32_t j = 0; j < op->nargs && j < 2; j++)
+		Z3_ast a[3] = {NULL, NULL, NULL};
+		for (uint32_t j = 0; j < op->nargs && j < 3; j++)
 			a[j] = e->val[op->args[j]];
 		if (ir_op_has(op->opc, IRF_END)) {
 			e->endesc = escape_list(e, e->esc, op->args, op->nargs);
@@ -590,11 +669,15 @@ static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
 	}
 	Z3_ast w = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hw"),
 				    zc_bv_sort(h->z, 64)));
+	Z3_ast wi = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hwi"),
+				     zc_bv_sort(h->z, 64)));
 	uint32_t n = 0;
 	for (uint32_t f = 0; f < h->nf; f++) {
 		if (x[f].base == y[f].base && x[f].w == y[f].w)
 			continue;
-		Z3_ast sx = mem_read(h, x[f], w), sy = mem_read(h, y[f], w);
+		Z3_ast fi = h->f[f].indexed ? wi : NULL;
+		Z3_ast sx = mem_read_item(h, x[f], w, fi),
+		       sy = mem_read_item(h, y[f], w, fi);
 		if (sx != sy)
 			d[n++] =
 			    K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));

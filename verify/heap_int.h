@@ -50,6 +50,13 @@ typedef struct hfield {
 	char kind; /* 'i', 'r', or 'm' when used with both (toy spelling) */
 	bool immutable; /* PyPy's " pure" descr: no call changes it in an
 			   object that is not fresh (docs/pypy.md) */
+	/* Array items (getarrayitem_gc_*, setarrayitem_gc): one cell per
+	 * (address, index), the key the 128-bit concatenation of the
+	 * address and the index word; else one cell per address. */
+	bool indexed;
+	/* A length ("D.length", heap.h): no call changes it, in any object
+	 * (unlike IMMUTABLE, escaped fresh objects included). */
+	bool immut;
 	Z3_sort range;
 	Z3_ast h0;
 } hfield;
@@ -81,6 +88,14 @@ typedef struct hcptr {
  * are gone. */
 typedef struct hnode {
 	Z3_ast cond, addr, val;
+	/* The index of an item write; NULL: every cell of the object at ADDR
+	 * (a plain field's one cell, or all items of an indexed field). */
+	Z3_ast idx;
+	/* A copy (all items of ADDR keep their values across a call): the
+	 * value is read from the state FBASE/FW instead of VAL. */
+	Z3_ast fbase;
+	const struct hnode *fw;
+	bool copy;
 	const struct hnode *next;
 } hnode;
 
@@ -211,6 +226,10 @@ static inline Z3_ast K(hp *h, Z3_ast a)
 /* ---- heap_model.c ------------------------------------------------ */
 
 uint32_t hp_field_index(const hp *h, const char *name);
+
+/* The sort of F's cell keys: BV64 addresses, or BV128 (address, index)
+ * for array items. */
+Z3_sort hp_key_sort(const hp *h, const hfield *f);
 
 uint32_t hp_class_index(hp *h, const char *name);
 

@@ -73,10 +73,30 @@ uint32_t hp_class_index(hp *h, const char *name)
  * replay's reachability, and the interpreter records it per write
  * (interp_obj.kinds).  PyPy's typed descrs keep their one kind: outside
  * the toy spelling a field used with both kinds is an input error. */
-static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
+static bool ends_with(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), m = strlen(sfx);
+	return n >= m && !strcmp(s + n - m, sfx);
+}
+
+static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
+			   bool indexed)
 {
 	const char *name = t->strs[op->descr];
+	/* The interpreter names item I of descr D "D[I]" (interp.h): a
+	 * field of that name would be the same cell there. */
+	if (!indexed && ends_with(name, "]"))
+		return jp_fail_at(h->err, JP_EINPUT, NULL, op->line, op->col,
+				  "field descr '%s' ends in ']', which names "
+				  "array items (getarrayitem_gc_*); use "
+				  "another name",
+				  name);
 	uint32_t i = hp_field_index(h, name);
+	if (i != HP_NONE && h->f[i].indexed != indexed)
+		return jp_fail_at(h->err, JP_EINPUT, NULL, op->line, op->col,
+				  "descr '%s' is used for array items and for "
+				  "a field; a PyPy descr is one or the other",
+				  name);
 	if (i != HP_NONE) {
 		if (h->f[i].kind != kind && h->f[i].kind != 'm' && !t->toy)
 			return jp_fail_at(
@@ -95,15 +115,23 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind)
 	f->name = name;
 	f->kind = kind;
 	f->immutable = ir_py_field_immutable(name);
+	f->indexed = indexed;
+	f->immut = !indexed && ends_with(name, ".length");
 	if (!h->z)
 		return JP_OK; /* the concrete comparison needs no terms */
 	f->range = zc_bv_sort(h->z, 64u);
 	char sym[32];
 	snprintf(sym, sizeof sym, "h0_%u", h->nf - 1);
-	f->h0 = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
-				 Z3_mk_array_sort(h->z, zc_bv_sort(h->z, 64),
-						  f->range)));
+	f->h0 =
+	    K(h,
+	      Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
+			  Z3_mk_array_sort(h->z, hp_key_sort(h, f), f->range)));
 	return JP_OK;
+}
+
+Z3_sort hp_key_sort(const hp *h, const hfield *f)
+{
+	return zc_bv_sort(h->z, f->indexed ? 128u : 64u);
 }
 
 jp_status hp_scan_fields(hp *h, const ir_trace *t)
@@ -112,13 +140,23 @@ jp_status hp_scan_fields(hp *h, const ir_trace *t)
 		const ir_op *op = &t->ops[i];
 		jp_status st = JP_OK;
 		if (op->opc == IR_GETFIELD_GC_I)
-			st = add_field(h, t, op, 'i');
+			st = add_field(h, t, op, 'i', false);
 		else if (op->opc == IR_GETFIELD_GC_R)
-			st = add_field(h, t, op, 'r');
+			st = add_field(h, t, op, 'r', false);
 		else if (op->opc == IR_SETFIELD_GC)
 			st = add_field(
 			    h, t, op,
-			    ir_val(t, op->args[1])->kind == 'r' ? 'r' : 'i');
+			    ir_val(t, op->args[1])->kind == 'r' ? 'r' : 'i',
+			    false);
+		else if (op->opc == IR_GETARRAYITEM_GC_I)
+			st = add_field(h, t, op, 'i', true);
+		else if (op->opc == IR_GETARRAYITEM_GC_R)
+			st = add_field(h, t, op, 'r', true);
+		else if (op->opc == IR_SETARRAYITEM_GC)
+			st = add_field(
+			    h, t, op,
+			    ir_val(t, op->args[2])->kind == 'r' ? 'r' : 'i',
+			    true);
 		if (st)
 			return st;
 		if (op->opc == IR_GUARD_CLASS)
@@ -173,6 +211,30 @@ typedef struct hpaths {
 	bool failed;
 } hpaths;
 
+/* Whether OP stores a reference into a field or an array item: *VAL the
+ * value, LABEL the field ("D", "D[K]" at a constant index K, "D[*]" at a
+ * variable one). */
+static bool ref_store(const ir_trace *t, const ir_op *op, ir_vid *val,
+		      char *label, size_t cap)
+{
+	const char *d = op->descr ? t->strs[op->descr] : "";
+	if (op->opc == IR_SETFIELD_GC && is_ref(t, op->args[1])) {
+		*val = op->args[1];
+		snprintf(label, cap, "%s", d);
+		return true;
+	}
+	if (op->opc != IR_SETARRAYITEM_GC || !is_ref(t, op->args[2]))
+		return false;
+	*val = op->args[2];
+	const ir_value *i = ir_val(t, op->args[1]);
+	if (i->tag == IR_VAL_CONST_INT)
+		snprintf(label, cap, "%s[%llu]", d,
+			 (unsigned long long)i->cval);
+	else
+		snprintf(label, cap, "%s[*]", d);
+	return true;
+}
+
 static void key_set(hpaths *P, uint32_t x, const char *k)
 {
 	if (P->key[x])
@@ -205,11 +267,12 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 		changed = false;
 		for (uint32_t i = 0; i < upto; i++) {
 			const ir_op *op = &t->ops[i];
-			if (op->opc != IR_SETFIELD_GC ||
-			    !is_ref(t, op->args[1]))
+			ir_vid sv;
+			char lbl[320];
+			if (!ref_store(t, op, &sv, lbl, sizeof lbl))
 				continue;
 			uint64_t obj = P->pts[op->args[0]];
-			uint64_t val = P->pts[op->args[1]] & ~seen;
+			uint64_t val = P->pts[sv] & ~seen;
 			if (!(obj & seen) || !val)
 				continue;
 			for (uint32_t x = 0; x < P->nalloc; x++) {
@@ -217,8 +280,7 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 					continue;
 				strbuf sb;
 				sb_init(&sb);
-				sb_printf(&sb, "%s.%s", P->key[x],
-					  t->strs[op->descr]);
+				sb_printf(&sb, "%s.%s", P->key[x], lbl);
 				key_mask(P, val, sb.buf ? sb.buf : "");
 				P->failed |= !sb.buf;
 				sb_release(&sb);
@@ -255,23 +317,24 @@ static void key_store(hpaths *P, uint32_t i)
 {
 	const ir_trace *t = P->t;
 	const ir_op *op = &t->ops[i];
-	if (!is_ref(t, op->args[1]))
+	ir_vid sv;
+	char lbl[320];
+	if (!ref_store(t, op, &sv, lbl, sizeof lbl))
 		return;
 	uint32_t d = ir_defop(t, op->args[0]);
 	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
 	if (fresh && !(P->pts[op->args[0]] & P->esc))
 		return; /* the holder's own path covers it later */
-	uint64_t val = P->pts[op->args[1]] & ~P->esc;
+	uint64_t val = P->pts[sv] & ~P->esc;
 	const ir_value *x = ir_val(t, op->args[0]);
 	if (x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR) {
 		strbuf sb;
 		sb_init(&sb);
 		if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
-			sb_printf(&sb, "in input %u.%s", x->def,
-				  t->strs[op->descr]);
+			sb_printf(&sb, "in input %u.%s", x->def, lbl);
 		else
 			sb_printf(&sb, "in ConstPtr(%s).%s", t->strs[x->name],
-				  t->strs[op->descr]);
+				  lbl);
 		key_mask(P, val, sb.buf ? sb.buf : "");
 		P->failed |= !sb.buf;
 		sb_release(&sb);
@@ -293,18 +356,21 @@ static void key_walk(hpaths *P)
 			for (uint32_t x = 0; x < P->nalloc; x++)
 				if (P->aop[x] == i)
 					P->pts[op->result] = UINT64_C(1) << x;
-		} else if (op->opc == IR_GETFIELD_GC_R) {
+		} else if (op->opc == IR_GETFIELD_GC_R ||
+			   op->opc == IR_GETARRAYITEM_GC_R) {
 			/* Whatever was stored into what the holder may be. */
 			uint64_t m = 0, src = P->pts[op->args[0]];
 			for (uint32_t j = 0; j < i; j++) {
 				const ir_op *q = &t->ops[j];
-				if (q->opc == IR_SETFIELD_GC &&
-				    is_ref(t, q->args[1]) &&
+				ir_vid sv;
+				char lbl[320];
+				if (ref_store(t, q, &sv, lbl, sizeof lbl) &&
 				    (P->pts[q->args[0]] & src))
-					m |= P->pts[q->args[1]];
+					m |= P->pts[sv];
 			}
 			P->pts[op->result] = m;
-		} else if (op->opc == IR_SETFIELD_GC) {
+		} else if (op->opc == IR_SETFIELD_GC ||
+			   op->opc == IR_SETARRAYITEM_GC) {
 			key_store(P, i);
 		} else if (hp_is_call(t, op)) {
 			snprintf(ev, sizeof ev, "call %u", ncall++);
@@ -468,8 +534,9 @@ void hp_make_calls(hp *h)
 			snprintf(sym, sizeof sym, "hk%u_%u", k, f);
 			h->hk[k * h->nf + f] = K(
 			    h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, sym),
-					   Z3_mk_array_sort(h->z, bv64,
-							    h->f[f].range)));
+					   Z3_mk_array_sort(
+					       h->z, hp_key_sort(h, &h->f[f]),
+					       h->f[f].range)));
 		}
 	}
 }

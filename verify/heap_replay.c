@@ -147,26 +147,34 @@ static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 			    o->fresh >= 0 ? R->e->ident[o->alloc_op] : HP_NONE;
 			if (x != HP_NONE && !(m & (UINT64_C(1) << x)))
 				continue;
-			for (uint32_t f = 0; f < h->nf; f++) {
+			/* The plain fields, then the items this object has
+			 * ("D[I]"; the other run's object is looked up by
+			 * the same name, its own items in its turn). */
+			for (uint32_t f = 0; f < h->nf + o->nfields; f++) {
+				const char *fn = f < h->nf
+						     ? h->f[f].name
+						     : o->fields[f - h->nf];
+				if (f >= h->nf &&
+				    hp_field_index(h, fn) != HP_NONE)
+					continue;
 				bool ra, rb;
-				uint64_t va = cell(A, ao, an, am, x, o->addr,
-						   h->f[f].name, &ra);
-				uint64_t vb = cell(B, bo, bn, bm, x, o->addr,
-						   h->f[f].name, &rb);
+				uint64_t va =
+				    cell(A, ao, an, am, x, o->addr, fn, &ra);
+				uint64_t vb =
+				    cell(B, bo, bn, bm, x, o->addr, fn, &rb);
 				if (same_value2(A, va, ra, B, vb, rb))
 					continue;
 				if (x != HP_NONE)
 					sb_printf(why,
 						  "field %s of fresh object %s "
 						  "differs",
-						  h->f[f].name, h->id[x].name);
+						  fn, h->id[x].name);
 				else
 					sb_printf(
 					    why,
 					    "field %s of object 0x%016llx "
 					    "differs",
-					    h->f[f].name,
-					    (unsigned long long)o->addr);
+					    fn, (unsigned long long)o->addr);
 				return false;
 			}
 		}
@@ -348,6 +356,15 @@ typedef struct henv {
 	interp_pure *pure;
 	uint64_t *pargs;
 	uint32_t npure;
+	/* Per field: the cells of an object it has -- one for a plain
+	 * field, one per index the runs may touch for array items -- as
+	 * field names ("D[I]", owned by NAMES) and, for items, the index
+	 * word. */
+	uint32_t *ncells;
+	const char ***cname;
+	uint64_t **cidx;
+	char **names;
+	uint32_t nnames, nf;
 } henv;
 
 static void henv_free(henv *v)
@@ -365,6 +382,16 @@ static void henv_free(henv *v)
 	free(v->owy);
 	free(v->types);
 	free(v->ptrs);
+	for (uint32_t i = 0; i < v->nnames; i++)
+		free(v->names[i]);
+	free(v->names);
+	for (uint32_t f = 0; v->cname && v->ncells && f < v->nf; f++) {
+		free(v->cname[f]);
+		free(v->cidx[f]);
+	}
+	free(v->ncells);
+	free(v->cname);
+	free(v->cidx);
 	memset(v, 0, sizeof *v);
 }
 
@@ -412,7 +439,7 @@ static uint64_t escaped_either(const hp *h, uint32_t k)
 /* Records that call K sets field F of (fresh identity X, or ADDR) to the
  * model value V, naming V's fresh object when it is one. */
 static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
-		   uint64_t addr, uint32_t f, uint64_t val)
+		   uint64_t addr, uint32_t f, const char *name, uint64_t val)
 {
 	uint32_t y = h->f[f].kind != 'i' ? fresh_value(h, m, val) : HP_NONE;
 	/* A call can only store a fresh object it can reach.  Any other
@@ -425,8 +452,7 @@ static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
 		return; /* a plain call_writes cell does it */
 	v->owx[v->now] = x;
 	v->owy[v->now] = y;
-	v->ow[v->now++] =
-	    (interp_obj_write){k, NULL, addr, h->f[f].name, NULL, val};
+	v->ow[v->now++] = (interp_obj_write){k, NULL, addr, name, NULL, val};
 }
 
 /* The result name of the allocation of identity X in trace E, or NULL. */
@@ -454,6 +480,93 @@ static void name_writes(const henv *v, const htrace *e, interp_obj_write *out)
 	}
 }
 
+/* The key of cell C of field F of the object at ADDR (a term). */
+static Z3_ast cell_at(hp *h, const henv *v, uint32_t f, uint32_t c, Z3_ast addr)
+{
+	if (!h->f[f].indexed)
+		return addr;
+	return K(h, Z3_mk_concat(h->z, addr, zc_bv(&h->S, 64, v->cidx[f][c])));
+}
+
+static const char *own_name(henv *v, const char *d, uint64_t idx)
+{
+	int n = interp_item_field(NULL, 0, d, idx);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	interp_item_field(s, (size_t)n + 1, d, idx);
+	v->names[v->nnames++] = s;
+	return s;
+}
+
+/* Adds the index IDX to the cells of the indexed field F (once). */
+static jp_status add_cell(hp *h, henv *v, uint32_t f, uint64_t idx)
+{
+	uint32_t c = 0;
+	while (c < v->ncells[f] && v->cidx[f][c] != idx)
+		c++;
+	if (c < v->ncells[f])
+		return JP_OK;
+	const char *nm = own_name(v, h->f[f].name, idx);
+	if (!nm)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	v->cidx[f][c] = idx;
+	v->cname[f][v->ncells[f]++] = nm;
+	return JP_OK;
+}
+
+/* The cells of every field (henv.ncells): for array items, the indices
+ * the model gives the item ops of either trace -- where the runs read
+ * and write -- and the index of the heap comparisons' witness ("hwi",
+ * heap_encode.c): a call may write an escaped fresh array at an index no
+ * op names, and the heaps then differ there. */
+static jp_status make_cells(hp *h, Z3_model m, henv *v)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	uint32_t cap = h->o->nops + h->p->nops + 2; /* + the witness */
+	v->nf = h->nf;
+	v->ncells = calloc(h->nf + 1, sizeof *v->ncells);
+	v->cname = calloc(h->nf + 1, sizeof *v->cname);
+	v->cidx = calloc(h->nf + 1, sizeof *v->cidx);
+	v->names = calloc((size_t)cap * (h->nf + 1), sizeof *v->names);
+	if (!v->ncells || !v->cname || !v->cidx || !v->names)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	for (uint32_t f = 0; f < h->nf; f++) {
+		v->cname[f] = calloc(cap, sizeof *v->cname[f]);
+		v->cidx[f] = calloc(cap, sizeof *v->cidx[f]);
+		if (!v->cname[f] || !v->cidx[f])
+			return jp_fail(h->err, JP_ENOMEM, "out of memory");
+		if (!h->f[f].indexed) {
+			v->cname[f][v->ncells[f]++] = h->f[f].name;
+			continue;
+		}
+		Z3_ast wi =
+		    K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hwi"),
+				     zc_bv_sort(h->z, 64)));
+		jp_status st = add_cell(h, v, f, eval(h, m, wi));
+		if (st)
+			return st;
+		for (int s = 0; s < 2; s++) {
+			const ir_trace *t = es[s]->t;
+			for (uint32_t i = 0; i < t->nops; i++) {
+				const ir_op *op = &t->ops[i];
+				if ((op->opc != IR_GETARRAYITEM_GC_I &&
+				     op->opc != IR_GETARRAYITEM_GC_R &&
+				     op->opc != IR_SETARRAYITEM_GC) ||
+				    strcmp(t->strs[op->descr], h->f[f].name) ||
+				    !es[s]->val[op->args[1]])
+					continue;
+				st = add_cell(
+				    h, v, f,
+				    eval(h, m, es[s]->val[op->args[1]]));
+				if (st)
+					return st;
+			}
+		}
+	}
+	return JP_OK;
+}
+
 /* Call K's writes to fresh objects that escaped in either trace. */
 static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 {
@@ -462,10 +575,18 @@ static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 		if (!(both & (UINT64_C(1) << x)))
 			continue;
 		for (uint32_t f = 0; f < h->nf; f++) {
+			if (h->f[f].immut)
+				continue; /* no call changes a length */
 			Z3_ast hk = h->hk[k * h->nf + f];
-			uint64_t val = eval(
-			    h, m, K(h, Z3_mk_select(h->z, hk, h->id[x].addr)));
-			add_ow(h, m, v, k, x, 0, f, val);
+			for (uint32_t c = 0; c < v->ncells[f]; c++) {
+				uint64_t val = eval(
+				    h, m,
+				    K(h, Z3_mk_select(h->z, hk,
+						      cell_at(h, v, f, c,
+							      h->id[x].addr))));
+				add_ow(h, m, v, k, x, 0, f, v->cname[f][c],
+				       val);
+			}
 		}
 	}
 }
@@ -541,12 +662,18 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 		for (ir_vid x = 0; x < es[s]->t->nvals; x++)
 			if (es[s]->val[x] && is_ref(es[s]->t, x))
 				add_addr(h, m, v, eval(h, m, es[s]->val[x]));
-	size_t ncell = (size_t)v->naddrs * h->nf + 1;
+	jp_status cst = make_cells(h, m, v);
+	if (cst)
+		return cst;
+	size_t nslots = 1;
+	for (uint32_t f = 0; f < h->nf; f++)
+		nslots += v->ncells[f];
+	size_t ncell = (size_t)v->naddrs * nslots + 1;
 	v->init = calloc(ncell, sizeof *v->init);
 	v->writes = calloc(ncell * (h->maxcalls + 1), sizeof *v->writes);
 	v->types = calloc(v->naddrs + 1, sizeof *v->types);
 	size_t now =
-	    ((size_t)v->naddrs + h->nid + 1) * (h->nf + 1) * (h->maxcalls + 1);
+	    ((size_t)v->naddrs + h->nid + 1) * nslots * (h->maxcalls + 1);
 	v->ow = calloc(now, sizeof *v->ow);
 	v->ow_p = calloc(now, sizeof *v->ow_p);
 	v->owx = calloc(now, sizeof *v->owx);
@@ -561,23 +688,33 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 		if (c >= 1 && c <= h->ncls)
 			v->types[nt++] =
 			    (interp_type){v->addrs[i], h->cls[c - 1].name};
-		for (uint32_t f = 0; f < h->nf; f++) {
-			uint64_t x =
-			    eval(h, m, K(h, Z3_mk_select(h->z, h->f[f].h0, a)));
-			v->init[ni++] =
-			    (interp_cell){0, v->addrs[i], h->f[f].name, x};
-			/* No call changes an immutable field here: the
-			 * object is not fresh (heap_encode.c, enc_call). */
-			for (uint32_t k = 0;
-			     k < h->maxcalls && !h->f[f].immutable; k++) {
-				Z3_ast hk = h->hk[k * h->nf + f];
-				x = eval(h, m, K(h, Z3_mk_select(h->z, hk, a)));
-				v->writes[nw++] = (interp_cell){
-				    k, v->addrs[i], h->f[f].name, x};
-				/* A fresh object stored by the call. */
-				add_ow(h, m, v, k, HP_NONE, v->addrs[i], f, x);
+		for (uint32_t f = 0; f < h->nf; f++)
+			for (uint32_t c = 0; c < v->ncells[f]; c++) {
+				const char *fn = v->cname[f][c];
+				Z3_ast ka = cell_at(h, v, f, c, a);
+				uint64_t x = eval(
+				    h, m,
+				    K(h, Z3_mk_select(h->z, h->f[f].h0, ka)));
+				v->init[ni++] =
+				    (interp_cell){0, v->addrs[i], fn, x};
+				/* No call changes a length, nor an immutable
+				 * field here: the object is not fresh
+				 * (heap_encode.c, enc_call). */
+				for (uint32_t k = 0;
+				     k < h->maxcalls && !h->f[f].immut &&
+				     !h->f[f].immutable;
+				     k++) {
+					Z3_ast hk = h->hk[k * h->nf + f];
+					x = eval(
+					    h, m,
+					    K(h, Z3_mk_select(h->z, hk, ka)));
+					v->writes[nw++] = (interp_cell){
+					    k, v->addrs[i], fn, x};
+					/* A fresh object stored by the call. */
+					add_ow(h, m, v, k, HP_NONE, v->addrs[i],
+					       f, fn, x);
+				}
 			}
-		}
 	}
 	for (uint32_t k = 0; k < h->maxcalls; k++) {
 		const htrace *e = k < h->ho.ncalls ? &h->ho : &h->hpp;

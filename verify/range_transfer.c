@@ -507,6 +507,7 @@ vr_fact vrt_transfer(int w, ir_opcode opc, const vr_fact *a)
 	case IR_GUARD_CLASS: case IR_GUARD_NONNULL: case IR_GUARD_ISNULL:
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_I:
 	case IR_GETFIELD_GC_R: case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT: case IR_LABEL:
 	case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -561,6 +562,7 @@ static bool same_arg_fact(int w, ir_opcode opc, const vr_fact *x, vr_fact *out)
 	case IR_GUARD_OVERFLOW: case IR_GUARD_CLASS: case IR_GUARD_NONNULL:
 	case IR_GUARD_ISNULL: case IR_NEW: case IR_NEW_WITH_VTABLE:
 	case IR_GETFIELD_GC_I: case IR_GETFIELD_GC_R: case IR_SETFIELD_GC:
+	case IR_GETARRAYITEM_GC_I: case IR_GETARRAYITEM_GC_R: case IR_SETARRAYITEM_GC:
 	case IR_ESCAPE_N: case IR_ESCAPE_I: case IR_DEBUG_MERGE_POINT:
 	case IR_LABEL: case IR_OPAQUE: case IR_JUMP: case IR_FINISH:
 		/* clang-format on */
@@ -607,11 +609,13 @@ const char *vr_unhandled(ir_opcode opc)
 		       "facts keep";
 	/* clang-format off */
 	case IR_NEW: case IR_NEW_WITH_VTABLE: case IR_GETFIELD_GC_R:
-	case IR_SETFIELD_GC: case IR_ESCAPE_N:
+	case IR_SETFIELD_GC: case IR_ESCAPE_N: case IR_GETARRAYITEM_GC_R:
+	case IR_SETARRAYITEM_GC:
 		/* clang-format on */
 		return "defines no integer value";
 	/* clang-format off */
 	case IR_GETFIELD_GC_I: case IR_ESCAPE_I: case IR_OPAQUE:
+	case IR_GETARRAYITEM_GC_I:
 		/* clang-format on */
 		return "a heap read or call result: top, values are not "
 		       "tracked through the heap";
