@@ -178,15 +178,19 @@ static char *read_small(const char *path)
 	return text;
 }
 
-/* Applies a pair's "options" file: --width N, --failargs, --mode M,
- * --timeout-ms N, --rlimit N, separated by white space. */
-static bool pair_options(char *text, ver_opts *vo, int *width)
+/* Applies a pair's "options" file: --width N, --failargs, --opaque,
+ * --mode M, --timeout-ms N, --rlimit N, separated by white space. */
+static bool pair_options(char *text, ver_opts *vo, int *width, bool *opaque)
 {
 	char *save = NULL;
 	for (char *tok = strtok_r(text, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (!strcmp(tok, "--failargs")) {
 			vo->failargs = true;
+			continue;
+		}
+		if (!strcmp(tok, "--opaque")) {
+			*opaque = true;
 			continue;
 		}
 		char *val = strtok_r(NULL, " \t\n", &save);
@@ -233,10 +237,11 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 	char path[4096];
 	ver_opts vo = *base;
 	int width = 64;
+	bool opaque = false;
 	*out = "error";
 	path_join(path, sizeof path, dir, "options");
 	char *opt_text = read_small(path);
-	if (opt_text && !pair_options(opt_text, &vo, &width)) {
+	if (opt_text && !pair_options(opt_text, &vo, &width, &opaque)) {
 		snprintf(detail, dsize, "bad options file");
 		free(opt_text);
 		return;
@@ -250,9 +255,9 @@ static void corpus_pair(ver_ctx *c, const char *dir, const ver_opts *base,
 	path_join(pp, sizeof pp, dir, "opt.trace");
 	jp_err err;
 	jp_status st =
-	    cli_load_trace(po, width, false, &o, oargs, sizeof oargs, &err);
+	    cli_load_trace(po, width, opaque, &o, oargs, sizeof oargs, &err);
 	if (!st)
-		st = cli_load_trace(pp, width, false, &p, pargs, sizeof pargs,
+		st = cli_load_trace(pp, width, opaque, &p, pargs, sizeof pargs,
 				    &err);
 	uint64_t *ex = NULL;
 	uint32_t nex = 0;
