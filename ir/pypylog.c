@@ -307,6 +307,31 @@ bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s)
 	return true;
 }
 
+bool pl_copy_inputs(copier *c)
+{
+	const ir_trace *t = c->s;
+	for (uint32_t i = 0; i < t->ninputs; i++) {
+		ir_vid v = t->inputs[i];
+		c->map[v] =
+		    ir_add_input(c->d, ir_val(t, v)->kind, ir_valname(t, v));
+		if (c->map[v] == IR_NOVAL)
+			return false;
+	}
+	return true;
+}
+
+ir_trace *pl_copy_done(copier *c, bool ok)
+{
+	ok = ok && pl_emit_end(c, &c->s->ops[pl_end_op(c->s)]);
+	free(c->map);
+	c->map = NULL;
+	if (!ok) {
+		ir_trace_free(c->d);
+		return NULL;
+	}
+	return c->d;
+}
+
 uint32_t pl_end_op(const ir_trace *t)
 {
 	return t->nops - 1; /* ir_parse closes every trace with jump/finish */
@@ -539,13 +564,7 @@ static ir_trace *opt_from(const ir_trace *t, uint32_t first, const ir_vid *ins,
 		if (!drop[o])
 			ok = pl_copy_op(&c, o, "", why, ws);
 	free(drop);
-	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
+	return pl_copy_done(&c, ok);
 }
 
 /* The last debug_merge_point of T, or UINT32_MAX. */

@@ -185,13 +185,7 @@ static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
 		return NULL;
 	}
 	c.keep_labels = true;
-	bool ok = true;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
+	bool ok = pl_copy_inputs(&c);
 	*nguards = 0;
 	for (uint32_t k = 0; ok && k < nf && k < t->ninputs; k++) {
 		ir_vid in = c.map[t->inputs[k]];
@@ -224,13 +218,7 @@ static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
 	char why[256];
 	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
 		ok = pl_copy_op(&c, i, "", why, sizeof why);
-	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
+	return pl_copy_done(&c, ok);
 }
 
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g)

@@ -39,6 +39,12 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		size_t whysize);
 /* Emits END: FINISH keeps its outputs, a jump becomes finish(). */
 bool pl_emit_end(copier *c, const ir_op *end);
+/* Maps every input of C's source to a new input of C's trace, in order;
+ * false when out of memory. */
+bool pl_copy_inputs(copier *c);
+/* Ends C's copy: emits the source's end (pl_emit_end), frees C->map;
+ * returns C's trace, or NULL (the trace freed) when !OK or that fails. */
+ir_trace *pl_copy_done(copier *c, bool ok);
 /* The index of T's last op (jump or finish). */
 uint32_t pl_end_op(const ir_trace *t);
 

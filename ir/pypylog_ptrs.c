@@ -269,23 +269,13 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 	}
 	c.ren_from = from;
 	c.ren_to = to;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
+	ok = ok && pl_copy_inputs(&c);
 	for (uint32_t i = 0; ok && i + 1 < t->nops; i++)
 		ok = pl_copy_op(&c, i, "", why, ws);
-	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
-	free(c.map);
+	ir_trace *r = pl_copy_done(&c, ok); /* the end may rename too */
 	free(from);
 	free(to);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
+	return r;
 }
 
 void pl_same_ptrs(pl_pair *p)

@@ -222,13 +222,7 @@ void pl_arraycopy(ir_trace **tp)
 		return;
 	}
 	c.keep_labels = true;
-	bool ok = true;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(x, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
+	bool ok = pl_copy_inputs(&c);
 	char why[256];
 	for (uint32_t i = 0; ok && i < t->nops; i++)
 		ok = arraycopy(t, i, &d, &a, &b, &n)
@@ -325,13 +319,7 @@ ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
 		return NULL;
 	}
 	c.keep_labels = true;
-	bool ok = true;
-	for (uint32_t i = 0; ok && i < t->ninputs; i++) {
-		ir_vid v = t->inputs[i];
-		c.map[v] =
-		    ir_add_input(d, ir_val(t, v)->kind, ir_valname(t, v));
-		ok = c.map[v] != IR_NOVAL;
-	}
+	bool ok = pl_copy_inputs(&c);
 	ir_vid *in = calloc(n + 1, sizeof *in);
 	ok = ok && in;
 	for (uint32_t k = 0; ok && k < n; k++) {
@@ -349,14 +337,8 @@ ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
 		}
 		ok = pl_copy_op(&c, i, "", why, sizeof why);
 	}
-	ok = ok && pl_emit_end(&c, &t->ops[pl_end_op(t)]);
 	free(in);
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	return d;
+	return pl_copy_done(&c, ok);
 }
 
 /* Replaces P's traces by O and T when both were made; frees them
