@@ -284,7 +284,7 @@ void pl_same_ptrs(pl_pair *p)
 	memset(&pn, 0, sizeof pn);
 	collect(&pn, p->orig, 0);
 	collect(&pn, p->opt, 1);
-	if (!pn.oom)
+	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
 	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
 		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
