@@ -57,6 +57,20 @@ static uint32_t count_op(const ir_trace *t, ir_opcode opc)
 	return n;
 }
 
+/* Reads TEXT, which must give N pairs, into LOG; pair K when it was
+ * shaped (orig and opt made), else NULL (a failed check says so). */
+static const pl_pair *read_pair(const char *text, uint32_t n, uint32_t k,
+				pl_log *log)
+{
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, log, &e) ==
+	      JP_OK);
+	CHECK(log->n == n && log->pairs[k].orig && log->pairs[k].opt);
+	if (log->n != n || !log->pairs[k].orig || !log->pairs[k].opt)
+		return NULL;
+	return &log->pairs[k];
+}
+
 /* The ConstPtr name of T's first guard_value, or "". */
 static const char *guard_value_ptr(const ir_trace *t)
 {
@@ -227,13 +241,9 @@ static void test_classes_raw_ptrs(void)
 	    "+9: finish(i14, p12, p13)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
-	      JP_OK);
-	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
-	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
 		return;
-	const pl_pair *p = &log.pairs[0];
 	const ir_trace *sides[2] = {p->orig, p->opt};
 	for (int s = 0; s < 2; s++) {
 		const ir_trace *t = sides[s];
@@ -296,13 +306,10 @@ static void test_oopspec_calls(void)
 	    "+5: finish(i2, i3, i4, i5)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
-	      JP_OK);
-	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
-	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
 		return;
-	const ir_trace *o = log.pairs[0].orig, *t = log.pairs[0].opt;
+	const ir_trace *o = p->orig, *t = p->opt;
 	CHECK(o->ops[0].opc == IR_INT_PY_MOD && o->ops[0].nargs == 2 &&
 	      !strcmp(ir_valname(o, o->ops[0].args[1]), "i1"));
 	CHECK(o->ops[1].opc == IR_INT_PY_DIV);
@@ -364,13 +371,9 @@ static void test_bridge_facts(void)
 	    "+6: jump(p10, p11, i15, descr=TargetToken(2))\n"
 	    "[8] jit-log-opt-bridge}\n";
 	pl_log log;
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
-	      JP_OK);
-	CHECK(log.n == 2 && log.pairs[1].orig && log.pairs[1].opt);
-	if (log.n != 2 || !log.pairs[1].orig || !log.pairs[1].opt)
+	const pl_pair *p = read_pair(text, 2, 1, &log);
+	if (!p)
 		return;
-	const pl_pair *p = &log.pairs[1];
 	CHECK(p->nfacts == 3);
 	const ir_trace *sides[2] = {p->orig, p->opt};
 	for (int s = 0; s < 2; s++) {
@@ -422,13 +425,10 @@ static void test_arraycopy_force_token(void)
 	    "+6: finish(p12)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log, &e) ==
-	      JP_OK);
-	CHECK(log.n == 1 && log.pairs[0].orig && log.pairs[0].opt);
-	if (log.n != 1 || !log.pairs[0].orig || !log.pairs[0].opt)
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
 		return;
-	const ir_trace *o = log.pairs[0].orig, *t = log.pairs[0].opt;
+	const ir_trace *o = p->orig, *t = p->opt;
 	CHECK(count_op(o, IR_OPAQUE) == 0 && count_op(t, IR_OPAQUE) == 0);
 	/* two item reads of p1 and two item stores into p2 */
 	CHECK(count_op(o, IR_GETARRAYITEM_GC_I) == 2);
@@ -436,7 +436,7 @@ static void test_arraycopy_force_token(void)
 	CHECK(
 	    !strcmp(ir_valname(o, o->inputs[o->ninputs - 1]), "pforce_token") &&
 	    !strcmp(ir_valname(t, t->inputs[t->ninputs - 1]), "pforce_token"));
-	CHECK(log.pairs[0].nsame == 2);
+	CHECK(p->nsame == 2);
 	pl_free(&log);
 }
 
