@@ -19,6 +19,7 @@
 
 #include "parse.h"
 #include "pypylog_int.h"
+#include "pypyops.h"
 #include "strbuf.h"
 
 const char *pl_kind_name(pl_kind k)
@@ -496,7 +497,8 @@ static bool effect_free(const ir_trace *t, const ir_op *op)
 	ir_opcode opc = (ir_opcode)op->opc;
 	if (ir_op_has(opc, IRF_GUARD) || ir_op_has(opc, IRF_PURE) ||
 	    ir_op_has(opc, IRF_OVF) || opc == IR_GETFIELD_GC_I ||
-	    opc == IR_GETFIELD_GC_R || opc == IR_DEBUG_MERGE_POINT)
+	    opc == IR_GETFIELD_GC_R || opc == IR_GETARRAYITEM_GC_I ||
+	    opc == IR_GETARRAYITEM_GC_R || opc == IR_DEBUG_MERGE_POINT)
 		return true;
 	if (opc != IR_OPAQUE || !op->opname)
 		return false;
@@ -507,13 +509,11 @@ static bool effect_free(const ir_trace *t, const ir_op *op)
 	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
 		if (!strncmp(n, reads[i], strlen(reads[i])))
 			return true;
-	const char *d = op->descr ? ir_strtext(t, op->descr) : "";
-	const char *ef = strstr(d, " EF=");
+	int ef = ir_py_extraeffect(op->descr ? ir_strtext(t, op->descr) : "");
 	return !strncmp(n, "call_", 5) && strncmp(n, "call_may_force", 14) &&
 	       strncmp(n, "call_assembler", 14) &&
-	       strncmp(n, "call_release_gil", 16) && ef &&
-	       (ef[4] == '0' || ef[4] == '3' || ef[4] == '4') &&
-	       (ef[5] == ' ' || ef[5] == '>');
+	       strncmp(n, "call_release_gil", 16) &&
+	       (ef == 0 || ef == 3 || ef == 4);
 }
 
 /* Which ops after op FROM of T a bridge leaves out: PyPy inlines there,

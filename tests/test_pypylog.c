@@ -365,6 +365,7 @@ static void test_bridge_facts(void)
 	    "+2: debug_merge_point(0, 0, 'x')\n"
 	    "+3: i16 = getfield_gc_i(p10, descr=<FieldS g.G.inst_d 16>)\n"
 	    "+4: setfield_gc(p11, i12, descr=<FieldS g.G.inst_e 24>)\n"
+	    "+4: i18 = getarrayitem_gc_i(p10, 0, descr=<ArrayS 8>)\n"
 	    "+4: call_n(ConstClass(w), p10, descr=<Callv 0 r EF=2>)\n"
 	    "+4: i17 = call_i(ConstClass(e), i16, descr=<Calli 8 i EF=0>)\n"
 	    "+5: guard_true(i16, descr=<Guard0xa3>) [p10]\n"
@@ -387,6 +388,7 @@ static void test_bridge_facts(void)
 	}
 	/* the short preamble: the read and the guard go, the store stays */
 	CHECK(count_op(p->opt, IR_GETFIELD_GC_I) == 1);
+	CHECK(count_op(p->opt, IR_GETARRAYITEM_GC_I) == 0);
 	CHECK(count_op(p->opt, IR_SETFIELD_GC) == 1);
 	CHECK(count_op(p->opt, IR_GUARD_TRUE) == 0);
 	/* EF=2 may write (effectinfo.py: cannot raise, not elidable): it
