@@ -404,6 +404,21 @@ static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 	return JP_OK;
 }
 
+/* The fresh object env->call_ret_obj names as call K's result, when the
+ * world reaches it at the call (after reach_at_call); one it cannot reach
+ * is no result a world gives: counted, and call_ret[k] stays. */
+static void ret_fresh(run *r, uint32_t k, interp_call *c)
+{
+	const interp_env *env = r->env;
+	if (!env->call_ret_obj || k >= env->ncall_ret || !env->call_ret_obj[k])
+		return;
+	uint64_t a = fresh_named(r, env->call_ret_obj[k]);
+	if (a && reached_addr(r, a))
+		c->ret = a;
+	else
+		r->res->nrejected++;
+}
+
 static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 			 uint64_t *out)
 {
@@ -432,8 +447,10 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		c->ret = sem_mask(r->t->width, c->ret);
 	/* What the world reaches is decided by the heap the call sees,
 	 * before any of its writes. */
-	if (r->env->nobj_writes && !reach_at_call(r, opi, args))
+	if ((r->env->nobj_writes || r->env->call_ret_obj) &&
+	    !reach_at_call(r, opi, args))
 		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	ret_fresh(r, k, c);
 	for (uint32_t i = 0; i < r->env->ncall_writes; i++) {
 		const interp_cell *w = &r->env->call_writes[i];
 		if (w->call != k)

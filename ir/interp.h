@@ -15,7 +15,8 @@
  * field values listed in the environment and 0 elsewhere; fresh objects
  * start all zero.  A call to escape_n / escape_i / an opaque op is an
  * observable event: its arguments are recorded, it returns the next value
- * of env->call_ret (0 when exhausted), and the environment may list field
+ * of env->call_ret (0 when exhausted) or a fresh object the world reaches
+ * that env->call_ret_obj names, and the environment may list field
  * writes that the k-th call performs (its effect on the world).  A call
  * can change or store only the fresh objects the world can reach at it:
  * those passed to it or to an earlier call, stored into an object that is
@@ -102,6 +103,13 @@ typedef struct interp_env {
 	uint32_t nptrs;
 	const uint64_t *call_ret; /* result of the k-th call */
 	uint32_t ncall_ret;
+	/* Per call (may be NULL; ncall_ret entries): the allocation result
+	 * name of the fresh object the k-th call returns instead of
+	 * call_ret[k], or NULL.  The world can hand back only a fresh object
+	 * it reaches at the call (as for obj_writes); otherwise the call
+	 * returns call_ret[k] and the entry is counted in
+	 * interp_result.nrejected. */
+	const char *const *call_ret_obj;
 	const interp_cell *call_writes; /* field writes done by calls */
 	uint32_t ncall_writes;
 	/* Writes naming fresh objects, done after the call's call_writes
@@ -167,8 +175,10 @@ typedef struct interp_result {
 	uint32_t nobjs;
 	interp_obj *objs; /* every object touched, inputs and fresh */
 	/* Writes of env->obj_writes that no call can make: to or of a fresh
-	 * object the world cannot reach at that call.  They are not applied;
-	 * an environment with any is not one the heap semantics allow. */
+	 * object the world cannot reach at that call, and results of
+	 * env->call_ret_obj that no call can give (the same).  They are not
+	 * applied; an environment with any is not one the heap semantics
+	 * allow. */
 	uint32_t nrejected;
 	/* The field names of the array items touched ("D[I]",
 	 * interp_item_field), owned here. */

@@ -175,9 +175,9 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 			   "object the static escape analysis counts as "
 			   "escaped and the run does not reach"
 		  : ps->mode == VER_MODE_ALIGNED
-		      ? "needs a call to write a fresh object that the world "
-			"cannot reach at run time (the static escape "
-			"analysis over-approximates)"
+		      ? "needs a call to write or return a fresh object that "
+			"the world cannot reach at run time (the static "
+			"escape analysis over-approximates)"
 		      : "does not replay with the guards' pairing guessed "
 			"(the runs leave at guards the model paired)");
 	chk_set_reason(ps, sb.buf ? sb.buf : "a model that does not replay");

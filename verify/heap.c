@@ -62,6 +62,8 @@ static jp_status setup(hp *h)
 	if (!st)
 		st = hp_enc_one(h, &h->hpp);
 	if (!st)
+		st = hp_call_results(h);
+	if (!st)
 		st = hp_li_facts(h);
 	if (!st)
 		st = hp_realism(h);
@@ -118,6 +120,7 @@ void hp_close(hp *h)
 	free(h->hk);
 	free(h->rk);
 	free(h->rkr);
+	free(h->retesc);
 	free(h->li_val);
 	free(h->li_clean);
 	free(h);

@@ -294,18 +294,13 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 		e->val[op->result] = h->rk[k];
 		return;
 	}
-	/* A reference from the world: an object that is not fresh (or
-	 * NULL), one address per call shared by both traces, never a fresh
-	 * object's (hp_make_background).  Exact only while the world holds
-	 * no fresh object: after one escaped, it could return that one,
-	 * which the model does not express -- the pair is then unknown.
-	 * force_token (the JIT frame) and virtual_ref (a new vref object)
-	 * never return an object the trace allocated (docs/pypy.md). */
-	if (e->esc && !ir_py_returns_foreign_ref(ir_op_name(e->t, op))) {
-		h->over_limit = true;
-		h->ref_call_after_escape = true;
-		return;
-	}
+	/* A reference from the world: NULL, an object that is not fresh,
+	 * or a fresh object the world can reach at the call -- one address
+	 * per call shared by both traces, so the same choice names the
+	 * paired object in the other trace; hp_call_results restricts it to
+	 * the identities escaped at the call in both traces.  As a value
+	 * that may be any escaped object it is OTHER (store_facts), which
+	 * already stands for "not fresh, or any escaped fresh object". */
 	e->val[op->result] = h->rkr[k];
 	e->pts[op->result] = 0;
 	e->other[op->result] = true;
@@ -578,13 +573,6 @@ jp_status hp_enc_one(hp *h, htrace *e)
 			if (st)
 				return st;
 		}
-		if (h->ref_call_after_escape)
-			return jp_fail_at(
-			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
-			    "'%s' returns a reference after a fresh object "
-			    "escaped: the world could return that object, "
-			    "which the heap model does not express",
-			    ir_op_name(t, op));
 	}
 	if (h->S.failed || zc_failed())
 		return zc_failed()

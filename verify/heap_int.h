@@ -203,8 +203,9 @@ typedef struct hp {
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
 	bool over_limit;       /* more fresh identities than HP_MAXID */
-	bool ref_call_after_escape; /* a call returns a reference after a
-				       fresh object escaped (enc_call) */
+	/* Per call k: the fresh identities its reference result may be
+	 * (hp_call_results), for the replay to name them. */
+	uint64_t *retesc;
 	/* Loop-invariant calls returning a reference (enc_pure): per call
 	 * site of either trace its term, and whether no fresh object had
 	 * escaped in that trace before it. */
@@ -246,6 +247,10 @@ Z3_ast hp_cptr_addr(hp *h, const char *name);
 void hp_scan_cptrs(hp *h, const ir_trace *t);
 
 void hp_make_background(hp *h);
+
+/* After both traces are encoded: what call results may be (added to the
+ * background; h->retesc). */
+jp_status hp_call_results(hp *h);
 
 jp_status hp_realism(hp *h);
 

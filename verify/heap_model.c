@@ -5,7 +5,8 @@
  * realism check of the unknown heap (heap.h has the model).
  *
  * Map: support (hp_uses_heap, hp_supported); the shared model; pairing
- * fresh objects by their first access path; realism of the unknown heap.
+ * fresh objects by their first access path; what a call returns; realism
+ * of the unknown heap.
  */
 #include "heap_int.h"
 
@@ -40,9 +41,9 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 		return jp_fail(err, JP_EINPUT, "unsupported width %d",
 			       t->width);
 	(void)file;
-	/* An opaque op returning a reference is a call whose result is an
-	 * object that is not fresh (heap_encode.c, enc_call: exact only
-	 * while no fresh object has escaped, else the pair is unknown). */
+	/* An opaque op returning a reference is a call whose result is NULL,
+	 * an object that is not fresh or an escaped fresh one
+	 * (hp_call_results). */
 	return JP_OK;
 }
 
@@ -573,8 +574,7 @@ void hp_scan_cptrs(hp *h, const ir_trace *t)
  * a ConstPtr; a ConstPtr is non-null. */
 void hp_make_background(hp *h)
 {
-	uint32_t cap = h->nid * (h->o->ninputs + h->ncp + h->maxcalls + 2) +
-		       h->ncp + 2,
+	uint32_t cap = h->nid * (h->o->ninputs + h->ncp + 2) + h->ncp + 2,
 		 n = 0;
 	Z3_ast *c = calloc(cap, sizeof *c);
 	if (!c) {
@@ -598,13 +598,6 @@ void hp_make_background(hp *h)
 			    K(h,
 			      Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, h->id[i].addr,
 							    h->cp[j].addr))));
-		/* A reference a call returns is never a fresh object
-		 * (enc_call). */
-		for (uint32_t k = 0; k < h->maxcalls; k++)
-			c[n++] =
-			    K(h,
-			      Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, h->id[i].addr,
-							    h->rkr[k]))));
 	}
 	for (uint32_t j = 0; j < h->ncp; j++) {
 		c[n++] =
@@ -625,6 +618,58 @@ void hp_make_background(hp *h)
 	}
 	h->bg = n ? K(h, Z3_mk_and(h->z, n, c)) : zc_true(&h->S);
 	free(c);
+}
+
+/* ---- what a call returns ----------------------------------------------- */
+
+/* The fresh identities call K of E may return: the ones escaped at it,
+ * none for force_token and virtual_ref (the JIT frame, a new vref: never
+ * an object of the trace), every one when E makes no call K (nothing to
+ * restrict). */
+static uint64_t may_return(const htrace *e, uint32_t k)
+{
+	if (k >= e->ncalls)
+		return UINT64_MAX;
+	const ir_op *op = &e->t->ops[e->callop[k]];
+	if (ir_py_returns_foreign_ref(ir_op_name(e->t, op)))
+		return 0;
+	return e->callesc[k];
+}
+
+/* Call K's reference result r_k is NULL, an object that is not fresh, or
+ * a fresh object escaped at the call in both traces: where the two runs
+ * agree up to the call (its obligations), the world reaches the same
+ * identities in both (equal arguments and heaps, and every object it
+ * reaches has escaped by the static over-approximation), so what it hands
+ * back is one of those, the same one in both runs -- a_x names both
+ * objects of identity x.  An object escaped in one trace only, or of one
+ * trace only, is not reachable in both, and were the runs to differ
+ * before the call an earlier obligation fails.  Added once both traces
+ * are encoded (their escape sets). */
+jp_status hp_call_results(hp *h)
+{
+	h->retesc = calloc(h->maxcalls + 1, sizeof *h->retesc);
+	Z3_ast *c = calloc((size_t)h->maxcalls * h->nid + 2, sizeof *c);
+	if (!h->retesc || !c) {
+		free(c);
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	}
+	uint32_t n = 0;
+	c[n++] = h->bg;
+	for (uint32_t k = 0; k < h->maxcalls; k++) {
+		uint64_t ok = may_return(&h->ho, k) & may_return(&h->hpp, k);
+		h->retesc[k] = ok;
+		for (uint32_t x = 0; x < h->nid; x++)
+			if (!(ok & (UINT64_C(1) << x)))
+				c[n++] =
+				    K(h,
+				      Z3_mk_not(h->z,
+						K(h, Z3_mk_eq(h->z, h->rkr[k],
+							      h->id[x].addr))));
+	}
+	h->bg = K(h, Z3_mk_and(h->z, n, c));
+	free(c);
+	return JP_OK;
 }
 
 /* ---- realism of the unknown heap ------------------------------------------

@@ -341,6 +341,9 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 typedef struct henv {
 	interp_env env;
 	uint64_t *args, *addrs, *rets;
+	/* Per call: the fresh object it returns, as each trace names it
+	 * (NULL: rets[k] is the result). */
+	const char **ret_o, **ret_p;
 	uint32_t naddrs;
 	interp_cell *init, *writes;
 	/* Call writes naming fresh objects, by identity (HP_NONE: an
@@ -374,6 +377,8 @@ static void henv_free(henv *v)
 	free(v->pargs);
 	free(v->addrs);
 	free(v->rets);
+	free(v->ret_o);
+	free(v->ret_p);
 	free(v->init);
 	free(v->writes);
 	free(v->ow);
@@ -591,6 +596,20 @@ static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 	}
 }
 
+/* When the model's result of call K is the address of a fresh object,
+ * the world hands back that object: each run gets it under its own name
+ * (the interpreter places fresh objects itself).  hp_call_results lets
+ * r_k be only an identity escaped at the call in both traces. */
+static void name_ret(hp *h, Z3_model m, henv *v, uint32_t k)
+{
+	uint32_t y = fresh_value(h, m, v->rets[k]);
+	if (y == HP_NONE || !(h->retesc[k] & (UINT64_C(1) << y)))
+		return;
+	v->ret_o[k] = ident_name(&h->ho, y);
+	v->ret_p[k] = ident_name(&h->hpp, y);
+	v->rets[k] = 0;
+}
+
 static void add_addr(hp *h, Z3_model m, henv *v, uint64_t a)
 {
 	if (a == 0 || is_fresh_value(h, m, a))
@@ -650,8 +669,11 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->args = calloc(nin + 1, sizeof *v->args);
 	v->addrs = calloc(cap, sizeof *v->addrs);
 	v->rets = calloc(h->maxcalls + 1, sizeof *v->rets);
+	v->ret_o = calloc(h->maxcalls + 1, sizeof *v->ret_o);
+	v->ret_p = calloc(h->maxcalls + 1, sizeof *v->ret_p);
 	v->ptrs = calloc(h->ncp + 1, sizeof *v->ptrs);
-	if (!v->args || !v->addrs || !v->rets || !v->ptrs)
+	if (!v->args || !v->addrs || !v->rets || !v->ret_o || !v->ret_p ||
+	    !v->ptrs)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < nin; i++)
 		v->args[i] = eval(h, m, h->vars[i]);
@@ -722,6 +744,8 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			   e->t->ops[e->callop[k]].result != IR_NOVAL &&
 			   e->t->ops[e->callop[k]].kind == 'r';
 		v->rets[k] = eval(h, m, ref ? h->rkr[k] : h->rk[k]);
+		if (ref)
+			name_ret(h, m, v, k);
 		fresh_writes(h, m, v, k);
 	}
 	jp_status st = pure_table(h, m, v);
@@ -739,12 +763,14 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .nptrs = h->ncp,
 			      .call_ret = v->rets,
 			      .ncall_ret = h->maxcalls,
+			      .call_ret_obj = v->ret_o,
 			      .call_writes = v->writes,
 			      .ncall_writes = nw,
 			      .obj_writes = v->ow,
 			      .nobj_writes = v->now};
 	v->env_p = v->env;
 	v->env_p.obj_writes = v->ow_p;
+	v->env_p.call_ret_obj = v->ret_p;
 	name_writes(v, &h->hpp, v->ow_p);
 	name_writes(v, &h->ho, v->ow); /* in place: last */
 	return JP_OK;
@@ -779,8 +805,12 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 				  v->init[i].field,
 				  (unsigned long long)v->init[i].value);
 	for (uint32_t k = 0; k < h->maxcalls; k++)
-		sb_printf(sb, "  call %u returns 0x%llx\n", k,
-			  (unsigned long long)v->rets[k]);
+		if (v->ret_o && (v->ret_o[k] || v->ret_p[k]))
+			sb_printf(sb, "  call %u returns fresh %s\n", k,
+				  v->ret_o[k] ? v->ret_o[k] : v->ret_p[k]);
+		else
+			sb_printf(sb, "  call %u returns 0x%llx\n", k,
+				  (unsigned long long)v->rets[k]);
 	for (uint32_t i = 0; i < v->env.ncall_writes; i++)
 		sb_printf(
 		    sb, "  call %u sets 0x%016llx.%s = 0x%llx\n",
