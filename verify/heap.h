@@ -40,6 +40,10 @@
  *    the same unknown r_k and replaces every field by a shared havoc array
  *    H_k_f,
  *    except the slots of fresh objects that have not escaped in that trace;
+ *    a reference result is NULL, an object that is not fresh, or a fresh
+ *    identity escaped at the call in both traces (the same a_x names the
+ *    paired objects; docs/verifier.md, "Calls", says why that is every
+ *    object a world can hand back);
  *  - what is observable: guards, outputs (and fail-args with --failargs)
  *    as before, the calls (same op, same arguments, in the same order),
  *    and the heap at every call, at the end and at a failing aligned guard,
@@ -61,11 +65,9 @@
  * in the initial heap, calls may change them, what is stored into it
  * escapes).  Counterexamples place it (interp_env.ptrs).
  *
- * Opaque ops returning an integer or nothing are calls like escape_i /
- * escape_n (the same call when the names match).  An opaque op returning a
- * reference is a call whose result is an object that is not fresh; after
- * a fresh object escaped the pair is unknown (the world could return it),
- * except for force_token and virtual_ref (never an object of the trace).
+ * Opaque ops are calls like escape_i / escape_n (the same call when the
+ * names match), whatever they return; force_token and virtual_ref never
+ * return an object of the trace.
  *
  * What PyPy's descrs guarantee (docs/pypy.md; ir_pycall_of):
  *  - an elidable call that cannot raise (EF=0) with integer arguments, a
@@ -96,14 +98,16 @@
  *
  * A counterexample is replayed on the interpreter with an environment
  * built from the model (input addresses, initial fields, types, call
- * results, call writes to objects that are not fresh, the values of the
+ * results -- a fresh object named per trace, interp_env.call_ret_obj --,
+ * call writes to objects that are not fresh, the values of the
  * uninterpreted functions at the arguments the traces use) and compared
  * concretely (hp_diverges).  Call writes naming fresh objects go to each
  * trace's run under its own names (interp_env.obj_writes); the interpreter
  * applies one only if the world reaches the object at the call.  A model
  * that does not replay is an internal error (JP_EINTERNAL), unless the
  * interpreter rejected such a write (the static escape analysis allowed
- * it): that obligation is then VER_UNKNOWN, never refuted or proved.
+ * it, or a returned fresh object the world does not reach): that
+ * obligation is then VER_UNKNOWN, never refuted or proved.
  * Before the solver, both traces run on the checker's screening inputs in
  * a plain environment (hp_screen); a divergence there is a
  * counterexample at once.
