@@ -229,6 +229,46 @@ static void test_unreachable_not_reported(void)
 	CHECK(verdict(orig, opt, NULL) == VER_UNKNOWN);
 }
 
+/* Fresh objects are paired by what a cell holds when its holder escapes:
+ * a slot written twice before (a frame's value stack) reaches only its
+ * last object, so p3 pairs with p13 and the dead p2 stays out (it had the
+ * same path as p3 before, and the pair was refuted: p3 and p13 unpaired
+ * are different objects to the world). */
+static void test_pairing_last_store(void)
+{
+	const char *orig = "[p0]\n"
+			   "p1 = new(descr=T)\n"
+			   "p2 = new(descr=T)\n"
+			   "p3 = new(descr=T)\n"
+			   "setfield_gc(p3, 1, descr=f)\n"
+			   "setfield_gc(p1, p2, descr=n)\n"
+			   "setfield_gc(p1, p3, descr=n)\n"
+			   "p4 = my_call(p1)\n"
+			   "i5 = ptr_eq(p4, p3)\n"
+			   "finish(i5)\n";
+	CHECK(verdict(orig,
+		      "[p0]\n"
+		      "p11 = new(descr=T)\n"
+		      "p13 = new(descr=T)\n"
+		      "setfield_gc(p13, 1, descr=f)\n"
+		      "setfield_gc(p11, p13, descr=n)\n"
+		      "p14 = my_call(p11)\n"
+		      "i15 = ptr_eq(p14, p13)\n"
+		      "finish(i15)\n",
+		      NULL) == VER_PROVED);
+	/* The object it holds differs: refuted. */
+	CHECK(verdict(orig,
+		      "[p0]\n"
+		      "p11 = new(descr=T)\n"
+		      "p13 = new(descr=T)\n"
+		      "setfield_gc(p13, 2, descr=f)\n"
+		      "setfield_gc(p11, p13, descr=n)\n"
+		      "p14 = my_call(p11)\n"
+		      "i15 = ptr_eq(p14, p13)\n"
+		      "finish(i15)\n",
+		      NULL) == VER_REFUTED);
+}
+
 /* The interpreter's side: a call returns the fresh object call_ret_obj
  * names when the world reaches it, else its call_ret value and the entry
  * is counted as rejected. */
@@ -277,6 +317,7 @@ int main(void)
 	test_which_objects();
 	test_result_is_the_object();
 	test_unreachable_not_reported();
+	test_pairing_last_store();
 	test_interp_returns_object();
 	ver_ctx_free(C);
 	return check_summary("test_heap_callret");

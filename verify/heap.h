@@ -15,7 +15,9 @@
  *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
  *    "in input K.F" (stored into field F of the K-th input), each
  *    extended by ".F" for
- *    an object first reached through field F of an object with a path.
+ *    an object first reached through field F of an object with a path
+ *    (what the field holds then: a reference store replaced by a later
+ *    one through the same allocation's result gives no path).
  *    Any other fresh object is an identity of its own trace.  Identity k
  *    has one symbolic address a_k, shared by both traces, distinct from
  *    NULL, from every input and from the others;

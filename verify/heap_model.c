@@ -257,9 +257,34 @@ static void key_mask(hpaths *P, uint64_t mask, const char *k)
 			key_set(P, x, k);
 }
 
-/* Objects stored (before op UPTO) into objects with a path get the path
- * of the holder extended by the field; ESCAPE adds them to the escaped
- * set. */
+/* Whether the reference store I no longer holds at op UPTO: a later
+ * reference store before UPTO through the same allocation's own result
+ * (exactly one object) replaces the same cell (a field, or an item at the
+ * same constant index).  A fresh frame's stack slot is written many times
+ * before the frame escapes; only what it holds then is reached through
+ * it. */
+static bool store_replaced(const ir_trace *t, uint32_t i, const char *lbl,
+			   uint32_t upto)
+{
+	ir_vid obj = t->ops[i].args[0];
+	uint32_t d = ir_defop(t, obj);
+	size_t n = strlen(lbl);
+	if (d == UINT32_MAX || !ir_op_has(t->ops[d].opc, IRF_ALLOC) ||
+	    (n >= 3 && !strcmp(lbl + n - 3, "[*]")))
+		return false;
+	for (uint32_t j = i + 1; j < upto; j++) {
+		ir_vid sv;
+		char l2[320];
+		if (ref_store(t, &t->ops[j], &sv, l2, sizeof l2) &&
+		    t->ops[j].args[0] == obj && !strcmp(l2, lbl))
+			return true;
+	}
+	return false;
+}
+
+/* Objects stored (before op UPTO) into objects with a path, and still
+ * held there at UPTO, get the path of the holder extended by the field;
+ * ESCAPE adds them to the escaped set. */
 static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 {
 	const ir_trace *t = P->t;
@@ -270,7 +295,8 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 			const ir_op *op = &t->ops[i];
 			ir_vid sv;
 			char lbl[320];
-			if (!ref_store(t, op, &sv, lbl, sizeof lbl))
+			if (!ref_store(t, op, &sv, lbl, sizeof lbl) ||
+			    store_replaced(t, i, lbl, upto))
 				continue;
 			uint64_t obj = P->pts[op->args[0]];
 			uint64_t val = P->pts[sv] & ~seen;
