@@ -676,6 +676,9 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	}
 	if (!apart)
 		pl_same_ptrs(p);
+	/* p->orig starts with a copy of N's ops (unrolled): those are the
+	 * recorded ones. */
+	pl_recorded_facts(p, pl_end_op(n));
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
 }

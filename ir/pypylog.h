@@ -67,6 +67,10 @@ typedef struct pl_pair {
 	/* How many guards a bridge's traces start with for what its parent
 	 * loop knew at the failing guard (docs/pypy.md, "Bridges"). */
 	uint32_t nfacts;
+	/* How many guards both traces start with for what the recorded run
+	 * proves about its constants (docs/pypy.md, "What the recording
+	 * proves"). */
+	uint32_t nrecorded;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;

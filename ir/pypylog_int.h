@@ -73,6 +73,11 @@ void pl_same_ptrs(pl_pair *p); /* pypylog_ptrs.c */
  * become guards at the start of both traces (pypylog_bridge.c);
  * P->nfacts counts them. */
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
+/* What the run P's ORIG records (its first NREC ops) proves about its
+ * ConstPtr objects: their identities, classes and immutable fields
+ * become guards at the start of both traces (pypylog_recorded.c);
+ * P->nrecorded counts them. */
+void pl_recorded_facts(pl_pair *p, uint32_t nrec);
 
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);

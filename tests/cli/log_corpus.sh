@@ -8,7 +8,8 @@
 # issue's shape; --out writes pair directories `jitprove ci` accepts;
 # --jobs 2 gives the same verdicts; a file that is not a log is an error;
 # a real bridge moving force_token and a loop keeping one of two elidable
-# calls are proved, the loop with another argument is not.
+# calls are proved, the loop with another argument is not; a bridge the
+# recorded class of a constant proves is proved, and not without it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -69,6 +70,18 @@ grep -q 'i6, 9,' "$tmp/pc_bad.log" || bad "pure_call_loop: the edit did not appl
 "$JITPROVE" log "$tmp/pc_bad.log" >"$tmp/pcb" 2>&1; rc=$?
 [ $rc -ne 0 ] && ! grep -q '^loop 1 .* proved' "$tmp/pcb" ||
   bad "pure_call_loop with another argument: exit $rc: $(cat "$tmp/pcb")"
+
+# What the recording proves (docs/pypy.md): the optimizer drops a
+# guard_class on a promoted value because it knows the constant's class;
+# the recorded guard_class and guard_value say the same, so the bridge is
+# proved -- and not once the guard_value that ties them is gone.
+"$JITPROVE" log "$C/recorded_class.log" >"$tmp/rc" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/rc" ||
+  bad "recorded_class: exit $rc: $(cat "$tmp/rc")"
+grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.log"
+"$JITPROVE" log "$tmp/rc_bad.log" >"$tmp/rcb" 2>&1; rc=$?
+[ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/rcb" ||
+  bad "recorded_class without its guard_value: exit $rc: $(cat "$tmp/rcb")"
 
 "$JITPROVE" log --out "$tmp/pairs" "$C/int_loop.log" >/dev/null 2>&1 || bad "--out: exit $?"
 [ -f "$tmp/pairs/log0-loop_1/orig.trace" ] && [ -f "$tmp/pairs/log0-loop_1/opt.trace" ] &&
