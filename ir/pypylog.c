@@ -823,6 +823,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		else {
 			pl_name_classes(tr[k]);
 			pl_oopspec_calls(tr[k]);
+			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
 		}
 	}

@@ -61,6 +61,7 @@ void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 /* Rewrites of one parsed section (pypylog_rewrite.c). */
 void pl_name_classes(ir_trace *t);
 void pl_oopspec_calls(ir_trace *t);
+void pl_pure_call_names(ir_trace *t);
 /* May replace *T by a copy with arraycopy calls expanded (on failure,
  * *T is left as it was). */
 void pl_arraycopy(ir_trace **t);

@@ -291,7 +291,8 @@ static void test_oopspec_calls(void)
 	    "i4 = call_i(ConstClass(other), i0, 2, descr=<Calli 8 ii EF=0 "
 	    "OS=13>)\n"
 	    "i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii EF=5>)\n"
-	    "finish(i2, i3, i4, i5)\n"
+	    "p6 = call_pure_r(ConstClass(ll_str), i0, descr=<Callr 8 i EF=3>)\n"
+	    "finish(i2, i3, i4, i5, p6)\n"
 	    "[2] jit-log-noopt}\n"
 	    "[3] {jit-log-opt-bridge\n"
 	    "# bridge out of Guard 0x7f02 with 5 ops\n"
@@ -303,7 +304,8 @@ static void test_oopspec_calls(void)
 	    "OS=13>)\n"
 	    "+4: i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii "
 	    "EF=5>)\n"
-	    "+5: finish(i2, i3, i4, i5)\n"
+	    "+5: p6 = call_r(ConstClass(ll_str), i0, descr=<Callr 8 i EF=3>)\n"
+	    "+6: finish(i2, i3, i4, i5, p6)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
 	const pl_pair *p = read_pair(text, 1, 0, &log);
@@ -315,6 +317,10 @@ static void test_oopspec_calls(void)
 	CHECK(o->ops[1].opc == IR_INT_PY_DIV);
 	CHECK(o->ops[2].opc == IR_OPAQUE && o->ops[3].opc == IR_OPAQUE);
 	CHECK(t->ops[0].opc == IR_INT_PY_MOD);
+	/* the call_pure_r PyPy keeps is printed call_r: one name */
+	CHECK(o->ops[4].opc == IR_OPAQUE && t->ops[4].opc == IR_OPAQUE &&
+	      !strcmp(ir_op_name(o, &o->ops[4]), "call_r") &&
+	      !strcmp(ir_op_name(t, &t->ops[4]), "call_r"));
 	pl_free(&log);
 }
 

@@ -83,6 +83,11 @@ grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.
 [ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/rcb" ||
   bad "recorded_class without its guard_value: exit $rc: $(cat "$tmp/rcb")"
 
+# a call_pure_r the optimizer keeps is printed call_r: the same call
+"$JITPROVE" log "$C/call_pure_kept.log" >"$tmp/cp" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/cp" ||
+  bad "call_pure_kept: exit $rc: $(cat "$tmp/cp")"
+
 "$JITPROVE" log --out "$tmp/pairs" "$C/int_loop.log" >/dev/null 2>&1 || bad "--out: exit $?"
 [ -f "$tmp/pairs/log0-loop_1/orig.trace" ] && [ -f "$tmp/pairs/log0-loop_1/opt.trace" ] &&
   grep -qx proved "$tmp/pairs/log0-loop_1/expect" || bad "--out: no pair directory"
