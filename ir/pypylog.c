@@ -610,7 +610,7 @@ static void set_reason(pl_pair *p, const char *why)
 
 /* Shapes pair P from the unoptimized trace N and the optimized one T. */
 static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
-		  const char *const *known, uint32_t nknown, bool apart)
+		  const char *const *known, uint32_t nknown, const pl_opts *o)
 {
 	char why[512] = "";
 	uint32_t at[2];
@@ -674,11 +674,13 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		set_reason(p, why);
 		return;
 	}
-	if (!apart)
+	if (!o || !o->apart)
 		pl_same_ptrs(p);
 	/* p->orig starts with a copy of N's ops (unrolled): those are the
 	 * recorded ones. */
 	pl_recorded_facts(p, pl_end_op(n));
+	if (!o || !o->write_all)
+		pl_call_effects(p);
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
 }
@@ -848,8 +850,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			p->error = strdup(perr[nk] ? perr[nk] : perr[k]);
 			continue;
 		}
-		shape(p, tr[nk], tr[k], (const char *const *)known, nknown,
-		      o && o->apart);
+		shape(p, tr[nk], tr[k], (const char *const *)known, nknown, o);
 		uint32_t pk, g;
 		if (p->orig && parent_guard(p, secs, tr, k, &pk, &g))
 			pl_bridge_facts(p, tr[pk], g);

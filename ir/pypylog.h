@@ -71,12 +71,17 @@ typedef struct pl_pair {
 	 * proves about its constants (docs/pypy.md, "What the recording
 	 * proves"). */
 	uint32_t nrecorded;
+	/* How many (call, field) pairs the optimized trace took a call to
+	 * keep, an assumption (docs/pypy.md, "Call effects"); the pair's
+	 * verdict assumes them. */
+	uint32_t nkept;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;
 
 typedef struct pl_opts {
-	bool apart; /* keep every ConstPtr name apart (no identities) */
+	bool apart;	/* keep every ConstPtr name apart (no identities) */
+	bool write_all; /* take no field as kept by a call (pl_pair.nkept) */
 } pl_opts;
 
 typedef struct pl_log {

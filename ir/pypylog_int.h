@@ -79,6 +79,9 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
  * become guards at the start of both traces (pypylog_recorded.c);
  * P->nrecorded counts them. */
 void pl_recorded_facts(pl_pair *p, uint32_t nrec);
+/* The fields the optimizer took each call to keep, written into the
+ * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
+void pl_call_effects(pl_pair *p);
 
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);

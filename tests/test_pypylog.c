@@ -507,8 +507,60 @@ static void test_recorded_facts(void)
 	pl_free(&log);
 }
 
+/* The fields the optimizer took a call to keep (pl_call_effects): read
+ * before the call, not again after it in the optimized trace, read after
+ * it in the unoptimized one.  Field b is read again after the call (not
+ * kept); field c is not read after it by either trace (nothing to keep);
+ * guard_no_exception is a call event too, and keeps everything itself. */
+static void test_call_effects(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0]\n"
+	    "i1 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
+	    "i3 = getfield_gc_i(p0, descr=<FieldS m.M.inst_c 24>)\n"
+	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
+	    "guard_no_exception()\n"
+	    "i4 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "i5 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
+	    "finish(i1, i2, i3, i4, i5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0a with 6 ops\n"
+	    "[p10]\n"
+	    "+1: i11 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
+	    "+2: i12 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
+	    "+3: i13 = getfield_gc_i(p10, descr=<FieldS m.M.inst_c 24>)\n"
+	    "+4: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
+	    "+5: guard_no_exception(descr=<Guard0x2>) [p10]\n"
+	    "+6: i15 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
+	    "+7: finish(i11, i12, i13, i11, i15)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nkept == 1);
+	const ir_trace *sides[2] = {p->orig, p->opt};
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = sides[s];
+		CHECK(t->ops[3].opc == IR_OPAQUE && t->ops[3].descr &&
+		      !strcmp(ir_strtext(t, t->ops[3].descr),
+			      "<Callv 0 r EF=5 keeps=m.M.inst_a>"));
+	}
+	pl_free(&log);
+	pl_opts o = {.write_all = true};
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].nkept == 0);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_call_effects();
 	test_recorded_facts();
 	test_arraycopy_force_token();
 	test_bridge_facts();

@@ -41,6 +41,7 @@ static const char *vname(verdict v)
 typedef struct record {
 	verdict v;
 	uint32_t assumed; /* proved assuming this many ConstPtr identities */
+	uint32_t kept;	  /* ... and this many fields kept by calls */
 	double ms;
 	char reason[400];
 } record;
@@ -115,8 +116,10 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		}
 	}
 	ver_result_free(&res);
-	if (r->v == V_PROVED)
+	if (r->v == V_PROVED) {
 		r->assumed = p->nsame;
+		r->kept = p->nkept;
+	}
 }
 
 /* ---- workers ------------------------------------------------------------ */
@@ -215,6 +218,7 @@ static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
 typedef struct totals {
 	uint32_t n[4];
 	uint32_t assumed; /* proved pairs that assume ConstPtr identities */
+	uint32_t kept;	  /* proved pairs that assume fields kept by calls */
 	double ms;
 } totals;
 
@@ -227,8 +231,12 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 	if (r->v != V_PROVED && r->reason[0])
 		printf("  %s", r->reason);
 	if (r->assumed)
-		printf("  (assuming %u ConstPtr identit%s)", r->assumed,
-		       r->assumed == 1 ? "y" : "ies");
+		printf("  (assuming %u ConstPtr identit%s%s", r->assumed,
+		       r->assumed == 1 ? "y" : "ies", r->kept ? ", " : ")");
+	if (r->kept)
+		printf("%s%u field%s kept by calls)",
+		       r->assumed ? "" : "  (assuming ", r->kept,
+		       r->kept == 1 ? "" : "s");
 	putchar('\n');
 }
 
@@ -251,7 +259,8 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, vname(r->v));
 	sb_printf(sb, ",\"ms\":%.1f,\"reason\":", r->ms);
 	sb_json_str(sb, r->reason);
-	sb_printf(sb, ",\"ptr_identities\":%u}", r->assumed);
+	sb_printf(sb, ",\"ptr_identities\":%u,\"kept_fields\":%u}", r->assumed,
+		  r->kept);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -310,7 +319,7 @@ static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
 
 int cmd_log(int argc, char **argv)
 {
-	bool json = false, apart = false;
+	bool json = false, apart = false, writeall = false;
 	const char *out = NULL;
 	/* PyPy's traces are longer than the fuzzer's: the unrolled loop of a
 	 * small program holds dozens of objects, and its heap queries need
@@ -326,6 +335,10 @@ int cmd_log(int argc, char **argv)
 	    {"ptrs-apart", CLI_FLAG, &apart,
 	     "keep every ConstPtr name apart: no identity is assumed (pairs "
 	     "that need one stay unknown)",
+	     0, 0, NULL, false},
+	    {"calls-write-all", CLI_FLAG, &writeall,
+	     "take no field as kept by a call: every call may write every "
+	     "field (pairs that need one kept stay unknown)",
 	     0, 0, NULL, false},
 	    cli_opt_jobs(&jobs),
 	    cli_opt_timeout(&timeout),
@@ -381,7 +394,7 @@ int cmd_log(int argc, char **argv)
 		pl_log log;
 		jp_err err;
 		jp_err_clear(&err);
-		pl_opts po = {.apart = apart};
+		pl_opts po = {.apart = apart, .write_all = writeall};
 		if (pl_read(pos[f], &po, &log, &err)) {
 			cli_error(&err);
 			read_error = true;
@@ -402,6 +415,7 @@ int cmd_log(int argc, char **argv)
 		for (uint32_t i = 0; i < log.n; i++) {
 			t.n[recs[i].v]++;
 			t.assumed += recs[i].assumed != 0;
+			t.kept += recs[i].kept != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -420,16 +434,18 @@ int cmd_log(int argc, char **argv)
 	if (json) {
 		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
 		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
-		       "identities\":%u},\"traces\":[%s]}\n",
+		       "identities\":%u,\"proved_assuming_kept_fields\":%u},"
+		       "\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       t.assumed, js.buf ? js.buf : "");
+		       t.assumed, t.kept, js.buf ? js.buf : "");
 	} else {
 		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
-		       "ConstPtr identities), %u counterexample, %u unknown, "
-		       "%u error; %.1f s\n",
+		       "ConstPtr identities, %u assuming fields kept by "
+		       "calls), %u "
+		       "counterexample, %u unknown, %u error; %.1f s\n",
 		       total, t.n[V_PROVED],
 		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
-		       t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
+		       t.kept, t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
 		       (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);

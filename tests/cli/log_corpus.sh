@@ -32,15 +32,18 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["summary"]
 assert set(s) == {"proved", "counterexample", "unknown", "error",
-                  "proved_assuming_ptr_identities"}, s
+                  "proved_assuming_ptr_identities",
+                  "proved_assuming_kept_fields"}, s
 assert s["counterexample"] == 0 and s["error"] == 0, s
 assert s["proved"] >= 1, s
-assert len(d["traces"]) == sum(s.values()) - s["proved_assuming_ptr_identities"]
-assumed = 0
+assert len(d["traces"]) == (s["proved"] + s["counterexample"] +
+                            s["unknown"] + s["error"])
+assumed = kept = 0
 for t in d["traces"]:
     assert set(t) == {"id", "kind", "verdict", "ms", "reason",
-                      "ptr_identities"}, t
+                      "ptr_identities", "kept_fields"}, t
     assumed += t["verdict"] == "proved" and t["ptr_identities"] > 0
+    kept += t["verdict"] == "proved" and t["kept_fields"] > 0
     if t["id"].endswith("real_int_loop.log: loop 1"):
         # its guard_value constants have a name per section: proved only
         # with the identities, which the output counts
@@ -48,6 +51,7 @@ for t in d["traces"]:
     assert t["verdict"] in ("proved", "unknown"), t
     assert t["verdict"] == "proved" or t["reason"], t
 assert assumed == s["proved_assuming_ptr_identities"], s
+assert kept == s["proved_assuming_kept_fields"], s
 print("proved %d of %d" % (s["proved"], len(d["traces"])))
 PY
 
@@ -82,6 +86,16 @@ grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.
 "$JITPROVE" log "$tmp/rc_bad.log" >"$tmp/rcb" 2>&1; rc=$?
 [ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/rcb" ||
   bad "recorded_class without its guard_value: exit $rc: $(cat "$tmp/rcb")"
+
+# the optimizer keeps a dict's strategy across the lookup call (its
+# EffectInfo, not printed, says the call does not write it): proved
+# assuming the field kept, and not with --calls-write-all
+"$JITPROVE" log "$C/call_keeps_field.log" >"$tmp/ck" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved .*1 field kept by calls' "$tmp/ck" ||
+  bad "call_keeps_field: exit $rc: $(cat "$tmp/ck")"
+"$JITPROVE" log --calls-write-all "$C/call_keeps_field.log" >"$tmp/ckw" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^bridge .* unknown' "$tmp/ckw" ||
+  bad "call_keeps_field --calls-write-all: exit $rc: $(cat "$tmp/ckw")"
 
 # a call_pure_r the optimizer keeps is printed call_r: the same call
 "$JITPROVE" log "$C/call_pure_kept.log" >"$tmp/cp" 2>&1; rc=$?
