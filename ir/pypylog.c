@@ -333,6 +333,31 @@ ir_trace *pl_copy_done(copier *c, bool ok)
 	return c->d;
 }
 
+ir_trace *pl_facts_probe(const pl_pair *p, bool jump)
+{
+	if (!p->orig || p->nprefix == 0 || p->nprefix >= p->orig->nops)
+		return NULL;
+	ir_trace *d = ir_trace_new(p->orig->width);
+	copier c;
+	if (!d || !pl_copier_init(&c, d, p->orig)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < p->nprefix; i++)
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	ok = ok && ir_emit(d, jump ? IR_JUMP : IR_FINISH, 0, NULL, 0, NULL) !=
+		       UINT32_MAX;
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 uint32_t pl_end_op(const ir_trace *t)
 {
 	return t->nops - 1; /* ir_parse closes every trace with jump/finish */

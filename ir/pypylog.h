@@ -75,6 +75,9 @@ typedef struct pl_pair {
 	 * keep, an assumption (docs/pypy.md, "Call effects"); the pair's
 	 * verdict assumes them. */
 	uint32_t nkept;
+	/* How many ops both traces start with that the front end added (the
+	 * facts above): pl_facts_probe checks they leave a run. */
+	uint32_t nprefix;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;
@@ -101,6 +104,12 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		       const pl_opts *o, pl_log *out, jp_err *err);
 
 const char *pl_kind_name(pl_kind k);
+
+/* P's ORIG cut after the ops the front end added (its first P->nprefix),
+ * ended by jump() when JUMP, else finish(): checked against each other,
+ * "proved" means those facts leave no run at all (a proof of P would be
+ * vacuous).  NULL when out of memory or P has no such ops. */
+ir_trace *pl_facts_probe(const pl_pair *p, bool jump);
 
 void pl_free(pl_log *log);
 

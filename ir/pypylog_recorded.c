@@ -289,9 +289,9 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	return true;
 }
 
-/* T with the facts FS (of S's values) first. */
+/* T with the facts FS (of S's values) first, *NOPS ops of them. */
 static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
-			       const facts *fs)
+			       const facts *fs, uint32_t *nops)
 {
 	ir_trace *d = ir_trace_new(t->width);
 	copier c;
@@ -303,6 +303,7 @@ static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
 	bool ok = pl_copy_inputs(&c);
 	for (uint32_t k = 0; ok && k < fs->n; k++)
 		ok = emit_fact(d, s, &fs->v[k], k);
+	*nops = d->nops;
 	char why[256];
 	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
 		ok = pl_copy_op(&c, i, "", why, sizeof why);
@@ -324,11 +325,14 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		collect(&r, &fs);
 	}
 	if (r.up && r.kptr && !fs.oom && fs.n > 0) {
-		ir_trace *o = with_recorded(p->orig, t, &fs);
-		ir_trace *q = o ? with_recorded(p->opt, t, &fs) : NULL;
+		uint32_t n = 0;
+		ir_trace *o = with_recorded(p->orig, t, &fs, &n);
+		ir_trace *q = o ? with_recorded(p->opt, t, &fs, &n) : NULL;
 		pl_replace_traces(p, o, q);
-		if (o && q)
+		if (o && q) {
 			p->nrecorded = fs.n;
+			p->nprefix += n;
+		}
 	}
 	free(r.up);
 	free(r.kptr);

@@ -56,6 +56,39 @@ static bool uses_heap(const ir_trace *t)
 	return false;
 }
 
+/* A proof resting on facts the front end put at the start of both traces
+ * (what the recording proves, what a bridge knows; over identified
+ * constants) would be vacuous if those facts contradict each other (two
+ * identified constants with different recorded classes): both traces
+ * would fail at once on every input.  The facts alone, ending in
+ * finish() and in jump(): the checker refutes "that end is unreachable"
+ * with a run, or proves it (vacuous); a pair whose facts are shown to
+ * leave no run, or not shown to leave one, is unknown. */
+static void check_not_vacuous(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
+			      record *r)
+{
+	if (r->v != V_PROVED || p->nprefix == 0)
+		return;
+	ir_trace *f = pl_facts_probe(p, false), *j = pl_facts_probe(p, true);
+	ver_result res;
+	memset(&res, 0, sizeof res);
+	jp_err err;
+	jp_err_clear(&err);
+	jp_status st = f && j ? ver_check(c, f, j, vo, &res, &err) : JP_ENOMEM;
+	bool run = !st && res.verdict == VER_REFUTED;
+	bool none = !st && res.verdict == VER_PROVED;
+	ver_result_free(&res);
+	ir_trace_free(f);
+	ir_trace_free(j);
+	if (run)
+		return;
+	r->v = V_UNKNOWN;
+	snprintf(r->reason, sizeof r->reason, "%s",
+		 none ? "vacuous: the facts the front end added leave no run"
+		      : "proved, but no run the front end's facts allow was "
+			"found (the proof could be vacuous)");
+}
+
 static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		       record *r)
 {
@@ -116,6 +149,8 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		}
 	}
 	ver_result_free(&res);
+	check_not_vacuous(c, vo, p, r);
+	r->ms = clk_now_ms() - t0;
 	if (r->v == V_PROVED) {
 		r->assumed = p->nsame;
 		r->kept = p->nkept;

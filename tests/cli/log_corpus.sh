@@ -97,6 +97,31 @@ grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.
 [ $rc -eq 3 ] && grep -q '^bridge .* unknown' "$tmp/ckw" ||
   bad "call_keeps_field --calls-write-all: exit $rc: $(cat "$tmp/ckw")"
 
+# Facts that contradict each other leave no run: a proof would be
+# vacuous, so the pair is unknown.  The optimized bridge guards both
+# inputs against one constant box, so the two recorded constants are one
+# object by role, and the recording gave them two classes.
+cat >"$tmp/vac.log" <<'LOG'
+[1] {jit-log-noopt
+[p0, p1]
+guard_value(p0, ConstPtr(ptr1))
+guard_class(p0, ConstClass(A))
+guard_value(p1, ConstPtr(ptr2))
+guard_class(p1, ConstClass(B))
+finish(p0)
+[2] jit-log-noopt}
+[3] {jit-log-opt-bridge
+# bridge out of Guard 0x7f0c with 3 ops
+[p10, p11]
++1: guard_value(p10, ConstPtr(ptr12), descr=<Guard0x1>) [p10]
++2: guard_value(p11, ConstPtr(ptr12), descr=<Guard0x2>) [p10]
++3: finish(p10)
+[4] jit-log-opt-bridge}
+LOG
+"$JITPROVE" log "$tmp/vac.log" >"$tmp/vac" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^bridge .* unknown .*vacuous' "$tmp/vac" ||
+  bad "contradicting facts: exit $rc: $(cat "$tmp/vac")"
+
 # a call_pure_r the optimizer keeps is printed call_r: the same call
 "$JITPROVE" log "$C/call_pure_kept.log" >"$tmp/cp" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/cp" ||
