@@ -558,8 +558,60 @@ static void test_call_effects(void)
 	pl_free(&log);
 }
 
+/* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the
+ * kept read by the use of its value, and the read the optimizer removed
+ * names the one store before it. */
+static void test_global_cells(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[i1]\n"
+	    "setfield_gc(ConstPtr(ptr1), i1, descr=<FieldS c.Cell.inst_v 8>)\n"
+	    "i2 = getfield_gc_i(ConstPtr(ptr2), descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "i3 = int_mul(i2, 31)\n"
+	    "i4 = getfield_gc_i(ConstPtr(ptr4), descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "i5 = int_add(i3, i4)\n"
+	    "setfield_gc(ConstPtr(ptr6), i5, descr=<FieldS c.Cell.inst_v 8>)\n"
+	    "finish(i5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0b with 5 ops\n"
+	    "[i11]\n"
+	    "+1: setfield_gc(ConstPtr(ptr12), i11, descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "+2: i13 = getfield_gc_i(ConstPtr(ptr14), descr=<FieldS "
+	    "c.Cell.inst_v 8>)\n"
+	    "+3: i15 = int_mul(i13, 31)\n"
+	    "+4: i16 = int_add(i15, i11)\n"
+	    "+5: setfield_gc(ConstPtr(ptr17), i16, descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "+6: finish(i16)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig, *t = p->opt;
+	CHECK(p->nsame == 4);
+	/* the removed read of ptr4 is the store's object, ptr1 */
+	CHECK(!strcmp(ir_valname(o, o->ops[3].args[0]),
+		      ir_valname(o, o->ops[0].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[0].args[0]),
+		      ir_valname(o, o->ops[0].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[1].args[0]),
+		      ir_valname(o, o->ops[1].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[4].args[0]),
+		      ir_valname(o, o->ops[5].args[0])));
+	CHECK(strcmp(ir_valname(o, o->ops[1].args[0]),
+		     ir_valname(o, o->ops[0].args[0])));
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_global_cells();
 	test_call_effects();
 	test_recorded_facts();
 	test_arraycopy_force_token();

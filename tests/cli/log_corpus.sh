@@ -122,6 +122,23 @@ LOG
 [ $rc -eq 3 ] && grep -q '^bridge .* unknown .*vacuous' "$tmp/vac" ||
   bad "contradicting facts: exit $rc: $(cat "$tmp/vac")"
 
+# Global variables live in cells, one ConstPtr name per occurrence: the
+# stores pair in order, the kept read by how its value is used, and the
+# read the optimizer removed names the one store before it -- proved with
+# 4 identities, not with --ptrs-apart, and not when the optimized trace
+# forwards the other global's value
+"$JITPROVE" log "$C/global_cells.log" >"$tmp/gc" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved .*assuming 4 ConstPtr identities' "$tmp/gc" ||
+  bad "global_cells: exit $rc: $(cat "$tmp/gc")"
+"$JITPROVE" log --ptrs-apart "$C/global_cells.log" >"$tmp/gca" 2>&1; rc=$?
+[ $rc -eq 3 ] || bad "global_cells --ptrs-apart: exit $rc: $(cat "$tmp/gca")"
+sed 's/+60: i16 = int_add_ovf(i15, i11)/+60: i16 = int_add_ovf(i15, i13)/' \
+  "$C/global_cells.log" >"$tmp/gc_bad.log"
+grep -q 'i15, i13' "$tmp/gc_bad.log" || bad "global_cells: the edit did not apply"
+"$JITPROVE" log "$tmp/gc_bad.log" >"$tmp/gcb" 2>&1; rc=$?
+[ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/gcb" ||
+  bad "global_cells forwarding the other global: exit $rc: $(cat "$tmp/gcb")"
+
 # a call_pure_r the optimizer keeps is printed call_r: the same call
 "$JITPROVE" log "$C/call_pure_kept.log" >"$tmp/cp" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/cp" ||
