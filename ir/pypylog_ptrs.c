@@ -245,6 +245,66 @@ static void unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
 		unite(pn, pn->occ[i + k].name, pn->occ[m + k].name);
 }
 
+/* ---- constants the optimizer left in a role ------------------------------ */
+
+/* The role of argument J of op OPI without the other arguments: the op,
+ * its name and descr, the position. */
+static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
+{
+	const ir_op *op = &t->ops[opi];
+	uint64_t h = pl_mix(10, op->opc);
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
+	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));
+	return pl_mix(h, j);
+}
+
+/* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it
+ * gives none or several. */
+static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r)
+{
+	uint32_t k = UINT32_MAX;
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(o, op->args[j]);
+			if (!s || shallow_role(o, i, j) != r)
+				continue;
+			uint32_t x = find(pn, name_index(pn, s));
+			if (k != UINT32_MAX && k != x)
+				return UINT32_MAX;
+			k = x;
+		}
+	}
+	return k;
+}
+
+/* A name of OPT still apart from every name of ORIG (index NORIG and up
+ * are OPT's own) is, in a role where ORIG has one object, that object:
+ * the optimizer copies constants, it does not make new ones (the one it
+ * puts for a promoted value is the guard_value's box, with the guard's
+ * name, paired by role already).  A loop's peeled body stores the same
+ * constant as the preamble in an op whose other arguments come from the
+ * label, so the full role does not match. */
+static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
+{
+	const ir_trace *t = p->opt;
+	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(t, op->args[j]);
+			uint32_t x = s ? name_index(pn, s) : UINT32_MAX;
+			if (x == UINT32_MAX || find(pn, x) < norig)
+				continue;
+			uint32_t k =
+			    orig_name_in(pn, p->orig, shallow_role(t, i, j));
+			if (k != UINT32_MAX)
+				unite(pn, k, x);
+		}
+	}
+}
+
 /* ---- cells: fields read and written only through constants ------------- */
 
 /* PyPy keeps a module's global variables in cells, ConstPtr objects whose
@@ -472,6 +532,7 @@ void pl_same_ptrs(pl_pair *p)
 	ptr_names pn;
 	memset(&pn, 0, sizeof pn);
 	collect(&pn, p->orig, 0);
+	uint32_t norig = pn.n;
 	collect(&pn, p->opt, 1);
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
@@ -487,6 +548,8 @@ void pl_same_ptrs(pl_pair *p)
 	}
 	if (!pn.oom)
 		pair_cells(&pn, p);
+	if (!pn.oom)
+		pair_left_apart(&pn, p, norig);
 	uint32_t merged = 0;
 	for (uint32_t i = 0; i < pn.n; i++)
 		merged += find(&pn, i) != i;

@@ -609,8 +609,38 @@ static void test_global_cells(void)
 	pl_free(&log);
 }
 
+/* A constant of the optimized trace still apart after the roles is, in
+ * a role where the unoptimized trace has one object, that object (a
+ * peeled body stores the preamble's constant through label values). */
+static void test_left_apart(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1]\n"
+	    "setarrayitem_gc(p0, i1, ConstPtr(ptr1), descr=<ArrayP 8>)\n"
+	    "finish()\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0d with 2 ops\n"
+	    "[p10, i11]\n"
+	    "+1: i12 = int_add(i11, 0)\n"
+	    "+2: setarrayitem_gc(p10, i12, ConstPtr(ptr13), descr=<ArrayP "
+	    "8>)\n"
+	    "+3: finish()\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nsame == 1);
+	CHECK(!strcmp(ir_valname(p->opt, p->opt->ops[1].args[2]),
+		      ir_valname(p->orig, p->orig->ops[0].args[2])));
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_left_apart();
 	test_global_cells();
 	test_call_effects();
 	test_recorded_facts();
