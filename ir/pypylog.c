@@ -704,10 +704,11 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	/* p->orig starts with a copy of N's ops (unrolled): those are the
 	 * recorded ones. */
 	pl_recorded_facts(p, pl_end_op(n));
-	if (!o || !o->write_all)
-		pl_call_effects(p);
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
+	/* after the rewrites that turn calls into inputs */
+	if (!o || !o->write_all)
+		pl_call_effects(p);
 }
 
 /* ---- the driver --------------------------------------------------------- */
