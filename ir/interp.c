@@ -378,7 +378,8 @@ static bool is_length(const char *field)
 /* The writes of call K that name fresh objects (after reach_at_call).
  * One to or of a fresh object the world cannot reach at the call is one
  * no call can make: it is counted (nrejected), not applied. */
-static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
+static jp_status apply_obj_writes(run *r, uint32_t k, const char *cname,
+				  const char *cdescr, uint64_t *out,
 				  uint64_t ret)
 {
 	for (uint32_t i = 0; i < r->env->nobj_writes; i++) {
@@ -392,7 +393,8 @@ static jp_status apply_obj_writes(run *r, uint32_t k, uint64_t *out,
 			continue;
 		if (is_length(w->field) || (w->obj && !reached_addr(r, a)) ||
 		    (w->value_obj && !reached_addr(r, v)) ||
-		    immutable_cell(r, a, w->field)) {
+		    immutable_cell(r, a, w->field) ||
+		    ir_py_call_keeps(cname, cdescr, w->field)) {
 			r->res->nrejected++;
 			continue;
 		}
@@ -450,15 +452,19 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 	if ((r->env->nobj_writes || r->env->call_ret_obj) &&
 	    !reach_at_call(r, opi, args))
 		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	const char *cname = ir_op_name(r->t, op);
+	const char *cdescr = op->descr ? ir_strtext(r->t, op->descr) : NULL;
 	ret_fresh(r, k, c);
 	for (uint32_t i = 0; i < r->env->ncall_writes; i++) {
 		const interp_cell *w = &r->env->call_writes[i];
 		if (w->call != k)
 			continue;
 		/* No call changes a length, or an immutable field of an
-		 * object that is not fresh (docs/pypy.md). */
+		 * object that is not fresh, or a field its descr says it
+		 * keeps (docs/pypy.md). */
 		if (is_length(w->field) ||
-		    immutable_cell(r, w->addr, w->field)) {
+		    immutable_cell(r, w->addr, w->field) ||
+		    ir_py_call_keeps(cname, cdescr, w->field)) {
 			res->nrejected++;
 			continue;
 		}
@@ -466,7 +472,7 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		if (!o || !set_field(o, w->field, w->value, 0))
 			return jp_fail(r->err, JP_ENOMEM, "out of memory");
 	}
-	return apply_obj_writes(r, k, out, c->ret);
+	return apply_obj_writes(r, k, cname, cdescr, out, c->ret);
 }
 
 /* A call that is a function of its arguments: the environment's entry,

@@ -333,6 +333,31 @@ ir_trace *pl_copy_done(copier *c, bool ok)
 	return c->d;
 }
 
+ir_trace *pl_facts_probe(const pl_pair *p, bool jump)
+{
+	if (!p->orig || p->nprefix == 0 || p->nprefix >= p->orig->nops)
+		return NULL;
+	ir_trace *d = ir_trace_new(p->orig->width);
+	copier c;
+	if (!d || !pl_copier_init(&c, d, p->orig)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < p->nprefix; i++)
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	ok = ok && ir_emit(d, jump ? IR_JUMP : IR_FINISH, 0, NULL, 0, NULL) !=
+		       UINT32_MAX;
+	if (!ok) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 uint32_t pl_end_op(const ir_trace *t)
 {
 	return t->nops - 1; /* ir_parse closes every trace with jump/finish */
@@ -610,7 +635,7 @@ static void set_reason(pl_pair *p, const char *why)
 
 /* Shapes pair P from the unoptimized trace N and the optimized one T. */
 static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
-		  const char *const *known, uint32_t nknown, bool apart)
+		  const char *const *known, uint32_t nknown, const pl_opts *o)
 {
 	char why[512] = "";
 	uint32_t at[2];
@@ -674,10 +699,16 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		set_reason(p, why);
 		return;
 	}
-	if (!apart)
+	if (!o || !o->apart)
 		pl_same_ptrs(p);
+	/* p->orig starts with a copy of N's ops (unrolled): those are the
+	 * recorded ones. */
+	pl_recorded_facts(p, pl_end_op(n));
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
+	/* after the rewrites that turn calls into inputs */
+	if (!o || !o->write_all)
+		pl_call_effects(p);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -820,6 +851,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		else {
 			pl_name_classes(tr[k]);
 			pl_oopspec_calls(tr[k]);
+			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
 		}
 	}
@@ -844,8 +876,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			p->error = strdup(perr[nk] ? perr[nk] : perr[k]);
 			continue;
 		}
-		shape(p, tr[nk], tr[k], (const char *const *)known, nknown,
-		      o && o->apart);
+		shape(p, tr[nk], tr[k], (const char *const *)known, nknown, o);
 		uint32_t pk, g;
 		if (p->orig && parent_guard(p, secs, tr, k, &pk, &g))
 			pl_bridge_facts(p, tr[pk], g);

@@ -67,12 +67,24 @@ typedef struct pl_pair {
 	/* How many guards a bridge's traces start with for what its parent
 	 * loop knew at the failing guard (docs/pypy.md, "Bridges"). */
 	uint32_t nfacts;
+	/* How many guards both traces start with for what the recorded run
+	 * proves about its constants (docs/pypy.md, "What the recording
+	 * proves"). */
+	uint32_t nrecorded;
+	/* How many (call, field) pairs the optimized trace took a call to
+	 * keep, an assumption (docs/pypy.md, "Call effects"); the pair's
+	 * verdict assumes them. */
+	uint32_t nkept;
+	/* How many ops both traces start with that the front end added (the
+	 * facts above): pl_facts_probe checks they leave a run. */
+	uint32_t nprefix;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;
 
 typedef struct pl_opts {
-	bool apart; /* keep every ConstPtr name apart (no identities) */
+	bool apart;	/* keep every ConstPtr name apart (no identities) */
+	bool write_all; /* take no field as kept by a call (pl_pair.nkept) */
 } pl_opts;
 
 typedef struct pl_log {
@@ -92,6 +104,12 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		       const pl_opts *o, pl_log *out, jp_err *err);
 
 const char *pl_kind_name(pl_kind k);
+
+/* P's ORIG cut after the ops the front end added (its first P->nprefix),
+ * ended by jump() when JUMP, else finish(): checked against each other,
+ * "proved" means those facts leave no run at all (a proof of P would be
+ * vacuous).  NULL when out of memory or P has no such ops. */
+ir_trace *pl_facts_probe(const pl_pair *p, bool jump);
 
 void pl_free(pl_log *log);
 

@@ -242,7 +242,9 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g)
 	ir_trace *o = any ? with_facts(p->orig, f, n, &a) : NULL;
 	ir_trace *t = o ? with_facts(p->opt, f, n, &b) : NULL;
 	pl_replace_traces(p, o, t);
-	if (o && t)
+	if (o && t) {
 		p->nfacts = a;
+		p->nprefix += a; /* one guard each */
+	}
 	free(f);
 }

@@ -61,6 +61,7 @@ void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 /* Rewrites of one parsed section (pypylog_rewrite.c). */
 void pl_name_classes(ir_trace *t);
 void pl_oopspec_calls(ir_trace *t);
+void pl_pure_call_names(ir_trace *t);
 /* May replace *T by a copy with arraycopy calls expanded (on failure,
  * *T is left as it was). */
 void pl_arraycopy(ir_trace **t);
@@ -73,6 +74,14 @@ void pl_same_ptrs(pl_pair *p); /* pypylog_ptrs.c */
  * become guards at the start of both traces (pypylog_bridge.c);
  * P->nfacts counts them. */
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
+/* What the run P's ORIG records (its first NREC ops) proves about its
+ * ConstPtr objects: their identities, classes and immutable fields
+ * become guards at the start of both traces (pypylog_recorded.c);
+ * P->nrecorded counts them. */
+void pl_recorded_facts(pl_pair *p, uint32_t nrec);
+/* The fields the optimizer took each call to keep, written into the
+ * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
+void pl_call_effects(pl_pair *p);
 
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);

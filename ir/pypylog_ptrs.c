@@ -245,6 +245,255 @@ static void unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
 		unite(pn, pn->occ[i + k].name, pn->occ[m + k].name);
 }
 
+/* ---- constants the optimizer left in a role ------------------------------ */
+
+/* The role of argument J of op OPI without the other arguments: the op,
+ * its name and descr, the position. */
+static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
+{
+	const ir_op *op = &t->ops[opi];
+	uint64_t h = pl_mix(10, op->opc);
+	if (op->opname && op->opc == IR_OPAQUE)
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->opname)));
+	if (op->descr && !ir_op_has((ir_opcode)op->opc, IRF_GUARD))
+		h = pl_mix(h, pl_hash_text(ir_strtext(t, op->descr)));
+	return pl_mix(h, j);
+}
+
+/* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it
+ * gives none or several. */
+static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r)
+{
+	uint32_t k = UINT32_MAX;
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(o, op->args[j]);
+			if (!s || shallow_role(o, i, j) != r)
+				continue;
+			uint32_t x = find(pn, name_index(pn, s));
+			if (k != UINT32_MAX && k != x)
+				return UINT32_MAX;
+			k = x;
+		}
+	}
+	return k;
+}
+
+/* A name of OPT still apart from every name of ORIG (index NORIG and up
+ * are OPT's own) is, in a role where ORIG has one object, that object:
+ * the optimizer copies constants, it does not make new ones (the one it
+ * puts for a promoted value is the guard_value's box, with the guard's
+ * name, paired by role already).  A loop's peeled body stores the same
+ * constant as the preamble in an op whose other arguments come from the
+ * label, so the full role does not match. */
+static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
+{
+	const ir_trace *t = p->opt;
+	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(t, op->args[j]);
+			uint32_t x = s ? name_index(pn, s) : UINT32_MAX;
+			if (x == UINT32_MAX || find(pn, x) < norig)
+				continue;
+			uint32_t k =
+			    orig_name_in(pn, p->orig, shallow_role(t, i, j));
+			if (k != UINT32_MAX)
+				unite(pn, k, x);
+		}
+	}
+}
+
+/* ---- cells: fields read and written only through constants ------------- */
+
+/* PyPy keeps a module's global variables in cells, ConstPtr objects whose
+ * one field the trace reads (LOAD_NAME) and writes (STORE_NAME); each
+ * occurrence has a name of its own, and roles do not tell the cells apart
+ * (every read of one looks like every read of another).  For a field D
+ * that both traces reach only through constants, aligned pieces of the
+ * traces (a loop's first unrolled iteration and its preamble, the second
+ * and the peeled body; a bridge whole) pair:
+ *  - their stores of D in order, when both have as many (the optimizer
+ *    keeps a store to a global: other code can read it);
+ *  - the optimized trace's reads of D, each with the first free read of
+ *    the unoptimized piece whose value is used the same way (by the same
+ *    pure ops at the same argument position);
+ *  - a read of the unoptimized piece left without a partner was removed
+ *    by the optimizer, which forwards a read only from the same constant:
+ *    when one store of D alone precedes it in the piece, after its last
+ *    call, it names that store's object.
+ * These identities are counted with the others (P->nsame). */
+
+typedef struct piece {
+	const ir_trace *t;
+	uint32_t from, to;
+} piece;
+
+static bool call_op(const ir_trace *t, const ir_op *op)
+{
+	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+}
+
+/* Whether op OP accesses field D of a ConstPtr: 1 a read, 2 a store, 0
+ * not; -1 when it accesses D through a value that is not a constant. */
+static int cell_access(const ir_trace *t, const ir_op *op, const char *d)
+{
+	bool get = op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R;
+	bool set = op->opc == IR_SETFIELD_GC;
+	if ((!get && !set) || !op->descr || op->nargs == 0 ||
+	    strcmp(ir_strtext(t, op->descr), d))
+		return 0;
+	if (!const_ptr_name(t, op->args[0]))
+		return -1;
+	return get ? 1 : 2;
+}
+
+/* How the value V is used: the pure ops taking it, with the position. */
+static uint64_t use_sig(const ir_trace *t, ir_vid v)
+{
+	uint64_t h = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (!ir_op_has((ir_opcode)op->opc, IRF_PURE))
+			continue;
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (op->args[j] == v)
+				h += pl_mix(pl_mix(9, op->opc), j);
+	}
+	return h;
+}
+
+/* The accesses of field D in piece P: op indices into OPS (*N). */
+static void accesses(const piece *p, const char *d, int kind, uint32_t *ops,
+		     uint32_t *n)
+{
+	*n = 0;
+	for (uint32_t i = p->from; i < p->to; i++)
+		if (cell_access(p->t, &p->t->ops[i], d) == kind)
+			ops[(*n)++] = i;
+}
+
+static uint32_t name_at(ptr_names *pn, const ir_trace *t, uint32_t opi)
+{
+	return name_index(pn, const_ptr_name(t, t->ops[opi].args[0]));
+}
+
+/* The one store of D in piece O before op AT and after its last call
+ * before AT, or UINT32_MAX. */
+static uint32_t only_store_before(const piece *o, const char *d, uint32_t at)
+{
+	uint32_t s = UINT32_MAX, n = 0;
+	for (uint32_t i = at; i-- > o->from;) {
+		const ir_op *op = &o->t->ops[i];
+		if (call_op(o->t, op))
+			break;
+		if (cell_access(o->t, op, d) == 2) {
+			s = i;
+			n++;
+		}
+	}
+	return n == 1 ? s : UINT32_MAX;
+}
+
+static void pair_cell_pieces(ptr_names *pn, const piece *o, const piece *t,
+			     const char *d, uint32_t *a, uint32_t *b,
+			     bool *used)
+{
+	uint32_t na, nb;
+	accesses(o, d, 2, a, &na);
+	accesses(t, d, 2, b, &nb);
+	if (na == nb)
+		for (uint32_t k = 0; k < na; k++)
+			unite(pn, name_at(pn, o->t, a[k]),
+			      name_at(pn, t->t, b[k]));
+	accesses(o, d, 1, a, &na);
+	accesses(t, d, 1, b, &nb);
+	memset(used, 0, (na + 1) * sizeof *used);
+	for (uint32_t k = 0; k < nb; k++) {
+		uint64_t u = use_sig(t->t, t->t->ops[b[k]].result);
+		uint32_t m = 0;
+		while (m < na &&
+		       (used[m] || use_sig(o->t, o->t->ops[a[m]].result) != u))
+			m++;
+		if (m == na)
+			return; /* a read without a partner: say nothing */
+		used[m] = true;
+		unite(pn, name_at(pn, o->t, a[m]), name_at(pn, t->t, b[k]));
+	}
+	for (uint32_t m = 0; m < na; m++) {
+		uint32_t s =
+		    used[m] ? UINT32_MAX : only_store_before(o, d, a[m]);
+		if (s != UINT32_MAX)
+			unite(pn, name_at(pn, o->t, a[m]),
+			      name_at(pn, o->t, s));
+	}
+}
+
+/* Whether T reaches field D only through constants (and does reach it). */
+static bool cell_field(const ir_trace *t, const char *d)
+{
+	bool any = false;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		int k = cell_access(t, &t->ops[i], d);
+		if (k < 0)
+			return false;
+		any |= k > 0;
+	}
+	return any;
+}
+
+/* The aligned pieces of P: one, or two for a peeled loop (ORIG unrolled
+ * twice, OPT's preamble and body split at its label). */
+static uint32_t pieces_of(const pl_pair *p, piece *o, piece *t)
+{
+	uint32_t lab = UINT32_MAX, n = p->opt->nops - 1;
+	for (uint32_t i = 0; i < n; i++)
+		if (p->opt->ops[i].opc == IR_LABEL)
+			lab = i;
+	uint32_t m = p->orig->nops - 1;
+	o[0] = (piece){p->orig, 0, m};
+	t[0] = (piece){p->opt, 0, n};
+	if (lab == UINT32_MAX || m % 2)
+		return 1;
+	for (uint32_t i = 0; i < m / 2; i++)
+		if (p->orig->ops[i].opc != p->orig->ops[m / 2 + i].opc)
+			return 1;
+	o[0].to = m / 2;
+	o[1] = (piece){p->orig, m / 2, m};
+	t[0].to = lab;
+	t[1] = (piece){p->opt, lab + 1, n};
+	return 2;
+}
+
+static void pair_cells(ptr_names *pn, const pl_pair *p)
+{
+	piece o[2], t[2];
+	uint32_t np = pieces_of(p, o, t);
+	uint32_t cap = p->orig->nops + p->opt->nops + 1;
+	uint32_t *a = calloc(cap, sizeof *a), *b = calloc(cap, sizeof *b);
+	bool *used = calloc(cap, sizeof *used);
+	for (uint32_t i = 0; a && b && used && i < p->orig->nops; i++) {
+		const ir_op *op = &p->orig->ops[i];
+		const char *d = op->descr ? ir_strtext(p->orig, op->descr) : "";
+		if (cell_access(p->orig, op, d) <= 0)
+			continue;
+		bool first = true; /* each field once */
+		for (uint32_t j = 0; j < i && first; j++) {
+			const ir_op *q = &p->orig->ops[j];
+			first = !(q->descr && cell_access(p->orig, q, d) > 0);
+		}
+		if (!first || !cell_field(p->orig, d) || !cell_field(p->opt, d))
+			continue;
+		for (uint32_t k = 0; k < np; k++)
+			pair_cell_pieces(pn, &o[k], &t[k], d, a, b, used);
+	}
+	free(a);
+	free(b);
+	free(used);
+}
+
 /* A copy of T with every ConstPtr renamed to its class's root (NULL on
  * failure, WHY set). */
 static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
@@ -283,6 +532,7 @@ void pl_same_ptrs(pl_pair *p)
 	ptr_names pn;
 	memset(&pn, 0, sizeof pn);
 	collect(&pn, p->orig, 0);
+	uint32_t norig = pn.n;
 	collect(&pn, p->opt, 1);
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
@@ -296,6 +546,10 @@ void pl_same_ptrs(pl_pair *p)
 		else
 			unite_in_order(&pn, i, j);
 	}
+	if (!pn.oom)
+		pair_cells(&pn, p);
+	if (!pn.oom)
+		pair_left_apart(&pn, p, norig);
 	uint32_t merged = 0;
 	for (uint32_t i = 0; i < pn.n; i++)
 		merged += find(&pn, i) != i;

@@ -128,6 +128,27 @@ void pl_oopspec_calls(ir_trace *t)
 	}
 }
 
+/* PyPy's optimizer emits call_X for a call_pure_X it keeps (it cannot
+ * fold it): the same call.  Whether a call is elidable is read from its
+ * descr's EF (ir_pycall_of), not from the name, so the names are made one
+ * here; an opaque call stays an event of both traces either way. */
+void pl_pure_call_names(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname)
+			continue;
+		const char *n = ir_strtext(t, op->opname);
+		if (strncmp(n, "call_pure_", 10) || strlen(n) != 11)
+			continue;
+		char plain[8];
+		snprintf(plain, sizeof plain, "call_%c", n[10]);
+		uint32_t id = ir_cstr(t, plain);
+		if (id != UINT32_MAX)
+			op->opname = id;
+	}
+}
+
 /* ---- arraycopy --------------------------------------------------------- */
 
 /* A call with OS_ARRAYCOPY (oopspec 1: rgc.ll_arraycopy(source, dest,

@@ -55,6 +55,47 @@ bool ir_py_field_immutable(const char *descr)
 	return n > 6 && !strcmp(descr + n - 6, " pure>");
 }
 
+/* The name of a field descr "<FieldP a.b.C.inst_x 16>": a.b.C.inst_x
+ * (*LEN set), or NULL for any other descr. */
+static const char *field_name(const char *descr, size_t *len)
+{
+	if (!descr || strncmp(descr, "<Field", 6) != 0)
+		return NULL;
+	const char *s = strchr(descr, ' ');
+	if (!s)
+		return NULL;
+	s++;
+	*len = strcspn(s, " >");
+	return *len ? s : NULL;
+}
+
+bool ir_py_call_keeps(const char *opname, const char *call_descr,
+		      const char *field)
+{
+	/* Guards on the exception or the frame state the previous call
+	 * left: they write no object. */
+	static const char *const guards[] = {
+	    "guard_no_exception", "guard_exception", "guard_not_forced",
+	    "guard_not_forced_2", NULL};
+	for (int i = 0; opname && guards[i]; i++)
+		if (!strcmp(opname, guards[i]))
+			return true;
+	size_t n;
+	const char *name = field_name(field, &n);
+	const char *k = call_descr ? strstr(call_descr, " keeps=") : NULL;
+	if (!name || !k)
+		return false;
+	for (k += 7; *k && *k != '>' && *k != ' ';) {
+		size_t m = strcspn(k, ",> ");
+		if (m == n && !strncmp(k, name, n))
+			return true;
+		k += m;
+		if (*k == ',')
+			k++;
+	}
+	return false;
+}
+
 bool ir_py_returns_foreign_ref(const char *name)
 {
 	return !strcmp(name, "force_token") || !strcmp(name, "virtual_ref");

@@ -79,6 +79,19 @@ int ir_py_extraeffect(const char *descr);
  * at its end: immutable and quasi-immutable fields). */
 bool ir_py_field_immutable(const char *descr);
 
+/* Whether the opaque op NAME with descr CALL_DESCR leaves the field of
+ * descr FIELD unchanged in every object:
+ *  - guard_no_exception, guard_exception, guard_not_forced(_2) write no
+ *    object (they look at what the previous call left);
+ *  - a call whose descr lists the field's name after " keeps="
+ *    ("<Callv 0 r EF=5 keeps=a.B.inst_x,a.B.inst_y>").  PyPy's EffectInfo
+ *    knows which fields a call may write but its log does not print it;
+ *    jitprove log writes what the optimizer took a call to keep
+ *    (docs/pypy.md, "Call effects").  Only fields, never array items or
+ *    lengths. */
+bool ir_py_call_keeps(const char *name, const char *call_descr,
+		      const char *field);
+
 /* Whether an opaque op of this name returns a reference that is never an
  * object the trace allocated: force_token (the JIT frame), virtual_ref (a
  * new vref object). */

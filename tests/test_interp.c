@@ -368,6 +368,48 @@ static void test_obj_write_reach(void)
 	ir_trace_free(t);
 }
 
+/* A call never changes a field its descr says it keeps (" keeps=",
+ * ir_py_call_keeps), nor does guard_no_exception change any: such writes
+ * of the environment are rejected, not applied. */
+static void test_kept_fields(void)
+{
+	const char *text =
+	    "[p0]\n"
+	    "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5 keeps=W.v>)\n"
+	    "guard_no_exception()\n"
+	    "i1 = getfield_gc_i(p0, descr=<FieldS W.v 8>)\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS W.w 8>)\n"
+	    "finish(i1, i2)\n";
+	ir_parse_opts o = {.width = 64, .opaque = true};
+	ir_trace *t = NULL;
+	jp_err e;
+	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	if (!t)
+		return;
+	uint64_t args[1] = {0x2000};
+	interp_cell init[] = {{0, 0x2000, "<FieldS W.v 8>", 4},
+			      {0, 0x2000, "<FieldS W.w 8>", 4}};
+	interp_cell cw[] = {{0, 0x2000, "<FieldS W.v 8>", 9},
+			    {0, 0x2000, "<FieldS W.w 8>", 9},
+			    {1, 0x2000, "<FieldS W.w 8>", 11}};
+	interp_env env = {.args = args,
+			  .nargs = 1,
+			  .init = init,
+			  .ninit = 2,
+			  .call_writes = cw,
+			  .ncall_writes = 3};
+	interp_result r;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 2);
+	if (r.outcome == INTERP_FINISH && r.nout == 2) {
+		CHECK_EQ_U64(r.out[0], 4); /* kept by the call */
+		CHECK_EQ_U64(r.out[1], 9); /* the call's write */
+		CHECK(r.nrejected == 2);
+	}
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 /* A call PyPy's descr makes a function (ir_pycall_of) is no event: it
  * returns the environment's entry for its arguments (0 when unlisted).  A
  * call never changes an immutable field of an object that is not fresh:
@@ -486,6 +528,7 @@ static void test_array_items(void)
 
 int main(void)
 {
+	test_kept_fields();
 	test_claims();
 	test_pure_calls_and_immutable_fields();
 	test_call_snapshots_and_obj_writes();

@@ -291,7 +291,8 @@ static void test_oopspec_calls(void)
 	    "i4 = call_i(ConstClass(other), i0, 2, descr=<Calli 8 ii EF=0 "
 	    "OS=13>)\n"
 	    "i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii EF=5>)\n"
-	    "finish(i2, i3, i4, i5)\n"
+	    "p6 = call_pure_r(ConstClass(ll_str), i0, descr=<Callr 8 i EF=3>)\n"
+	    "finish(i2, i3, i4, i5, p6)\n"
 	    "[2] jit-log-noopt}\n"
 	    "[3] {jit-log-opt-bridge\n"
 	    "# bridge out of Guard 0x7f02 with 5 ops\n"
@@ -303,7 +304,8 @@ static void test_oopspec_calls(void)
 	    "OS=13>)\n"
 	    "+4: i5 = call_i(ConstClass(plain), i0, 2, descr=<Calli 8 ii "
 	    "EF=5>)\n"
-	    "+5: finish(i2, i3, i4, i5)\n"
+	    "+5: p6 = call_r(ConstClass(ll_str), i0, descr=<Callr 8 i EF=3>)\n"
+	    "+6: finish(i2, i3, i4, i5, p6)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
 	const pl_pair *p = read_pair(text, 1, 0, &log);
@@ -315,6 +317,10 @@ static void test_oopspec_calls(void)
 	CHECK(o->ops[1].opc == IR_INT_PY_DIV);
 	CHECK(o->ops[2].opc == IR_OPAQUE && o->ops[3].opc == IR_OPAQUE);
 	CHECK(t->ops[0].opc == IR_INT_PY_MOD);
+	/* the call_pure_r PyPy keeps is printed call_r: one name */
+	CHECK(o->ops[4].opc == IR_OPAQUE && t->ops[4].opc == IR_OPAQUE &&
+	      !strcmp(ir_op_name(o, &o->ops[4]), "call_r") &&
+	      !strcmp(ir_op_name(t, &t->ops[4]), "call_r"));
 	pl_free(&log);
 }
 
@@ -442,8 +448,202 @@ static void test_arraycopy_force_token(void)
 	pl_free(&log);
 }
 
+/* What the recording proves about constants: two constants the same
+ * value was equal to are one object; a guard_class on a promoted value is
+ * the constant's class; a guard on an immutable field read from it holds
+ * of that field; nothing from a mutable field or a loop's second
+ * iteration. */
+static void test_recorded_facts(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, p1]\n"
+	    "guard_value(p0, ConstPtr(ptr1))\n"
+	    "guard_class(p0, ConstClass(D))\n"
+	    "p2 = getfield_gc_r(p0, descr=<FieldP d.D.inst_s 16 pure>)\n"
+	    "guard_value(p2, ConstPtr(ptr3))\n"
+	    "i4 = ptr_eq(ConstPtr(ptr5), p0)\n"
+	    "guard_true(i4)\n"
+	    "i6 = getfield_gc_i(p0, descr=<FieldS d.D.inst_n 24 pure>)\n"
+	    "guard_value(i6, 7)\n"
+	    "i7 = getfield_gc_i(p0, descr=<FieldS d.D.inst_m 32>)\n"
+	    "guard_value(i7, 3)\n"
+	    "guard_class(p1, ConstClass(E))\n"
+	    "finish(i7)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f09 with 2 ops\n"
+	    "[p10, p11]\n"
+	    "+1: guard_value(p10, ConstPtr(ptr11), descr=<Guard0x1>) [p10]\n"
+	    "+2: i12 = getfield_gc_i(ConstPtr(ptr11), descr=<FieldS d.D.inst_m "
+	    "32>)\n"
+	    "+3: finish(i12)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	/* ptr1 is ptr5; ptr1's class; its field s is ptr3; its field n is 7 */
+	CHECK(p->nrecorded == 4);
+	const ir_trace *sides[2] = {p->orig, p->opt};
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = sides[s];
+		CHECK(t->nops > 8 && t->ops[0].opc == IR_PTR_EQ &&
+		      t->ops[1].opc == IR_GUARD_TRUE);
+		CHECK(t->ops[2].opc == IR_GUARD_CLASS &&
+		      ir_val(t, t->ops[2].args[0])->tag == IR_VAL_CONST_PTR &&
+		      !strcmp(ir_valname(t, t->ops[2].args[1]), "D"));
+		CHECK(t->ops[3].opc == IR_GETFIELD_GC_R &&
+		      t->ops[4].opc == IR_GUARD_VALUE);
+		CHECK(t->ops[5].opc == IR_GETFIELD_GC_I &&
+		      t->ops[6].opc == IR_GUARD_VALUE &&
+		      ir_val(t, t->ops[6].args[1])->cval == 7);
+	}
+	/* E is the class of an input, not of a constant */
+	uint32_t classes = 0;
+	for (uint32_t i = 0; i < p->opt->nops; i++)
+		classes += p->opt->ops[i].opc == IR_GUARD_CLASS;
+	CHECK(classes == 1);
+	pl_free(&log);
+}
+
+/* The fields the optimizer took a call to keep (pl_call_effects): read
+ * before the call, not again after it in the optimized trace, read after
+ * it in the unoptimized one.  Field b is read again after the call (not
+ * kept); field c is not read after it by either trace (nothing to keep);
+ * guard_no_exception is a call event too, and keeps everything itself. */
+static void test_call_effects(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0]\n"
+	    "i1 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
+	    "i3 = getfield_gc_i(p0, descr=<FieldS m.M.inst_c 24>)\n"
+	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
+	    "guard_no_exception()\n"
+	    "i4 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "i5 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
+	    "finish(i1, i2, i3, i4, i5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0a with 6 ops\n"
+	    "[p10]\n"
+	    "+1: i11 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
+	    "+2: i12 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
+	    "+3: i13 = getfield_gc_i(p10, descr=<FieldS m.M.inst_c 24>)\n"
+	    "+4: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
+	    "+5: guard_no_exception(descr=<Guard0x2>) [p10]\n"
+	    "+6: i15 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
+	    "+7: finish(i11, i12, i13, i11, i15)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nkept == 1);
+	const ir_trace *sides[2] = {p->orig, p->opt};
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = sides[s];
+		CHECK(t->ops[3].opc == IR_OPAQUE && t->ops[3].descr &&
+		      !strcmp(ir_strtext(t, t->ops[3].descr),
+			      "<Callv 0 r EF=5 keeps=m.M.inst_a>"));
+	}
+	pl_free(&log);
+	pl_opts o = {.write_all = true};
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
+	      JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].nkept == 0);
+	pl_free(&log);
+}
+
+/* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the
+ * kept read by the use of its value, and the read the optimizer removed
+ * names the one store before it. */
+static void test_global_cells(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[i1]\n"
+	    "setfield_gc(ConstPtr(ptr1), i1, descr=<FieldS c.Cell.inst_v 8>)\n"
+	    "i2 = getfield_gc_i(ConstPtr(ptr2), descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "i3 = int_mul(i2, 31)\n"
+	    "i4 = getfield_gc_i(ConstPtr(ptr4), descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "i5 = int_add(i3, i4)\n"
+	    "setfield_gc(ConstPtr(ptr6), i5, descr=<FieldS c.Cell.inst_v 8>)\n"
+	    "finish(i5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0b with 5 ops\n"
+	    "[i11]\n"
+	    "+1: setfield_gc(ConstPtr(ptr12), i11, descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "+2: i13 = getfield_gc_i(ConstPtr(ptr14), descr=<FieldS "
+	    "c.Cell.inst_v 8>)\n"
+	    "+3: i15 = int_mul(i13, 31)\n"
+	    "+4: i16 = int_add(i15, i11)\n"
+	    "+5: setfield_gc(ConstPtr(ptr17), i16, descr=<FieldS c.Cell.inst_v "
+	    "8>)\n"
+	    "+6: finish(i16)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig, *t = p->opt;
+	CHECK(p->nsame == 4);
+	/* the removed read of ptr4 is the store's object, ptr1 */
+	CHECK(!strcmp(ir_valname(o, o->ops[3].args[0]),
+		      ir_valname(o, o->ops[0].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[0].args[0]),
+		      ir_valname(o, o->ops[0].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[1].args[0]),
+		      ir_valname(o, o->ops[1].args[0])));
+	CHECK(!strcmp(ir_valname(t, t->ops[4].args[0]),
+		      ir_valname(o, o->ops[5].args[0])));
+	CHECK(strcmp(ir_valname(o, o->ops[1].args[0]),
+		     ir_valname(o, o->ops[0].args[0])));
+	pl_free(&log);
+}
+
+/* A constant of the optimized trace still apart after the roles is, in
+ * a role where the unoptimized trace has one object, that object (a
+ * peeled body stores the preamble's constant through label values). */
+static void test_left_apart(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1]\n"
+	    "setarrayitem_gc(p0, i1, ConstPtr(ptr1), descr=<ArrayP 8>)\n"
+	    "finish()\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0d with 2 ops\n"
+	    "[p10, i11]\n"
+	    "+1: i12 = int_add(i11, 0)\n"
+	    "+2: setarrayitem_gc(p10, i12, ConstPtr(ptr13), descr=<ArrayP "
+	    "8>)\n"
+	    "+3: finish()\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nsame == 1);
+	CHECK(!strcmp(ir_valname(p->opt, p->opt->ops[1].args[2]),
+		      ir_valname(p->orig, p->orig->ops[0].args[2])));
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_left_apart();
+	test_global_cells();
+	test_call_effects();
+	test_recorded_facts();
 	test_arraycopy_force_token();
 	test_bridge_facts();
 	test_oopspec_calls();

@@ -238,6 +238,19 @@ static void test_descr_guarantees(void)
 	CHECK(!ir_py_field_immutable("<FieldS W_IntObject.inst_intval 8>"));
 	CHECK(!ir_py_field_immutable("<ArrayP 8 pure>[0]"));
 	CHECK(!ir_py_field_immutable("pure"));
+	/* fields a call keeps: listed by name after " keeps=", and every
+	 * field for the guards on the last call's exception or frame */
+	const char *kd = "<Calli 8 rri EF=5 OS=4 keeps=a.D.inst_s,a.D.inst_t>";
+	CHECK(ir_py_call_keeps("call_i", kd, "<FieldP a.D.inst_s 16>"));
+	CHECK(ir_py_call_keeps("call_i", kd, "<FieldS a.D.inst_t 8 pure>"));
+	CHECK(!ir_py_call_keeps("call_i", kd, "<FieldP a.D.inst_st 16>"));
+	CHECK(!ir_py_call_keeps("call_i", kd, "<FieldP a.D.inst_ 16>"));
+	CHECK(!ir_py_call_keeps("call_i", kd, "<ArrayP 8>"));
+	CHECK(!ir_py_call_keeps("call_i", "<Calli 8 rri EF=5>",
+				"<FieldP a.D.inst_s 16>"));
+	CHECK(!ir_py_call_keeps("call_i", NULL, "<FieldP a.D.inst_s 16>"));
+	CHECK(ir_py_call_keeps("guard_no_exception", NULL, "<FieldP x.X.y 8>"));
+	CHECK(ir_py_call_keeps("guard_not_forced", NULL, "<ArrayP 8>"));
 	static const struct {
 		const char *op;
 		ir_pycall want;

@@ -41,6 +41,7 @@ static const char *vname(verdict v)
 typedef struct record {
 	verdict v;
 	uint32_t assumed; /* proved assuming this many ConstPtr identities */
+	uint32_t kept;	  /* ... and this many fields kept by calls */
 	double ms;
 	char reason[400];
 } record;
@@ -53,6 +54,39 @@ static bool uses_heap(const ir_trace *t)
 		if (ir_op_has((ir_opcode)t->ops[i].opc, IRF_HEAP))
 			return true;
 	return false;
+}
+
+/* A proof resting on facts the front end put at the start of both traces
+ * (what the recording proves, what a bridge knows; over identified
+ * constants) would be vacuous if those facts contradict each other (two
+ * identified constants with different recorded classes): both traces
+ * would fail at once on every input.  The facts alone, ending in
+ * finish() and in jump(): the checker refutes "that end is unreachable"
+ * with a run, or proves it (vacuous); a pair whose facts are shown to
+ * leave no run, or not shown to leave one, is unknown. */
+static void check_not_vacuous(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
+			      record *r)
+{
+	if (r->v != V_PROVED || p->nprefix == 0)
+		return;
+	ir_trace *f = pl_facts_probe(p, false), *j = pl_facts_probe(p, true);
+	ver_result res;
+	memset(&res, 0, sizeof res);
+	jp_err err;
+	jp_err_clear(&err);
+	jp_status st = f && j ? ver_check(c, f, j, vo, &res, &err) : JP_ENOMEM;
+	bool run = !st && res.verdict == VER_REFUTED;
+	bool none = !st && res.verdict == VER_PROVED;
+	ver_result_free(&res);
+	ir_trace_free(f);
+	ir_trace_free(j);
+	if (run)
+		return;
+	r->v = V_UNKNOWN;
+	snprintf(r->reason, sizeof r->reason, "%s",
+		 none ? "vacuous: the facts the front end added leave no run"
+		      : "proved, but no run the front end's facts allow was "
+			"found (the proof could be vacuous)");
 }
 
 static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
@@ -115,8 +149,12 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		}
 	}
 	ver_result_free(&res);
-	if (r->v == V_PROVED)
+	check_not_vacuous(c, vo, p, r);
+	r->ms = clk_now_ms() - t0;
+	if (r->v == V_PROVED) {
 		r->assumed = p->nsame;
+		r->kept = p->nkept;
+	}
 }
 
 /* ---- workers ------------------------------------------------------------ */
@@ -215,6 +253,7 @@ static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
 typedef struct totals {
 	uint32_t n[4];
 	uint32_t assumed; /* proved pairs that assume ConstPtr identities */
+	uint32_t kept;	  /* proved pairs that assume fields kept by calls */
 	double ms;
 } totals;
 
@@ -227,8 +266,12 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 	if (r->v != V_PROVED && r->reason[0])
 		printf("  %s", r->reason);
 	if (r->assumed)
-		printf("  (assuming %u ConstPtr identit%s)", r->assumed,
-		       r->assumed == 1 ? "y" : "ies");
+		printf("  (assuming %u ConstPtr identit%s%s", r->assumed,
+		       r->assumed == 1 ? "y" : "ies", r->kept ? ", " : ")");
+	if (r->kept)
+		printf("%s%u field%s kept by calls)",
+		       r->assumed ? "" : "  (assuming ", r->kept,
+		       r->kept == 1 ? "" : "s");
 	putchar('\n');
 }
 
@@ -251,7 +294,8 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, vname(r->v));
 	sb_printf(sb, ",\"ms\":%.1f,\"reason\":", r->ms);
 	sb_json_str(sb, r->reason);
-	sb_printf(sb, ",\"ptr_identities\":%u}", r->assumed);
+	sb_printf(sb, ",\"ptr_identities\":%u,\"kept_fields\":%u}", r->assumed,
+		  r->kept);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -310,7 +354,7 @@ static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
 
 int cmd_log(int argc, char **argv)
 {
-	bool json = false, apart = false;
+	bool json = false, apart = false, writeall = false;
 	const char *out = NULL;
 	/* PyPy's traces are longer than the fuzzer's: the unrolled loop of a
 	 * small program holds dozens of objects, and its heap queries need
@@ -326,6 +370,10 @@ int cmd_log(int argc, char **argv)
 	    {"ptrs-apart", CLI_FLAG, &apart,
 	     "keep every ConstPtr name apart: no identity is assumed (pairs "
 	     "that need one stay unknown)",
+	     0, 0, NULL, false},
+	    {"calls-write-all", CLI_FLAG, &writeall,
+	     "take no field as kept by a call: every call may write every "
+	     "field (pairs that need one kept stay unknown)",
 	     0, 0, NULL, false},
 	    cli_opt_jobs(&jobs),
 	    cli_opt_timeout(&timeout),
@@ -381,7 +429,7 @@ int cmd_log(int argc, char **argv)
 		pl_log log;
 		jp_err err;
 		jp_err_clear(&err);
-		pl_opts po = {.apart = apart};
+		pl_opts po = {.apart = apart, .write_all = writeall};
 		if (pl_read(pos[f], &po, &log, &err)) {
 			cli_error(&err);
 			read_error = true;
@@ -402,6 +450,7 @@ int cmd_log(int argc, char **argv)
 		for (uint32_t i = 0; i < log.n; i++) {
 			t.n[recs[i].v]++;
 			t.assumed += recs[i].assumed != 0;
+			t.kept += recs[i].kept != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -420,16 +469,18 @@ int cmd_log(int argc, char **argv)
 	if (json) {
 		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
 		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
-		       "identities\":%u},\"traces\":[%s]}\n",
+		       "identities\":%u,\"proved_assuming_kept_fields\":%u},"
+		       "\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       t.assumed, js.buf ? js.buf : "");
+		       t.assumed, t.kept, js.buf ? js.buf : "");
 	} else {
 		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
-		       "ConstPtr identities), %u counterexample, %u unknown, "
-		       "%u error; %.1f s\n",
+		       "ConstPtr identities, %u assuming fields kept by "
+		       "calls), %u "
+		       "counterexample, %u unknown, %u error; %.1f s\n",
 		       total, t.n[V_PROVED],
 		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
-		       t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
+		       t.kept, t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
 		       (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);

@@ -258,9 +258,12 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 				e->cont_other[(size_t)x * h->nf + f] = true;
 			}
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
+	const char *cd = op->descr ? ir_strtext(e->t, op->descr) : NULL;
 	for (uint32_t f = 0; f < h->nf; f++) {
 		if (h->f[f].immut)
 			continue; /* a length: no call changes it */
+		if (ir_py_call_keeps(ir_op_name(e->t, op), cd, h->f[f].name))
+			continue; /* the descr says the call keeps it */
 		if (h->f[f].immutable && !h->f[f].indexed) {
 			/* An immutable field (docs/pypy.md): the call may
 			 * set it only in escaped fresh objects (their

@@ -572,6 +572,19 @@ static jp_status make_cells(hp *h, Z3_model m, henv *v)
 	return JP_OK;
 }
 
+/* Whether call K keeps field F by its descr (ir_py_call_keeps): the model
+ * gives it no write there (heap_encode.c, enc_call). */
+static bool call_keeps(const hp *h, uint32_t k, uint32_t f)
+{
+	const htrace *e = k < h->ho.ncalls ? &h->ho : &h->hpp;
+	if (k >= e->ncalls)
+		return false;
+	const ir_op *op = &e->t->ops[e->callop[k]];
+	return ir_py_call_keeps(ir_op_name(e->t, op),
+				op->descr ? ir_strtext(e->t, op->descr) : NULL,
+				h->f[f].name);
+}
+
 /* Call K's writes to fresh objects that escaped in either trace. */
 static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 {
@@ -580,7 +593,7 @@ static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 		if (!(both & (UINT64_C(1) << x)))
 			continue;
 		for (uint32_t f = 0; f < h->nf; f++) {
-			if (h->f[f].immut)
+			if (h->f[f].immut || call_keeps(h, k, f))
 				continue; /* no call changes a length */
 			Z3_ast hk = h->hk[k * h->nf + f];
 			for (uint32_t c = 0; c < v->ncells[f]; c++) {
@@ -726,6 +739,8 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 				     k < h->maxcalls && !h->f[f].immut &&
 				     !h->f[f].immutable;
 				     k++) {
+					if (call_keeps(h, k, f))
+						continue;
 					Z3_ast hk = h->hk[k * h->nf + f];
 					x = eval(
 					    h, m,

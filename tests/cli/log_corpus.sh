@@ -8,7 +8,8 @@
 # issue's shape; --out writes pair directories `jitprove ci` accepts;
 # --jobs 2 gives the same verdicts; a file that is not a log is an error;
 # a real bridge moving force_token and a loop keeping one of two elidable
-# calls are proved, the loop with another argument is not.
+# calls are proved, the loop with another argument is not; a bridge the
+# recorded class of a constant proves is proved, and not without it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -31,15 +32,18 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["summary"]
 assert set(s) == {"proved", "counterexample", "unknown", "error",
-                  "proved_assuming_ptr_identities"}, s
+                  "proved_assuming_ptr_identities",
+                  "proved_assuming_kept_fields"}, s
 assert s["counterexample"] == 0 and s["error"] == 0, s
 assert s["proved"] >= 1, s
-assert len(d["traces"]) == sum(s.values()) - s["proved_assuming_ptr_identities"]
-assumed = 0
+assert len(d["traces"]) == (s["proved"] + s["counterexample"] +
+                            s["unknown"] + s["error"])
+assumed = kept = 0
 for t in d["traces"]:
     assert set(t) == {"id", "kind", "verdict", "ms", "reason",
-                      "ptr_identities"}, t
+                      "ptr_identities", "kept_fields"}, t
     assumed += t["verdict"] == "proved" and t["ptr_identities"] > 0
+    kept += t["verdict"] == "proved" and t["kept_fields"] > 0
     if t["id"].endswith("real_int_loop.log: loop 1"):
         # its guard_value constants have a name per section: proved only
         # with the identities, which the output counts
@@ -47,6 +51,7 @@ for t in d["traces"]:
     assert t["verdict"] in ("proved", "unknown"), t
     assert t["verdict"] == "proved" or t["reason"], t
 assert assumed == s["proved_assuming_ptr_identities"], s
+assert kept == s["proved_assuming_kept_fields"], s
 print("proved %d of %d" % (s["proved"], len(d["traces"])))
 PY
 
@@ -69,6 +74,75 @@ grep -q 'i6, 9,' "$tmp/pc_bad.log" || bad "pure_call_loop: the edit did not appl
 "$JITPROVE" log "$tmp/pc_bad.log" >"$tmp/pcb" 2>&1; rc=$?
 [ $rc -ne 0 ] && ! grep -q '^loop 1 .* proved' "$tmp/pcb" ||
   bad "pure_call_loop with another argument: exit $rc: $(cat "$tmp/pcb")"
+
+# What the recording proves (docs/pypy.md): the optimizer drops a
+# guard_class on a promoted value because it knows the constant's class;
+# the recorded guard_class and guard_value say the same, so the bridge is
+# proved -- and not once the guard_value that ties them is gone.
+"$JITPROVE" log "$C/recorded_class.log" >"$tmp/rc" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/rc" ||
+  bad "recorded_class: exit $rc: $(cat "$tmp/rc")"
+grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.log"
+"$JITPROVE" log "$tmp/rc_bad.log" >"$tmp/rcb" 2>&1; rc=$?
+[ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/rcb" ||
+  bad "recorded_class without its guard_value: exit $rc: $(cat "$tmp/rcb")"
+
+# the optimizer keeps a dict's strategy across the lookup call (its
+# EffectInfo, not printed, says the call does not write it): proved
+# assuming the field kept, and not with --calls-write-all
+"$JITPROVE" log "$C/call_keeps_field.log" >"$tmp/ck" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved .*1 field kept by calls' "$tmp/ck" ||
+  bad "call_keeps_field: exit $rc: $(cat "$tmp/ck")"
+"$JITPROVE" log --calls-write-all "$C/call_keeps_field.log" >"$tmp/ckw" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^bridge .* unknown' "$tmp/ckw" ||
+  bad "call_keeps_field --calls-write-all: exit $rc: $(cat "$tmp/ckw")"
+
+# Facts that contradict each other leave no run: a proof would be
+# vacuous, so the pair is unknown.  The optimized bridge guards both
+# inputs against one constant box, so the two recorded constants are one
+# object by role, and the recording gave them two classes.
+cat >"$tmp/vac.log" <<'LOG'
+[1] {jit-log-noopt
+[p0, p1]
+guard_value(p0, ConstPtr(ptr1))
+guard_class(p0, ConstClass(A))
+guard_value(p1, ConstPtr(ptr2))
+guard_class(p1, ConstClass(B))
+finish(p0)
+[2] jit-log-noopt}
+[3] {jit-log-opt-bridge
+# bridge out of Guard 0x7f0c with 3 ops
+[p10, p11]
++1: guard_value(p10, ConstPtr(ptr12), descr=<Guard0x1>) [p10]
++2: guard_value(p11, ConstPtr(ptr12), descr=<Guard0x2>) [p10]
++3: finish(p10)
+[4] jit-log-opt-bridge}
+LOG
+"$JITPROVE" log "$tmp/vac.log" >"$tmp/vac" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^bridge .* unknown .*vacuous' "$tmp/vac" ||
+  bad "contradicting facts: exit $rc: $(cat "$tmp/vac")"
+
+# Global variables live in cells, one ConstPtr name per occurrence: the
+# stores pair in order, the kept read by how its value is used, and the
+# read the optimizer removed names the one store before it -- proved with
+# 4 identities, not with --ptrs-apart, and not when the optimized trace
+# forwards the other global's value
+"$JITPROVE" log "$C/global_cells.log" >"$tmp/gc" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved .*assuming 4 ConstPtr identities' "$tmp/gc" ||
+  bad "global_cells: exit $rc: $(cat "$tmp/gc")"
+"$JITPROVE" log --ptrs-apart "$C/global_cells.log" >"$tmp/gca" 2>&1; rc=$?
+[ $rc -eq 3 ] || bad "global_cells --ptrs-apart: exit $rc: $(cat "$tmp/gca")"
+sed 's/+60: i16 = int_add_ovf(i15, i11)/+60: i16 = int_add_ovf(i15, i13)/' \
+  "$C/global_cells.log" >"$tmp/gc_bad.log"
+grep -q 'i15, i13' "$tmp/gc_bad.log" || bad "global_cells: the edit did not apply"
+"$JITPROVE" log "$tmp/gc_bad.log" >"$tmp/gcb" 2>&1; rc=$?
+[ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/gcb" ||
+  bad "global_cells forwarding the other global: exit $rc: $(cat "$tmp/gcb")"
+
+# a call_pure_r the optimizer keeps is printed call_r: the same call
+"$JITPROVE" log "$C/call_pure_kept.log" >"$tmp/cp" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge .* proved' "$tmp/cp" ||
+  bad "call_pure_kept: exit $rc: $(cat "$tmp/cp")"
 
 "$JITPROVE" log --out "$tmp/pairs" "$C/int_loop.log" >/dev/null 2>&1 || bad "--out: exit $?"
 [ -f "$tmp/pairs/log0-loop_1/orig.trace" ] && [ -f "$tmp/pairs/log0-loop_1/opt.trace" ] &&

@@ -1,0 +1,155 @@
+/*
+ * pypylog_effects.c - the fields PyPy's optimizer took a call to keep
+ * (docs/pypy.md, "Call effects": an assumption, counted).
+ *
+ * PyPy's EffectInfo lists, for every residual call, the field descrs it
+ * may write; the optimizer keeps a cached field value across a call that
+ * cannot write the field.  The log does not print those lists, so to the
+ * model every opaque call may write every field of every object it can
+ * reach, and a field value the optimized trace carries across a call is
+ * not proved.  The optimized trace shows what the optimizer took each
+ * call to keep: a field F it read before call K, never reads again after
+ * it, while the unoptimized trace does read F after its call K.  Both
+ * traces' call K then get " keeps=F" in their descr (ir_py_call_keeps):
+ * the model, the interpreter and the replay leave F unchanged by that
+ * call.  The same descr on the same call in both traces changes what the
+ * world may do, not what either trace does; what is not caught is an
+ * optimizer that keeps a field across a call that does write it.
+ * Sections: reads of fields; the calls' descrs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pypylog_int.h"
+#include "pypyops.h"
+#include "strbuf.h"
+
+/* ---- reads of fields ---------------------------------------------------- */
+
+/* Whether op OP of T is a call event of the heap model (as hp_is_call). */
+static bool is_call(const ir_trace *t, const ir_op *op)
+{
+	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+}
+
+/* The descr text of op OP of T when it reads a mutable field. */
+static const char *field_read(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_GETFIELD_GC_I && op->opc != IR_GETFIELD_GC_R)
+		return NULL;
+	const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+	if (strncmp(d, "<Field", 6) || ir_py_field_immutable(d))
+		return NULL;
+	return d;
+}
+
+/* The op indices of T's calls (*N of them); NULL when out of memory. */
+static uint32_t *calls_of(const ir_trace *t, uint32_t *n)
+{
+	uint32_t *c = calloc(t->nops + 1, sizeof *c);
+	*n = 0;
+	for (uint32_t i = 0; c && i < t->nops; i++)
+		if (is_call(t, &t->ops[i]))
+			c[(*n)++] = i;
+	return c;
+}
+
+/* The first and the last op of T reading field D (UINT32_MAX: none). */
+static void reads_of(const ir_trace *t, const char *d, uint32_t *first,
+		     uint32_t *last)
+{
+	*first = *last = UINT32_MAX;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const char *r = field_read(t, &t->ops[i]);
+		if (!r || strcmp(r, d))
+			continue;
+		if (*first == UINT32_MAX)
+			*first = i;
+		*last = i;
+	}
+}
+
+/* ---- the calls' descrs -------------------------------------------------- */
+
+/* Appends the name of field descr D to the keep list SB (once). */
+static void add_kept(strbuf *sb, const char *d)
+{
+	const char *s = strchr(d, ' ');
+	if (!s)
+		return;
+	s++;
+	size_t n = strcspn(s, " >");
+	sb_printf(sb, "%s%.*s", sb->len ? "," : "", (int)n, s);
+}
+
+/* Gives op OPI of T the descr "<... keeps=LIST>". */
+static bool set_keeps(ir_trace *t, uint32_t opi, const char *list)
+{
+	ir_op *op = &t->ops[opi];
+	const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+	size_t n = strlen(d);
+	if (n < 2 || d[n - 1] != '>' || strstr(d, " keeps="))
+		return false;
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%.*s keeps=%s>", (int)(n - 1), d, list);
+	uint32_t id = sb.buf ? ir_cstr(t, sb.buf) : UINT32_MAX;
+	sb_release(&sb);
+	if (id == UINT32_MAX)
+		return false;
+	op->descr = id;
+	return true;
+}
+
+/* The fields the optimized trace takes its call K (at op OC) to keep,
+ * the unoptimized one's at OO, appended to SB; their number. */
+static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
+{
+	const ir_trace *t = p->opt;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < oc; i++) {
+		const char *d = field_read(t, &t->ops[i]);
+		if (!d)
+			continue;
+		uint32_t f, l, fo, lo;
+		reads_of(t, d, &f, &l);
+		if (f != i || l > oc)
+			continue; /* counted at its first read; read again */
+		reads_of(p->orig, d, &fo, &lo);
+		if (lo == UINT32_MAX || lo < oo)
+			continue; /* the original does not read it after */
+		add_kept(sb, d);
+		n++;
+	}
+	return n;
+}
+
+void pl_call_effects(pl_pair *p)
+{
+	if (!p->orig || !p->opt)
+		return;
+	uint32_t nc, no;
+	uint32_t *c = calls_of(p->opt, &nc);
+	uint32_t *o = calls_of(p->orig, &no);
+	if (c && o && nc == no) {
+		for (uint32_t k = 0; k < nc; k++) {
+			strbuf sb;
+			sb_init(&sb);
+			uint32_t n = kept_at(p, c[k], o[k], &sb);
+			uint32_t was = p->opt->ops[c[k]].descr;
+			if (n && sb.buf && !sb.oom &&
+			    set_keeps(p->opt, c[k], sb.buf)) {
+				if (set_keeps(p->orig, o[k], sb.buf))
+					p->nkept += n;
+				else /* both or neither */
+					p->opt->ops[c[k]].descr = was;
+			}
+			sb_release(&sb);
+		}
+	}
+	free(c);
+	free(o);
+}

@@ -1,0 +1,340 @@
+/*
+ * pypylog_recorded.c - what the recording of a trace proves about its
+ * constants (docs/pypy.md, "What the recording proves").
+ *
+ * PyPy's unoptimized trace is the record of one real run: every guard in
+ * it passed, on the values that run had.  A guard whose subject is known
+ * to be a ConstPtr object therefore states a fact about that object on
+ * that run, and when the fact is about something no later run can change
+ * it holds on every run:
+ *  - guard_value(v, ConstPtr(K)) (or a passed ptr_eq against K) makes v
+ *    the object K; two constants the same v was equal to are one object,
+ *    and a ptr_eq that was false keeps two objects apart;
+ *  - guard_class(v, C) with v the object K: K's class is C (an object's
+ *    class never changes);
+ *  - y = getfield(v, d) of an immutable field d (the descr ends in
+ *    " pure") with v the object K: any guard on y (its value, class,
+ *    nullness, truth) holds of K.d (a quasi-immutable field can change,
+ *    but only by invalidating the loop, the condition under which the
+ *    heap model already takes such fields as fixed).
+ * The optimizer knows these facts too: it reads the constants' memory
+ * when it optimizes (a guard_class on a promoted value is dropped).  The
+ * facts become the same guards at the start of both traces: they remove
+ * runs that cannot happen and change nothing else.  Only the recorded
+ * ops count: the first NREC ops of the pair's ORIG (a loop's second
+ * iteration is a copy, not a record).
+ * Sections: equal values; collecting facts; the pair's new traces.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pypylog_int.h"
+#include "pypyops.h"
+
+/* ---- equal values ------------------------------------------------------- */
+
+typedef struct rec {
+	const ir_trace *t;
+	uint32_t nrec;
+	ir_vid *up;   /* union-find over the values of T: equal on the run */
+	ir_vid *kptr; /* per root: a ConstPtr in its class, or IR_NOVAL */
+} rec;
+
+static ir_vid find(rec *r, ir_vid v)
+{
+	while (r->up[v] != v)
+		v = r->up[v] = r->up[r->up[v]];
+	return v;
+}
+
+static void unite(rec *r, ir_vid a, ir_vid b)
+{
+	a = find(r, a);
+	b = find(r, b);
+	if (a != b)
+		r->up[b] = a;
+}
+
+static bool is_cptr(const ir_trace *t, ir_vid v)
+{
+	return v != IR_NOVAL && ir_val(t, v)->tag == IR_VAL_CONST_PTR;
+}
+
+/* The comparison op I is passed as true (guard_true of ptr_eq, guard_false
+ * of ptr_ne) or false, in the recorded ops; -1 when no guard says. */
+static int ptr_cmp_outcome(const rec *r, uint32_t i)
+{
+	const ir_trace *t = r->t;
+	ir_vid res = t->ops[i].result;
+	bool eq = t->ops[i].opc == IR_PTR_EQ;
+	for (uint32_t j = i + 1; j < r->nrec; j++) {
+		const ir_op *g = &t->ops[j];
+		if (g->nargs != 1 || g->args[0] != res)
+			continue;
+		if (g->opc == IR_GUARD_TRUE)
+			return eq;
+		if (g->opc == IR_GUARD_FALSE)
+			return !eq;
+	}
+	return -1;
+}
+
+/* Unites every value with the constants the run showed it equal to. */
+static void equalities(rec *r)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs != 2)
+			continue;
+		bool cmp = op->opc == IR_PTR_EQ || op->opc == IR_PTR_NE;
+		if (op->opc == IR_GUARD_VALUE ||
+		    (cmp && ptr_cmp_outcome(r, i) == 1)) {
+			if (is_cptr(t, op->args[0]) || is_cptr(t, op->args[1]))
+				unite(r, op->args[0], op->args[1]);
+		}
+	}
+	for (ir_vid v = 0; v < t->nvals; v++)
+		r->kptr[v] = IR_NOVAL;
+	for (ir_vid v = 0; v < t->nvals; v++)
+		if (is_cptr(t, v) && r->kptr[find(r, v)] == IR_NOVAL)
+			r->kptr[find(r, v)] = v;
+}
+
+/* The ConstPtr V is known to be, or IR_NOVAL. */
+static ir_vid known_ptr(rec *r, ir_vid v)
+{
+	return v == IR_NOVAL ? IR_NOVAL : r->kptr[find(r, v)];
+}
+
+/* ---- collecting facts --------------------------------------------------- */
+
+/* One fact: guard OPC on SUBJ (a ConstPtr, or K.FIELD read with the
+ * getfield GET), against ARG (IR_NOVAL: a one-argument guard).  ARG is
+ * a value of the recorded trace (a constant). */
+typedef struct fact {
+	ir_opcode opc;
+	ir_vid subj;
+	int get; /* IR_NO_OP: the subject itself; else an ir_opcode */
+	uint32_t field;
+	ir_vid arg;
+} fact;
+
+typedef struct facts {
+	fact *v;
+	uint32_t n, cap;
+	bool oom;
+} facts;
+
+static bool same_fact(const fact *a, const fact *b)
+{
+	return a->opc == b->opc && a->subj == b->subj && a->get == b->get &&
+	       a->field == b->field && a->arg == b->arg;
+}
+
+static void add(facts *fs, fact f)
+{
+	for (uint32_t i = 0; i < fs->n; i++)
+		if (same_fact(&fs->v[i], &f))
+			return;
+	if (fs->n == fs->cap) {
+		uint32_t cap = fs->cap ? 2 * fs->cap : 16;
+		fact *v = realloc(fs->v, cap * sizeof *v);
+		if (!v) {
+			fs->oom = true;
+			return;
+		}
+		fs->v = v;
+		fs->cap = cap;
+	}
+	fs->v[fs->n++] = f;
+}
+
+/* Whether op OP is a guard that says something of its first argument
+ * alone, or against a constant. */
+static bool usable_guard(const ir_trace *t, const ir_op *op)
+{
+	switch ((int)op->opc) {
+	case IR_GUARD_TRUE:
+	case IR_GUARD_FALSE:
+	case IR_GUARD_NONNULL:
+	case IR_GUARD_ISNULL: return op->nargs == 1;
+	case IR_GUARD_CLASS:
+	case IR_GUARD_VALUE:
+		return op->nargs == 2 && ir_is_const(t, op->args[1]);
+	default: return false;
+	}
+}
+
+/* Facts from the guards on V in the recorded ops, stated of SUBJ (through
+ * field FIELD read by GET when GET is not IR_NO_OP). */
+static void guards_on(rec *r, facts *fs, ir_vid v, ir_vid subj, int get,
+		      uint32_t field)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs == 0 || op->args[0] != v || !usable_guard(t, op))
+			continue;
+		/* A constant's own guard_value is the identity, stated
+		 * apart (one_object); nullness of a constant is known. */
+		if (get == IR_NO_OP && op->opc != IR_GUARD_CLASS)
+			continue;
+		fact f = {(ir_opcode)op->opc, subj, get, field,
+			  op->nargs == 2 ? op->args[1] : IR_NOVAL};
+		add(fs, f);
+	}
+}
+
+static bool immutable_read(const ir_trace *t, const ir_op *op)
+{
+	return (op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R) &&
+	       op->nargs == 1 && op->descr &&
+	       ir_py_field_immutable(ir_strtext(t, op->descr));
+}
+
+static void collect(rec *r, facts *fs)
+{
+	const ir_trace *t = r->t;
+	/* Constants that are one object, or two. */
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		ir_vid k = known_ptr(r, v);
+		if (is_cptr(t, v) && k != IR_NOVAL && k != v)
+			add(fs, (fact){IR_PTR_EQ, k, IR_NO_OP, 0, v});
+	}
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *op = &t->ops[i];
+		bool cmp = op->opc == IR_PTR_EQ || op->opc == IR_PTR_NE;
+		if (cmp && op->nargs == 2 && ptr_cmp_outcome(r, i) == 0) {
+			ir_vid a = known_ptr(r, op->args[0]);
+			ir_vid b = known_ptr(r, op->args[1]);
+			if (a != IR_NOVAL && b != IR_NOVAL && a != b)
+				add(fs, (fact){IR_PTR_NE, a, IR_NO_OP, 0, b});
+		}
+	}
+	/* Classes of constants, and their immutable fields. */
+	for (ir_vid v = 0; v < t->nvals; v++) {
+		ir_vid k = known_ptr(r, v);
+		if (k != IR_NOVAL)
+			guards_on(r, fs, v, k, IR_NO_OP, 0);
+	}
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *op = &t->ops[i];
+		ir_vid k = immutable_read(t, op) ? known_ptr(r, op->args[0])
+						 : IR_NOVAL;
+		if (k == IR_NOVAL)
+			continue;
+		ir_vid y = op->result;
+		ir_vid ky = known_ptr(r, y);
+		if (ky != IR_NOVAL) /* the field holds that object */
+			add(fs, (fact){IR_GUARD_VALUE, k, (int)op->opc,
+				       op->descr, ky});
+		else
+			guards_on(r, fs, y, k, (int)op->opc, op->descr);
+	}
+}
+
+/* ---- the pair's new traces ---------------------------------------------- */
+
+static ir_vid const_in(ir_trace *d, const ir_trace *s, ir_vid v)
+{
+	const ir_value *x = ir_val(s, v);
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_CONST_INT: return ir_const_int(d, x->cval);
+	case IR_VAL_CONST_NULL: return ir_const_null(d);
+	case IR_VAL_CONST_PTR: return ir_const_ptr(d, ir_strtext(s, x->name));
+	case IR_VAL_CONST_CLASS:
+		return ir_const_class(d, ir_strtext(s, x->name));
+	case IR_VAL_INPUT:
+	case IR_VAL_OP: break;
+	}
+	return IR_NOVAL;
+}
+
+/* Emits fact F (its constants from S) into D; false when out of memory. */
+static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
+{
+	char name[32], lbl[32];
+	ir_vid subj = const_in(d, s, f->subj);
+	ir_vid arg = f->arg == IR_NOVAL ? IR_NOVAL : const_in(d, s, f->arg);
+	if (f->get != IR_NO_OP) {
+		bool ref = f->get == IR_GETFIELD_GC_R;
+		snprintf(name, sizeof name, "%crec%u", ref ? 'p' : 'i', k);
+		uint32_t o = ir_emit(d, (ir_opcode)f->get, 1, &subj,
+				     ir_cstr(d, ir_strtext(s, f->field)), name);
+		if (o == UINT32_MAX)
+			return false;
+		subj = d->ops[o].result;
+	}
+	ir_opcode g = f->opc;
+	if (f->opc == IR_PTR_EQ || f->opc == IR_PTR_NE) {
+		ir_vid a[2] = {subj, arg};
+		snprintf(name, sizeof name, "irec%u", k);
+		uint32_t o = ir_emit(d, IR_PTR_EQ, 2, a, 0, name);
+		if (o == UINT32_MAX)
+			return false;
+		subj = d->ops[o].result;
+		arg = IR_NOVAL;
+		g = f->opc == IR_PTR_EQ ? IR_GUARD_TRUE : IR_GUARD_FALSE;
+	}
+	ir_vid a[2] = {subj, arg};
+	snprintf(lbl, sizeof lbl, "grec%u", k);
+	uint32_t o =
+	    ir_emit(d, g, arg == IR_NOVAL ? 1 : 2, a, ir_cstr(d, lbl), NULL);
+	if (o == UINT32_MAX)
+		return false;
+	d->ops[o].flags |= IR_OPF_IMPLICIT_LABEL;
+	return true;
+}
+
+/* T with the facts FS (of S's values) first, *NOPS ops of them. */
+static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
+			       const facts *fs, uint32_t *nops)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	copier c;
+	if (!d || !pl_copier_init(&c, d, t)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	for (uint32_t k = 0; ok && k < fs->n; k++)
+		ok = emit_fact(d, s, &fs->v[k], k);
+	*nops = d->nops;
+	char why[256];
+	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	return pl_copy_done(&c, ok);
+}
+
+void pl_recorded_facts(pl_pair *p, uint32_t nrec)
+{
+	if (!p->orig || !p->opt || nrec > p->orig->nops)
+		return;
+	const ir_trace *t = p->orig;
+	rec r = {t, nrec, calloc(t->nvals + 1, sizeof(ir_vid)),
+		 calloc(t->nvals + 1, sizeof(ir_vid))};
+	facts fs = {NULL, 0, 0, false};
+	if (r.up && r.kptr) {
+		for (ir_vid v = 0; v < t->nvals; v++)
+			r.up[v] = v;
+		equalities(&r);
+		collect(&r, &fs);
+	}
+	if (r.up && r.kptr && !fs.oom && fs.n > 0) {
+		uint32_t n = 0;
+		ir_trace *o = with_recorded(p->orig, t, &fs, &n);
+		ir_trace *q = o ? with_recorded(p->opt, t, &fs, &n) : NULL;
+		pl_replace_traces(p, o, q);
+		if (o && q) {
+			p->nrecorded = fs.n;
+			p->nprefix += n;
+		}
+	}
+	free(r.up);
+	free(r.kptr);
+	free(fs.v);
+}
