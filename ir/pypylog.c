@@ -211,7 +211,7 @@ static const char *renamed(const copier *c, const char *name)
 	return name;
 }
 
-static ir_vid map_val(copier *c, ir_vid v)
+ir_vid pl_map_val(copier *c, ir_vid v)
 {
 	if (v == IR_NOVAL || c->map[v] != IR_NOVAL)
 		return v == IR_NOVAL ? IR_NOVAL : c->map[v];
@@ -241,7 +241,7 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 	ir_vid *fa = calloc(op->nfail + 1, sizeof *fa);
 	bool ok = args && fa;
 	for (uint32_t i = 0; ok && i < op->nargs; i++) {
-		args[i] = map_val(c, op->args[i]);
+		args[i] = pl_map_val(c, op->args[i]);
 		if (args[i] == IR_NOVAL) {
 			snprintf(why, whysize,
 				 "%s at line %d uses '%s', which is not "
@@ -252,7 +252,7 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		}
 	}
 	for (uint32_t i = 0; ok && i < op->nfail; i++)
-		fa[i] = map_val(c, op->failargs[i]); /* unknown: None */
+		fa[i] = pl_map_val(c, op->failargs[i]); /* unknown: None */
 	uint32_t descr = 0;
 	bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
 	char buf[256];
@@ -371,7 +371,7 @@ bool pl_emit_end(copier *c, const ir_op *end)
 	if (!args)
 		return false;
 	for (uint32_t i = 0; i < n; i++)
-		args[i] = map_val(c, end->args[i]);
+		args[i] = pl_map_val(c, end->args[i]);
 	uint32_t r = ir_emit(c->d, IR_FINISH, n, args, 0, NULL);
 	free(args);
 	return r != UINT32_MAX;
@@ -411,7 +411,7 @@ static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 		if (it > 1) {
 			snprintf(sfx, sizeof sfx, "_%d", it);
 			for (uint32_t i = 0; i < n->ninputs; i++)
-				next[i] = map_val(&c, end->args[i]);
+				next[i] = pl_map_val(&c, end->args[i]);
 			for (uint32_t i = 0; i < n->nvals; i++)
 				if (ir_val(n, i)->tag == IR_VAL_OP)
 					c.map[i] = IR_NOVAL;
@@ -853,6 +853,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_oopspec_calls(tr[k]);
 			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
+			pl_virtual_refs(&tr[k]);
 		}
 	}
 	uint32_t nknown = 0;

@@ -37,6 +37,9 @@ bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s);
  * appended; false (WHY set) when an argument has no value in D. */
 bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		size_t whysize);
+/* The value of source vid V in C's trace: its copy, or the constant
+ * re-interned (ConstPtr names renamed); IR_NOVAL when it has none. */
+ir_vid pl_map_val(copier *c, ir_vid v);
 /* Emits END: FINISH keeps its outputs, a jump becomes finish(). */
 bool pl_emit_end(copier *c, const ir_op *end);
 /* Maps every input of C's source to a new input of C's trace, in order;
@@ -62,6 +65,9 @@ void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 void pl_name_classes(ir_trace *t);
 void pl_oopspec_calls(ir_trace *t);
 void pl_pure_call_names(ir_trace *t);
+/* May replace *T by a copy with virtual_ref and virtual_ref_finish spelled
+ * as the structure PyPy's optimizer makes of them. */
+void pl_virtual_refs(ir_trace **t);
 /* May replace *T by a copy with arraycopy calls expanded (on failure,
  * *T is left as it was). */
 void pl_arraycopy(ir_trace **t);

@@ -2,8 +2,9 @@
  * pypylog_rewrite.c - what the PyPy front end rewrites in parsed traces so
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
- * addresses, force_token.  Sections: classes; oopspec calls;
- * arraycopy; adding inputs to a pair; raw reads; force_token.
+ * addresses, force_token, virtual refs.  Sections: classes; oopspec
+ * calls; arraycopy; virtual refs; adding inputs to a pair; raw reads;
+ * force_token.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -249,6 +250,100 @@ void pl_arraycopy(ir_trace **tp)
 		ok = arraycopy(t, i, &d, &a, &b, &n)
 			 ? emit_copy(&c, i, d, a, b, n)
 			 : pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(x);
+		return;
+	}
+	ir_trace_free(*tp);
+	*tp = x;
+}
+
+/* ---- virtual refs ------------------------------------------------------- */
+
+/* virtual_ref and virtual_ref_finish never reach a backend: PyPy's
+ * optimizer always rewrites them (optimizeopt/virtualize.py), and that
+ * rewrite is what they mean in compiled code.  virtual_ref(p, i) is a new
+ * JitVirtualRef whose virtual_token is the JIT frame (force_token) and
+ * whose forced field is NULL -- it does not hold p, so p does not escape
+ * through it; virtual_ref_finish(v, x) stores x into v.forced unless x is
+ * NULL, then NULL into v.virtual_token.  The descrs are PyPy 7.3's on 64
+ * bits, as its optimized traces print them. */
+
+#define VREF_TOKEN  "<FieldP JitVirtualRef.virtual_token 8>"
+#define VREF_FORCED "<FieldP JitVirtualRef.forced 16>"
+
+static bool vref_op(const ir_trace *t, const ir_op *op, const char *name)
+{
+	return op->opc == IR_OPAQUE && op->opname &&
+	       !strcmp(ir_strtext(t, op->opname), name);
+}
+
+static bool emit_store(ir_trace *d, ir_vid obj, ir_vid val, const char *f)
+{
+	ir_vid a[2] = {obj, val};
+	return ir_emit(d, IR_SETFIELD_GC, 2, a, ir_cstr(d, f), NULL) !=
+	       UINT32_MAX;
+}
+
+static bool emit_vref(copier *c, const ir_op *op)
+{
+	ir_trace *d = c->d;
+	char name[96];
+	snprintf(name, sizeof name, "%s_tok", ir_valname(c->s, op->result));
+	uint32_t tk = ir_emit_kind(d, IR_OPAQUE, 'r', 0, NULL, 0, name);
+	if (tk == UINT32_MAX)
+		return false;
+	d->ops[tk].opname = ir_cstr(d, "force_token");
+	uint32_t v =
+	    ir_emit(d, IR_NEW_WITH_VTABLE, 0, NULL, ir_cstr(d, "JitVirtualRef"),
+		    ir_valname(c->s, op->result));
+	if (v == UINT32_MAX)
+		return false;
+	ir_vid obj = d->ops[v].result;
+	c->map[op->result] = obj;
+	return emit_store(d, obj, d->ops[tk].result, VREF_TOKEN) &&
+	       emit_store(d, obj, ir_const_null(d), VREF_FORCED);
+}
+
+static bool emit_vref_finish(copier *c, const ir_op *op)
+{
+	ir_vid v = pl_map_val(c, op->args[0]), x = pl_map_val(c, op->args[1]);
+	if (v == IR_NOVAL || x == IR_NOVAL)
+		return false;
+	if (ir_val(c->d, x)->tag != IR_VAL_CONST_NULL &&
+	    !emit_store(c->d, v, x, VREF_FORCED))
+		return false;
+	return emit_store(c->d, v, ir_const_null(c->d), VREF_TOKEN);
+}
+
+void pl_virtual_refs(ir_trace **tp)
+{
+	const ir_trace *t = *tp;
+	bool any = false;
+	for (uint32_t i = 0; i < t->nops && !any; i++)
+		any = vref_op(t, &t->ops[i], "virtual_ref") ||
+		      vref_op(t, &t->ops[i], "virtual_ref_finish");
+	if (!any)
+		return;
+	ir_trace *x = ir_trace_new(t->width);
+	copier c;
+	if (!x || !pl_copier_init(&c, x, t)) {
+		ir_trace_free(x);
+		return;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (vref_op(t, op, "virtual_ref") && op->result != IR_NOVAL)
+			ok = emit_vref(&c, op);
+		else if (vref_op(t, op, "virtual_ref_finish") && op->nargs == 2)
+			ok = emit_vref_finish(&c, op);
+		else
+			ok = pl_copy_op(&c, i, "", why, sizeof why);
+	}
 	free(c.map);
 	if (!ok) {
 		ir_trace_free(x);

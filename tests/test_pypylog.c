@@ -552,8 +552,7 @@ static void test_call_effects(void)
 	pl_free(&log);
 	pl_opts o = {.write_all = true};
 	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
-	      JP_OK);
+	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
 	CHECK(log.n == 1 && log.pairs[0].nkept == 0);
 	pl_free(&log);
 }
@@ -638,8 +637,51 @@ static void test_left_apart(void)
 	pl_free(&log);
 }
 
+/* virtual_ref and virtual_ref_finish are what PyPy's optimizer makes of
+ * them: a new JitVirtualRef holding the frame token and NULL, and stores
+ * into it; the unoptimized trace then matches the optimized one. */
+static void test_virtual_refs(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, p1]\n"
+	    "p2 = virtual_ref(p1, 0)\n"
+	    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+	    "virtual_ref_finish(p2, NULL)\n"
+	    "finish()\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0e with 5 ops\n"
+	    "[p10, p11]\n"
+	    "+1: p12 = force_token()\n"
+	    "+2: p13 = new_with_vtable(descr=JitVirtualRef)\n"
+	    "+3: setfield_gc(p13, p12, descr=<FieldP "
+	    "JitVirtualRef.virtual_token 8>)\n"
+	    "+4: setfield_gc(p13, NULL, descr=<FieldP JitVirtualRef.forced "
+	    "16>)\n"
+	    "+5: setfield_gc(p10, p13, descr=<FieldP e.E.inst_top 8>)\n"
+	    "+6: setfield_gc(p13, NULL, descr=<FieldP "
+	    "JitVirtualRef.virtual_token 8>)\n"
+	    "+7: finish()\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	CHECK(count_op(o, IR_OPAQUE) == 0);
+	CHECK(count_op(o, IR_NEW_WITH_VTABLE) == 1);
+	CHECK(count_op(o, IR_SETFIELD_GC) == 4);
+	CHECK(o->nops == 6 && o->ops[0].opc == IR_NEW_WITH_VTABLE &&
+	      !strcmp(ir_strtext(o, o->ops[0].descr), "JitVirtualRef"));
+	CHECK(o->ops[1].opc == IR_SETFIELD_GC &&
+	      !strcmp(ir_valname(o, o->ops[1].args[1]), "pforce_token"));
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();
 	test_call_effects();

@@ -13,8 +13,9 @@
  *    path through which each becomes observable, when both have the same
  *    op and type and the path is unique among the unpaired allocations
  *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
- *    "in input K.F" (stored into field F of the K-th input), each
- *    extended by ".F" for
+ *    "in input K.F" (stored into field F of the K-th input; likewise
+ *    of a ConstPtr or of a loop-invariant call's result, "#k" for the
+ *    k-th store into that cell), each extended by ".F" for
  *    an object first reached through field F of an object with a path
  *    (what the field holds then: a reference store replaced by a later
  *    one through the same allocation's result gives no path).

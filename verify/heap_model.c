@@ -340,6 +340,64 @@ static void key_event(hpaths *P, uint32_t i, const char *event,
 	key_closure(P, i, seen, escape);
 }
 
+/* The path of field LBL of the reference a loop-invariant call OP
+ * returns: both traces see one object per function and integer constant
+ * arguments in a run (ir_pycall_of, IR_PYCALL_LOOPINV). */
+static void loopinv_key(strbuf *sb, const ir_trace *t, const ir_op *op,
+			const char *lbl)
+{
+	uint32_t first;
+	sb_printf(sb, "in loopinvariant %s(", ir_pycall_fn(t, op, &first));
+	for (uint32_t j = first; j < op->nargs; j++)
+		sb_printf(sb, "%s%llu", j > first ? "," : "",
+			  (unsigned long long)ir_val(t, op->args[j])->cval);
+	sb_printf(sb, ").%s", lbl);
+}
+
+/* The path of cell LBL of the holder of store OP when the holder is not
+ * fresh and can be named the same way in both traces (an input by
+ * position, a ConstPtr, a loop-invariant call's result), into SB; false
+ * otherwise. */
+static bool holder_key(const ir_trace *t, const ir_op *op, const char *lbl,
+		       strbuf *sb)
+{
+	const ir_value *x = ir_val(t, op->args[0]);
+	uint32_t d = ir_defop(t, op->args[0]);
+	const ir_op *dop = d != UINT32_MAX ? &t->ops[d] : NULL;
+	if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
+		sb_printf(sb, "in input %u.%s", x->def, lbl);
+	else if (x->tag == IR_VAL_CONST_PTR)
+		sb_printf(sb, "in ConstPtr(%s).%s", t->strs[x->name], lbl);
+	else if (dop && ir_pycall_of(t, dop) == IR_PYCALL_LOOPINV)
+		loopinv_key(sb, t, dop, lbl); /* one object per arguments */
+	else
+		return false;
+	return true;
+}
+
+/* How many stores before op I put what may be a fresh object into the
+ * cell named KEY (holder_key): the same cell of a non-fresh object is
+ * written again on every iteration of an unrolled loop, and the k-th
+ * object stored there pairs with the k-th of the other trace. */
+static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
+{
+	const ir_trace *t = P->t;
+	uint32_t n = 0;
+	for (uint32_t j = 0; j < i; j++) {
+		ir_vid sv;
+		char lbl[320];
+		if (!ref_store(t, &t->ops[j], &sv, lbl, sizeof lbl) ||
+		    !P->pts[sv])
+			continue;
+		strbuf sb;
+		sb_init(&sb);
+		n += holder_key(t, &t->ops[j], lbl, &sb) && sb.buf &&
+		     !strcmp(sb.buf, key);
+		sb_release(&sb);
+	}
+	return n;
+}
+
 static void key_store(hpaths *P, uint32_t i)
 {
 	const ir_trace *t = P->t;
@@ -353,19 +411,16 @@ static void key_store(hpaths *P, uint32_t i)
 	if (fresh && !(P->pts[op->args[0]] & P->esc))
 		return; /* the holder's own path covers it later */
 	uint64_t val = P->pts[sv] & ~P->esc;
-	const ir_value *x = ir_val(t, op->args[0]);
-	if (x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR) {
-		strbuf sb;
-		sb_init(&sb);
-		if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
-			sb_printf(&sb, "in input %u.%s", x->def, lbl);
-		else
-			sb_printf(&sb, "in ConstPtr(%s).%s", t->strs[x->name],
-				  lbl);
+	strbuf sb;
+	sb_init(&sb);
+	if (!fresh && holder_key(t, op, lbl, &sb) && sb.buf) {
+		uint32_t k = earlier_stores(P, i, sb.buf);
+		if (k)
+			sb_printf(&sb, "#%u", k);
 		key_mask(P, val, sb.buf ? sb.buf : "");
-		P->failed |= !sb.buf;
-		sb_release(&sb);
 	}
+	P->failed |= sb.oom;
+	sb_release(&sb);
 	/* Through anything else the path is not named: those objects stay
 	 * without a path (and unpaired).  Into an escaped fresh object, the
 	 * closure extends the holder's path. */
