@@ -854,6 +854,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
 			pl_virtual_refs(&tr[k]);
+			pl_str_slices(&tr[k]);
 		}
 	}
 	uint32_t nknown = 0;

@@ -65,6 +65,9 @@ void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 void pl_name_classes(ir_trace *t);
 void pl_oopspec_calls(ir_trace *t);
 void pl_pure_call_names(ir_trace *t);
+/* May replace *T by a copy with string slices of a known length spelled
+ * as the new string and its items. */
+void pl_str_slices(ir_trace **t);
 /* May replace *T by a copy with virtual_ref and virtual_ref_finish spelled
  * as the structure PyPy's optimizer makes of them. */
 void pl_virtual_refs(ir_trace **t);

@@ -3,8 +3,8 @@
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
  * addresses, force_token, virtual refs.  Sections: classes; oopspec
- * calls; arraycopy; virtual refs; adding inputs to a pair; raw reads;
- * force_token.
+ * calls; arraycopy; string slices; virtual refs; adding inputs to a
+ * pair; raw reads; force_token.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -250,6 +250,120 @@ void pl_arraycopy(ir_trace **tp)
 		ok = arraycopy(t, i, &d, &a, &b, &n)
 			 ? emit_copy(&c, i, d, a, b, n)
 			 : pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(x);
+		return;
+	}
+	ir_trace_free(*tp);
+	*tp = x;
+}
+
+/* ---- string slices ------------------------------------------------------ */
+
+/* A call with OS_STR_SLICE (oopspec 23) or OS_UNI_SLICE (43) calls
+ * rstr's _ll_stringslice(s, start, stop): a new string of length
+ * stop - start holding s's items from start (rtyper/lltypesystem/rstr.py;
+ * no other effect).  When stop is start + K or both are constants, with
+ * 0 <= K <= 64, the call is that allocation, its length and K item
+ * copies -- what PyPy's string optimizer (vstring.py) reasons with, so
+ * `s[i:i+1]` of iterating over a string is checked. */
+
+static int slice_os(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+	    op->nargs != 4 || op->kind != 'r' || op->result == IR_NOVAL ||
+	    strcmp(ir_strtext(t, op->opname), "call_r"))
+		return -1;
+	int k = oopspec_index(ir_strtext(t, op->descr));
+	return k == 23 || k == 43 ? k : -1;
+}
+
+/* K for a slice op OP (see above), or -1. */
+static int64_t slice_len(const ir_trace *t, const ir_op *op)
+{
+	if (slice_os(t, op) < 0)
+		return -1;
+	ir_vid start = op->args[2], stop = op->args[3];
+	const ir_value *a = ir_val(t, start), *b = ir_val(t, stop);
+	int64_t k = -1;
+	if (a->tag == IR_VAL_CONST_INT && b->tag == IR_VAL_CONST_INT)
+		k = (int64_t)(b->cval - a->cval);
+	uint32_t d = ir_defop(t, stop);
+	if (d != UINT32_MAX && t->ops[d].opc == IR_INT_ADD &&
+	    t->ops[d].nargs == 2 && t->ops[d].args[0] == start &&
+	    ir_val(t, t->ops[d].args[1])->tag == IR_VAL_CONST_INT)
+		k = (int64_t)ir_val(t, t->ops[d].args[1])->cval;
+	return k >= 0 && k <= 64 ? k : -1;
+}
+
+static bool emit_slice(copier *c, const ir_op *op, int64_t n)
+{
+	ir_trace *d = c->d;
+	const char *ds = slice_os(c->s, op) == 23 ? "<str>" : "<unicode>";
+	char len[32], nm[96];
+	snprintf(len, sizeof len, "%s.length", ds);
+	ir_vid src = pl_map_val(c, op->args[1]);
+	ir_vid start = pl_map_val(c, op->args[2]);
+	uint32_t o = ir_emit(d, IR_NEW, 0, NULL, ir_cstr(d, ds),
+			     ir_valname(c->s, op->result));
+	if (src == IR_NOVAL || start == IR_NOVAL || o == UINT32_MAX)
+		return false;
+	ir_vid res = d->ops[o].result;
+	c->map[op->result] = res;
+	ir_vid la[2] = {res, ir_const_int(d, (uint64_t)n)};
+	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, len), NULL) ==
+	    UINT32_MAX)
+		return false;
+	for (int64_t k = 0; k < n; k++) {
+		ir_vid at = start;
+		if (k > 0) {
+			ir_vid aa[2] = {start, ir_const_int(d, (uint64_t)k)};
+			snprintf(nm, sizeof nm, "%s_at%lld",
+				 ir_valname(c->s, op->result), (long long)k);
+			uint32_t x = ir_emit(d, IR_INT_ADD, 2, aa, 0, nm);
+			if (x == UINT32_MAX)
+				return false;
+			at = d->ops[x].result;
+		}
+		snprintf(nm, sizeof nm, "%s_ch%lld",
+			 ir_valname(c->s, op->result), (long long)k);
+		ir_vid ga[2] = {src, at};
+		uint32_t g =
+		    ir_emit(d, IR_GETARRAYITEM_GC_I, 2, ga, ir_cstr(d, ds), nm);
+		if (g == UINT32_MAX)
+			return false;
+		ir_vid sa[3] = {res, ir_const_int(d, (uint64_t)k),
+				d->ops[g].result};
+		if (ir_emit(d, IR_SETARRAYITEM_GC, 3, sa, ir_cstr(d, ds),
+			    NULL) == UINT32_MAX)
+			return false;
+	}
+	return true;
+}
+
+void pl_str_slices(ir_trace **tp)
+{
+	const ir_trace *t = *tp;
+	bool any = false;
+	for (uint32_t i = 0; i < t->nops && !any; i++)
+		any = slice_len(t, &t->ops[i]) >= 0;
+	if (!any)
+		return;
+	ir_trace *x = ir_trace_new(t->width);
+	copier c;
+	if (!x || !pl_copier_init(&c, x, t)) {
+		ir_trace_free(x);
+		return;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < t->nops; i++) {
+		int64_t n = slice_len(t, &t->ops[i]);
+		ok = n >= 0 ? emit_slice(&c, &t->ops[i], n)
+			    : pl_copy_op(&c, i, "", why, sizeof why);
+	}
 	free(c.map);
 	if (!ok) {
 		ir_trace_free(x);

@@ -679,8 +679,46 @@ static void test_virtual_refs(void)
 	pl_free(&log);
 }
 
+/* A string slice of known length (OS_STR_SLICE, stop = start + 1) is
+ * the new string, its length and its item copied; one of unknown length
+ * stays a call. */
+static void test_str_slices(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, i5]\n"
+	    "i2 = int_add(i1, 1)\n"
+	    "p3 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i1, i2, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "p4 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i1, i5, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "finish(p3, p4)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[p10, i11, i15]\n"
+	    "+1: finish(p10, p10)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	CHECK(count_op(o, IR_OPAQUE) == 1); /* the slice to i5 */
+	CHECK(count_op(o, IR_NEW) == 1 && count_op(o, IR_SETFIELD_GC) == 1 &&
+	      count_op(o, IR_GETARRAYITEM_GC_I) == 1 &&
+	      count_op(o, IR_SETARRAYITEM_GC) == 1);
+	for (uint32_t i = 0; i < o->nops; i++)
+		if (o->ops[i].opc == IR_SETFIELD_GC)
+			CHECK(!strcmp(ir_strtext(o, o->ops[i].descr),
+				      "<str>.length") &&
+			      ir_val(o, o->ops[i].args[1])->cval == 1);
+	pl_free(&log);
+}
+
 int main(void)
 {
+	test_str_slices();
 	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();

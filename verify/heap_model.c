@@ -340,18 +340,18 @@ static void key_event(hpaths *P, uint32_t i, const char *event,
 	key_closure(P, i, seen, escape);
 }
 
-/* The path of field LBL of the reference a loop-invariant call OP
- * returns: both traces see one object per function and integer constant
+/* The name of the reference a loop-invariant call OP returns, LBL
+ * appended: both traces see one object per function and integer constant
  * arguments in a run (ir_pycall_of, IR_PYCALL_LOOPINV). */
 static void loopinv_key(strbuf *sb, const ir_trace *t, const ir_op *op,
 			const char *lbl)
 {
 	uint32_t first;
-	sb_printf(sb, "in loopinvariant %s(", ir_pycall_fn(t, op, &first));
+	sb_printf(sb, "loopinvariant %s(", ir_pycall_fn(t, op, &first));
 	for (uint32_t j = first; j < op->nargs; j++)
 		sb_printf(sb, "%s%llu", j > first ? "," : "",
 			  (unsigned long long)ir_val(t, op->args[j])->cval);
-	sb_printf(sb, ").%s", lbl);
+	sb_printf(sb, ")%s", lbl);
 }
 
 /* The path of cell LBL of the holder of store OP when the holder is not
@@ -359,19 +359,37 @@ static void loopinv_key(strbuf *sb, const ir_trace *t, const ir_op *op,
  * position, a ConstPtr, a loop-invariant call's result), into SB; false
  * otherwise. */
 static bool holder_key(const ir_trace *t, const ir_op *op, const char *lbl,
-		       strbuf *sb)
+		       strbuf *sb);
+
+/* The name of the non-fresh object V: an input by position, a ConstPtr,
+ * a loop-invariant call's result, or a field read from one of those (a
+ * list's item array), DEPTH levels at most; false when it has none. */
+static bool holder_name(const ir_trace *t, ir_vid v, int depth, strbuf *sb)
 {
-	const ir_value *x = ir_val(t, op->args[0]);
-	uint32_t d = ir_defop(t, op->args[0]);
+	const ir_value *x = ir_val(t, v);
+	uint32_t d = ir_defop(t, v);
 	const ir_op *dop = d != UINT32_MAX ? &t->ops[d] : NULL;
 	if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
-		sb_printf(sb, "in input %u.%s", x->def, lbl);
+		sb_printf(sb, "input %u", x->def);
 	else if (x->tag == IR_VAL_CONST_PTR)
-		sb_printf(sb, "in ConstPtr(%s).%s", t->strs[x->name], lbl);
+		sb_printf(sb, "ConstPtr(%s)", t->strs[x->name]);
 	else if (dop && ir_pycall_of(t, dop) == IR_PYCALL_LOOPINV)
-		loopinv_key(sb, t, dop, lbl); /* one object per arguments */
+		loopinv_key(sb, t, dop, ""); /* one object per arguments */
+	else if (dop && dop->opc == IR_GETFIELD_GC_R && depth > 0 &&
+		 holder_name(t, dop->args[0], depth - 1, sb))
+		sb_printf(sb, "->%s", dop->descr ? t->strs[dop->descr] : "");
 	else
 		return false;
+	return true;
+}
+
+static bool holder_key(const ir_trace *t, const ir_op *op, const char *lbl,
+		       strbuf *sb)
+{
+	sb_puts(sb, "in ");
+	if (!holder_name(t, op->args[0], 3, sb))
+		return false;
+	sb_printf(sb, ".%s", lbl);
 	return true;
 }
 
