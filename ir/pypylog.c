@@ -333,6 +333,23 @@ ir_trace *pl_copy_done(copier *c, bool ok)
 	return c->d;
 }
 
+ir_trace *pl_with_prefix(const ir_trace *t,
+			 bool (*prefix)(copier *c, void *ctx), void *ctx)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	copier c;
+	if (!d || !pl_copier_init(&c, d, t)) {
+		ir_trace_free(d);
+		return NULL;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c) && prefix(&c, ctx);
+	char why[256];
+	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	return pl_copy_done(&c, ok);
+}
+
 ir_trace *pl_facts_probe(const pl_pair *p, bool jump)
 {
 	if (!p->orig || p->nprefix == 0 || p->nprefix >= p->orig->nops)

@@ -173,52 +173,58 @@ static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v)
 
 /* ---- the pair's new traces ---------------------------------------------- */
 
-/* T with, first, a guard for each fact of F (one per input, NF of
- * them). */
-static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
-			    uint32_t *nguards)
+typedef struct facts_at_in {
+	const fact *f;
+	uint32_t nf;
+	uint32_t nguards; /* emitted */
+} facts_at_in;
+
+/* Emits a guard for each fact of X->f (one per input of C's source). */
+static bool emit_facts(copier *c, void *ctx)
 {
-	ir_trace *d = ir_trace_new(t->width);
-	copier c;
-	if (!d || !pl_copier_init(&c, d, t)) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	c.keep_labels = true;
-	bool ok = pl_copy_inputs(&c);
-	*nguards = 0;
-	for (uint32_t k = 0; ok && k < nf && k < t->ninputs; k++) {
-		ir_vid in = c.map[t->inputs[k]];
+	facts_at_in *x = ctx;
+	ir_trace *d = c->d;
+	const ir_trace *t = c->s;
+	for (uint32_t k = 0; k < x->nf && k < t->ninputs; k++) {
+		ir_vid in = c->map[t->inputs[k]];
 		ir_vid args[2] = {in, IR_NOVAL};
 		ir_opcode opc[3];
 		uint32_t n = 0;
 		if (ir_val(d, in)->kind != 'r')
 			continue;
-		if (f[k].isnull)
+		if (x->f[k].isnull)
 			opc[n++] = IR_GUARD_ISNULL;
-		if (f[k].nonnull)
+		if (x->f[k].nonnull)
 			opc[n++] = IR_GUARD_NONNULL;
-		if (f[k].cls)
+		if (x->f[k].cls)
 			opc[n++] = IR_GUARD_CLASS;
-		for (uint32_t j = 0; ok && j < n; j++) {
+		for (uint32_t j = 0; j < n; j++) {
 			uint32_t na = 1;
 			if (opc[j] == IR_GUARD_CLASS) {
-				args[1] = ir_const_class(d, f[k].cls);
+				args[1] = ir_const_class(d, x->f[k].cls);
 				na = 2;
 			}
 			char lbl[24];
-			snprintf(lbl, sizeof lbl, "gpre%u", (*nguards)++);
+			snprintf(lbl, sizeof lbl, "gpre%u", x->nguards++);
 			uint32_t o =
 			    ir_emit(d, opc[j], na, args, ir_cstr(d, lbl), NULL);
-			ok = o != UINT32_MAX;
-			if (ok)
-				d->ops[o].flags |= IR_OPF_IMPLICIT_LABEL;
+			if (o == UINT32_MAX)
+				return false;
+			d->ops[o].flags |= IR_OPF_IMPLICIT_LABEL;
 		}
 	}
-	char why[256];
-	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
-		ok = pl_copy_op(&c, i, "", why, sizeof why);
-	return pl_copy_done(&c, ok);
+	return true;
+}
+
+/* T with, first, a guard for each fact of F (one per input, NF of
+ * them); *NGUARDS of them. */
+static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
+			    uint32_t *nguards)
+{
+	facts_at_in x = {f, nf, 0};
+	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
+	*nguards = x.nguards;
+	return r;
 }
 
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g)

@@ -45,6 +45,11 @@ bool pl_emit_end(copier *c, const ir_op *end);
 /* Maps every input of C's source to a new input of C's trace, in order;
  * false when out of memory. */
 bool pl_copy_inputs(copier *c);
+/* A copy of T (labels kept) whose first ops PREFIX emits (C's trace has
+ * T's inputs mapped, nothing else yet): the facts both traces of a pair
+ * start with.  NULL when PREFIX or a copy fails. */
+ir_trace *pl_with_prefix(const ir_trace *t,
+			 bool (*prefix)(copier *c, void *ctx), void *ctx);
 /* Ends C's copy: emits the source's end (pl_emit_end), frees C->map;
  * returns C's trace, or NULL (the trace freed) when !OK or that fails. */
 ir_trace *pl_copy_done(copier *c, bool ok);

@@ -289,25 +289,30 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	return true;
 }
 
+typedef struct prefix_in {
+	const ir_trace *s; /* the trace the facts are about */
+	const facts *fs;
+	uint32_t nops; /* ops emitted */
+} prefix_in;
+
+static bool emit_facts(copier *c, void *ctx)
+{
+	prefix_in *x = ctx;
+	for (uint32_t k = 0; k < x->fs->n; k++)
+		if (!emit_fact(c->d, x->s, &x->fs->v[k], k))
+			return false;
+	x->nops = c->d->nops;
+	return true;
+}
+
 /* T with the facts FS (of S's values) first, *NOPS ops of them. */
 static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
 			       const facts *fs, uint32_t *nops)
 {
-	ir_trace *d = ir_trace_new(t->width);
-	copier c;
-	if (!d || !pl_copier_init(&c, d, t)) {
-		ir_trace_free(d);
-		return NULL;
-	}
-	c.keep_labels = true;
-	bool ok = pl_copy_inputs(&c);
-	for (uint32_t k = 0; ok && k < fs->n; k++)
-		ok = emit_fact(d, s, &fs->v[k], k);
-	*nops = d->nops;
-	char why[256];
-	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
-		ok = pl_copy_op(&c, i, "", why, sizeof why);
-	return pl_copy_done(&c, ok);
+	prefix_in x = {s, fs, 0};
+	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
+	*nops = x.nops;
+	return r;
 }
 
 void pl_recorded_facts(pl_pair *p, uint32_t nrec)

@@ -3,8 +3,8 @@
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
  * addresses, force_token, virtual refs.  Sections: classes; oopspec
- * calls; arraycopy; string slices; virtual refs; adding inputs to a
- * pair; raw reads; force_token.
+ * calls; rewriting ops; arraycopy; string slices; virtual refs; adding
+ * inputs to a pair; raw reads; force_token.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -150,6 +150,47 @@ void pl_pure_call_names(ir_trace *t)
 	}
 }
 
+/* ---- rewriting ops ------------------------------------------------------ */
+
+/* How one rewrite spells an op: MATCH says whether op I of T is one it
+ * rewrites, EMIT writes op I of C's source into C's trace instead of the
+ * copy (false when out of memory or when it cannot). */
+typedef struct rewrite {
+	bool (*match)(const ir_trace *t, uint32_t i);
+	bool (*emit)(copier *c, uint32_t i);
+} rewrite;
+
+/* Replaces *TP by a copy with every op RW matches rewritten; *TP is left
+ * as it was when none matches or a step fails. */
+static void rewrite_ops(ir_trace **tp, const rewrite *rw)
+{
+	const ir_trace *t = *tp;
+	bool any = false;
+	for (uint32_t i = 0; i < t->nops && !any; i++)
+		any = rw->match(t, i);
+	if (!any)
+		return;
+	ir_trace *x = ir_trace_new(t->width);
+	copier c;
+	if (!x || !pl_copier_init(&c, x, t)) {
+		ir_trace_free(x);
+		return;
+	}
+	c.keep_labels = true;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < t->nops; i++)
+		ok = rw->match(t, i) ? rw->emit(&c, i)
+				     : pl_copy_op(&c, i, "", why, sizeof why);
+	free(c.map);
+	if (!ok) {
+		ir_trace_free(x);
+		return;
+	}
+	ir_trace_free(*tp);
+	*tp = x;
+}
+
 /* ---- arraycopy --------------------------------------------------------- */
 
 /* A call with OS_ARRAYCOPY (oopspec 1: rgc.ll_arraycopy(source, dest,
@@ -227,36 +268,25 @@ static bool emit_copy(copier *c, uint32_t i, const char *d, uint64_t a,
 	return true;
 }
 
-void pl_arraycopy(ir_trace **tp)
+static bool match_copy(const ir_trace *t, uint32_t i)
 {
-	const ir_trace *t = *tp;
 	const char *d;
 	uint64_t a, b, n;
-	bool any = false;
-	for (uint32_t i = 0; i < t->nops && !any; i++)
-		any = arraycopy(t, i, &d, &a, &b, &n);
-	if (!any)
-		return;
-	ir_trace *x = ir_trace_new(t->width);
-	copier c;
-	if (!x || !pl_copier_init(&c, x, t)) {
-		ir_trace_free(x);
-		return;
-	}
-	c.keep_labels = true;
-	bool ok = pl_copy_inputs(&c);
-	char why[256];
-	for (uint32_t i = 0; ok && i < t->nops; i++)
-		ok = arraycopy(t, i, &d, &a, &b, &n)
-			 ? emit_copy(&c, i, d, a, b, n)
-			 : pl_copy_op(&c, i, "", why, sizeof why);
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(x);
-		return;
-	}
-	ir_trace_free(*tp);
-	*tp = x;
+	return arraycopy(t, i, &d, &a, &b, &n);
+}
+
+static bool emit_copy_at(copier *c, uint32_t i)
+{
+	const char *d;
+	uint64_t a, b, n;
+	return arraycopy(c->s, i, &d, &a, &b, &n) &&
+	       emit_copy(c, i, d, a, b, n);
+}
+
+void pl_arraycopy(ir_trace **tp)
+{
+	static const rewrite rw = {match_copy, emit_copy_at};
+	rewrite_ops(tp, &rw);
 }
 
 /* ---- string slices ------------------------------------------------------ */
@@ -342,35 +372,20 @@ static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 	return true;
 }
 
+static bool match_slice(const ir_trace *t, uint32_t i)
+{
+	return slice_len(t, &t->ops[i]) >= 0;
+}
+
+static bool emit_slice_at(copier *c, uint32_t i)
+{
+	return emit_slice(c, &c->s->ops[i], slice_len(c->s, &c->s->ops[i]));
+}
+
 void pl_str_slices(ir_trace **tp)
 {
-	const ir_trace *t = *tp;
-	bool any = false;
-	for (uint32_t i = 0; i < t->nops && !any; i++)
-		any = slice_len(t, &t->ops[i]) >= 0;
-	if (!any)
-		return;
-	ir_trace *x = ir_trace_new(t->width);
-	copier c;
-	if (!x || !pl_copier_init(&c, x, t)) {
-		ir_trace_free(x);
-		return;
-	}
-	c.keep_labels = true;
-	bool ok = pl_copy_inputs(&c);
-	char why[256];
-	for (uint32_t i = 0; ok && i < t->nops; i++) {
-		int64_t n = slice_len(t, &t->ops[i]);
-		ok = n >= 0 ? emit_slice(&c, &t->ops[i], n)
-			    : pl_copy_op(&c, i, "", why, sizeof why);
-	}
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(x);
-		return;
-	}
-	ir_trace_free(*tp);
-	*tp = x;
+	static const rewrite rw = {match_slice, emit_slice_at};
+	rewrite_ops(tp, &rw);
 }
 
 /* ---- virtual refs ------------------------------------------------------- */
@@ -431,40 +446,24 @@ static bool emit_vref_finish(copier *c, const ir_op *op)
 	return emit_store(c->d, v, ir_const_null(c->d), VREF_TOKEN);
 }
 
+static bool match_vref(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	return (vref_op(t, op, "virtual_ref") && op->result != IR_NOVAL) ||
+	       (vref_op(t, op, "virtual_ref_finish") && op->nargs == 2);
+}
+
+static bool emit_vref_at(copier *c, uint32_t i)
+{
+	const ir_op *op = &c->s->ops[i];
+	return vref_op(c->s, op, "virtual_ref") ? emit_vref(c, op)
+						: emit_vref_finish(c, op);
+}
+
 void pl_virtual_refs(ir_trace **tp)
 {
-	const ir_trace *t = *tp;
-	bool any = false;
-	for (uint32_t i = 0; i < t->nops && !any; i++)
-		any = vref_op(t, &t->ops[i], "virtual_ref") ||
-		      vref_op(t, &t->ops[i], "virtual_ref_finish");
-	if (!any)
-		return;
-	ir_trace *x = ir_trace_new(t->width);
-	copier c;
-	if (!x || !pl_copier_init(&c, x, t)) {
-		ir_trace_free(x);
-		return;
-	}
-	c.keep_labels = true;
-	bool ok = pl_copy_inputs(&c);
-	char why[256];
-	for (uint32_t i = 0; ok && i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (vref_op(t, op, "virtual_ref") && op->result != IR_NOVAL)
-			ok = emit_vref(&c, op);
-		else if (vref_op(t, op, "virtual_ref_finish") && op->nargs == 2)
-			ok = emit_vref_finish(&c, op);
-		else
-			ok = pl_copy_op(&c, i, "", why, sizeof why);
-	}
-	free(c.map);
-	if (!ok) {
-		ir_trace_free(x);
-		return;
-	}
-	ir_trace_free(*tp);
-	*tp = x;
+	static const rewrite rw = {match_vref, emit_vref_at};
+	rewrite_ops(tp, &rw);
 }
 
 /* ---- raw reads ------------------------------------------------------------
