@@ -308,6 +308,17 @@ bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s)
 	return true;
 }
 
+bool pl_copier_new(copier *c, const ir_trace *t)
+{
+	ir_trace *d = ir_trace_new(t->width);
+	if (!d || !pl_copier_init(c, d, t)) {
+		ir_trace_free(d);
+		return false;
+	}
+	c->keep_labels = true;
+	return true;
+}
+
 bool pl_copy_inputs(copier *c)
 {
 	const ir_trace *t = c->s;
@@ -336,13 +347,9 @@ ir_trace *pl_copy_done(copier *c, bool ok)
 ir_trace *pl_with_prefix(const ir_trace *t,
 			 bool (*prefix)(copier *c, void *ctx), void *ctx)
 {
-	ir_trace *d = ir_trace_new(t->width);
 	copier c;
-	if (!d || !pl_copier_init(&c, d, t)) {
-		ir_trace_free(d);
+	if (!pl_copier_new(&c, t))
 		return NULL;
-	}
-	c.keep_labels = true;
 	bool ok = pl_copy_inputs(&c) && prefix(&c, ctx);
 	char why[256];
 	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
@@ -354,13 +361,10 @@ ir_trace *pl_facts_probe(const pl_pair *p, bool jump)
 {
 	if (!p->orig || p->nprefix == 0 || p->nprefix >= p->orig->nops)
 		return NULL;
-	ir_trace *d = ir_trace_new(p->orig->width);
 	copier c;
-	if (!d || !pl_copier_init(&c, d, p->orig)) {
-		ir_trace_free(d);
+	if (!pl_copier_new(&c, p->orig))
 		return NULL;
-	}
-	c.keep_labels = true;
+	ir_trace *d = c.d;
 	bool ok = pl_copy_inputs(&c);
 	char why[256];
 	for (uint32_t i = 0; ok && i < p->nprefix; i++)

@@ -33,6 +33,9 @@ typedef struct copier {
 /* Sets C up to copy from S into D; false when out of memory (C->map is
  * malloc'd: the caller frees it). */
 bool pl_copier_init(copier *c, ir_trace *d, const ir_trace *s);
+/* Sets C up to copy T into a new trace C->d, labels kept; false (nothing
+ * to free) when out of memory. */
+bool pl_copier_new(copier *c, const ir_trace *t);
 /* Copies op OPI of the source into D, its result named with SUFFIX
  * appended; false (WHY set) when an argument has no value in D. */
 bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,

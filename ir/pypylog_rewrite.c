@@ -170,13 +170,10 @@ static void rewrite_ops(ir_trace **tp, const rewrite *rw)
 		any = rw->match(t, i);
 	if (!any)
 		return;
-	ir_trace *x = ir_trace_new(t->width);
 	copier c;
-	if (!x || !pl_copier_init(&c, x, t)) {
-		ir_trace_free(x);
+	if (!pl_copier_new(&c, t))
 		return;
-	}
-	c.keep_labels = true;
+	ir_trace *x = c.d;
 	bool ok = pl_copy_inputs(&c);
 	char why[256];
 	for (uint32_t i = 0; ok && i < t->nops; i++)
@@ -541,13 +538,10 @@ ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
 			 uint32_t n, const uint32_t *at, const uint32_t *which,
 			 uint32_t nat)
 {
-	ir_trace *d = ir_trace_new(t->width);
 	copier c;
-	if (!d || !pl_copier_init(&c, d, t)) {
-		ir_trace_free(d);
+	if (!pl_copier_new(&c, t))
 		return NULL;
-	}
-	c.keep_labels = true;
+	ir_trace *d = c.d;
 	bool ok = pl_copy_inputs(&c);
 	ir_vid *in = calloc(n + 1, sizeof *in);
 	ok = ok && in;
