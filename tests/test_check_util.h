@@ -28,6 +28,7 @@
 #include "ir/interp.h"
 #include "ir/parse.h"
 #include "ir/sem.h"
+#include "test_parse_util.h"
 #include "verify/check.h"
 #include "verify/z3ctx.h"
 
@@ -36,14 +37,7 @@ static ver_ctx *C;
 static inline ir_trace *parse(const char *text, int width)
 {
 	ir_parse_opts o = {.width = width};
-	ir_trace *t = NULL;
-	jp_err e;
-	if (ir_parse(text, strlen(text), &o, &t, &e)) {
-		fprintf(stderr, "parse error %d:%d %s\n%s\n", e.line, e.col,
-			e.msg, text);
-		return NULL;
-	}
-	return t;
+	return parse_with(text, &o);
 }
 
 static inline ver_opts test_opts(void)

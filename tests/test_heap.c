@@ -9,38 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "ir/parse.h"
 #include "ir/strbuf.h"
+#include "test_heap_util.h"
 #include "verify/check.h"
 #include "verify/heap.h"
-
-static ver_ctx *C;
-
-static ir_trace *parse(const char *text)
-{
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
-	jp_err e;
-	if (ir_parse(text, strlen(text), &o, &t, &e)) {
-		fprintf(stderr, "parse error %d:%d %s\n%s\n", e.line, e.col,
-			e.msg, text);
-		return NULL;
-	}
-	return t;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
-	(void)n;
-	fclose(f);
-	return buf;
-}
 
 /* The verdict on the pair, or -1 for an error (-2 - status). */
 static int verdict(const ir_trace *a, const ir_trace *b, bool needs_cex)

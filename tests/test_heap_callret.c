@@ -12,37 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "ir/interp.h"
 #include "ir/parse.h"
+#include "test_heap_util.h"
 #include "verify/check.h"
-
-static ver_ctx *C;
-
-static ir_trace *parse(const char *text)
-{
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
-	jp_err e;
-	if (ir_parse(text, strlen(text), &o, &t, &e)) {
-		fprintf(stderr, "parse error %d:%d %s\n%s\n", e.line, e.col,
-			e.msg, text);
-		return NULL;
-	}
-	return t;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	size_t n = buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
-	(void)n;
-	fclose(f);
-	return buf;
-}
 
 /* The verdict on the pair (-100: cannot parse, -2 - status: an error).
  * A refutation must carry a replayed counterexample whose text contains

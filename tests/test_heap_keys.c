@@ -8,24 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "ir/parse.h"
+#include "test_heap_util.h"
 #include "verify/check.h"
-
-static ver_ctx *C;
-
-static ir_trace *parse(const char *text)
-{
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
-	jp_err e;
-	if (ir_parse(text, strlen(text), &o, &t, &e)) {
-		fprintf(stderr, "parse error %d:%d %s\n%s\n", e.line, e.col,
-			e.msg, text);
-		return NULL;
-	}
-	return t;
-}
 
 #define ASET(p, i, v) "setarrayitem_gc(" p ", " i ", " v ", descr=<ArrayS 8>)\n"
 
