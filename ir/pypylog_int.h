@@ -100,6 +100,16 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec);
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
 
+/* The root of I in the union-find forest UP (paths halved on the way):
+ * ConstPtr names (pypylog_ptrs.c), values equal on the recorded run
+ * (pypylog_recorded.c). */
+static inline uint32_t pl_uf_find(uint32_t *up, uint32_t i)
+{
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
+}
+
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);
 uint64_t pl_hash_text(const char *s);

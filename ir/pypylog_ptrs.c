@@ -120,9 +120,7 @@ static uint32_t name_index(ptr_names *pn, const char *s)
 
 static uint32_t find(ptr_names *pn, uint32_t i)
 {
-	while (pn->up[i] != i)
-		i = pn->up[i] = pn->up[pn->up[i]];
-	return i;
+	return pl_uf_find(pn->up, i);
 }
 
 /* Unites the classes of A and B, the smaller index (ORIG's first name)

@@ -44,9 +44,7 @@ typedef struct rec {
 
 static ir_vid find(rec *r, ir_vid v)
 {
-	while (r->up[v] != v)
-		v = r->up[v] = r->up[r->up[v]];
-	return v;
+	return pl_uf_find(r->up, v);
 }
 
 static void unite(rec *r, ir_vid a, ir_vid b)
