@@ -18,6 +18,9 @@
 
 #define HP_MAXID 64
 #define HP_NONE	 UINT32_MAX
+/* The address of fresh identity X when addresses are numerals
+ * (heap_model.c, addresses_as_numerals): non-null, aligned, distinct. */
+#define HP_FRESH_ADDR(x) (UINT64_C(0x7e0000000000) + 16 * (uint64_t)(x) + 16)
 
 /* Two calls are the same call when they are the same op (opaque ops:
  * of the same name). */
