@@ -458,6 +458,19 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item)
 		e->esc = close_esc(e, e->esc);
 }
 
+/* The call whose havoc array field F's state in E is over now, or
+ * HP_NONE for the initial array: the last call that did not keep F (its
+ * descr, a length, an immutable field of an object that is not fresh),
+ * which is where a load's value comes from when no write of the trace
+ * matches (hp_realism states what that cell can hold). */
+static uint32_t base_call(const hp *h, const htrace *e, uint32_t f)
+{
+	for (uint32_t k = e->ncalls; k-- > 0;)
+		if (h->hk[k * h->nf + f] == e->cur[f].base)
+			return k;
+	return HP_NONE;
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -492,9 +505,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 			/* No call changes an immutable field of an object
 			 * that is not fresh: it holds its initial value. */
 			e->lf[e->nloads] = f;
-			e->lk[e->nloads] = e->ncalls && !h->f[f].immutable
-					       ? e->ncalls - 1
-					       : HP_NONE;
+			e->lk[e->nloads] = base_call(h, e, f);
 			e->lobj[e->nloads++] = a[0];
 		}
 		return;
@@ -515,7 +526,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETARRAYITEM_GC_R) {
 			e->lf[e->nloads] = f;
-			e->lk[e->nloads] = e->ncalls ? e->ncalls - 1 : HP_NONE;
+			e->lk[e->nloads] = base_call(h, e, f);
 			e->lobj[e->nloads++] = cell_key(h, a[0], ji);
 		}
 		return;

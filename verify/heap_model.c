@@ -805,10 +805,11 @@ jp_status hp_call_results(hp *h)
  * object, and the k-th call only stores objects that escaped before it.
  * Without these facts the solver picks such values and the counterexample
  * does not replay.  Stated at the cells the traces load (no quantifier):
- * the cell of H0 or of the havoc array of the last call before the load.
- * The havoc arrays are shared, so the call's cell excludes only objects
- * that escaped in neither trace at that call: true of the real call in
- * both runs. */
+ * the cell of H0 or of the havoc array the load reads through: that of the
+ * last call before it that does not keep the field (enc_call: a descr's
+ * keeps=, guard_no_exception, a length, an immutable field).  The havoc
+ * arrays are shared, so the call's cell excludes only objects that escaped
+ * in neither trace at that call: true of the real call in both runs. */
 jp_status hp_realism(hp *h)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
