@@ -8,8 +8,9 @@
  * model every opaque call may write every field of every object it can
  * reach, and a field value the optimized trace carries across a call is
  * not proved.  The optimized trace shows what the optimizer took each
- * call to keep: a field F it read before call K, never reads again after
- * it, while the unoptimized trace does read F after its call K.  Both
+ * call to keep: a field F it read before call K and does not read again
+ * before a later call that may write F (or its end), while the
+ * unoptimized trace does read F after its call K.  Both
  * traces' call K then get " keeps=F" in their descr (ir_py_call_keeps):
  * the model, the interpreter and the replay leave F unchanged by that
  * call.  The same descr on the same call in both traces changes what the
@@ -57,12 +58,13 @@ static uint32_t *calls_of(const ir_trace *t, uint32_t *n)
 	return c;
 }
 
-/* The first and the last op of T reading field D (UINT32_MAX: none). */
-static void reads_of(const ir_trace *t, const char *d, uint32_t *first,
-		     uint32_t *last)
+/* The first and the last op of T in [FROM, TO) reading field D
+ * (UINT32_MAX: none). */
+static void reads_of(const ir_trace *t, const char *d, uint32_t from,
+		     uint32_t to, uint32_t *first, uint32_t *last)
 {
 	*first = *last = UINT32_MAX;
-	for (uint32_t i = 0; i < t->nops; i++) {
+	for (uint32_t i = from; i < to && i < t->nops; i++) {
 		const char *r = field_read(t, &t->ops[i]);
 		if (!r || strcmp(r, d))
 			continue;
@@ -104,8 +106,30 @@ static bool set_keeps(ir_trace *t, uint32_t opi, const char *list)
 	return true;
 }
 
-/* The fields the optimized trace takes its call K (at op OC) to keep,
- * the unoptimized one's at OO, appended to SB; their number. */
+/* Whether T reads field D after op OC before a later call that may
+ * write it (one whose descr does not keep D: guard_no_exception and the
+ * like write nothing) or its end. */
+static bool read_again(const ir_trace *t, uint32_t oc, const char *d)
+{
+	for (uint32_t i = oc + 1; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *r = field_read(t, op);
+		if (r && !strcmp(r, d))
+			return true;
+		if (!is_call(t, op))
+			continue;
+		const char *cd = op->descr ? ir_strtext(t, op->descr) : NULL;
+		if (!ir_py_call_keeps(ir_op_name(t, op), cd, d))
+			return false;
+	}
+	return false;
+}
+
+/* The fields the optimized trace takes its call K (at op OC) to keep, the
+ * unoptimized one's at OO, appended to SB; their number.  A field the
+ * optimized trace reads again before its next call that may write it is
+ * one it took the call to change; one it does not read there, while the
+ * original does read it after the call, is one it carried across. */
 static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 {
 	const ir_trace *t = p->opt;
@@ -115,11 +139,13 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 		if (!d)
 			continue;
 		uint32_t f, l, fo, lo;
-		reads_of(t, d, &f, &l);
-		if (f != i || l > oc)
-			continue; /* counted at its first read; read again */
-		reads_of(p->orig, d, &fo, &lo);
-		if (lo == UINT32_MAX || lo < oo)
+		reads_of(t, d, 0, oc, &f, &l);
+		if (f != i)
+			continue; /* counted at its first read */
+		if (read_again(t, oc, d))
+			continue;
+		reads_of(p->orig, d, oo + 1, p->orig->nops, &fo, &lo);
+		if (fo == UINT32_MAX)
 			continue; /* the original does not read it after */
 		add_kept(sb, d);
 		n++;

@@ -555,6 +555,41 @@ static void test_call_effects(void)
 	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
 	CHECK(log.n == 1 && log.pairs[0].nkept == 0);
 	pl_free(&log);
+	/* Read again after the next call, not before it: the first call
+	 * keeps inst_a (the original reads it there), the second does not
+	 * (the optimized trace reads it again after it). */
+	const char *two =
+	    "[1] {jit-log-noopt\n"
+	    "[p0]\n"
+	    "i1 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5>)\n"
+	    "i3 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+	    "finish(i1, i2, i3)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0a with 5 ops\n"
+	    "[p10]\n"
+	    "+1: i11 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
+	    "+2: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
+	    "+3: call_n(ConstClass(g), p10, descr=<Callv 0 r EF=5>)\n"
+	    "+4: i13 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
+	    "+5: finish(i11, i11, i13)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	p = read_pair(two, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nkept == 1);
+	for (int s = 0; s < 2; s++) {
+		const ir_trace *t = s ? p->opt : p->orig;
+		uint32_t g = s ? 2 : 3; /* call g: the original reads between */
+		CHECK(!strcmp(ir_strtext(t, t->ops[1].descr),
+			      "<Callv 0 r EF=5 keeps=m.M.inst_a>"));
+		CHECK(!strcmp(ir_strtext(t, t->ops[g].descr),
+			      "<Callv 0 r EF=5>"));
+	}
+	pl_free(&log);
 }
 
 /* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the
