@@ -242,6 +242,49 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	return JP_OK;
 }
 
+/* Cell C (identity * nf + field) may now also hold VAL (OTHER: an
+ * object that is not fresh, or any escaped fresh one), wherever in the
+ * object. */
+static void cont_add(htrace *e, size_t c, uint64_t val, bool other)
+{
+	e->cont[c] |= val;
+	e->cont_other[c] |= other;
+	e->loose[c] |= val;
+	e->loose_other[c] |= other;
+}
+
+/* Item IDX of cell C now holds exactly VAL (OTHER), replacing what the
+ * last store there put: the contents are recomputed from the items and
+ * what is loose.  False when out of memory (the caller adds it loose). */
+static bool item_set(htrace *e, size_t c, uint64_t idx, uint64_t val,
+		     bool other)
+{
+	uint32_t i = 0;
+	while (i < e->nitems && (e->items[i].c != c || e->items[i].idx != idx))
+		i++;
+	if (i == e->nitems) {
+		if (e->nitems == e->capitems) {
+			uint32_t cap = e->capitems ? 2 * e->capitems : 16;
+			struct hitem *v =
+			    realloc(e->items, cap * sizeof *e->items);
+			if (!v)
+				return false;
+			e->items = v;
+			e->capitems = cap;
+		}
+		e->nitems++;
+	}
+	e->items[i] = (struct hitem){c, idx, val, other};
+	e->cont[c] = e->loose[c];
+	e->cont_other[c] = e->loose_other[c];
+	for (uint32_t j = 0; j < e->nitems; j++)
+		if (e->items[j].c == c) {
+			e->cont[c] |= e->items[j].val;
+			e->cont_other[c] |= e->items[j].other;
+		}
+	return true;
+}
+
 static void enc_call(hp *h, htrace *e, uint32_t i)
 {
 	const ir_op *op = &e->t->ops[i];
@@ -253,10 +296,9 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	 * holds: objects that are not fresh and escaped fresh ones. */
 	for (uint32_t x = 0; x < HP_MAXID; x++)
 		if (e->esc & (UINT64_C(1) << x))
-			for (uint32_t f = 0; f < h->nf; f++) {
-				e->cont[(size_t)x * h->nf + f] |= e->esc;
-				e->cont_other[(size_t)x * h->nf + f] = true;
-			}
+			for (uint32_t f = 0; f < h->nf; f++)
+				cont_add(e, (size_t)x * h->nf + f, e->esc,
+					 true);
 	normalize(h, e, e->esc, &e->cheap[(size_t)k * h->nf]);
 	const char *cd = op->descr ? ir_strtext(e->t, op->descr) : NULL;
 	for (uint32_t f = 0; f < h->nf; f++) {
@@ -419,39 +461,46 @@ static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
 }
 
 /* The points-to and escape facts of a store of the reference V into
- * field F of OBJ.  A store into the object of an allocation's own result
- * replaces the field's contents (that reference is exactly one object,
- * and a NULL access is undefined).  The value escapes when the holder may
- * be an object that is not fresh, or a fresh object that escaped;
- * otherwise it escapes later, with its holder (close_esc), if ever: a
- * fresh object reached only through fresh objects the world cannot reach
- * stays unreachable (the run-time rule of docs/semantics.md). */
-static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item)
+ * field F of OBJ (item IDX when ITEM).  A store into the object of an
+ * allocation's own result replaces the field's contents (that reference
+ * is exactly one object, and a NULL access is undefined), and likewise
+ * the item at a constant index; any other item store adds to what the
+ * array may hold.  The value escapes when the holder may be an object
+ * that is not fresh, or a fresh object that escaped; otherwise it escapes
+ * later, with its holder (close_esc), if ever: a fresh object reached
+ * only through fresh objects the world cannot reach stays unreachable
+ * (the run-time rule of docs/semantics.md). */
+static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
+			ir_vid idx)
 {
 	const ir_trace *t = e->t;
 	uint64_t holders = e->pts[obj], val = e->pts[v];
-	/* An item store replaces one item: the other items of the array
-	 * still hold what they held. */
-	bool known_fresh = !item && ir_defop(t, obj) != UINT32_MAX &&
+	bool known_fresh = ir_defop(t, obj) != UINT32_MAX &&
 			   ir_op_has(t->ops[ir_defop(t, obj)].opc, IRF_ALLOC);
+	bool exact_item =
+	    item && known_fresh && ir_val(t, idx)->tag == IR_VAL_CONST_INT;
 	for (uint32_t x = 0; x < HP_MAXID; x++) {
 		if (!(holders & (UINT64_C(1) << x)))
 			continue;
 		size_t c = (size_t)x * e->nf + f;
-		e->cont[c] = known_fresh ? val : e->cont[c] | val;
-		e->cont_other[c] =
-		    known_fresh ? e->other[v] : e->cont_other[c] || e->other[v];
+		if (exact_item &&
+		    item_set(e, c, ir_val(t, idx)->cval, val, e->other[v]))
+			continue;
+		if (known_fresh && !item) {
+			e->cont[c] = val;
+			e->cont_other[c] = e->other[v];
+		} else {
+			cont_add(e, c, val, e->other[v]);
+		}
 	}
 	/* A holder that may be an object that is not fresh may also be any
 	 * escaped fresh object (the world hands those back): each may now
 	 * hold the value. */
 	if (e->other[obj])
 		for (uint32_t x = 0; x < HP_MAXID; x++)
-			if (e->esc & (UINT64_C(1) << x)) {
-				size_t c = (size_t)x * e->nf + f;
-				e->cont[c] |= val;
-				e->cont_other[c] |= e->other[v];
-			}
+			if (e->esc & (UINT64_C(1) << x))
+				cont_add(e, (size_t)x * e->nf + f, val,
+					 e->other[v]);
 	if (e->other[obj] || (holders & e->esc))
 		e->esc = close_esc(e, e->esc | val);
 	else
@@ -514,7 +563,8 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		Z3_ast v = is_ref(t, op->args[1]) ? a[1] : to_word(h, a[1]);
 		e->cur[f] = mem_write(h, e->cur[f], NULL, a[0], v);
 		if (is_ref(t, op->args[1]))
-			store_facts(e, f, op->args[0], op->args[1], false);
+			store_facts(e, f, op->args[0], op->args[1], false,
+				    IR_NOVAL);
 		return;
 	}
 	case IR_GETARRAYITEM_GC_I:
@@ -536,7 +586,8 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		e->cur[f] =
 		    mem_write_item(h, e->cur[f], a[0], to_word(h, a[1]), v);
 		if (is_ref(t, op->args[2]))
-			store_facts(e, f, op->args[0], op->args[2], true);
+			store_facts(e, f, op->args[0], op->args[2], true,
+				    op->args[1]);
 		return;
 	}
 	default:
@@ -621,10 +672,13 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->nf = h->nf;
 	e->cont = calloc((size_t)HP_MAXID * nf, sizeof *e->cont);
 	e->cont_other = calloc((size_t)HP_MAXID * nf, sizeof *e->cont_other);
-	if (!e->cont || !e->cont_other || !e->nn || !e->other || !e->lf ||
-	    !e->lk || !e->lobj || !e->val || !e->bval || !e->pts || !e->pass ||
-	    !e->ovf || !e->geso || !e->gheap || !e->callop || !e->callesc ||
-	    !e->cheap || !e->eheap || !e->cur || !e->ident)
+	e->loose = calloc((size_t)HP_MAXID * nf, sizeof *e->loose);
+	e->loose_other = calloc((size_t)HP_MAXID * nf, sizeof *e->loose_other);
+	if (!e->cont || !e->cont_other || !e->loose || !e->loose_other ||
+	    !e->nn || !e->other || !e->lf || !e->lk || !e->lobj || !e->val ||
+	    !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
+	    !e->gheap || !e->callop || !e->callesc || !e->cheap || !e->eheap ||
+	    !e->cur || !e->ident)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -651,6 +705,9 @@ void hp_trace_free(htrace *e)
 	free(e->lobj);
 	free(e->cont);
 	free(e->cont_other);
+	free(e->loose);
+	free(e->loose_other);
+	free(e->items);
 	free(e->nn);
 	free(e->other);
 }

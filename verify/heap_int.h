@@ -140,6 +140,19 @@ typedef struct htrace {
 	 * only lets it escape with them (heap.h). */
 	bool *other;
 	bool *cont_other;
+	/* Array items a fresh array's own allocation result stored at a
+	 * constant index (the last store there; store_facts): what the
+	 * array holds is LOOSE (every other item store, a call's writes)
+	 * and these, so an item overwritten before the array escapes does
+	 * not escape with it. */
+	struct hitem {
+		size_t c; /* identity * nf + field */
+		uint64_t idx, val;
+		bool other;
+	} * items;
+	uint32_t nitems, capitems;
+	uint64_t *loose; /* per identity * nf + field */
+	bool *loose_other;
 	uint32_t nf;
 	uint64_t esc;
 	/* Loads of reference fields: field, the call before them (or
