@@ -134,6 +134,8 @@ static void print_human(const ver_result *r, bool verbose)
 			printf("unknown (%s mode): %s\n",
 			       ver_mode_name(r->mode_used),
 			       r->reason ? r->reason : "solver gave up");
+		if (r->unconfirmed_text)
+			fputs(r->unconfirmed_text, stdout);
 		break;
 	}
 }
@@ -432,7 +434,7 @@ int cmd_check(int argc, char **argv)
 	int width = 64;
 	bool opaque = false, failargs = false, json = false;
 	bool self_check = false, no_simplify = false, verbose = false;
-	bool audit = false;
+	bool audit = false, explain = false;
 	bool corpus = false, in_process = false;
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
@@ -478,6 +480,10 @@ int cmd_check(int argc, char **argv)
 	    {"no-simplify", CLI_FLAG, &no_simplify,
 	     "report counterexamples as found, unsimplified"},
 	    {"verbose", CLI_FLAG, &verbose, "list every obligation"},
+	    {"explain", CLI_FLAG, &explain,
+	     "when a heap pair is unknown because the solver's model did not "
+	     "replay on the interpreter, print that model: inputs, heap, "
+	     "calls, the heap fields it makes differ, both runs"},
 	    cli_opt_opaque(&opaque),
 	    {"corpus", CLI_FLAG, &corpus,
 	     "the arguments are directories of pair directories "
@@ -532,6 +538,7 @@ int cmd_check(int argc, char **argv)
 	vo.smt2_dir = smt2;
 	vo.solver_cmd = solver;
 	vo.self_check = self_check;
+	vo.explain = explain;
 	vo.audit = audit;
 	vo.simplify = !no_simplify;
 	vo.isolate = !in_process;

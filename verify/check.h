@@ -80,6 +80,11 @@ typedef struct ver_opts {
 	const uint64_t *examples;
 	uint32_t nexamples;
 	bool simplify; /* simplify counterexamples (default true) */
+	/* Keep the first solver model of a heap pair that did not replay
+	 * on the interpreter (the obligation is then unknown) as text in
+	 * ver_result.unconfirmed_text: its inputs, heap, calls, both runs
+	 * and the heap fields the model makes differ (default false). */
+	bool explain;
 	/* Run the fallback solver's queries, the ones that bit-blast
 	 * multipliers and dividers, in a forked child (verify/isolate.h)
 	 * with a hard memory ceiling and a deadline, so that a query that
@@ -145,6 +150,9 @@ typedef struct ver_result {
 	char *input_kinds;  /* ninputs letters: 'i' int, 'r' ref */
 	int width;
 	char *reason; /* VER_UNKNOWN: why the solver gave up */
+	/* With ver_opts.explain: the first model that did not replay, as
+	 * text (NULL if none). */
+	char *unconfirmed_text;
 	/* Statistics. */
 	uint32_t by_identity, by_concrete, by_solver, solver_calls;
 	uint32_t by_rewrite;

@@ -65,6 +65,7 @@ void ver_result_free(ver_result *r)
 	free(r->input_names);
 	free(r->input_kinds);
 	free(r->reason);
+	free(r->unconfirmed_text);
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
 }

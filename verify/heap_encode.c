@@ -810,30 +810,70 @@ static void field_neq_written(hp *h, const hmem *x, const hmem *y, Z3_ast wi,
  * (and index): the same as array disequality (extensionality), with only
  * selects over write lists, which the bit-vector solver handles without
  * array reasoning. */
-static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
+/* Adds to D the ways field F of the states X and Y can differ (none when
+ * they are the same state). */
+static void field_neq(hp *h, const hmem *x, const hmem *y, uint32_t f, hdisj *d)
 {
-	hdisj d = {0};
 	Z3_ast w = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hw"),
 				    zc_bv_sort(h->z, 64)));
 	Z3_ast wi = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hwi"),
 				     zc_bv_sort(h->z, 64)));
-	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++) {
-		if (x[f].base == y[f].base && x[f].w == y[f].w)
-			continue;
-		if (x[f].base == y[f].base) {
-			field_neq_written(h, &x[f], &y[f], wi, h->f[f].indexed,
-					  &d);
-			continue;
-		}
-		Z3_ast fi = h->f[f].indexed ? wi : NULL;
-		disj_neq(h, &d, mem_read_item(h, x[f], w, fi),
-			 mem_read_item(h, y[f], w, fi));
+	if (x->base == y->base && x->w == y->w)
+		return;
+	if (x->base == y->base) {
+		field_neq_written(h, x, y, wi, h->f[f].indexed, d);
+		return;
 	}
+	Z3_ast fi = h->f[f].indexed ? wi : NULL;
+	disj_neq(h, d, mem_read_item(h, *x, w, fi),
+		 mem_read_item(h, *y, w, fi));
+}
+
+static Z3_ast disj_term(hp *h, hdisj *d)
+{
 	Z3_ast r = h->S.failed ? zc_true(&h->S)
-		   : d.n       ? K(h, Z3_mk_or(h->z, d.n, d.v))
+		   : d->n      ? K(h, Z3_mk_or(h->z, d->n, d->v))
 			       : zc_false(&h->S);
-	free(d.v);
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
 	return r;
+}
+
+static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
+{
+	hdisj d = {0};
+	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++)
+		field_neq(h, &x[f], &y[f], f, &d);
+	return disj_term(h, &d);
+}
+
+/* The fields of the states X and Y that model M makes differ, as lines
+ * "  at WHERE: F differs" into SB. */
+static void explain_states(hp *h, Z3_model m, const hmem *x, const hmem *y,
+			   const char *where, strbuf *sb)
+{
+	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++) {
+		hdisj d = {0};
+		field_neq(h, &x[f], &y[f], f, &d);
+		Z3_ast r = disj_term(h, &d), v = NULL;
+		if (Z3_model_eval(h->z, m, r, true, &v) && v &&
+		    Z3_get_bool_value(h->z, v) == Z3_L_TRUE)
+			sb_printf(sb, "  at %s: %s differs\n", where,
+				  h->f[f].name);
+	}
+}
+
+void hp_explain_heaps(hp *h, Z3_model m, strbuf *sb)
+{
+	const htrace *eo = &h->ho, *ep = &h->hpp;
+	char where[32];
+	for (uint32_t k = 0; k < eo->ncalls && k < ep->ncalls; k++) {
+		snprintf(where, sizeof where, "call %u", k);
+		explain_states(h, m, &eo->cheap[(size_t)k * h->nf],
+			       &ep->cheap[(size_t)k * h->nf], where, sb);
+	}
+	explain_states(h, m, eo->eheap, ep->eheap, "the end", sb);
 }
 
 /* "Every guard of E from op FROM to op UPTO passes". */

@@ -289,6 +289,11 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q);
 
 void hp_describe(const hp *h, const hobl *q, strbuf *sb);
 
+/* For ver_opts.explain: the fields model M makes differ between the two
+ * traces' heaps at each call both make and at the end, a line each into
+ * SB. */
+void hp_explain_heaps(hp *h, Z3_model m, strbuf *sb);
+
 jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out);
 
 /* After both traces are encoded: every loop-invariant reference is no

@@ -354,6 +354,7 @@ typedef struct henv {
 	interp_type *types;
 	interp_ptr *ptrs;
 	interp_env env_p; /* the environment of OPT's run */
+	Z3_model model;	  /* the solver's model (NULL: screening) */
 	/* Results of the calls that are functions (ir_pycall_of), with
 	 * their argument values. */
 	interp_pure *pure;
@@ -795,7 +796,8 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
 		   strbuf *sb)
 {
 	const ir_trace *o = h->o;
-	sb_printf(sb, "counterexample (heap model) for %s:\n", what);
+	if (what)
+		sb_printf(sb, "counterexample (heap model) for %s:\n", what);
 	for (uint32_t i = 0; i < o->ninputs; i++) {
 		const char *nm = ir_valname(o, o->inputs[i]);
 		if (is_ref(o, o->inputs[i]))
@@ -858,6 +860,31 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
  * escaped, or when the pairing of guards was guessed (the obligation
  * compared guards the runs do not tie together): that obligation is then
  * unknown.  Otherwise 0.  Frees V. */
+/* With ver_opts.explain, keeps the first model that did not replay
+ * (h->res->unconfirmed_text): the model as report() gives it, the fields
+ * where it makes the heaps differ (hp_explain_heaps), both runs.  True,
+ * so that it can sit in the caller's condition; *ST set when out of
+ * memory. */
+static bool explain_unconfirmed(hp *h, const henv *v, const char *what,
+				const interp_result *ro,
+				const interp_result *rp, jp_status *st)
+{
+	if (!h->opts || !h->opts->explain || h->res->unconfirmed_text)
+		return true;
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "model that did not replay, for %s:\n", what);
+	report(h, v, "none on the interpreter", NULL, &sb);
+	if (v->model)
+		hp_explain_heaps(h, v->model, &sb);
+	cex_print_run("original trace", h->o, ro, ro->stop_op, &sb);
+	cex_print_run("optimized trace", h->p, rp, rp->stop_op, &sb);
+	if (sb.oom)
+		*st = jp_fail(h->err, JP_ENOMEM, "out of memory");
+	h->res->unconfirmed_text = sb_detach(&sb);
+	return true;
+}
+
 static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		       jp_status *st)
 {
@@ -905,7 +932,8 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		r->cex_text = sb_detach(&sb);
 	} else if (!model) {
 		ans = 0;
-	} else if (ro.nrejected || rp.nrejected || h->loose_guards) {
+	} else if (explain_unconfirmed(h, &v, what, &ro, &rp, st) &&
+		   (ro.nrejected || rp.nrejected || h->loose_guards)) {
 		ans = -1;
 	} else {
 		*st = jp_fail(h->err, JP_EINTERNAL,
@@ -925,6 +953,7 @@ int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st)
 {
 	henv v;
 	*st = make_env(h, m, &v);
+	v.model = m;
 	return run_compare(h, &v, what, true, st);
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# jitprove check: exit codes, JSON output, unknown on purpose, input
+# jitprove check: exit codes, JSON output, unknown on purpose, --explain, input
 # errors, example inputs, --smt2 files, and a second solver through
 # --solver-cmd that lies, which must be reported as an internal error,
 # never as a verdict.  The checks that need the z3 and cvc5 programs are in
@@ -24,6 +24,16 @@ expect_rc 1 "wrong pair" -- "$JITPROVE" check "$P/wrap_add_lt/orig.trace" "$P/wr
 grep -q '^counterexample: guard g1 (removed: must always pass) fails' "$tmp/out" || bad "counterexample header"
 grep -q '>>> guard_true(i3, descr=g1)' "$tmp/out" || bad "divergence mark"
 grep -q '0x7fffffffffffffff (9223372036854775807)' "$tmp/out" || bad "hex and decimal input"
+
+# --explain: an unknown heap pair whose model did not replay shows that
+# model, the field it makes differ and both runs; without it, none of that.
+E="$P/heap_overwritten_escape"
+expect_rc 3 "explain unknown" -- "$JITPROVE" check --rlimit 1000000 --explain "$E/orig.trace" "$E/opt.trace"
+grep -q '^model that did not replay, for end (same heap):' "$tmp/out" || bad "explain header"
+grep -q '^  at the end: g differs' "$tmp/out" || bad "explain differing field"
+grep -q '^optimized trace:' "$tmp/out" || bad "explain runs"
+expect_rc 3 "no explain" -- "$JITPROVE" check --rlimit 1000000 "$E/orig.trace" "$E/opt.trace"
+grep -q 'model that did not replay' "$tmp/out" && bad "model printed without --explain"
 
 # JSON: one object with verdict, obligations, counterexample.
 expect_rc 1 "json refuted" -- "$JITPROVE" check --json "$P/mul_eq_12/orig.trace" "$P/mul_eq_12/opt.trace"
