@@ -369,13 +369,33 @@ static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 	return true;
 }
 
+/* Whether op I of T is a guard_no_exception right after a slice that is
+ * rewritten (only debug_merge_points between).  The slice may raise only
+ * MemoryError (EF=3); as an allocation it raises nothing, so the guard
+ * passes and is left out, as PyPy's optimizer leaves out the
+ * guard_no_exception of a call it removed (rewrite.py,
+ * optimize_GUARD_NO_EXCEPTION).  Kept, it would be a call event of one
+ * trace only, and the original would be taken as defined only up to it. */
+static bool slice_guard(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->opname ||
+	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
+		return false;
+	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
+		i--;
+	return i > 0 && slice_len(t, &t->ops[i - 1]) >= 0;
+}
+
 static bool match_slice(const ir_trace *t, uint32_t i)
 {
-	return slice_len(t, &t->ops[i]) >= 0;
+	return slice_len(t, &t->ops[i]) >= 0 || slice_guard(t, i);
 }
 
 static bool emit_slice_at(copier *c, uint32_t i)
 {
+	if (slice_guard(c->s, i))
+		return true; /* left out */
 	return emit_slice(c, &c->s->ops[i], slice_len(c->s, &c->s->ops[i]));
 }
 

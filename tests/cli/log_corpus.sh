@@ -87,6 +87,22 @@ grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.
 [ $rc -ne 0 ] && ! grep -q '^bridge .* proved' "$tmp/rcb" ||
   bad "recorded_class without its guard_value: exit $rc: $(cat "$tmp/rcb")"
 
+# What the parent's heap cache passes to a bridge (docs/pypy.md, "Bridges"):
+# the second bridge drops the guards on two fields its parent read just
+# before the failing guard: proved; not once the parent stores into the
+# mutable one after reading it, or makes a call before the guard.
+"$JITPROVE" log "$C/bridge_heap_fact.log" >"$tmp/bh" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge 0x7f0000c0ab03 .* proved' "$tmp/bh" ||
+  bad "bridge_heap_fact: exit $rc: $(cat "$tmp/bh")"
+for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.inst_last_instr 40>)' \
+    'call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)'; do
+  awk -v ins="+55: $ins" '/^\+60: i6 = int_lt/ { print ins } { print }' \
+    "$C/bridge_heap_fact.log" >"$tmp/bh_bad.log"
+  "$JITPROVE" log "$tmp/bh_bad.log" >"$tmp/bhb" 2>&1; rc=$?
+  [ $rc -ne 0 ] && ! grep -q '^bridge 0x7f0000c0ab03 .* proved' "$tmp/bhb" ||
+    bad "bridge_heap_fact with $ins: exit $rc: $(cat "$tmp/bhb")"
+done
+
 # the optimizer keeps a dict's strategy across the lookup call (its
 # EffectInfo, not printed, says the call does not write it): proved
 # assuming the field kept, and not with --calls-write-all
