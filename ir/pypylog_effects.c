@@ -87,17 +87,21 @@ static void add_kept(strbuf *sb, const char *d)
 	sb_printf(sb, "%s%.*s", sb->len ? "," : "", (int)n, s);
 }
 
-/* Gives op OPI of T the descr "<... keeps=LIST>". */
-static bool set_keeps(ir_trace *t, uint32_t opi, const char *list)
+/* Gives op OPI of T the descr "<...KEY=LIST>" (KEY " keeps" or
+ * " ignores", not there yet). */
+static bool set_list(ir_trace *t, uint32_t opi, const char *key,
+		     const char *list)
 {
 	ir_op *op = &t->ops[opi];
 	const char *d = op->descr ? ir_strtext(t, op->descr) : "";
 	size_t n = strlen(d);
-	if (n < 2 || d[n - 1] != '>' || strstr(d, " keeps="))
+	char k[16];
+	snprintf(k, sizeof k, "%s=", key);
+	if (n < 2 || d[n - 1] != '>' || strstr(d, k))
 		return false;
 	strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, "%.*s keeps=%s>", (int)(n - 1), d, list);
+	sb_printf(&sb, "%.*s%s%s>", (int)(n - 1), d, k, list);
 	uint32_t id = sb.buf ? ir_cstr(t, sb.buf) : UINT32_MAX;
 	sb_release(&sb);
 	if (id == UINT32_MAX)
@@ -153,6 +157,77 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 	return n;
 }
 
+/* Whether op OP of T is a guard that looks at what the previous call
+ * left (guard_no_exception, ...): it writes and reads no field. */
+static bool guard_call(const ir_trace *t, const ir_op *op)
+{
+	return ir_py_call_keeps(ir_op_name(t, op), NULL, NULL);
+}
+
+/* The descr of a store to a field at op OP of T, or NULL. */
+static const char *field_store(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_SETFIELD_GC || !op->descr)
+		return NULL;
+	const char *d = ir_strtext(t, op->descr);
+	return strncmp(d, "<Field", 6) ? NULL : d;
+}
+
+/* Whether T stores field D between its calls around op C: before it
+ * (BEFORE, from the previous call that is not a guard) or after it (up
+ * to the next one). */
+static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
+			bool before)
+{
+	if (before) {
+		for (uint32_t i = c; i-- > 0;) {
+			const ir_op *op = &t->ops[i];
+			const char *s = field_store(t, op);
+			if (s && !strcmp(s, d))
+				return true;
+			if (is_call(t, op) && !guard_call(t, op))
+				return false;
+		}
+		return false;
+	}
+	for (uint32_t i = c + 1; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *s = field_store(t, op);
+		if (s && !strcmp(s, d))
+			return true;
+		if (is_call(t, op) && !guard_call(t, op))
+			return false;
+	}
+	return false;
+}
+
+/* The fields the optimizer delayed a store of past call K (the optimized
+ * trace's at op OC, the original's at OO), appended to SB; their number.
+ * The original stores F between its previous call and call K; the
+ * optimized trace does not store F there but does between call K and its
+ * next call.  PyPy writes a delayed store before a call only when the
+ * call's EffectInfo says it may read or write the field (heap.py,
+ * force_from_effectinfo), so the optimizer took the call not to see F. */
+static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
+			   strbuf *sb)
+{
+	const ir_trace *o = p->orig, *t = p->opt;
+	uint32_t n = 0;
+	for (uint32_t i = oo; i-- > 0;) {
+		const ir_op *op = &o->ops[i];
+		if (is_call(o, op) && !guard_call(o, op))
+			break;
+		const char *d = field_store(o, op);
+		if (!d || stores_near(o, i, d, true) ||
+		    stores_near(t, oc, d, true) ||
+		    !stores_near(t, oc, d, false))
+			continue; /* counted at its first store; not delayed */
+		add_kept(sb, d);
+		n++;
+	}
+	return n;
+}
+
 void pl_call_effects(pl_pair *p)
 {
 	if (!p->orig || !p->opt)
@@ -167,10 +242,21 @@ void pl_call_effects(pl_pair *p)
 			uint32_t n = kept_at(p, c[k], o[k], &sb);
 			uint32_t was = p->opt->ops[c[k]].descr;
 			if (n && sb.buf && !sb.oom &&
-			    set_keeps(p->opt, c[k], sb.buf)) {
-				if (set_keeps(p->orig, o[k], sb.buf))
+			    set_list(p->opt, c[k], " keeps", sb.buf)) {
+				if (set_list(p->orig, o[k], " keeps", sb.buf))
 					p->nkept += n;
 				else /* both or neither */
+					p->opt->ops[c[k]].descr = was;
+			}
+			sb_release(&sb);
+			sb_init(&sb);
+			n = ignored_at(p, c[k], o[k], &sb);
+			was = p->opt->ops[c[k]].descr;
+			if (n && sb.buf && !sb.oom &&
+			    set_list(p->opt, c[k], " ignores", sb.buf)) {
+				if (set_list(p->orig, o[k], " ignores", sb.buf))
+					p->nkept += n;
+				else
 					p->opt->ops[c[k]].descr = was;
 			}
 			sb_release(&sb);

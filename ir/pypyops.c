@@ -69,6 +69,26 @@ static const char *field_name(const char *descr, size_t *len)
 	return *len ? s : NULL;
 }
 
+/* Whether the list after KEY (" keeps=", " ignores=") in CALL_DESCR names
+ * the field of descr FIELD. */
+static bool listed(const char *call_descr, const char *key, const char *field)
+{
+	size_t n;
+	const char *name = field_name(field, &n);
+	const char *k = call_descr ? strstr(call_descr, key) : NULL;
+	if (!name || !k)
+		return false;
+	for (k += strlen(key); *k && *k != '>' && *k != ' ';) {
+		size_t m = strcspn(k, ",> ");
+		if (m == n && !strncmp(k, name, n))
+			return true;
+		k += m;
+		if (*k == ',')
+			k++;
+	}
+	return false;
+}
+
 bool ir_py_call_keeps(const char *opname, const char *call_descr,
 		      const char *field)
 {
@@ -80,20 +100,13 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	for (int i = 0; opname && guards[i]; i++)
 		if (!strcmp(opname, guards[i]))
 			return true;
-	size_t n;
-	const char *name = field_name(field, &n);
-	const char *k = call_descr ? strstr(call_descr, " keeps=") : NULL;
-	if (!name || !k)
-		return false;
-	for (k += 7; *k && *k != '>' && *k != ' ';) {
-		size_t m = strcspn(k, ",> ");
-		if (m == n && !strncmp(k, name, n))
-			return true;
-		k += m;
-		if (*k == ',')
-			k++;
-	}
-	return false;
+	return listed(call_descr, " keeps=", field) ||
+	       listed(call_descr, " ignores=", field);
+}
+
+bool ir_py_call_ignores(const char *call_descr, const char *field)
+{
+	return listed(call_descr, " ignores=", field);
 }
 
 bool ir_py_returns_foreign_ref(const char *name)

@@ -87,10 +87,18 @@ bool ir_py_field_immutable(const char *descr);
  *    ("<Callv 0 r EF=5 keeps=a.B.inst_x,a.B.inst_y>").  PyPy's EffectInfo
  *    knows which fields a call may write but its log does not print it;
  *    jitprove log writes what the optimizer took a call to keep
- *    (docs/pypy.md, "Call effects").  Only fields, never array items or
- *    lengths. */
+ *    (docs/pypy.md, "Call effects");
+ *  - a call whose descr lists it after " ignores=" (below).
+ * Only fields, never array items or lengths. */
 bool ir_py_call_keeps(const char *name, const char *call_descr,
 		      const char *field);
+
+/* Whether the call descr CALL_DESCR lists the field of descr FIELD after
+ * " ignores=": the call neither reads nor writes that field, so the
+ * heaps the two traces hand it are compared without it, and it keeps it.
+ * jitprove log writes it where the optimizer delayed a store of the field
+ * past the call (docs/pypy.md, "Call effects"). */
+bool ir_py_call_ignores(const char *call_descr, const char *field);
 
 /* Whether an opaque op of this name returns a reference that is never an
  * object the trace allocated: force_token (the JIT frame), virtual_ref (a

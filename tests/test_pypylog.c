@@ -590,6 +590,31 @@ static void test_call_effects(void)
 			      "<Callv 0 r EF=5>"));
 	}
 	pl_free(&log);
+	/* A store the optimizer delayed past a call: both calls get
+	 * " ignores=" (the call neither reads nor writes it), counted. */
+	const char *delayed =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1]\n"
+	    "setfield_gc(p0, i1, descr=<FieldS m.M.inst_t 8>)\n"
+	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=2>)\n"
+	    "finish()\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0a with 3 ops\n"
+	    "[p10, i11]\n"
+	    "+1: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=2>)\n"
+	    "+2: setfield_gc(p10, i11, descr=<FieldS m.M.inst_t 8>)\n"
+	    "+3: finish()\n"
+	    "[4] jit-log-opt-bridge}\n";
+	p = read_pair(delayed, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nkept == 1);
+	CHECK(!strcmp(ir_strtext(p->orig, p->orig->ops[1].descr),
+		      "<Callv 0 r EF=2 ignores=m.M.inst_t>"));
+	CHECK(!strcmp(ir_strtext(p->opt, p->opt->ops[0].descr),
+		      "<Callv 0 r EF=2 ignores=m.M.inst_t>"));
+	pl_free(&log);
 }
 
 /* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the

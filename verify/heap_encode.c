@@ -840,12 +840,23 @@ static Z3_ast disj_term(hp *h, hdisj *d)
 	return r;
 }
 
-static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
+/* "The heaps X and Y differ" where CALL (an op of the original, or NULL)
+ * sees them: every field but those its descr says it ignores
+ * (ir_py_call_ignores). */
+static Z3_ast heap_neq_at(hp *h, const hmem *x, const hmem *y,
+			  const ir_op *call)
 {
+	const char *cd = call && call->descr ? h->o->strs[call->descr] : NULL;
 	hdisj d = {0};
 	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++)
-		field_neq(h, &x[f], &y[f], f, &d);
+		if (!cd || !ir_py_call_ignores(cd, h->f[f].name))
+			field_neq(h, &x[f], &y[f], f, &d);
 	return disj_term(h, &d);
+}
+
+static Z3_ast heap_neq(hp *h, const hmem *x, const hmem *y)
+{
+	return heap_neq_at(h, x, y, NULL);
 }
 
 /* The fields of the states X and Y that model M makes differ, as lines
@@ -955,8 +966,8 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q)
 		const ir_op *y = &h->p->ops[ep->callop[q->k]];
 		if (!same_call_op(h->o, x, h->p, y) || x->nargs != y->nargs)
 			return zc_true(&h->S);
-		Z3_ast r = heap_neq(h, &eo->cheap[(size_t)q->k * h->nf],
-				    &ep->cheap[(size_t)q->k * h->nf]);
+		Z3_ast r = heap_neq_at(h, &eo->cheap[(size_t)q->k * h->nf],
+				       &ep->cheap[(size_t)q->k * h->nf], x);
 		for (uint32_t j = 0; j < x->nargs; j++)
 			r = or2(
 			    h, r,

@@ -134,8 +134,12 @@ static uint64_t reach(const hrun *R, const interp_obj *objs, uint32_t n,
 static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 			uint32_t an, uint64_t am, const hrun *B,
 			const interp_obj *bo, uint32_t bn, uint64_t bm,
-			strbuf *why)
+			const ir_op *call, strbuf *why)
 {
+	/* A call whose descr says it ignores a field does not see it
+	 * (ir_py_call_ignores): the model compares without it too. */
+	const char *cd =
+	    call && call->descr ? ir_strtext(A->t, call->descr) : NULL;
 	for (int side = 0; side < 2; side++) {
 		const interp_obj *objs = side ? bo : ao;
 		uint32_t n = side ? bn : an;
@@ -154,8 +158,9 @@ static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 				const char *fn = f < h->nf
 						     ? h->f[f].name
 						     : o->fields[f - h->nf];
-				if (f >= h->nf &&
-				    hp_field_index(h, fn) != HP_NONE)
+				if ((f >= h->nf &&
+				     hp_field_index(h, fn) != HP_NONE) ||
+				    (cd && ir_py_call_ignores(cd, fn)))
 					continue;
 				bool ra, rb;
 				uint64_t va =
@@ -250,7 +255,7 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 		eb = reach(B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
 			   cb->nargs);
 		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
-				 cb->objs, cb->nobjs, ea | eb, why)) {
+				 cb->objs, cb->nobjs, ea | eb, oa, why)) {
 			sb_printf(why, " at call %u", k);
 			if (at_call)
 				*at_call = k;
@@ -328,7 +333,7 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 	if (fa)
 		ma = mb = ma | mb;
 	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
-			 mb, why)) {
+			 mb, NULL, why)) {
 		sb_puts(why, fa ? " when the guard fails" : " at the end");
 		return true;
 	}
