@@ -450,13 +450,16 @@ static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
 		opi = emit_field(b, &anon, IR_SETFIELD_GC, a, 2, ".length");
 		break;
 	case IR_PY_ALEN:
+	case IR_PY_AHASH:
 	case IR_PY_AGET:
 		if ((e = resolve_arg(b, st, &st->args[0], 'r', &a[0])) ||
 		    (py->act == IR_PY_AGET &&
 		     (e = resolve_arg(b, st, &st->args[1], 'i', &a[1]))))
 			return e;
-		opi = py->act == IR_PY_ALEN
-			  ? emit_field(b, st, IR_GETFIELD_GC_I, a, 1, ".length")
+		opi = py->act != IR_PY_AGET
+			  ? emit_field(b, st, IR_GETFIELD_GC_I, a, 1,
+				       py->act == IR_PY_ALEN ? ".length"
+							     : ".hash")
 			  : emit_field(b, st,
 				       py->kind == 'r' ? IR_GETARRAYITEM_GC_R
 						       : IR_GETARRAYITEM_GC_I,
@@ -523,6 +526,7 @@ static jp_status pypy_special(builder *b, syn_stmt *st, bool *done)
 	}
 	case IR_PY_ANEW:
 	case IR_PY_ALEN:
+	case IR_PY_AHASH:
 	case IR_PY_AGET:
 	case IR_PY_ASET: return pypy_array(b, st, py, done);
 	case IR_PY_OPAQUE:

@@ -721,7 +721,7 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		return;
 	}
 	if (!o || !o->apart)
-		pl_same_ptrs(p);
+		pl_same_ptrs(p, pl_end_op(n));
 	/* p->orig starts with a copy of N's ops (unrolled): those are the
 	 * recorded ones. */
 	pl_recorded_facts(p, pl_end_op(n));

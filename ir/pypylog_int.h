@@ -85,7 +85,8 @@ void pl_arraycopy(ir_trace **t);
 /* Rewrites of a shaped pair. */
 void pl_raw_inputs(pl_pair *p);
 void pl_force_token_input(pl_pair *p);
-void pl_same_ptrs(pl_pair *p); /* pypylog_ptrs.c */
+/* NREC: ORIG's first NREC ops are the recorded ones (pl_recorded_same). */
+void pl_same_ptrs(pl_pair *p, uint32_t nrec); /* pypylog_ptrs.c */
 /* Bridge P leaves from guard G of PARENT (its optimized section, as
  * parsed): the facts about P's inputs that hold at every arrival at G
  * become guards at the start of both traces (pypylog_bridge.c);
@@ -96,6 +97,12 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
  * become guards at the start of both traces (pypylog_recorded.c);
  * P->nrecorded counts them. */
 void pl_recorded_facts(pl_pair *p, uint32_t nrec);
+/* Calls SAME(CTX, A, B) for ConstPtr names A and B of T that the run T's
+ * first NREC ops record is one object (facts, not assumptions): the role
+ * pairing takes them as one object (pypylog_ptrs.c). */
+void pl_recorded_same(const ir_trace *t, uint32_t nrec,
+		      void (*same)(void *ctx, const char *a, const char *b),
+		      void *ctx);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);

@@ -92,6 +92,11 @@ typedef struct ptr_names {
 	uint32_t n, cap;
 	ptr_occ *occ;
 	uint32_t nocc, occcap;
+	/* ORIG's names (the first NREC) that the recording proves one
+	 * object (pl_recorded_same): a union-find of its own, facts that
+	 * are not counted as identities; NULL when there are none. */
+	uint32_t *rec;
+	uint32_t nrec;
 	bool oom;
 } ptr_names;
 
@@ -212,18 +217,56 @@ static int occ_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The names of group [I, J) (one role) on SIDE: the one name, or
- * UINT32_MAX when none or several. */
-static uint32_t group_name(const ptr_occ *o, uint32_t i, uint32_t j,
-			   uint8_t side)
+/* The object name I stands for as far as the recording tells: the root
+ * of its class of ORIG names the run proves one object, or I. */
+static uint32_t rec_obj(ptr_names *pn, uint32_t i)
 {
+	return pn->rec && i < pn->nrec ? pl_uf_find(pn->rec, i) : i;
+}
+
+static void rec_same(void *ctx, const char *a, const char *b)
+{
+	ptr_names *pn = ctx;
+	uint32_t x = UINT32_MAX, y = UINT32_MAX;
+	for (uint32_t i = 0; i < pn->nrec; i++) {
+		if (!strcmp(pn->v[i], a))
+			x = i;
+		if (!strcmp(pn->v[i], b))
+			y = i;
+	}
+	if (x == UINT32_MAX || y == UINT32_MAX)
+		return;
+	x = pl_uf_find(pn->rec, x);
+	y = pl_uf_find(pn->rec, y);
+	if (x != y)
+		pn->rec[x > y ? x : y] = x < y ? x : y;
+}
+
+/* The objects ORIG's names are by its recording (rec_obj). */
+static void recorded_objects(ptr_names *pn, const ir_trace *o, uint32_t nrec)
+{
+	pn->nrec = pn->n;
+	pn->rec = calloc(pn->nrec + 1, sizeof *pn->rec);
+	if (!pn->rec)
+		return; /* no facts: names stay apart, which is weaker */
+	for (uint32_t i = 0; i < pn->nrec; i++)
+		pn->rec[i] = i;
+	pl_recorded_same(o, nrec, rec_same, pn);
+}
+
+/* The objects of group [I, J) (one role) on SIDE: the one object (a name
+ * of it), or UINT32_MAX when none or several. */
+static uint32_t group_name(ptr_names *pn, uint32_t i, uint32_t j, uint8_t side)
+{
+	const ptr_occ *o = pn->occ;
 	uint32_t k = UINT32_MAX;
 	for (; i < j; i++) {
 		if (o[i].side != side)
 			continue;
-		if (k != UINT32_MAX && o[i].name != k)
+		uint32_t x = rec_obj(pn, o[i].name);
+		if (k != UINT32_MAX && x != k)
 			return UINT32_MAX;
-		k = o[i].name;
+		k = x;
 	}
 	return k;
 }
@@ -269,7 +312,7 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r)
 			const char *s = const_ptr_name(o, op->args[j]);
 			if (!s || shallow_role(o, i, j) != r)
 				continue;
-			uint32_t x = find(pn, name_index(pn, s));
+			uint32_t x = find(pn, rec_obj(pn, name_index(pn, s)));
 			if (k != UINT32_MAX && k != x)
 				return UINT32_MAX;
 			k = x;
@@ -525,20 +568,22 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 	return r;
 }
 
-void pl_same_ptrs(pl_pair *p)
+void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 {
 	ptr_names pn;
 	memset(&pn, 0, sizeof pn);
 	collect(&pn, p->orig, 0);
 	uint32_t norig = pn.n;
+	if (!pn.oom)
+		recorded_objects(&pn, p->orig, nrec);
 	collect(&pn, p->opt, 1);
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
 	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
 		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
 			;
-		uint32_t a = group_name(pn.occ, i, j, 0);
-		uint32_t b = group_name(pn.occ, i, j, 1);
+		uint32_t a = group_name(&pn, i, j, 0);
+		uint32_t b = group_name(&pn, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
 		else
@@ -569,4 +614,5 @@ void pl_same_ptrs(pl_pair *p)
 	free(pn.v);
 	free(pn.up);
 	free(pn.occ);
+	free(pn.rec);
 }

@@ -10,6 +10,10 @@
  *  - guard_value(v, ConstPtr(K)) (or a passed ptr_eq against K) makes v
  *    the object K; two constants the same v was equal to are one object,
  *    and a ptr_eq that was false keeps two objects apart;
+ *  - two reads of field d of an object older than the trace (an input or
+ *    a constant) with nothing between them that may write d there (an
+ *    opaque call, a store of d through anything but the trace's own
+ *    allocations) read one value: their guards are on one value;
  *  - guard_class(v, C) with v the object K: K's class is C (an object's
  *    class never changes);
  *  - y = getfield(v, d) of an immutable field d (the descr ends in
@@ -79,10 +83,87 @@ static int ptr_cmp_outcome(const rec *r, uint32_t i)
 	return -1;
 }
 
+/* Whether V exists before the trace runs: an input or a ConstPtr (so no
+ * allocation of the trace returns it). */
+static bool preexisting(const ir_trace *t, ir_vid v)
+{
+	ir_valtag tag = (ir_valtag)ir_val(t, v)->tag;
+	return tag == IR_VAL_INPUT || tag == IR_VAL_CONST_PTR;
+}
+
+static bool allocation(const ir_trace *t, ir_vid v)
+{
+	const ir_value *x = ir_val(t, v);
+	return x->tag == IR_VAL_OP &&
+	       ir_op_has((ir_opcode)t->ops[x->def].opc, IRF_ALLOC);
+}
+
+static bool field_read(const ir_op *op)
+{
+	return (op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R) &&
+	       op->nargs == 1 && op->descr;
+}
+
+/* Whether op OP leaves field D (a descr) of every object that exists
+ * before the trace as it was, on every run: pure ops, guards, markers,
+ * reads, item stores (items are no fields), allocations, calls the model
+ * takes as functions without effect (ir_pycall_of), and field stores of
+ * another field or through one of the trace's own allocations (an object
+ * made in the trace is none of the older ones).  Anything else (an opaque
+ * call, an op this list does not name) may write D. */
+static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d)
+{
+	ir_opcode c = (ir_opcode)op->opc;
+	if (c == IR_SETFIELD_GC)
+		return op->nargs == 2 && op->descr &&
+		       (strcmp(ir_strtext(t, op->descr), ir_strtext(t, d)) ||
+			allocation(t, op->args[0]));
+	if (c == IR_OPAQUE)
+		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE;
+	if (c == IR_SETARRAYITEM_GC || c == IR_GETARRAYITEM_GC_I ||
+	    c == IR_GETARRAYITEM_GC_R || field_read(op))
+		return true;
+	if (ir_op_has(c, IRF_CALL) || ir_op_has(c, IRF_OBS) ||
+	    ir_op_has(c, IRF_END))
+		return false;
+	return ir_op_has(c, IRF_PURE) || ir_op_has(c, IRF_OVF) ||
+	       ir_op_has(c, IRF_GUARD) || ir_op_has(c, IRF_MARK) ||
+	       ir_op_has(c, IRF_ALLOC);
+}
+
+/* Two reads of field D of one object that exists before the trace, with
+ * nothing between them that may write D there, read the same value on the
+ * run (the cell did not change): unites their results.  PyPy's recorder
+ * reads a field again when its heap cache lost it (an object stored into
+ * an array forgets what it knew), and each read has its own guard_value
+ * with a constant of its own name. */
+static void unchanged_reads(rec *r)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *a = &t->ops[i];
+		if (!field_read(a) || !preexisting(t, a->args[0]))
+			continue;
+		for (uint32_t j = i + 1; j < r->nrec; j++) {
+			const ir_op *b = &t->ops[j];
+			if (field_read(b) && b->opc == a->opc &&
+			    b->args[0] == a->args[0] &&
+			    !strcmp(ir_strtext(t, b->descr),
+				    ir_strtext(t, a->descr))) {
+				unite(r, a->result, b->result);
+				break; /* B carries on the chain */
+			}
+			if (!keeps_field(t, b, a->descr))
+				break;
+		}
+	}
+}
+
 /* Unites every value with the constants the run showed it equal to. */
 static void equalities(rec *r)
 {
 	const ir_trace *t = r->t;
+	unchanged_reads(r);
 	for (uint32_t i = 0; i < r->nrec; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->nargs != 2)
@@ -311,6 +392,29 @@ static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
 	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
 	*nops = x.nops;
 	return r;
+}
+
+void pl_recorded_same(const ir_trace *t, uint32_t nrec,
+		      void (*same)(void *ctx, const char *a, const char *b),
+		      void *ctx)
+{
+	if (nrec > t->nops)
+		return;
+	rec r = {t, nrec, calloc(t->nvals + 1, sizeof(ir_vid)),
+		 calloc(t->nvals + 1, sizeof(ir_vid))};
+	if (r.up && r.kptr) {
+		for (ir_vid v = 0; v < t->nvals; v++)
+			r.up[v] = v;
+		equalities(&r);
+		for (ir_vid v = 0; v < t->nvals; v++) {
+			ir_vid k = known_ptr(&r, v);
+			if (is_cptr(t, v) && k != IR_NOVAL && k != v)
+				same(ctx, ir_strtext(t, ir_val(t, k)->name),
+				     ir_strtext(t, ir_val(t, v)->name));
+		}
+	}
+	free(r.up);
+	free(r.kptr);
 }
 
 void pl_recorded_facts(pl_pair *p, uint32_t nrec)

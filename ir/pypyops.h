@@ -22,10 +22,11 @@ typedef enum ir_pyact {
 	/* GC arrays as objects (docs/pypy.md, "Arrays"): an allocation with
 	 * its length in a field "D.length"; item K at a constant index a
 	 * field "D[K]" (an item at a variable index: an opaque call) */
-	IR_PY_ANEW, /* new_array(n): new + setfield of the length */
-	IR_PY_ALEN, /* arraylen_gc: getfield of the length */
-	IR_PY_AGET, /* getarrayitem_gc_*: getfield of item K */
-	IR_PY_ASET, /* setarrayitem_gc: setfield of item K */
+	IR_PY_ANEW,  /* new_array(n): new + setfield of the length */
+	IR_PY_ALEN,  /* arraylen_gc: getfield of the length */
+	IR_PY_AGET,  /* getarrayitem_gc_*: getfield of item K */
+	IR_PY_ASET,  /* setarrayitem_gc: setfield of item K */
+	IR_PY_AHASH, /* strhash/unicodehash: getfield of "D.hash" */
 } ir_pyact;
 
 typedef struct ir_pyop {

@@ -204,6 +204,20 @@ static void test_reading(void)
 	CHECK(t->ops[8].opc == IR_GETARRAYITEM_GC_I);
 	CHECK(t->ops[9].opc == IR_GETARRAYITEM_GC_I && t->ops[9].kind == 'i');
 	ir_trace_free(t);
+	/* strhash reads the cached hash, a field "<str>.hash" (no call) */
+	t = parse("[p0, p1]\ni2 = strhash(p0)\ni3 = unicodehash(p1)\n"
+		  "finish(i2, i3)\n",
+		  true, &e);
+	CHECK(t != NULL && t->nops == 3);
+	if (t) {
+		CHECK(t->ops[0].opc == IR_GETFIELD_GC_I &&
+		      t->ops[0].args[0] == t->inputs[0] &&
+		      !strcmp(ir_strtext(t, t->ops[0].descr), "<str>.hash"));
+		CHECK(
+		    t->ops[1].opc == IR_GETFIELD_GC_I &&
+		    !strcmp(ir_strtext(t, t->ops[1].descr), "<unicode>.hash"));
+	}
+	ir_trace_free(t);
 	/* an array op without its descr, or with a wrong arity: an error */
 	t = parse("[p0, i1]\ni2 = getarrayitem_gc_pure_i(p0, i1)\n"
 		  "finish(i2)\n",

@@ -419,10 +419,40 @@ static bool holder_key(const ir_trace *t, const ir_op *op, const char *lbl,
 	return true;
 }
 
+/* Whether the reference store I into a cell of a non-fresh object is
+ * replaced before anything can see it: a later reference store into the
+ * same cell through the same value (a field, or an item at the same
+ * constant index) with no call and no end between.  Calls and the end are
+ * where the two traces' heaps are compared for runs that reach both ends
+ * (guards compare nothing there: trace mode and the inferred pairing),
+ * so only the object stored last is seen in that cell; an inlined
+ * __init__ that stores a temporary array into an attribute and then the
+ * array that replaces it is optimized into the last store alone.  (The
+ * pairing is a choice of names: whichever it picks, a difference stays a
+ * difference.) */
+static bool store_overwritten(const ir_trace *t, uint32_t i, const char *lbl)
+{
+	size_t n = strlen(lbl);
+	if (n >= 3 && !strcmp(lbl + n - 3, "[*]"))
+		return false;
+	for (uint32_t j = i + 1; j < t->nops; j++) {
+		const ir_op *q = &t->ops[j];
+		ir_vid sv;
+		char l2[320];
+		if (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END))
+			return false;
+		if (ref_store(t, q, &sv, l2, sizeof l2) &&
+		    q->args[0] == t->ops[i].args[0] && !strcmp(l2, lbl))
+			return true;
+	}
+	return false;
+}
+
 /* How many stores before op I put what may be a fresh object into the
  * cell named KEY (holder_key): the same cell of a non-fresh object is
  * written again on every iteration of an unrolled loop, and the k-th
- * object stored there pairs with the k-th of the other trace. */
+ * object stored there pairs with the k-th of the other trace.  A store
+ * overwritten before anything sees it does not count. */
 static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
 {
 	const ir_trace *t = P->t;
@@ -431,7 +461,7 @@ static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
 		ir_vid sv;
 		char lbl[320];
 		if (!ref_store(t, &t->ops[j], &sv, lbl, sizeof lbl) ||
-		    !P->pts[sv])
+		    !P->pts[sv] || store_overwritten(t, j, lbl))
 			continue;
 		strbuf sb;
 		sb_init(&sb);
@@ -454,6 +484,8 @@ static void key_store(hpaths *P, uint32_t i)
 	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
 	if (fresh && !(P->pts[op->args[0]] & P->esc))
 		return; /* the holder's own path covers it later */
+	if (!fresh && store_overwritten(t, i, lbl))
+		return; /* nothing sees it there: the later store names */
 	uint64_t val = P->pts[sv] & ~P->esc;
 	strbuf sb;
 	sb_init(&sb);
