@@ -24,6 +24,7 @@
 #include "ir/print.h"
 #include "ir/sem.h"
 #include "passes/opt.h"
+#include "verify/heap.h"
 
 static uint64_t tu_rng = 0x2545f4914f6cdd1du;
 
@@ -145,7 +146,10 @@ static inline bool tu_same_run(const interp_result *a, const interp_result *b,
 }
 
 /* Runs both traces on ARGS; 1 when they behave the same, 0 when not, -1
- * when the interpreter refused. */
+ * when the interpreter refused.  Heap traces are compared as the heap
+ * model replays them (hp_run_diverges: fresh objects by identity, not by
+ * the address the interpreter gave them), so an optimizer that allocates
+ * in another order is not taken to differ. */
 static inline int tu_same_on(const ir_trace *a, const ir_trace *b,
 			     const uint64_t *args)
 {
@@ -155,6 +159,14 @@ static inline int tu_same_on(const ir_trace *a, const ir_trace *b,
 	env.nargs = a->ninputs;
 	interp_result ra, rb;
 	jp_err err;
+	if (hp_uses_heap(a) || hp_uses_heap(b)) {
+		bool div = false;
+		strbuf why;
+		sb_init(&why);
+		jp_status st = hp_run_diverges(a, b, &env, &div, &why, &err);
+		sb_release(&why);
+		return st ? -1 : !div;
+	}
 	if (interp_run(a, &env, &ra, &err))
 		return -1;
 	if (interp_run(b, &env, &rb, &err)) {
