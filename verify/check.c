@@ -189,6 +189,23 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 	return JP_OK;
 }
 
+/* Whether the pair's budget (ver_opts.budget_ms) is spent at time NOW,
+ * before obligation I: then I is unknown with that reason. */
+static bool out_of_budget(chk_pair *ps, uint32_t i, double now)
+{
+	unsigned b = ps->opts->budget_ms;
+	if (!b || now - ps->t_start < (double)b)
+		return false;
+	char why[96];
+	snprintf(why, sizeof why, "the pair's time budget of %u ms ran out", b);
+	chk_set_reason(ps, why);
+	ps->gave_up = true;
+	chk_settle(ps, i, VER_UNKNOWN, VER_BY_NONE, 0);
+	if (ps->res->failed < 0)
+		ps->res->failed = (int32_t)i;
+	return true;
+}
+
 typedef struct run_flags {
 	bool screen;	 /* run the concrete screening first */
 	bool proof_only; /* stop at the first obligation not proved */
@@ -248,6 +265,10 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 	for (uint32_t i = 0; i < ps->L.n && !st; i++) {
 		const obl *b = &ps->L.v[i];
 		double t1 = clk_now_ms();
+		if (out_of_budget(ps, i, t1)) {
+			all = false;
+			break;
+		}
 		chk_progress(ps, "obligation %u of %u", i + 1, ps->L.n);
 		st = chk_assume(ps, b->o_upto, b->p_upto, err);
 		if (st)
@@ -587,6 +608,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.p = opt;
 	ps.opts = opts;
 	ps.cap_mb = opts->memory_mb;
+	ps.t_start = t0;
 	ps.res = res;
 	ps.heap_pair = heap;
 	zc_scope_init(&ps.S, ps.z);

@@ -52,15 +52,20 @@ typedef enum ver_verdict {
 typedef struct ver_opts {
 	int width; /* 0: the traces' own width */
 	ver_mode mode;
-	bool failargs;		/* also compare fail-args at aligned guards */
-	unsigned timeout_ms;	/* per solver query, wall clock; 0 = none */
-	unsigned rlimit;	/* per query, Z3 resource limit; 0 = none */
-	unsigned memory_mb;	/* per query, cap on Z3's memory (MB of its
-				   process-wide total, verify/z3ctx.h); over
-				   it the query is unknown; 0 = none.  A
-				   query in a child process (isolate) gets
-				   twice this: it inherits the parent's
-				   total */
+	bool failargs;	     /* also compare fail-args at aligned guards */
+	unsigned timeout_ms; /* per solver query, wall clock; 0 = none */
+	unsigned rlimit;     /* per query, Z3 resource limit; 0 = none */
+	unsigned memory_mb;  /* per query, cap on Z3's memory (MB of its
+				process-wide total, verify/z3ctx.h); over
+				it the query is unknown; 0 = none.  A
+				query in a child process (isolate) gets
+				twice this: it inherits the parent's
+				total */
+	/* Wall-clock budget of the whole pair in ms, 0 = none: once spent,
+	 * the obligations not yet asked are unknown ("the pair's time
+	 * budget ... ran out").  Checked before each obligation, so a pair
+	 * may overrun it by one obligation's queries. */
+	unsigned budget_ms;
 	unsigned screen_inputs; /* random/edge inputs run concretely first */
 	uint64_t seed;		/* for the random screening inputs */
 	const char *smt2_dir;	/* write each query there, or NULL */

@@ -149,7 +149,8 @@ typedef struct chk_pair {
 	chk_lemmas lemmas;
 	chk_facts facts;
 	chk_refold refold;
-	bool gave_up; /* an obligation was unknown: later queries quick */
+	bool gave_up;	/* an obligation was unknown: later queries quick */
+	double t_start; /* clk_now_ms() when ver_check began (the budget) */
 	chk_screen screen;
 	/* A pair with a heap: the heap model is the encoding backend
 	 * (verify/heap.h), made by chk_encode; the last satisfying model

@@ -147,6 +147,11 @@ LOG
 "$JITPROVE" log "$C/global_cells.log" >"$tmp/gc" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^bridge .* proved .*assuming 4 ConstPtr identities' "$tmp/gc" ||
   bad "global_cells: exit $rc: $(cat "$tmp/gc")"
+# A pair's time budget: spent at once, the proved bridge is unknown with
+# that reason (the budget is checked before each obligation).
+"$JITPROVE" log --pair-budget-ms 1 "$C/global_cells.log" >"$tmp/gcb" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q "time budget of 1 ms ran out" "$tmp/gcb" ||
+  bad "global_cells --pair-budget-ms 1: exit $rc: $(cat "$tmp/gcb")"
 "$JITPROVE" log --ptrs-apart "$C/global_cells.log" >"$tmp/gca" 2>&1; rc=$?
 [ $rc -eq 3 ] || bad "global_cells --ptrs-apart: exit $rc: $(cat "$tmp/gca")"
 sed 's/+60: i16 = int_add_ovf(i15, i11)/+60: i16 = int_add_ovf(i15, i13)/' \
