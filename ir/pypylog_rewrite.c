@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pypylog_int.h"
+#include "pypyops.h"
 
 /* ---- classes of allocations ---------------------------------------------- */
 
@@ -95,16 +96,6 @@ void pl_name_classes(ir_trace *t)
  * divisor, which the helpers never see because the trace guards it
  * first, gives 0 / x there). */
 
-static int oopspec_index(const char *d)
-{
-	const char *os = strstr(d, " OS=");
-	int k;
-	return strncmp(d, "<Call", 5) == 0 && os &&
-		       sscanf(os, " OS=%d", &k) == 1
-		   ? k
-		   : -1;
-}
-
 void pl_oopspec_calls(ir_trace *t)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
@@ -117,7 +108,7 @@ void pl_oopspec_calls(ir_trace *t)
 		const char *n = ir_strtext(t, op->opname);
 		if (strcmp(n, "call_i") && strcmp(n, "call_pure_i"))
 			continue;
-		int k = oopspec_index(ir_strtext(t, op->descr));
+		int k = ir_py_oopspec(ir_strtext(t, op->descr));
 		if (k != 12 && k != 14)
 			continue;
 		op->opc = k == 12 ? IR_INT_PY_DIV : IR_INT_PY_MOD;
@@ -302,7 +293,7 @@ static int slice_os(const ir_trace *t, const ir_op *op)
 	    op->nargs != 4 || op->kind != 'r' || op->result == IR_NOVAL ||
 	    strcmp(ir_strtext(t, op->opname), "call_r"))
 		return -1;
-	int k = oopspec_index(ir_strtext(t, op->descr));
+	int k = ir_py_oopspec(ir_strtext(t, op->descr));
 	return k == 23 || k == 43 ? k : -1;
 }
 

@@ -47,6 +47,17 @@ int ir_py_extraeffect(const char *descr)
 	return ef;
 }
 
+int ir_py_oopspec(const char *descr)
+{
+	const char *os = descr ? strstr(descr, " OS=") : NULL;
+	if (!os || strncmp(descr, "<Call", 5) || os[4] < '0' || os[4] > '9')
+		return -1;
+	int k = 0;
+	for (os += 4; *os >= '0' && *os <= '9' && k < 100000; os++)
+		k = k * 10 + (*os - '0');
+	return k;
+}
+
 bool ir_py_field_immutable(const char *descr)
 {
 	if (!descr || strncmp(descr, "<Field", 6) != 0)

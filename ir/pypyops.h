@@ -76,6 +76,10 @@ const char *ir_pycall_fn(const struct ir_trace *t, const struct ir_op *op,
  * the number after "EF=", or -1 when there is none. */
 int ir_py_extraeffect(const char *descr);
 
+/* The EffectInfo.oopspecindex of a call descr (the number after " OS="),
+ * or -1 when there is none (rpython/jit/codewriter/effectinfo.py). */
+int ir_py_oopspec(const char *descr);
+
 /* Whether the field descr says the field is immutable (PyPy prints " pure"
  * at its end: immutable and quasi-immutable fields). */
 bool ir_py_field_immutable(const char *descr);

@@ -390,8 +390,15 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 		e->pts[op->result] = 0;
 		e->other[op->result] = true;
 		h->li_val[h->nli] = e->val[op->result];
-		/* The JIT frame exists before the trace runs. */
-		h->li_clean[h->nli++] = e->esc == 0 || pc == IR_PYCALL_FRAME;
+		/* The JIT frame exists before the trace runs, and so does
+		 * the thread's ExecutionContext that threadlocalref_get
+		 * reads (OS_THREADLOCALREF_GET = 5; PyPy's one thread-local
+		 * reference, pypy/module/thread/threadlocals.py, is set when
+		 * the thread starts or is attached, before any of its frames
+		 * runs, and only re-set to the same context after a fork). */
+		h->li_clean[h->nli++] =
+		    e->esc == 0 || pc == IR_PYCALL_FRAME ||
+		    (op->descr && ir_py_oopspec(t->strs[op->descr]) == 5);
 	}
 out:
 	sb_release(&sb);
