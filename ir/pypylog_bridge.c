@@ -147,16 +147,26 @@ static void invariants(const ir_trace *t, uint32_t l1, uint32_t l2, fact *inv)
 	}
 }
 
-/* What holds of V at every arrival at op G of T. */
-static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v)
+/* The last two labels of T before op G (LAB[1] the last, LAB[0] the one
+ * before it or the same), and how many there are. */
+static uint32_t last_labels(const ir_trace *t, uint32_t g, uint32_t lab[2])
 {
-	uint32_t lab[2] = {0, 0}, nl = 0;
+	uint32_t nl = 0;
+	lab[0] = lab[1] = 0;
 	for (uint32_t i = 0; i < g; i++)
 		if (t->ops[i].opc == IR_LABEL) {
 			lab[0] = nl ? lab[1] : i;
 			lab[1] = i;
 			nl++;
 		}
+	return nl;
+}
+
+/* What holds of V at every arrival at op G of T. */
+static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v)
+{
+	uint32_t lab[2];
+	uint32_t nl = last_labels(t, g, lab);
 	uint32_t start = nl ? lab[1] : 0;
 	fact f = facts_in(t, start, g, v);
 	if (nl >= 2) {
@@ -399,13 +409,8 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 /* What holds of the heap at every arrival at guard G of T. */
 static bool hfacts_at(const ir_trace *t, uint32_t g, hfacts *hs)
 {
-	uint32_t lab[2] = {0, 0}, nl = 0;
-	for (uint32_t i = 0; i < g; i++)
-		if (t->ops[i].opc == IR_LABEL) {
-			lab[0] = nl ? lab[1] : i;
-			lab[1] = i;
-			nl++;
-		}
+	uint32_t lab[2];
+	uint32_t nl = last_labels(t, g, lab);
 	if (!direct_hfacts(t, nl ? lab[1] : 0, g, hs))
 		return false;
 	return nl < 2 || invariant_hfacts(t, lab[0], lab[1], g, hs);

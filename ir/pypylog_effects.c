@@ -161,7 +161,7 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
  * left (guard_no_exception, ...): it writes and reads no field. */
 static bool guard_call(const ir_trace *t, const ir_op *op)
 {
-	return ir_py_call_keeps(ir_op_name(t, op), NULL, NULL);
+	return ir_py_writes_nothing(ir_op_name(t, op));
 }
 
 /* The descr of a store to a field at op OP of T, or NULL. */
@@ -174,23 +174,13 @@ static const char *field_store(const ir_trace *t, const ir_op *op)
 }
 
 /* Whether T stores field D between its calls around op C: before it
- * (BEFORE, from the previous call that is not a guard) or after it (up
+ * (BEFORE, back to the previous call that is not a guard) or after it (up
  * to the next one). */
 static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 			bool before)
 {
-	if (before) {
-		for (uint32_t i = c; i-- > 0;) {
-			const ir_op *op = &t->ops[i];
-			const char *s = field_store(t, op);
-			if (s && !strcmp(s, d))
-				return true;
-			if (is_call(t, op) && !guard_call(t, op))
-				return false;
-		}
-		return false;
-	}
-	for (uint32_t i = c + 1; i < t->nops; i++) {
+	uint32_t i = c;
+	while (before ? i-- > 0 : ++i < t->nops) {
 		const ir_op *op = &t->ops[i];
 		const char *s = field_store(t, op);
 		if (s && !strcmp(s, d))

@@ -36,26 +36,30 @@ const ir_pyop *ir_pyop_at(size_t i)
 
 /* ---- what the descrs guarantee (docs/pypy.md) ---------------------------- */
 
+/* The decimal number right after KEY in DESCR (its digits read while the
+ * value is below CAP), or -1 when KEY is not followed by a digit. */
+static int number_after(const char *descr, const char *key, int cap)
+{
+	const char *s = descr ? strstr(descr, key) : NULL;
+	size_t k = strlen(key);
+	if (!s || s[k] < '0' || s[k] > '9')
+		return -1;
+	int n = 0;
+	for (s += k; *s >= '0' && *s <= '9' && n < cap; s++)
+		n = n * 10 + (*s - '0');
+	return n;
+}
+
 int ir_py_extraeffect(const char *descr)
 {
-	const char *s = descr ? strstr(descr, "EF=") : NULL;
-	if (!s || s[3] < '0' || s[3] > '9')
-		return -1;
-	int ef = 0;
-	for (s += 3; *s >= '0' && *s <= '9' && ef < 1000; s++)
-		ef = ef * 10 + (*s - '0');
-	return ef;
+	return number_after(descr, "EF=", 1000);
 }
 
 int ir_py_oopspec(const char *descr)
 {
-	const char *os = descr ? strstr(descr, " OS=") : NULL;
-	if (!os || strncmp(descr, "<Call", 5) || os[4] < '0' || os[4] > '9')
+	if (!descr || strncmp(descr, "<Call", 5))
 		return -1;
-	int k = 0;
-	for (os += 4; *os >= '0' && *os <= '9' && k < 100000; os++)
-		k = k * 10 + (*os - '0');
-	return k;
+	return number_after(descr, " OS=", 100000);
 }
 
 bool ir_py_field_immutable(const char *descr)
@@ -100,8 +104,7 @@ static bool listed(const char *call_descr, const char *key, const char *field)
 	return false;
 }
 
-bool ir_py_call_keeps(const char *opname, const char *call_descr,
-		      const char *field)
+bool ir_py_writes_nothing(const char *opname)
 {
 	/* Guards on the exception or the frame state the previous call
 	 * left: they write no object. */
@@ -111,6 +114,14 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	for (int i = 0; opname && guards[i]; i++)
 		if (!strcmp(opname, guards[i]))
 			return true;
+	return false;
+}
+
+bool ir_py_call_keeps(const char *opname, const char *call_descr,
+		      const char *field)
+{
+	if (ir_py_writes_nothing(opname))
+		return true;
 	return listed(call_descr, " keeps=", field) ||
 	       listed(call_descr, " ignores=", field);
 }

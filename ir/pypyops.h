@@ -98,6 +98,11 @@ bool ir_py_field_immutable(const char *descr);
 bool ir_py_call_keeps(const char *name, const char *call_descr,
 		      const char *field);
 
+/* Whether the opaque op NAME is one of the guards on what the previous
+ * call left (guard_no_exception, guard_exception, guard_not_forced(_2)):
+ * events of the trace that read and write no object. */
+bool ir_py_writes_nothing(const char *name);
+
 /* Whether the call descr CALL_DESCR lists the field of descr FIELD after
  * " ignores=": the call neither reads nor writes that field, so the
  * heaps the two traces hand it are compared without it, and it keeps it.
