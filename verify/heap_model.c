@@ -283,6 +283,30 @@ static void key_mask(hpaths *P, uint64_t mask, const char *k)
 			key_set(P, x, k);
 }
 
+/* Whether a reference store after op I, through the same reference,
+ * writes the cell LBL of store I again before op UPTO -- or, with
+ * AT_EVENTS, before the next call or end, whichever comes first.  A cell
+ * at a variable index ("[*]") is never known to be the same. */
+static bool same_cell_later(const ir_trace *t, uint32_t i, const char *lbl,
+			    uint32_t upto, bool at_events)
+{
+	size_t n = strlen(lbl);
+	if (n >= 3 && !strcmp(lbl + n - 3, "[*]"))
+		return false;
+	for (uint32_t j = i + 1; j < upto; j++) {
+		const ir_op *q = &t->ops[j];
+		ir_vid sv;
+		char l2[320];
+		if (at_events &&
+		    (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END)))
+			return false;
+		if (ref_store(t, q, &sv, l2, sizeof l2) &&
+		    q->args[0] == t->ops[i].args[0] && !strcmp(l2, lbl))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the reference store I no longer holds at op UPTO: a later
  * reference store before UPTO through the same allocation's own result
  * (exactly one object) replaces the same cell (a field, or an item at the
@@ -292,20 +316,9 @@ static void key_mask(hpaths *P, uint64_t mask, const char *k)
 static bool store_replaced(const ir_trace *t, uint32_t i, const char *lbl,
 			   uint32_t upto)
 {
-	ir_vid obj = t->ops[i].args[0];
-	uint32_t d = ir_defop(t, obj);
-	size_t n = strlen(lbl);
-	if (d == UINT32_MAX || !ir_op_has(t->ops[d].opc, IRF_ALLOC) ||
-	    (n >= 3 && !strcmp(lbl + n - 3, "[*]")))
-		return false;
-	for (uint32_t j = i + 1; j < upto; j++) {
-		ir_vid sv;
-		char l2[320];
-		if (ref_store(t, &t->ops[j], &sv, l2, sizeof l2) &&
-		    t->ops[j].args[0] == obj && !strcmp(l2, lbl))
-			return true;
-	}
-	return false;
+	uint32_t d = ir_defop(t, t->ops[i].args[0]);
+	return d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC) &&
+	       same_cell_later(t, i, lbl, upto, false);
 }
 
 /* Objects stored (before op UPTO) into objects with a path, and still
@@ -432,20 +445,7 @@ static bool holder_key(const ir_trace *t, const ir_op *op, const char *lbl,
  * difference.) */
 static bool store_overwritten(const ir_trace *t, uint32_t i, const char *lbl)
 {
-	size_t n = strlen(lbl);
-	if (n >= 3 && !strcmp(lbl + n - 3, "[*]"))
-		return false;
-	for (uint32_t j = i + 1; j < t->nops; j++) {
-		const ir_op *q = &t->ops[j];
-		ir_vid sv;
-		char l2[320];
-		if (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END))
-			return false;
-		if (ref_store(t, q, &sv, l2, sizeof l2) &&
-		    q->args[0] == t->ops[i].args[0] && !strcmp(l2, lbl))
-			return true;
-	}
-	return false;
+	return same_cell_later(t, i, lbl, t->nops, true);
 }
 
 /* How many stores before op I put what may be a fresh object into the

@@ -867,15 +867,14 @@ static void report(hp *h, const henv *v, const char *why, const char *what,
  * unknown.  Otherwise 0.  Frees V. */
 /* With ver_opts.explain, keeps the first model that did not replay
  * (h->res->unconfirmed_text): the model as report() gives it, the fields
- * where it makes the heaps differ (hp_explain_heaps), both runs.  True,
- * so that it can sit in the caller's condition; *ST set when out of
- * memory. */
-static bool explain_unconfirmed(hp *h, const henv *v, const char *what,
+ * where it makes the heaps differ (hp_explain_heaps), both runs; *ST
+ * set when out of memory. */
+static void explain_unconfirmed(hp *h, const henv *v, const char *what,
 				const interp_result *ro,
 				const interp_result *rp, jp_status *st)
 {
 	if (!h->opts || !h->opts->explain || h->res->unconfirmed_text)
-		return true;
+		return;
 	strbuf sb;
 	sb_init(&sb);
 	sb_printf(&sb, "model that did not replay, for %s:\n", what);
@@ -887,7 +886,6 @@ static bool explain_unconfirmed(hp *h, const henv *v, const char *what,
 	if (sb.oom)
 		*st = jp_fail(h->err, JP_ENOMEM, "out of memory");
 	h->res->unconfirmed_text = sb_detach(&sb);
-	return true;
 }
 
 static int run_compare(hp *h, henv *vp, const char *what, bool model,
@@ -937,15 +935,16 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		r->cex_text = sb_detach(&sb);
 	} else if (!model) {
 		ans = 0;
-	} else if (explain_unconfirmed(h, &v, what, &ro, &rp, st) &&
-		   (ro.nrejected || rp.nrejected || h->loose_guards)) {
-		ans = -1;
 	} else {
-		*st = jp_fail(h->err, JP_EINTERNAL,
-			      "the heap model's counterexample for '%s' does "
-			      "not replay on the interpreter (an encoder "
-			      "bug)",
-			      what);
+		explain_unconfirmed(h, &v, what, &ro, &rp, st);
+		if (ro.nrejected || rp.nrejected || h->loose_guards)
+			ans = -1;
+		else
+			*st = jp_fail(h->err, JP_EINTERNAL,
+				      "the heap model's counterexample for "
+				      "'%s' does not replay on the "
+				      "interpreter (an encoder bug)",
+				      what);
 	}
 	sb_release(&why);
 	interp_result_free(&ro);
