@@ -225,14 +225,16 @@ static const char *float_end(const parser *ps, const char *p)
 }
 
 /* A float literal is not modelled as a number: it stands for its IEEE
- * 754 double bit pattern, an integer constant (docs/pypy.md, "Floats"). */
+ * 754 double bit pattern, an integer constant (docs/pypy.md, "Floats").
+ * PyPy's logs print a large double in full, "%f" style: DBL_MAX is 309
+ * digits before the point and six after, so 400 characters hold any. */
 static jp_status float_literal(parser *ps, syn_arg *a, const char *q)
 {
-	char buf[64];
+	char buf[400];
 	size_t n = (size_t)(q - ps->p);
 	if (n >= sizeof buf)
 		return fail_at(ps, ps->p,
-			       "a float literal of under 64 characters");
+			       "a float literal of under 400 characters");
 	memcpy(buf, ps->p, n);
 	buf[n] = '\0';
 	double d = strtod(buf, NULL);

@@ -10,7 +10,8 @@
 # a real bridge moving force_token and a loop keeping one of two elidable
 # calls are proved, the loop with another argument is not; a bridge the
 # recorded class of a constant proves is proved, and not without it; a
-# field read twice with nothing between that may write it (one object).
+# field read twice with nothing between that may write it (one object);
+# a float constant printed with all its digits parses.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -60,6 +61,11 @@ PY
 "$JITPROVE" log --ptrs-apart "$C/real_int_loop.log" >"$tmp/apart" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q '^loop 1 .* unknown' "$tmp/apart" ||
   bad "--ptrs-apart: exit $rc: $(cat "$tmp/apart")"
+# PyPy prints a large double with all its digits: DBL_MAX (316
+# characters) parses, and the float loop is proved (it was an error).
+"$JITPROVE" log "$C/float_wide.log" >"$tmp/fw" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^loop 1 .* proved' "$tmp/fw" ||
+  bad "float_wide: exit $rc: $(cat "$tmp/fw")"
 # What PyPy's descrs guarantee (docs/pypy.md): a real bridge of pypy3 that
 # moves force_token before a store to the frame, and a loop whose
 # optimizer keeps one of two elidable (EF=0) calls, are proved; the same
