@@ -855,10 +855,12 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 	}
 	ir_trace **tr = calloc(ns, sizeof *tr);
 	char **perr = calloc(ns, sizeof *perr);
+	pl_entry **ent = calloc(ns, sizeof *ent);
 	out->pairs = calloc(ns, sizeof *out->pairs);
-	if (!tr || !perr || !out->pairs) {
+	if (!tr || !perr || !ent || !out->pairs) {
 		free(tr);
 		free(perr);
+		free(ent);
 		free(secs);
 		free(out->pairs);
 		out->pairs = NULL;
@@ -901,10 +903,14 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		}
 		shape(p, tr[nk], tr[k], (const char *const *)known, nknown, o);
 		uint32_t pk, g;
-		if (p->orig && parent_guard(p, secs, tr, k, &pk, &g))
-			pl_bridge_facts(p, tr[pk], g);
+		if (!parent_guard(p, secs, tr, k, &pk, &g))
+			continue;
+		ent[k] = pl_entry_facts(tr[pk], g, ent[pk]);
+		if (p->orig && ent[k])
+			pl_bridge_facts(p, tr[pk], g, ent[k]);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
+		pl_entry_free(ent[k]);
 		ir_trace_free(tr[k]);
 		free(perr[k]);
 	}
@@ -913,6 +919,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 	free(known);
 	free(tr);
 	free(perr);
+	free(ent);
 	free(secs);
 	return JP_OK;
 }

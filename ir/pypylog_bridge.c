@@ -162,8 +162,28 @@ static uint32_t last_labels(const ir_trace *t, uint32_t g, uint32_t lab[2])
 	return nl;
 }
 
-/* What holds of V at every arrival at op G of T. */
-static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v)
+/* ---- entry facts of a bridge ----------------------------------------------
+ */
+
+/* What holds of each input of a bridge on entry, in input order (the
+ * live fail-args of its guard, failarg_of). */
+struct pl_entry {
+	fact *f;
+	uint32_t n;
+};
+
+void pl_entry_free(pl_entry *e)
+{
+	if (e)
+		free(e->f);
+	free(e);
+}
+
+/* What holds of V at every arrival at op G of T; PE, when T is itself a
+ * bridge, what holds of T's inputs on entry (a value's nullness and class
+ * never change, so they hold at G too). */
+static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v,
+		     const pl_entry *pe)
 {
 	uint32_t lab[2];
 	uint32_t nl = last_labels(t, g, lab);
@@ -180,6 +200,9 @@ static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v)
 		}
 		free(inv);
 	}
+	for (uint32_t k = 0; pe && k < pe->n && k < t->ninputs; k++)
+		if (t->inputs[k] == v)
+			join(&f, &pe->f[k]);
 	const ir_op *gop = &t->ops[g];
 	if (gop->nargs == 1 && gop->args[0] == v) {
 		if (gop->opc == IR_GUARD_ISNULL)
@@ -309,11 +332,18 @@ static bool field_access(const ir_trace *t, uint32_t i, ir_vid *x, ir_vid *y,
 	return false;
 }
 
+/* The bridge's input that fail-arg V of guard G becomes: PyPy passes the
+ * live fail-args in order and leaves out the None ones (resume.py: a
+ * None is a value the resume data does not need), so the index counts
+ * the fail-args before V that are not None; -1 when V is none of them. */
 static int failarg_of(const ir_op *g, ir_vid v)
 {
-	for (uint32_t k = 0; v != IR_NOVAL && k < g->nfail; k++)
-		if (g->failargs[k] == v)
-			return (int)k;
+	int k = 0;
+	for (uint32_t j = 0; v != IR_NOVAL && j < g->nfail; j++) {
+		if (g->failargs[j] == v)
+			return k;
+		k += g->failargs[j] != IR_NOVAL;
+	}
 	return -1;
 }
 
@@ -526,35 +556,49 @@ static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
 	return r;
 }
 
-void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g)
+pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g, const pl_entry *pe)
 {
 	const ir_op *gop = &parent->ops[g];
-	uint32_t n = gop->nfail;
+	pl_entry *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	for (uint32_t j = 0; j < gop->nfail; j++)
+		e->n += gop->failargs[j] != IR_NOVAL;
+	e->f = calloc(e->n + 1, sizeof *e->f);
+	if (!e->f) {
+		free(e);
+		return NULL;
+	}
+	for (uint32_t j = 0, k = 0; j < gop->nfail; j++)
+		if (gop->failargs[j] != IR_NOVAL)
+			e->f[k++] = facts_at(parent, g, gop->failargs[j], pe);
+	return e;
+}
+
+void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
+		     const pl_entry *e)
+{
+	uint32_t n = e->n;
 	/* Rewrites may have added inputs after the bridge's own (raw reads,
-	 * force_token): the first N are the fail-args, in order. */
+	 * force_token): the first N are the live fail-args, in order
+	 * (failarg_of). */
 	if (!p->orig || !p->opt || n == 0 || n > p->opt->ninputs ||
 	    n > p->orig->ninputs)
 		return;
-	fact *f = calloc(n + 1, sizeof *f);
-	if (!f)
-		return;
 	bool any = false;
-	for (uint32_t k = 0; k < n; k++) {
-		f[k] = facts_at(parent, g, gop->failargs[k]);
-		any |= f[k].nonnull || f[k].isnull || f[k].cls;
-	}
+	for (uint32_t k = 0; k < n; k++)
+		any |= e->f[k].nonnull || e->f[k].isnull || e->f[k].cls;
 	hfacts hs = {NULL, 0, 0};
 	if (!hfacts_at(parent, g, &hs))
 		hs.n = 0; /* out of memory: no heap facts */
 	any |= hs.n > 0;
 	uint32_t a = 0, b = 0, na = 0, nb = 0;
-	ir_trace *o = any ? with_facts(p->orig, f, n, &hs, &a, &na) : NULL;
-	ir_trace *t = o ? with_facts(p->opt, f, n, &hs, &b, &nb) : NULL;
+	ir_trace *o = any ? with_facts(p->orig, e->f, n, &hs, &a, &na) : NULL;
+	ir_trace *t = o ? with_facts(p->opt, e->f, n, &hs, &b, &nb) : NULL;
 	pl_replace_traces(p, o, t);
 	if (o && t) {
 		p->nfacts = a;
 		p->nprefix += na;
 	}
 	free(hs.v);
-	free(f);
 }

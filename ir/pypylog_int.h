@@ -87,11 +87,20 @@ void pl_raw_inputs(pl_pair *p);
 void pl_force_token_input(pl_pair *p);
 /* NREC: ORIG's first NREC ops are the recorded ones (pl_recorded_same). */
 void pl_same_ptrs(pl_pair *p, uint32_t nrec); /* pypylog_ptrs.c */
-/* Bridge P leaves from guard G of PARENT (its optimized section, as
- * parsed): the facts about P's inputs that hold at every arrival at G
- * become guards at the start of both traces (pypylog_bridge.c);
- * P->nfacts counts them. */
-void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g);
+/* What holds of a bridge's inputs on entry: the facts about the live
+ * fail-args of guard G of PARENT (its optimized section, as parsed) that
+ * hold at every arrival at G, PE those of PARENT's own inputs when it is
+ * a bridge (or NULL).  NULL when out of memory; freed by pl_entry_free
+ * (pypylog_bridge.c). */
+typedef struct pl_entry pl_entry;
+pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g,
+			 const pl_entry *pe);
+void pl_entry_free(pl_entry *e);
+/* Bridge P leaves from guard G of PARENT: its entry facts E and what
+ * PARENT's heap holds at G become guards at the start of both traces
+ * (pypylog_bridge.c); P->nfacts counts them. */
+void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
+		     const pl_entry *e);
 /* What the run P's ORIG records (its first NREC ops) proves about its
  * ConstPtr objects: their identities, classes and immutable fields
  * become guards at the start of both traces (pypylog_recorded.c);

@@ -110,6 +110,20 @@ for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.i
     bad "bridge_heap_fact with $ins: exit $rc: $(cat "$tmp/bhb")"
 done
 
+# A bridge's inputs are its guard's fail-args without the None ones, and
+# a bridge of a bridge knows what its parent knew on entry: the chain's
+# second and third bridges drop the first's guard_nonnull_class: proved;
+# not once the first bridge no longer checks the class.
+"$JITPROVE" log "$C/bridge_chain.log" >"$tmp/bc" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^bridge .* proved' "$tmp/bc")" -eq 3 ] ||
+  bad "bridge_chain: exit $rc: $(cat "$tmp/bc")"
+sed 's/^+10: guard_nonnull_class(p0, ConstClass(W_IntObject), /+10: guard_true(i1, /; s/^guard_nonnull_class(p0, ConstClass(W_IntObject))/guard_true(i1)/' \
+  "$C/bridge_chain.log" >"$tmp/bc_bad.log"
+"$JITPROVE" log "$tmp/bc_bad.log" >"$tmp/bcb" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q '^bridge 0x7f00000a0002 .* unknown' "$tmp/bcb" &&
+  grep -q '^bridge 0x7f00000a0003 .* unknown' "$tmp/bcb" ||
+  bad "bridge_chain without the class guard: exit $rc: $(cat "$tmp/bcb")"
+
 # the optimizer keeps a dict's strategy across the lookup call (its
 # EffectInfo, not printed, says the call does not write it): proved
 # assuming the field kept, and not with --calls-write-all
