@@ -907,7 +907,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			continue;
 		ent[k] = pl_entry_facts(tr[pk], g, ent[pk]);
 		if (p->orig && ent[k])
-			pl_bridge_facts(p, tr[pk], g, ent[k]);
+			pl_bridge_facts(p, tr[pk], g, ent[k], o);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);

@@ -162,6 +162,32 @@ static uint32_t last_labels(const ir_trace *t, uint32_t g, uint32_t lab[2])
 	return nl;
 }
 
+/* ---- heap fact types ------------------------------------------------------
+ */
+
+/* "field DESCR of input OBJ holds input VAL" (VAL < nfail), or holds the
+ * constant K (VAL == HF_CONST: NULL for a reference field), or a ConstPtr
+ * (VAL == HF_PTR).  OBJ == HF_PTR: the object is a ConstPtr.  A ConstPtr
+ * is a name of the parent's section: the bridge's name for it is found
+ * by role (resolve_ptrs), and kept in OBJNAME / VALNAME. */
+#define HF_CONST UINT32_MAX
+#define HF_PTR	 (UINT32_MAX - 1)
+typedef struct hfact {
+	uint32_t obj, val;
+	uint64_t k;
+	ir_opcode get; /* IR_GETFIELD_GC_R or _I */
+	const char *descr;
+	const char *pobj;	       /* OBJ == HF_PTR: the parent's name */
+	const char *objname, *valname; /* the bridge's names */
+	bool ambiguous; /* two ConstPtr objects of the parent with DESCR */
+	bool kept;	/* carried across a call (pl_pair.nkept) */
+} hfact;
+
+typedef struct hfacts {
+	hfact *v;
+	uint32_t n, cap;
+} hfacts;
+
 /* ---- entry facts of a bridge ----------------------------------------------
  */
 
@@ -170,12 +196,15 @@ static uint32_t last_labels(const ir_trace *t, uint32_t g, uint32_t lab[2])
 struct pl_entry {
 	fact *f;
 	uint32_t n;
+	hfacts hs; /* what the heap holds on entry, by input index */
 };
 
 void pl_entry_free(pl_entry *e)
 {
-	if (e)
+	if (e) {
 		free(e->f);
+		free(e->hs.v);
+	}
 	free(e);
 }
 
@@ -217,20 +246,6 @@ static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v,
 
 /* ---- heap facts ---------------------------------------------------------- */
 
-/* "field DESCR of input OBJ holds input VAL" (VAL < nfail), or holds the
- * constant K (VAL == UINT32_MAX: NULL for a reference field). */
-typedef struct hfact {
-	uint32_t obj, val;
-	uint64_t k;
-	ir_opcode get; /* IR_GETFIELD_GC_R or _I */
-	const char *descr;
-} hfact;
-
-typedef struct hfacts {
-	hfact *v;
-	uint32_t n, cap;
-} hfacts;
-
 static bool allocated(const ir_trace *t, ir_vid v)
 {
 	uint32_t d = ir_defop(t, v);
@@ -238,12 +253,25 @@ static bool allocated(const ir_trace *t, ir_vid v)
 	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
 }
 
+/* An elidable call (EF 0, 3 or 4: rpython/jit/codewriter/
+ * effectinfo.py): the JIT removes a second call on the same arguments and
+ * reorders it, which is only right for a call with no effect on the heap
+ * the trace sees; PyPy's heap cache keeps a field across a call whose
+ * EffectInfo does not write it.  Taking an elidable call to keep a field
+ * is counted with the fields kept by calls. */
+static bool elidable(const ir_trace *t, const ir_op *op)
+{
+	int ef = op->descr ? ir_py_extraeffect(ir_strtext(t, op->descr)) : -1;
+	return ef == 0 || ef == 3 || ef == 4;
+}
+
 /* Whether field D of X may change in a real run between ops FROM and TO
  * of T: a store to D (through any object), or a call, unless D is
  * immutable and X is not allocated by T (docs/pypy.md, "Immutable
- * fields": the model's own rule for calls). */
-static bool may_change(const ir_trace *t, uint32_t from, uint32_t to,
-		       const char *d, ir_vid x)
+ * fields": the model's own rule for calls) -- or, when KEPT is given,
+ * the call is elidable (*KEPT is then set). */
+static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
+			    const char *d, ir_vid x, bool *kept)
 {
 	bool pure = ir_py_field_immutable(d) && !allocated(t, x);
 	for (uint32_t i = from; i < to; i++) {
@@ -252,10 +280,19 @@ static bool may_change(const ir_trace *t, uint32_t from, uint32_t to,
 		    !strcmp(ir_strtext(t, op->descr), d))
 			return true;
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE)
-			return true;
+		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE) {
+			if (!kept || !elidable(t, op))
+				return true;
+			*kept = true;
+		}
 	}
 	return false;
+}
+
+static bool may_change(const ir_trace *t, uint32_t from, uint32_t to,
+		       const char *d, ir_vid x)
+{
+	return may_change_kept(t, from, to, d, x, NULL);
 }
 
 /* The constant Y is known to equal at op TO of T, by itself or by a guard
@@ -307,6 +344,22 @@ static bool const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 	return false;
 }
 
+/* Whether Y is a ConstPtr at op TO of T, by itself or by a
+ * guard_value(Y, ConstPtr) in [FROM, TO). */
+static bool ptr_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y)
+{
+	if (ir_val(t, y)->tag == IR_VAL_CONST_PTR)
+		return true;
+	for (uint32_t i = from; i < to; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_GUARD_VALUE && op->nargs == 2 &&
+		    op->args[0] == y &&
+		    ir_val(t, op->args[1])->tag == IR_VAL_CONST_PTR)
+			return true;
+	}
+	return false;
+}
+
 /* Op I of T reads or writes a field: its object, value and descr. */
 static bool field_access(const ir_trace *t, uint32_t i, ir_vid *x, ir_vid *y,
 			 ir_opcode *get, const char **d)
@@ -349,9 +402,16 @@ static int failarg_of(const ir_op *g, ir_vid v)
 
 static bool add_hfact(hfacts *hs, hfact f)
 {
-	for (uint32_t i = 0; i < hs->n; i++)
-		if (hs->v[i].obj == f.obj && !strcmp(hs->v[i].descr, f.descr))
-			return true; /* the latest access is enough */
+	for (uint32_t i = 0; i < hs->n; i++) {
+		hfact *h = &hs->v[i];
+		if (h->obj != f.obj || strcmp(h->descr, f.descr))
+			continue;
+		/* the latest access is enough; two ConstPtr objects with one
+		 * field cannot be told apart by role in the bridge */
+		if (f.obj == HF_PTR && strcmp(h->pobj, f.pobj))
+			h->ambiguous = true;
+		return true;
+	}
 	if (hs->n == hs->cap) {
 		uint32_t cap = hs->cap ? 2 * hs->cap : 8;
 		hfact *v = realloc(hs->v, cap * sizeof *v);
@@ -374,8 +434,11 @@ static bool fact_of(const ir_trace *t, uint32_t at, uint32_t to, ir_vid y,
 		f->val = (uint32_t)yk;
 		return true;
 	}
-	f->val = UINT32_MAX;
-	return const_of(t, at, to, y, &f->k);
+	f->val = HF_CONST;
+	if (const_of(t, at, to, y, &f->k))
+		return true;
+	f->val = HF_PTR;
+	return ptr_of(t, at, to, y);
 }
 
 /* Heap facts at guard G of T from accesses in [FROM, G) that nothing
@@ -390,21 +453,38 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 		if (!field_access(t, i, &x, &y, &get, &d))
 			continue;
 		int xk = failarg_of(&t->ops[g], x);
-		if (xk < 0 || ir_val(t, x)->kind != 'r' ||
-		    may_change(t, i + 1, g, d, x))
+		bool cx = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
+		hfact f = {cx ? HF_PTR : (uint32_t)xk,
+			   0,
+			   0,
+			   get,
+			   d,
+			   NULL,
+			   NULL,
+			   NULL,
+			   false,
+			   false};
+		if ((xk < 0 && !cx) || ir_val(t, x)->kind != 'r' ||
+		    may_change_kept(t, i + 1, g, d, x, &f.kept))
 			continue;
-		hfact f = {(uint32_t)xk, 0, 0, get, d};
+		if (cx)
+			f.pobj = ir_valname(t, x);
 		if (fact_of(t, i, g, y, &f) && !add_hfact(hs, f))
 			return false;
 	}
 	return true;
 }
 
-/* Loop invariants about immutable fields: an argument X of the body's
- * label L2 (passed back unchanged by the jump) whose field D the
- * preamble [L1, L2) read as a constant, with no store to D in the body
- * (calls keep D in X: not allocated by T, immutable); at guard G in the
- * body, field D of X (a fail-arg of G) holds that constant. */
+/* Loop invariants about fields: an object X -- an argument of the
+ * body's label L2 passed back unchanged by the jump, or a ConstPtr --
+ * whose field D the preamble [L1, L2) read or wrote as a constant
+ * (integer, NULL or ConstPtr), with no store to D after that in the
+ * preamble or anywhere in the body; at guard G in the body, field D of X
+ * holds that constant.  The preamble establishes it, the body keeps it,
+ * and a bridge that jumps to the body runs the short preamble, which
+ * checks it again.  Calls keep an immutable field of an object T did not
+ * allocate; any other field a call keeps is PyPy's EffectInfo's word
+ * (the fact is then counted with the fields kept by calls). */
 static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 			     uint32_t g, hfacts *hs)
 {
@@ -417,33 +497,187 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		ir_vid x, y;
 		ir_opcode get;
 		const char *d;
-		if (!field_access(t, i, &x, &y, &get, &d) ||
-		    !ir_py_field_immutable(d) || allocated(t, x) ||
+		if (!field_access(t, i, &x, &y, &get, &d) || allocated(t, x) ||
 		    ir_val(t, x)->kind != 'r')
 			continue;
+		bool cx = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
 		int xk = failarg_of(&t->ops[g], x);
-		bool passed = false;
+		bool passed = cx;
 		for (uint32_t m = 0; m < lab->nargs; m++)
 			passed |= lab->args[m] == x && end->args[m] == x;
-		uint64_t k;
-		if (xk < 0 || !passed || may_change(t, i + 1, l2, d, x) ||
-		    may_change(t, l2, e, d, x) || !const_of(t, i, l2, y, &k))
+		hfact f = {cx ? HF_PTR : (uint32_t)xk,
+			   HF_CONST,
+			   0,
+			   get,
+			   d,
+			   NULL,
+			   NULL,
+			   NULL,
+			   false,
+			   false};
+		if (cx)
+			f.pobj = ir_valname(t, x);
+		if ((xk < 0 && !cx) || !passed ||
+		    may_change_kept(t, i + 1, l2, d, x, &f.kept) ||
+		    may_change_kept(t, l2, e, d, x, &f.kept))
 			continue;
-		hfact f = {(uint32_t)xk, UINT32_MAX, k, get, d};
+		if (!const_of(t, i, l2, y, &f.k)) {
+			if (!ptr_of(t, i, l2, y))
+				continue;
+			f.val = HF_PTR;
+		}
 		if (!add_hfact(hs, f))
 			return false;
 	}
 	return true;
 }
 
-/* What holds of the heap at every arrival at guard G of T. */
-static bool hfacts_at(const ir_trace *t, uint32_t g, hfacts *hs)
+/* Heap facts at guard G of T, a bridge, from what held on its entry
+ * (PE): a fact of its inputs nothing in [0, G) stores over holds at G,
+ * its object and value fail-args of G (or constants).  Across a call it
+ * is the optimizer's: PyPy keeps a cached field across a call whose
+ * EffectInfo does not write it, and hands the bridge only what it kept
+ * (bridgeopt.py); such a fact is counted with the fields kept by calls
+ * (docs/pypy.md, "Call effects"). */
+static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
+			 hfacts *hs)
+{
+	const ir_op *gop = &t->ops[g];
+	for (uint32_t i = 0; pe && i < pe->hs.n; i++) {
+		hfact f = pe->hs.v[i];
+		ir_vid x = f.obj == HF_PTR || f.obj >= t->ninputs
+			       ? IR_NOVAL
+			       : t->inputs[f.obj];
+		if (f.obj != HF_PTR && x == IR_NOVAL)
+			continue;
+		if (x != IR_NOVAL) {
+			int xk = failarg_of(gop, x);
+			if (xk < 0)
+				continue;
+			f.obj = (uint32_t)xk;
+		}
+		if (f.val < HF_PTR) {
+			int yk = f.val < t->ninputs
+				     ? failarg_of(gop, t->inputs[f.val])
+				     : -1;
+			if (yk < 0)
+				continue;
+			f.val = (uint32_t)yk;
+		}
+		if (may_change_kept(t, 0, g, f.descr,
+				    x == IR_NOVAL ? t->inputs[0] : x, &f.kept))
+			continue;
+		if (!add_hfact(hs, f))
+			return false;
+	}
+	return true;
+}
+
+/* What holds of the heap at every arrival at guard G of T; PE what held
+ * on entry when T is a bridge (or NULL). */
+static bool hfacts_at(const ir_trace *t, uint32_t g, const pl_entry *pe,
+		      hfacts *hs)
 {
 	uint32_t lab[2];
 	uint32_t nl = last_labels(t, g, lab);
 	if (!direct_hfacts(t, nl ? lab[1] : 0, g, hs))
 		return false;
-	return nl < 2 || invariant_hfacts(t, lab[0], lab[1], g, hs);
+	if (nl >= 2 && !invariant_hfacts(t, lab[0], lab[1], g, hs))
+		return false;
+	return nl > 0 || entry_hfacts(t, g, pe, hs);
+}
+
+/* The bridge's names for the ConstPtrs of heap facts, by role.  PyPy
+ * numbers constants per section, so the parent's ConstPtr has another
+ * name in the bridge.  The bridge's unoptimized trace was recorded from
+ * the failing guard: its first read of field D (of input OBJ, or of a
+ * ConstPtr when the fact's object is one), before anything that may
+ * change D, reads the value the parent knew, and the ConstPtr its
+ * guard_value checks that read against is the parent's value.  Taking
+ * the read's ConstPtr object for the parent's, and the guarded ConstPtr
+ * for the parent's value, are identities the log cannot confirm: counted
+ * with the others (pl_pair.nsame), their number returned.  A fact with
+ * no such read, or an ambiguous one, is dropped, and so is every one
+ * when APART (--ptrs-apart: no identity assumed). */
+static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart)
+{
+	uint32_t nid = 0, w = 0;
+	for (uint32_t i = 0; i < hs->n; i++) {
+		hfact f = hs->v[i];
+		bool po = f.obj == HF_PTR, pv = f.val == HF_PTR;
+		if (!po && !pv) {
+			hs->v[w++] = f;
+			continue;
+		}
+		if (f.ambiguous || apart)
+			continue;
+		for (uint32_t j = 0; j < b->nops; j++) {
+			const ir_op *op = &b->ops[j];
+			if (op->opc != f.get || !op->descr || op->nargs != 1 ||
+			    strcmp(ir_strtext(b, op->descr), f.descr))
+				continue;
+			ir_vid x = op->args[0];
+			const ir_value *xv = ir_val(b, x);
+			if (po ? xv->tag != IR_VAL_CONST_PTR
+			       : (f.obj >= b->ninputs || x != b->inputs[f.obj]))
+				continue;
+			if (may_change(b, 0, j, f.descr, x))
+				break;
+			if (po)
+				f.objname = ir_strtext(b, xv->name);
+			for (uint32_t m = j + 1; pv && m < b->nops; m++) {
+				const ir_op *gv = &b->ops[m];
+				if (gv->opc == IR_GUARD_VALUE &&
+				    gv->nargs == 2 &&
+				    gv->args[0] == op->result &&
+				    ir_val(b, gv->args[1])->tag ==
+					IR_VAL_CONST_PTR) {
+					f.valname = ir_strtext(
+					    b, ir_val(b, gv->args[1])->name);
+					break;
+				}
+			}
+			break;
+		}
+		if ((po && !f.objname) || (pv && !f.valname))
+			continue;
+		nid += po + pv;
+		hs->v[w++] = f;
+	}
+	hs->n = w;
+	return nid;
+}
+
+/* ---- loop-invariant calls ----------------------------------------------- */
+
+/* "call_loopinvariant(F, K...) returns input K": a fail-arg of the guard
+ * that the parent computed by a loop-invariant call (ir_pycall_of,
+ * IR_PYCALL_LOOPINV).  PyPy hands these to the bridge too
+ * (bridgeopt.py, "call_loopinvariant knowledge"): the call gives one
+ * value in a run of the loop, and a bridge continues its parent's run,
+ * so the bridge's own call of F on K returns that input.  OP indexes the
+ * parent's call, K the bridge's input. */
+typedef struct lifact {
+	uint32_t op, k;
+} lifact;
+
+/* The loop-invariant facts at guard G of PARENT, at most CAP of them. */
+static uint32_t lifacts_at(const ir_trace *parent, uint32_t g, lifact *li,
+			   uint32_t cap)
+{
+	const ir_op *gop = &parent->ops[g];
+	uint32_t n = 0;
+	for (uint32_t j = 0, k = 0; j < gop->nfail && n < cap; j++) {
+		ir_vid v = gop->failargs[j];
+		if (v == IR_NOVAL)
+			continue;
+		uint32_t d = ir_defop(parent, v);
+		if (d != UINT32_MAX && d < g &&
+		    ir_pycall_of(parent, &parent->ops[d]) == IR_PYCALL_LOOPINV)
+			li[n++] = (lifact){d, k};
+		k++;
+	}
+	return n;
 }
 
 /* ---- the pair's new traces ---------------------------------------------- */
@@ -452,6 +686,9 @@ typedef struct facts_at_in {
 	const fact *f;
 	uint32_t nf;
 	const hfacts *hs;
+	const ir_trace *parent;
+	const lifact *li;
+	uint32_t nli;
 	uint32_t nguards; /* emitted */
 	uint32_t nops;	  /* emitted */
 } facts_at_in;
@@ -474,9 +711,10 @@ static bool emit_hfact(copier *c, const hfact *f, uint32_t k, uint32_t *ng)
 {
 	ir_trace *d = c->d;
 	const ir_trace *t = c->s;
-	ir_vid obj = c->map[t->inputs[f->obj]];
+	ir_vid obj = f->obj == HF_PTR ? ir_const_ptr(d, f->objname)
+				      : c->map[t->inputs[f->obj]];
 	char name[32];
-	if (!emit_guard(d, IR_GUARD_NONNULL, 1, &obj, ng))
+	if (obj == IR_NOVAL || !emit_guard(d, IR_GUARD_NONNULL, 1, &obj, ng))
 		return false;
 	bool ref = f->get == IR_GETFIELD_GC_R;
 	snprintf(name, sizeof name, "%cheap%u", ref ? 'p' : 'i', k);
@@ -484,14 +722,46 @@ static bool emit_hfact(copier *c, const hfact *f, uint32_t k, uint32_t *ng)
 	if (o == UINT32_MAX)
 		return false;
 	ir_vid h = d->ops[o].result;
-	if (f->val == UINT32_MAX && ref)
+	if (f->val == HF_CONST && ref)
 		return emit_guard(d, IR_GUARD_ISNULL, 1, &h, ng);
-	ir_vid a[2] = {h, f->val == UINT32_MAX ? ir_const_int(d, f->k)
-					       : c->map[t->inputs[f->val]]};
+	ir_vid a[2] = {h, f->val == HF_CONST ? ir_const_int(d, f->k)
+			  : f->val == HF_PTR ? ir_const_ptr(d, f->valname)
+					     : c->map[t->inputs[f->val]]};
+	if (a[1] == IR_NOVAL)
+		return false;
 	if (ir_val(d, a[1])->kind != ir_val(d, h)->kind)
 		return true; /* the read stays; it claims nothing */
 	snprintf(name, sizeof name, "iheq%u", k);
 	o = ir_emit(d, ref ? IR_PTR_EQ : IR_INT_EQ, 2, a, 0, name);
+	if (o == UINT32_MAX)
+		return false;
+	ir_vid e = d->ops[o].result;
+	return emit_guard(d, IR_GUARD_TRUE, 1, &e, ng);
+}
+
+/* Emits fact L: a copy of the parent's call, and a guard that it returns
+ * the input. */
+static bool emit_lifact(copier *c, const ir_trace *parent, const lifact *l,
+			uint32_t *ng)
+{
+	copier pc;
+	char why[160];
+	ir_trace *d = c->d;
+	if (!pl_copier_init(&pc, d, parent))
+		return false;
+	bool ok = pl_copy_op(&pc, l->op, "_li", why, sizeof why);
+	ir_vid r = ok ? pc.map[parent->ops[l->op].result] : IR_NOVAL;
+	free(pc.map);
+	if (r == IR_NOVAL)
+		return false;
+	ir_vid a[2] = {r, c->map[c->s->inputs[l->k]]};
+	if (ir_val(d, a[0])->kind != ir_val(d, a[1])->kind)
+		return true; /* the call stays; it claims nothing */
+	char name[32];
+	snprintf(name, sizeof name, "ilieq%u", l->k);
+	uint32_t o =
+	    ir_emit(d, ir_val(d, r)->kind == 'r' ? IR_PTR_EQ : IR_INT_EQ, 2, a,
+		    0, name);
 	if (o == UINT32_MAX)
 		return false;
 	ir_vid e = d->ops[o].result;
@@ -534,12 +804,18 @@ static bool emit_facts(copier *c, void *ctx)
 	}
 	for (uint32_t k = 0; k < x->hs->n; k++) {
 		const hfact *f = &x->hs->v[k];
-		if (f->obj >= t->ninputs ||
-		    (f->val != UINT32_MAX && f->val >= t->ninputs))
+		if ((f->obj != HF_PTR && f->obj >= t->ninputs) ||
+		    (f->val < HF_PTR && f->val >= t->ninputs) ||
+		    (f->obj == HF_PTR && !f->objname) ||
+		    (f->val == HF_PTR && !f->valname))
 			continue;
 		if (!emit_hfact(c, f, k, &x->nguards))
 			return false;
 	}
+	for (uint32_t k = 0; k < x->nli; k++)
+		if (x->li[k].k < t->ninputs &&
+		    !emit_lifact(c, x->parent, &x->li[k], &x->nguards))
+			return false;
 	x->nops = d->nops;
 	return true;
 }
@@ -547,9 +823,11 @@ static bool emit_facts(copier *c, void *ctx)
 /* T with, first, a guard for each fact of F (one per input, NF of
  * them) and the heap facts HS; *NGUARDS guards, *NOPS ops. */
 static ir_trace *with_facts(const ir_trace *t, const fact *f, uint32_t nf,
-			    const hfacts *hs, uint32_t *nguards, uint32_t *nops)
+			    const hfacts *hs, const ir_trace *parent,
+			    const lifact *li, uint32_t nli, uint32_t *nguards,
+			    uint32_t *nops)
 {
-	facts_at_in x = {f, nf, hs, 0, 0};
+	facts_at_in x = {f, nf, hs, parent, li, nli, 0, 0};
 	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
 	*nguards = x.nguards;
 	*nops = x.nops;
@@ -572,12 +850,17 @@ pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g, const pl_entry *pe)
 	for (uint32_t j = 0, k = 0; j < gop->nfail; j++)
 		if (gop->failargs[j] != IR_NOVAL)
 			e->f[k++] = facts_at(parent, g, gop->failargs[j], pe);
+	if (!hfacts_at(parent, g, pe, &e->hs)) {
+		free(e->hs.v); /* out of memory: no heap facts */
+		e->hs = (hfacts){NULL, 0, 0};
+	}
 	return e;
 }
 
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
-		     const pl_entry *e)
+		     const pl_entry *e, const pl_opts *po)
 {
+	bool apart = po && po->apart;
 	uint32_t n = e->n;
 	/* Rewrites may have added inputs after the bridge's own (raw reads,
 	 * force_token): the first N are the live fail-args, in order
@@ -589,16 +872,39 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 	for (uint32_t k = 0; k < n; k++)
 		any |= e->f[k].nonnull || e->f[k].isnull || e->f[k].cls;
 	hfacts hs = {NULL, 0, 0};
-	if (!hfacts_at(parent, g, &hs))
-		hs.n = 0; /* out of memory: no heap facts */
+	if (e->hs.n) {
+		hs.v = malloc(e->hs.n * sizeof *hs.v);
+		if (hs.v) {
+			memcpy(hs.v, e->hs.v, e->hs.n * sizeof *hs.v);
+			hs.n = hs.cap = e->hs.n;
+		}
+	}
+	uint32_t nid = resolve_ptrs(p->orig, &hs, apart);
+	uint32_t nkept = 0, w = 0;
+	for (uint32_t i = 0; i < hs.n; i++) {
+		if (hs.v[i].kept && po && po->write_all)
+			continue; /* --calls-write-all: no field kept */
+		nkept += hs.v[i].kept;
+		hs.v[w++] = hs.v[i];
+	}
+	hs.n = w;
 	any |= hs.n > 0;
+	lifact li[8];
+	uint32_t nli = lifacts_at(parent, g, li, 8);
+	any |= nli > 0;
 	uint32_t a = 0, b = 0, na = 0, nb = 0;
-	ir_trace *o = any ? with_facts(p->orig, e->f, n, &hs, &a, &na) : NULL;
-	ir_trace *t = o ? with_facts(p->opt, e->f, n, &hs, &b, &nb) : NULL;
+	ir_trace *o =
+	    any ? with_facts(p->orig, e->f, n, &hs, parent, li, nli, &a, &na)
+		: NULL;
+	ir_trace *t =
+	    o ? with_facts(p->opt, e->f, n, &hs, parent, li, nli, &b, &nb)
+	      : NULL;
 	pl_replace_traces(p, o, t);
 	if (o && t) {
 		p->nfacts = a;
 		p->nprefix += na;
+		p->nsame += nid;
+		p->nkept += nkept;
 	}
 	free(hs.v);
 }

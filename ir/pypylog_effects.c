@@ -194,8 +194,10 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 /* The fields the optimizer delayed a store of past call K (the optimized
  * trace's at op OC, the original's at OO), appended to SB; their number.
  * The original stores F between its previous call and call K; the
- * optimized trace does not store F there but does between call K and its
- * next call.  PyPy writes a delayed store before a call only when the
+ * optimized trace stores F between call K and its next call, and either
+ * does not store it before call K or the original does not store it
+ * after (two stores of F before the call, the first one written and the
+ * second delayed).  PyPy writes a delayed store before a call only when the
  * call's EffectInfo says it may read or write the field (heap.py,
  * force_from_effectinfo), so the optimizer took the call not to see F. */
 static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
@@ -209,13 +211,83 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 			break;
 		const char *d = field_store(o, op);
 		if (!d || stores_near(o, i, d, true) ||
-		    stores_near(t, oc, d, true) ||
-		    !stores_near(t, oc, d, false))
+		    !stores_near(t, oc, d, false) ||
+		    (stores_near(t, oc, d, true) &&
+		     stores_near(o, oo, d, false)))
 			continue; /* counted at its first store; not delayed */
 		add_kept(sb, d);
 		n++;
 	}
 	return n;
+}
+
+/* Whether call ops A of T and B of U call the same function the same
+ * way: the op, its function (a ConstClass or constant first argument)
+ * and its descr. */
+static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
+		      const ir_op *b)
+{
+	if (strcmp(ir_op_name(t, a), ir_op_name(u, b)) ||
+	    (!a->descr) != (!b->descr) ||
+	    (a->descr &&
+	     strcmp(ir_strtext(t, a->descr), ir_strtext(u, b->descr))))
+		return false;
+	if (!a->nargs || !b->nargs)
+		return a->nargs == b->nargs;
+	/* cond_call's first argument is its condition: the function is
+	 * the second */
+	uint32_t j = !strncmp(ir_op_name(t, a), "cond_call", 9) ? 1 : 0;
+	if (j >= a->nargs || j >= b->nargs)
+		return a->nargs == b->nargs;
+	const ir_value *x = ir_val(t, a->args[j]), *y = ir_val(u, b->args[j]);
+	if (x->tag != y->tag)
+		return false;
+	if (x->tag == IR_VAL_CONST_CLASS)
+		return !strcmp(ir_strtext(t, x->name), ir_strtext(u, y->name));
+	if (x->tag == IR_VAL_CONST_INT)
+		return x->cval == y->cval;
+	return true;
+}
+
+/* Pairs the optimized trace's calls C (NC) with the original's O (NO):
+ * in order when there are as many; else a longest common subsequence of
+ * same_call (the optimizer removed calls, say a cond_call it knew not to
+ * run).  C[k] is left UINT32_MAX when unpaired, O[k] the partner. */
+static bool align_calls(const pl_pair *p, uint32_t *c, uint32_t nc,
+			const uint32_t *o, uint32_t no, uint32_t *po)
+{
+	if (nc == no) {
+		memcpy(po, o, no * sizeof *po);
+		return true;
+	}
+	uint32_t w = no + 1;
+	uint32_t *L = calloc((size_t)(nc + 1) * w, sizeof *L);
+	if (!L)
+		return false;
+	for (uint32_t i = nc; i-- > 0;)
+		for (uint32_t j = no; j-- > 0;)
+			L[i * w + j] = same_call(p->opt, &p->opt->ops[c[i]],
+						 p->orig, &p->orig->ops[o[j]])
+					   ? L[(i + 1) * w + j + 1] + 1
+				       : L[(i + 1) * w + j] > L[i * w + j + 1]
+					   ? L[(i + 1) * w + j]
+					   : L[i * w + j + 1];
+	uint32_t i = 0, j = 0;
+	while (i < nc) {
+		if (j < no &&
+		    same_call(p->opt, &p->opt->ops[c[i]], p->orig,
+			      &p->orig->ops[o[j]]) &&
+		    L[i * w + j] == L[(i + 1) * w + j + 1] + 1) {
+			po[i++] = o[j++];
+		} else if (j < no && L[i * w + j + 1] >= L[(i + 1) * w + j]) {
+			j++;
+		} else {
+			c[i] = UINT32_MAX;
+			po[i++] = UINT32_MAX;
+		}
+	}
+	free(L);
+	return true;
 }
 
 void pl_call_effects(pl_pair *p)
@@ -224,9 +296,12 @@ void pl_call_effects(pl_pair *p)
 		return;
 	uint32_t nc, no;
 	uint32_t *c = calls_of(p->opt, &nc);
-	uint32_t *o = calls_of(p->orig, &no);
-	if (c && o && nc == no) {
+	uint32_t *o0 = calls_of(p->orig, &no);
+	uint32_t *o = c && o0 ? calloc(nc + 1, sizeof *o) : NULL;
+	if (o && align_calls(p, c, nc, o0, no, o)) {
 		for (uint32_t k = 0; k < nc; k++) {
+			if (c[k] == UINT32_MAX)
+				continue;
 			strbuf sb;
 			sb_init(&sb);
 			uint32_t n = kept_at(p, c[k], o[k], &sb);
@@ -254,4 +329,5 @@ void pl_call_effects(pl_pair *p)
 	}
 	free(c);
 	free(o);
+	free(o0);
 }

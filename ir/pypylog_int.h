@@ -96,11 +96,15 @@ typedef struct pl_entry pl_entry;
 pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g,
 			 const pl_entry *pe);
 void pl_entry_free(pl_entry *e);
-/* Bridge P leaves from guard G of PARENT: its entry facts E and what
- * PARENT's heap holds at G become guards at the start of both traces
- * (pypylog_bridge.c); P->nfacts counts them. */
+/* Bridge P leaves from guard G of PARENT: its entry facts E (what holds
+ * of its inputs and of the heap on entry) and the loop-invariant calls
+ * it inherits become guards at the start of both traces
+ * (pypylog_bridge.c); P->nfacts counts them.  Unless O->apart, a heap
+ * fact about a ConstPtr names it by role (an identity, P->nsame); unless
+ * O->write_all, a heap fact may have crossed an elidable call (a field
+ * kept, P->nkept). */
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
-		     const pl_entry *e);
+		     const pl_entry *e, const pl_opts *o);
 /* What the run P's ORIG records (its first NREC ops) proves about its
  * ConstPtr objects: their identities, classes and immutable fields
  * become guards at the start of both traces (pypylog_recorded.c);

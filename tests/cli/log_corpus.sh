@@ -124,6 +124,54 @@ sed 's/^+10: guard_nonnull_class(p0, ConstClass(W_IntObject), /+10: guard_true(i
   grep -q '^bridge 0x7f00000a0003 .* unknown' "$tmp/bcb" ||
   bad "bridge_chain without the class guard: exit $rc: $(cat "$tmp/bcb")"
 
+# Heap facts whose value is a ConstPtr (an object's map): the bridge's
+# own name for the map is the one its recorded guard_value checks (an
+# identity, counted), and the parent's fact survives an elidable (EF=0)
+# call down the chain (a field kept by a call, counted): proved.  Not
+# across an EF=5 call, not once the parent stores another value into the
+# map, and not with --ptrs-apart or --calls-write-all.
+M='descr=<FieldP pypy.interpreter.typedef.W_ObjectObjectUserDictWeakrefable.inst_map 48>'
+"$JITPROVE" log "$C/bridge_map_fact.log" >"$tmp/bm" 2>&1; rc=$?
+[ $rc -eq 0 ] &&
+  grep -q '^bridge 0x7f00000b0002 .* proved .*1 ConstPtr identity, 1 field kept by calls' "$tmp/bm" ||
+  bad "bridge_map_fact: exit $rc: $(cat "$tmp/bm")"
+sed 's/EF=0 OS=32/EF=5/' "$C/bridge_map_fact.log" >"$tmp/bm1.log"
+awk -v ins="+35: setfield_gc(p0, p0, $M)" '/^\+40: i7 = int_lt/ { print ins } { print }' \
+  "$C/bridge_map_fact.log" >"$tmp/bm2.log"
+for v in bm1 bm2; do
+  "$JITPROVE" log "$tmp/$v.log" >"$tmp/$v.out" 2>&1
+  grep -q '^bridge 0x7f00000b0002 .* unknown' "$tmp/$v.out" ||
+    bad "bridge_map_fact ($v): $(cat "$tmp/$v.out")"
+done
+for opt in --ptrs-apart --calls-write-all; do
+  "$JITPROVE" log $opt "$C/bridge_map_fact.log" >"$tmp/bma" 2>&1
+  grep -q '^bridge 0x7f00000b0002 .* unknown' "$tmp/bma" ||
+    bad "bridge_map_fact $opt: $(cat "$tmp/bma")"
+done
+# The same for a ConstPtr's map the loop's preamble checked (a loop
+# invariant across the body's elidable call): the bridge out of the body
+# is proved; not once the body may store into a map.
+"$JITPROVE" log "$C/loop_const_map.log" >"$tmp/lm" 2>&1
+grep -q '^bridge 0x7f00000d0003 .* proved .*2 ConstPtr identities, 1 field kept by calls' "$tmp/lm" ||
+  bad "loop_const_map: $(cat "$tmp/lm")"
+awk -v ins="+105: setfield_gc(ConstPtr(ptr15), p0, $M)" '/^\+110: i8 = int_add/ { print ins } { print }' \
+  "$C/loop_const_map.log" >"$tmp/lm1.log"
+"$JITPROVE" log "$tmp/lm1.log" >"$tmp/lm1" 2>&1
+grep -q '^bridge 0x7f00000d0003 .* unknown' "$tmp/lm1" ||
+  bad "loop_const_map with a store in the body: $(cat "$tmp/lm1")"
+# A bridge's loop-invariant call (threadlocalref_get) returns what its
+# parent's did, an input (bridgeopt.py): proved; not when the parent
+# called it on another argument.
+"$JITPROVE" log "$C/bridge_loopinvariant.log" >"$tmp/bl" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge 0x7f00000c0002 .* proved' "$tmp/bl" ||
+  bad "bridge_loopinvariant: exit $rc: $(cat "$tmp/bl")"
+sed 's/^+10: p1 = call_r(\(.*\), 64,/+10: p1 = call_r(\1, 65,/; s/^p1 = call_loopinvariant_r(\(.*\), 64,/p1 = call_loopinvariant_r(\1, 65,/' \
+  "$C/bridge_loopinvariant.log" >"$tmp/bl1.log"
+[ "$(grep -c ', 65,' "$tmp/bl1.log")" -eq 2 ] || bad "bridge_loopinvariant: the edit did not apply"
+"$JITPROVE" log "$tmp/bl1.log" >"$tmp/bl1" 2>&1
+grep -q '^bridge 0x7f00000c0002 .* unknown' "$tmp/bl1" ||
+  bad "bridge_loopinvariant on 65: $(cat "$tmp/bl1")"
+
 # the optimizer keeps a dict's strategy across the lookup call (its
 # EffectInfo, not printed, says the call does not write it): proved
 # assuming the field kept, and not with --calls-write-all
