@@ -87,6 +87,25 @@ static ir_trace *parse(const char *text, bool opaque, jp_err *e)
 	return t;
 }
 
+/* Reinterpreting a float's bits as a longlong and back is the identity:
+ * a float is its bit pattern (these were opaque calls, each a call
+ * event, so a float list read made every heap pair unknown). */
+static void test_float_bytes(void)
+{
+	jp_err e;
+	ir_trace *t = parse("[i0]\n"
+			    "f1 = convert_longlong_bytes_to_float(i0)\n"
+			    "i2 = convert_float_bytes_to_longlong(f1)\n"
+			    "finish(i2)\n",
+			    true, &e);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(t->nops == 1 && t->ops[0].opc == IR_FINISH &&
+	      t->ops[0].nargs == 1 && t->ops[0].args[0] == t->inputs[0]);
+	ir_trace_free(t);
+}
+
 static void test_reading(void)
 {
 	jp_err e;
@@ -320,5 +339,6 @@ int main(void)
 	test_table();
 	test_descr_guarantees();
 	test_reading();
+	test_float_bytes();
 	return check_summary("test_pypyops");
 }
