@@ -280,7 +280,8 @@ static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 		    !strcmp(ir_strtext(t, op->descr), d))
 			return true;
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE) {
+		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+		    !pl_is_raw_read(t, op)) {
 			if (!kept || !elidable(t, op))
 				return true;
 			*kept = true;

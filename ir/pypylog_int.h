@@ -82,6 +82,10 @@ void pl_virtual_refs(ir_trace **t);
 /* May replace *T by a copy with arraycopy calls expanded (on failure,
  * *T is left as it was). */
 void pl_arraycopy(ir_trace **t);
+/* Whether op OP of T reads raw memory at a constant address
+ * (getfield_raw_i/_f): an opaque op that changes nothing
+ * (pypylog_rewrite.c). */
+bool pl_is_raw_read(const ir_trace *t, const ir_op *op);
 /* Rewrites of a shaped pair. */
 void pl_raw_inputs(pl_pair *p);
 void pl_force_token_input(pl_pair *p);

@@ -488,7 +488,7 @@ void pl_virtual_refs(ir_trace **tp)
  * without the writes; the value read may be anything, so nothing about
  * the raw memory is assumed. */
 
-static bool is_raw_read(const ir_trace *t, const ir_op *op)
+bool pl_is_raw_read(const ir_trace *t, const ir_op *op)
 {
 	if (op->opc != IR_OPAQUE || !op->opname || op->result == IR_NOVAL)
 		return false;
@@ -520,7 +520,7 @@ static uint32_t raw_reads(const ir_trace *t, uint32_t *at, uint32_t max)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++)
-		if (is_raw_read(t, &t->ops[i])) {
+		if (pl_is_raw_read(t, &t->ops[i])) {
 			if (n < max)
 				at[n] = i;
 			n++;

@@ -472,6 +472,29 @@ static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
 	return n;
 }
 
+/* Whether the field store I into a non-fresh object is hidden from the
+ * next event: that event is a call whose descr says it ignores the field
+ * (ir_py_call_ignores: the optimizer delayed such a store past the call,
+ * which does not see the field).  The stored object is then first seen
+ * later (a call's argument, say), as in the trace that delayed the
+ * store. */
+static bool store_hidden(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_SETFIELD_GC || !op->descr)
+		return false;
+	for (uint32_t j = i + 1; j < t->nops; j++) {
+		const ir_op *q = &t->ops[j];
+		if (ir_op_has(q->opc, IRF_END))
+			return false;
+		if (hp_is_call(t, q))
+			return ir_py_call_ignores(
+			    q->descr ? t->strs[q->descr] : NULL,
+			    t->strs[op->descr]);
+	}
+	return false;
+}
+
 static void key_store(hpaths *P, uint32_t i)
 {
 	const ir_trace *t = P->t;
@@ -486,6 +509,8 @@ static void key_store(hpaths *P, uint32_t i)
 		return; /* the holder's own path covers it later */
 	if (!fresh && store_overwritten(t, i, lbl))
 		return; /* nothing sees it there: the later store names */
+	if (!fresh && store_hidden(t, i))
+		return; /* the next call does not see it there */
 	uint64_t val = P->pts[sv] & ~P->esc;
 	strbuf sb;
 	sb_init(&sb);
