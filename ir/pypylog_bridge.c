@@ -269,11 +269,13 @@ static bool elidable(const ir_trace *t, const ir_op *op)
  * of T: a store to D (through any object), or a call, unless D is
  * immutable and X is not allocated by T (docs/pypy.md, "Immutable
  * fields": the model's own rule for calls) -- or, when KEPT is given,
- * the call is elidable (*KEPT is then set). */
+ * the call is elidable (*KEPT is then set).  X == IR_NOVAL: a ConstPtr,
+ * which T did not allocate. */
 static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 			    const char *d, ir_vid x, bool *kept)
 {
-	bool pure = ir_py_field_immutable(d) && !allocated(t, x);
+	bool pure =
+	    ir_py_field_immutable(d) && (x == IR_NOVAL || !allocated(t, x));
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->opc == IR_SETFIELD_GC && op->descr &&
@@ -565,8 +567,7 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 				continue;
 			f.val = (uint32_t)yk;
 		}
-		if (may_change_kept(t, 0, g, f.descr,
-				    x == IR_NOVAL ? t->inputs[0] : x, &f.kept))
+		if (may_change_kept(t, 0, g, f.descr, x, &f.kept))
 			continue;
 		if (!add_hfact(hs, f))
 			return false;
