@@ -321,12 +321,24 @@ static bool store_replaced(const ir_trace *t, uint32_t i, const char *lbl,
 	       same_cell_later(t, i, lbl, upto, false);
 }
 
+/* The first call or end of T at or after op I (T->nops when none): where
+ * the heaps are next compared. */
+static uint32_t next_event(const ir_trace *t, uint32_t i)
+{
+	while (i < t->nops && !hp_is_call(t, &t->ops[i]) &&
+	       !ir_op_has(t->ops[i].opc, IRF_END))
+		i++;
+	return i;
+}
+
 /* Objects stored (before op UPTO) into objects with a path, and still
- * held there at UPTO, get the path of the holder extended by the field;
- * ESCAPE adds them to the escaped set. */
+ * held there at the next call or end (a store through an allocation's
+ * own result replaced before then is never seen), get the path of the
+ * holder extended by the field; ESCAPE adds them to the escaped set. */
 static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 {
 	const ir_trace *t = P->t;
+	uint32_t seen_at = next_event(t, upto);
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -335,7 +347,7 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 			ir_vid sv;
 			char lbl[320];
 			if (!ref_store(t, op, &sv, lbl, sizeof lbl) ||
-			    store_replaced(t, i, lbl, upto))
+			    store_replaced(t, i, lbl, seen_at))
 				continue;
 			uint64_t obj = P->pts[op->args[0]];
 			uint64_t val = P->pts[sv] & ~seen;
