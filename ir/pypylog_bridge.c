@@ -444,6 +444,22 @@ static bool fact_of(const ir_trace *t, uint32_t at, uint32_t to, ir_vid y,
 	return ptr_of(t, at, to, y);
 }
 
+/* *F: a fact about field D of X (read with GET) at guard G of T, its
+ * object a fail-arg of G or a ConstPtr (OBJ HF_PTR, POBJ its name), its
+ * value still to be set; false when X is neither. */
+static bool hfact_of(const ir_trace *t, uint32_t g, ir_vid x, ir_opcode get,
+		     const char *d, hfact *f)
+{
+	bool cx = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
+	int xk = failarg_of(&t->ops[g], x);
+	*f = (hfact){.obj = cx ? HF_PTR : (uint32_t)xk,
+		     .val = HF_CONST,
+		     .get = get,
+		     .descr = d,
+		     .pobj = cx ? ir_valname(t, x) : NULL};
+	return cx || xk >= 0;
+}
+
 /* Heap facts at guard G of T from accesses in [FROM, G) that nothing
  * after them may have changed before G. */
 static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
@@ -455,23 +471,11 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 		const char *d;
 		if (!field_access(t, i, &x, &y, &get, &d))
 			continue;
-		int xk = failarg_of(&t->ops[g], x);
-		bool cx = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
-		hfact f = {cx ? HF_PTR : (uint32_t)xk,
-			   0,
-			   0,
-			   get,
-			   d,
-			   NULL,
-			   NULL,
-			   NULL,
-			   false,
-			   false};
-		if ((xk < 0 && !cx) || ir_val(t, x)->kind != 'r' ||
+		hfact f;
+		if (!hfact_of(t, g, x, get, d, &f) ||
+		    ir_val(t, x)->kind != 'r' ||
 		    may_change_kept(t, i + 1, g, d, x, &f.kept))
 			continue;
-		if (cx)
-			f.pobj = ir_valname(t, x);
 		if (fact_of(t, i, g, y, &f) && !add_hfact(hs, f))
 			return false;
 	}
@@ -503,24 +507,11 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		if (!field_access(t, i, &x, &y, &get, &d) || allocated(t, x) ||
 		    ir_val(t, x)->kind != 'r')
 			continue;
-		bool cx = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
-		int xk = failarg_of(&t->ops[g], x);
-		bool passed = cx;
+		hfact f;
+		bool passed = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
 		for (uint32_t m = 0; m < lab->nargs; m++)
 			passed |= lab->args[m] == x && end->args[m] == x;
-		hfact f = {cx ? HF_PTR : (uint32_t)xk,
-			   HF_CONST,
-			   0,
-			   get,
-			   d,
-			   NULL,
-			   NULL,
-			   NULL,
-			   false,
-			   false};
-		if (cx)
-			f.pobj = ir_valname(t, x);
-		if ((xk < 0 && !cx) || !passed ||
+		if (!hfact_of(t, g, x, get, d, &f) || !passed ||
 		    may_change_kept(t, i + 1, l2, d, x, &f.kept) ||
 		    may_change_kept(t, l2, e, d, x, &f.kept))
 			continue;

@@ -495,16 +495,12 @@ static bool store_hidden(const ir_trace *t, uint32_t i)
 	const ir_op *op = &t->ops[i];
 	if (op->opc != IR_SETFIELD_GC || !op->descr)
 		return false;
-	for (uint32_t j = i + 1; j < t->nops; j++) {
-		const ir_op *q = &t->ops[j];
-		if (ir_op_has(q->opc, IRF_END))
-			return false;
-		if (hp_is_call(t, q))
-			return ir_py_call_ignores(
-			    q->descr ? t->strs[q->descr] : NULL,
-			    t->strs[op->descr]);
-	}
-	return false;
+	uint32_t j = next_event(t, i + 1);
+	if (j == t->nops || !hp_is_call(t, &t->ops[j]))
+		return false; /* the end (or none) sees every field */
+	const ir_op *q = &t->ops[j];
+	return ir_py_call_ignores(q->descr ? t->strs[q->descr] : NULL,
+				  t->strs[op->descr]);
 }
 
 static void key_store(hpaths *P, uint32_t i)
