@@ -3,6 +3,7 @@
  * instead of taking the caller with it. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -165,6 +166,45 @@ static void test_crash_skips_caller_handlers(void)
 	close(fds[0]);
 }
 
+/* Writes to stderr, then aborts, as Z3 does past its memory ceiling. */
+static size_t shout_and_crash(void *arg, void *out, size_t cap)
+{
+	(void)arg;
+	(void)out;
+	(void)cap;
+	fputs("terminate called after throwing\n", stderr);
+	fflush(stderr);
+	abort();
+}
+
+/* The child's last words stay out of the caller's stderr (outside
+ * sanitizer builds, which keep them on purpose). */
+static void test_child_stderr_silent(void)
+{
+	int fds[2];
+	CHECK(pipe(fds) == 0);
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO);
+	dup2(fds[1], STDERR_FILENO);
+	close(fds[1]);
+	int out;
+	size_t len;
+	int sig = 0;
+	iso_outcome how =
+	    iso_run(shout_and_crash, NULL, &out, sizeof out, &len, 5000, &sig);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	CHECK(how == ISO_DIED);
+	char buf[64];
+	ssize_t k = read(fds[0], buf, sizeof buf);
+	close(fds[0]);
+#if defined(__SANITIZE_ADDRESS__)
+	CHECK(k > 0);
+#else
+	CHECK(k == 0);
+#endif
+}
+
 /* The child touches 96 MB; the caller's own peak must not move, and
  * RUSAGE_CHILDREN must see the child's. */
 static size_t balloon(void *arg, void *out, size_t cap)
@@ -209,6 +249,7 @@ int main(void)
 	test_huge_deadline();
 	test_crash_is_a_death();
 	test_crash_skips_caller_handlers();
+	test_child_stderr_silent();
 	test_memory_stays_in_child();
 	return check_summary("test_isolate");
 }

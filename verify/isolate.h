@@ -19,7 +19,10 @@
  * child then ends with _exit, so no atexit handler runs and no stdio
  * buffer is flushed twice.  FN must not print.  The child runs with the
  * default action for every signal the caller handles: a crash in it is
- * its own (ISO_DIED), never reported by the caller's handlers.
+ * its own (ISO_DIED), never reported by the caller's handlers.  The
+ * child's stderr is /dev/null (except in builds with AddressSanitizer,
+ * whose reports must reach the log), so what a dying solver prints does
+ * not reach the caller's output: the caller reports the death.
  *
  * Errors: iso_run never fails the caller's work.  When no child can be
  * made (fork or pipe failing) it answers ISO_UNAVAILABLE and the caller
