@@ -367,6 +367,19 @@ static bool immutable_cell(run *r, uint64_t a, const char *field)
 	return !o || o->fresh < 0;
 }
 
+/* An integer item of descr DESCR read from the word WORD: its low bits,
+ * extended, when the descr says the items are narrower than a word
+ * (ir_py_item_bits; docs/semantics.md, "Arrays"). */
+static uint64_t narrow_item(const char *descr, uint64_t word)
+{
+	bool sign;
+	unsigned bits = ir_py_item_bits(descr, &sign);
+	if (!bits)
+		return word;
+	word = sem_mask((int)bits, word);
+	return sign ? (uint64_t)sem_signed((int)bits, word) : word;
+}
+
 /* A length of an array or string ("D.length"): no call changes it
  * (docs/semantics.md, "Arrays"); a write of one is counted, not made. */
 static bool is_length(const char *field)
@@ -556,7 +569,7 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 		}
 		*out = get_field(r, o, item);
 		if (op->kind == 'i')
-			*out = sem_mask(t->width, *out);
+			*out = sem_mask(t->width, narrow_item(descr, *out));
 		return JP_OK;
 	}
 	case IR_GUARD_CLASS:

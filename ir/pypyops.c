@@ -70,6 +70,24 @@ bool ir_py_field_immutable(const char *descr)
 	return n > 6 && !strcmp(descr + n - 6, " pure>");
 }
 
+unsigned ir_py_item_bits(const char *descr, bool *is_signed)
+{
+	*is_signed = false;
+	if (!descr)
+		return 0;
+	if (!strcmp(descr, "<str>"))
+		return 8;
+	if (strncmp(descr, "<Array", 6) != 0 ||
+	    (descr[6] != 'U' && descr[6] != 'S') || descr[7] != ' ' ||
+	    !descr[8] || descr[9] != '>' || descr[10])
+		return 0;
+	unsigned size = (unsigned)(descr[8] - '0');
+	if (size != 1 && size != 2 && size != 4)
+		return 0;
+	*is_signed = descr[6] == 'S';
+	return 8 * size;
+}
+
 /* The name of a field descr "<FieldP a.b.C.inst_x 16>": a.b.C.inst_x
  * (*LEN set), or NULL for any other descr. */
 static const char *field_name(const char *descr, size_t *len)

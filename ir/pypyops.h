@@ -84,6 +84,16 @@ int ir_py_oopspec(const char *descr);
  * at its end: immutable and quasi-immutable fields). */
 bool ir_py_field_immutable(const char *descr);
 
+/* How many low bits of its word an integer array item under DESCR holds,
+ * or 0 for a whole word.  A string's items are chars: "<str>" is 8 bits,
+ * unsigned.  PyPy prints an array descr's item size and sign: "<ArrayU
+ * 1>" holds unsigned bytes, "<ArrayS 2>" signed 16-bit items, and so on
+ * (rpython/jit/backend/llsupport/descr.py, ArrayDescr.repr_of_descr).  A
+ * read of such an item is its low bits, zero- or sign-extended (*SIGNED):
+ * the machine's load of an item that size.  Unicode items and 8-byte
+ * items are whole words. */
+unsigned ir_py_item_bits(const char *descr, bool *is_signed);
+
 /* Whether the opaque op NAME with descr CALL_DESCR leaves the field of
  * descr FIELD unchanged in every object:
  *  - guard_no_exception, guard_exception, guard_not_forced(_2) write no

@@ -256,6 +256,29 @@ static void test_reading(void)
 	ir_trace_free(t);
 }
 
+/* Item widths from array descrs (ir_py_item_bits): chars are unsigned
+ * bytes, "<ArrayU/S N>" N bytes for N < 8, anything else a whole word. */
+static void test_item_bits(void)
+{
+	bool sg = true;
+	CHECK(ir_py_item_bits("<str>", &sg) == 8 && !sg);
+	CHECK(ir_py_item_bits("<ArrayU 1>", &sg) == 8 && !sg);
+	CHECK(ir_py_item_bits("<ArrayU 2>", &sg) == 16 && !sg);
+	CHECK(ir_py_item_bits("<ArrayS 1>", &sg) == 8 && sg);
+	CHECK(ir_py_item_bits("<ArrayS 4>", &sg) == 32 && sg);
+	CHECK(ir_py_item_bits("<ArrayS 8>", &sg) == 0 && !sg);
+	CHECK(ir_py_item_bits("<ArrayU 3>", &sg) == 0);
+	CHECK(ir_py_item_bits("<ArrayF 4>", &sg) == 0);
+	CHECK(ir_py_item_bits("<ArrayP 8>", &sg) == 0);
+	CHECK(ir_py_item_bits("<unicode>", &sg) == 0);
+	CHECK(ir_py_item_bits("<str>.length", &sg) == 0);
+	CHECK(ir_py_item_bits("<ArrayU 1>.length", &sg) == 0);
+	CHECK(ir_py_item_bits("<ArrayU 1", &sg) == 0);
+	CHECK(ir_py_item_bits("<ArrayU ", &sg) == 0);
+	CHECK(ir_py_item_bits("7", &sg) == 0);
+	CHECK(ir_py_item_bits(NULL, &sg) == 0);
+}
+
 /* What the descrs state (ir_pycall_of, ir_py_extraeffect,
  * ir_py_field_immutable): EF=0 calls with integer arguments are pure,
  * EF=1 ones with constant arguments loop-invariant whatever the op name,
@@ -338,6 +361,7 @@ int main(void)
 {
 	test_table();
 	test_descr_guarantees();
+	test_item_bits();
 	test_reading();
 	test_float_bytes();
 	return check_summary("test_pypyops");

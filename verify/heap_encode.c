@@ -453,6 +453,19 @@ static Z3_ast from_word(hp *h, Z3_ast v)
 			  : K(h, Z3_mk_extract(h->z, (unsigned)h->w - 1, 0, v));
 }
 
+/* An integer item of field F read from the word W: its low bits,
+ * extended, when F's items are narrower than a word (hfield.bits; the
+ * interpreter's narrow_item). */
+static Z3_ast narrow_item(hp *h, uint32_t f, Z3_ast w)
+{
+	unsigned bits = h->f[f].bits;
+	if (!bits)
+		return w;
+	Z3_ast low = K(h, Z3_mk_extract(h->z, bits - 1, 0, w));
+	return K(h, h->f[f].bits_signed ? Z3_mk_sign_ext(h->z, 64 - bits, low)
+					: Z3_mk_zero_ext(h->z, 64 - bits, low));
+}
+
 /* The points-to facts of a load of field F through the value SRC. */
 static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
 {
@@ -578,8 +591,9 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	case IR_GETARRAYITEM_GC_R: {
 		Z3_ast ji = to_word(h, a[1]);
 		Z3_ast sel = mem_read_item(h, e->cur[f], a[0], ji);
-		e->val[op->result] =
-		    op->opc == IR_GETARRAYITEM_GC_I ? from_word(h, sel) : sel;
+		e->val[op->result] = op->opc == IR_GETARRAYITEM_GC_I
+					 ? from_word(h, narrow_item(h, f, sel))
+					 : sel;
 		load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETARRAYITEM_GC_R) {
 			e->lf[e->nloads] = f;

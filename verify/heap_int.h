@@ -60,6 +60,10 @@ typedef struct hfield {
 	/* A length ("D.length", heap.h): no call changes it, in any object
 	 * (unlike IMMUTABLE, escaped fresh objects included). */
 	bool immut;
+	/* Integer items narrower than a word (ir_py_item_bits): a read is
+	 * the low BITS bits, sign- or zero-extended; 0 = the whole word. */
+	unsigned bits;
+	bool bits_signed;
 	Z3_sort range;
 	Z3_ast h0;
 } hfield;

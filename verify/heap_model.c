@@ -118,6 +118,7 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
 	f->immutable = ir_py_field_immutable(name);
 	f->indexed = indexed;
 	f->immut = !indexed && ends_with(name, ".length");
+	f->bits = indexed ? ir_py_item_bits(name, &f->bits_signed) : 0;
 	if (!h->z)
 		return JP_OK; /* the concrete comparison needs no terms */
 	f->range = zc_bv_sort(h->z, 64u);
