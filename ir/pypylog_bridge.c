@@ -271,8 +271,8 @@ static bool elidable(const ir_trace *t, const ir_op *op)
  * fields": the model's own rule for calls) -- or, when KEPT is given,
  * the call is elidable (*KEPT is then set).  X == IR_NOVAL: a ConstPtr,
  * which T did not allocate. */
-static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
-			    const char *d, ir_vid x, bool *kept)
+static bool may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
+			     const char *d, ir_vid x, bool *kept, bool any_call)
 {
 	bool pure =
 	    ir_py_field_immutable(d) && (x == IR_NOVAL || !allocated(t, x));
@@ -284,12 +284,18 @@ static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
 		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
 		    !pl_is_raw_read(t, op)) {
-			if (!kept || !elidable(t, op))
+			if (!kept || (!any_call && !elidable(t, op)))
 				return true;
 			*kept = true;
 		}
 	}
 	return false;
+}
+
+static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
+			    const char *d, ir_vid x, bool *kept)
+{
+	return may_change_calls(t, from, to, d, x, kept, false);
 }
 
 static bool may_change(const ir_trace *t, uint32_t from, uint32_t to,
@@ -482,12 +488,33 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 	return true;
 }
 
+/* Whether V is an argument of the body's label LAB that the jump END
+ * passes back unchanged, in the same place. */
+static bool passed_back(const ir_op *lab, const ir_op *end, ir_vid v)
+{
+	for (uint32_t m = 0; m < lab->nargs; m++)
+		if (lab->args[m] == v && end->args[m] == v)
+			return true;
+	return false;
+}
+
 /* Loop invariants about fields: an object X -- an argument of the
  * body's label L2 passed back unchanged by the jump, or a ConstPtr --
  * whose field D the preamble [L1, L2) read or wrote as a constant
- * (integer, NULL or ConstPtr), with no store to D after that in the
- * preamble or anywhere in the body; at guard G in the body, field D of X
- * holds that constant.  The preamble establishes it, the body keeps it,
+ * (integer, NULL or ConstPtr) or as a value Y that is itself a label
+ * argument passed back unchanged (PyPy's short preamble: the body's
+ * p40 = p9.lstorage, read once before the label), with no store to D
+ * after that in the preamble or anywhere in the body; at guard G in the
+ * body, field D of X holds that constant (or Y, when G keeps it).
+ *
+ * For such a Y, a call of the loop (elidable or not) is taken to keep D:
+ * the body uses Y for X.D without reading it, which is the optimizer's
+ * heap cache, and the jump passes Y back in place, which it does only
+ * when its cache still holds X.D == Y at the jump (unroll.py inlines the
+ * short preamble there: a cache that lost the field would read it again,
+ * into a new box).  So PyPy took every call of the loop to keep D; the
+ * fact is counted with the fields kept by calls (--calls-write-all drops
+ * it).  The preamble establishes it, the body keeps it,
  * and a bridge that jumps to the body runs the short preamble, which
  * checks it again.  Calls keep an immutable field of an object T did not
  * allocate; any other field a call keeps is PyPy's EffectInfo's word
@@ -508,14 +535,21 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		    ir_val(t, x)->kind != 'r')
 			continue;
 		hfact f;
-		bool passed = ir_val(t, x)->tag == IR_VAL_CONST_PTR;
-		for (uint32_t m = 0; m < lab->nargs; m++)
-			passed |= lab->args[m] == x && end->args[m] == x;
+		bool passed = ir_val(t, x)->tag == IR_VAL_CONST_PTR ||
+			      passed_back(lab, end, x);
+		/* A value the jump passes back is the optimizer's word that
+		 * no call of the loop changed the field (below). */
+		bool word = passed_back(lab, end, y);
 		if (!hfact_of(t, g, x, get, d, &f) || !passed ||
-		    may_change_kept(t, i + 1, l2, d, x, &f.kept) ||
-		    may_change_kept(t, l2, e, d, x, &f.kept))
+		    may_change_calls(t, i + 1, l2, d, x, &f.kept, word) ||
+		    may_change_calls(t, l2, e, d, x, &f.kept, word))
 			continue;
-		if (!const_of(t, i, l2, y, &f.k)) {
+		if (word) {
+			int yk = failarg_of(&t->ops[g], y);
+			if (yk < 0)
+				continue;
+			f.val = (uint32_t)yk;
+		} else if (!const_of(t, i, l2, y, &f.k)) {
 			if (!ptr_of(t, i, l2, y))
 				continue;
 			f.val = HF_PTR;

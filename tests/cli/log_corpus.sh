@@ -160,6 +160,23 @@ awk -v ins="+105: setfield_gc(ConstPtr(ptr15), p0, $M)" '/^\+110: i8 = int_add/ 
 "$JITPROVE" log "$tmp/lm1.log" >"$tmp/lm1" 2>&1
 grep -q '^bridge 0x7f00000d0003 .* unknown' "$tmp/lm1" ||
   bad "loop_const_map with a store in the body: $(cat "$tmp/lm1")"
+# The body's p2 = p0.lstorage, read once in the preamble and passed back
+# in place by the jump (the short preamble): a bridge out of the body
+# knows it across the body's call, counted as a field kept by calls; not
+# with --calls-write-all, nor when the body reads the field again and
+# passes the new value.
+"$JITPROVE" log "$C/loop_short_preamble.log" >"$tmp/sp" 2>&1
+grep -q '^bridge 0x7f00000e0003 .* proved .*1 field kept by calls' "$tmp/sp" ||
+  bad "loop_short_preamble: $(cat "$tmp/sp")"
+"$JITPROVE" log --calls-write-all "$C/loop_short_preamble.log" >"$tmp/sp1" 2>&1
+grep -q '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp1" ||
+  bad "loop_short_preamble --calls-write-all: $(cat "$tmp/sp1")"
+awk -v ins="+135: p9 = getfield_gc_r(p0, descr=<FieldP pypy.objspace.std.listobject.W_ListObject.inst_lstorage 8>)" '/^\+140: jump/ { print ins; sub(/i8, p2,/, "i8, p9,") } { print }' \
+  "$C/loop_short_preamble.log" >"$tmp/sp2.log"
+grep -q '^+140: jump(p0, i8, p9,' "$tmp/sp2.log" || bad "loop_short_preamble: the edit did not apply"
+"$JITPROVE" log "$tmp/sp2.log" >"$tmp/sp2" 2>&1
+grep -q '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp2" ||
+  bad "loop_short_preamble with a re-read: $(cat "$tmp/sp2")"
 # A bridge's loop-invariant call (threadlocalref_get) returns what its
 # parent's did, an input (bridgeopt.py): proved; not when the parent
 # called it on another argument.
