@@ -191,9 +191,35 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 	return false;
 }
 
+/* Whether the object X, stored into at op I of T, is one T allocated and
+ * that nothing in (I, TO) can see: no op there takes it as an argument
+ * except as the object of a field access.  A store into it before an
+ * earlier call is then as if made just before op TO: the earlier calls
+ * cannot see the object. */
+static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
+{
+	uint32_t d = ir_defop(t, x);
+	if (d == UINT32_MAX || !ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
+		return false;
+	for (uint32_t j = i + 1; j < to; j++) {
+		const ir_op *op = &t->ops[j];
+		bool access = op->opc == IR_SETFIELD_GC ||
+			      op->opc == IR_GETFIELD_GC_I ||
+			      op->opc == IR_GETFIELD_GC_R;
+		for (uint32_t a = access ? 1 : 0; a < op->nargs; a++)
+			if (op->args[a] == x)
+				return false;
+		for (uint32_t a = 0; a < op->nfail; a++)
+			if (op->failargs[a] == x)
+				return false;
+	}
+	return true;
+}
+
 /* The fields the optimizer delayed a store of past call K (the optimized
  * trace's at op OC, the original's at OO), appended to SB; their number.
- * The original stores F between its previous call and call K; the
+ * The original stores F between its previous call and call K (or before
+ * that into an object of its own that nothing before call K sees); the
  * optimized trace stores F between call K and its next call, and either
  * does not store it before call K or the original does not store it
  * after (two stores of F before the call, the first one written and the
@@ -205,12 +231,16 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 {
 	const ir_trace *o = p->orig, *t = p->opt;
 	uint32_t n = 0;
+	bool crossed = false; /* a call lies between op I and call K */
 	for (uint32_t i = oo; i-- > 0;) {
 		const ir_op *op = &o->ops[i];
-		if (is_call(o, op) && !guard_call(o, op))
-			break;
+		if (is_call(o, op) && !guard_call(o, op)) {
+			crossed = true;
+			continue;
+		}
 		const char *d = field_store(o, op);
-		if (!d || stores_near(o, i, d, true) ||
+		if (!d || (crossed && !private_until(o, op->args[0], i, oo)) ||
+		    stores_near(o, i, d, true) ||
 		    !stores_near(t, oc, d, false) ||
 		    (stores_near(t, oc, d, true) &&
 		     stores_near(o, oo, d, false)))
