@@ -654,6 +654,18 @@ static void set_reason(pl_pair *p, const char *why)
 	p->reason = strdup(why[0] ? why : "the pair could not be shaped");
 }
 
+/* The list fields of P renamed for their types (pl_list_types); out of
+ * memory half way, P is not checked. */
+static void lists_typed(pl_pair *p)
+{
+	if (pl_list_types(p))
+		return;
+	ir_trace_free(p->orig);
+	ir_trace_free(p->opt);
+	p->orig = p->opt = NULL;
+	set_reason(p, "out of memory");
+}
+
 /* Shapes pair P from the unoptimized trace N and the optimized one T. */
 static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		  const char *const *known, uint32_t nknown, const pl_opts *o)
@@ -727,8 +739,9 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	pl_recorded_facts(p, pl_end_op(n));
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
+	lists_typed(p);
 	/* after the rewrites that turn calls into inputs */
-	if (!o || !o->write_all)
+	if (p->orig && (!o || !o->write_all))
 		pl_call_effects(p);
 }
 
@@ -906,8 +919,10 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		if (!parent_guard(p, secs, tr, k, &pk, &g))
 			continue;
 		ent[k] = pl_entry_facts(tr[pk], g, ent[pk]);
-		if (p->orig && ent[k])
+		if (p->orig && ent[k]) {
 			pl_bridge_facts(p, tr[pk], g, ent[k], o);
+			lists_typed(p); /* the facts' list fields */
+		}
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);

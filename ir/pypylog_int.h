@@ -120,6 +120,11 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec);
 void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 		      void (*same)(void *ctx, const char *a, const char *b),
 		      void *ctx);
+/* Renames the list fields of P's two traces for their lists' item types
+ * when every list they access has one (pypylog_types.c); again after
+ * facts were added, for the facts' accesses.  False when out of memory
+ * (the traces may then be half renamed: the pair is not to be checked). */
+bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);

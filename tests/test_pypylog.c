@@ -861,6 +861,56 @@ static void test_str_slice_guard(void)
 	pl_free(&log);
 }
 
+/* List fields renamed for their lists' item types (pypylog_types.c):
+ * every list typed, both traces renamed alike; a list with no item type,
+ * or with two, leaves every name as it was. */
+static void test_list_types(void)
+{
+	static const char *const items[3] = {
+	    "setarrayitem_gc(p4, 0, 65, descr=<ArrayU 1>)\n",
+	    "i9 = int_add(i2, 1)\n", /* the list of chars has no type */
+	    "setarrayitem_gc(p4, 0, 65, descr=<ArrayU 1>)\n" /* two */
+	    "i9 = getarrayitem_gc_i(p4, 0, descr=<ArrayS 8>)\n",
+	};
+	for (int v = 0; v < 3; v++) {
+		char text[1200];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1, i2]\n"
+		    "p3 = getfield_gc_r(p0, descr=<FieldP list.items 16>)\n"
+		    "i5 = getarrayitem_gc_i(p3, i2, descr=<ArrayS 8>)\n"
+		    "p4 = getfield_gc_r(p1, descr=<FieldP list.items 16>)\n"
+		    "%s"
+		    "i6 = getfield_gc_i(p0, descr=<FieldS list.length 8>)\n"
+		    "finish(i6)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0d with 2 ops\n"
+		    "[p10, p11, i12]\n"
+		    "+1: i16 = getfield_gc_i(p10, descr=<FieldS list.length "
+		    "8>)\n"
+		    "+2: finish(i16)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    items[v]);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		const ir_trace *o = p->orig;
+		CHECK(!strcmp(ir_strtext(o, o->ops[0].descr),
+			      v ? "<FieldP list.items 16>"
+				: "<FieldP list:ArrayS8.items 16>"));
+		CHECK(!strcmp(ir_strtext(o, o->ops[2].descr),
+			      v ? "<FieldP list.items 16>"
+				: "<FieldP list:ArrayU1.items 16>"));
+		CHECK(!strcmp(ir_strtext(p->opt, p->opt->ops[0].descr),
+			      v ? "<FieldS list.length 8>"
+				: "<FieldS list:ArrayS8.length 8>"));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_str_slices();
@@ -877,5 +927,6 @@ int main(void)
 	test_entry_bridge();
 	test_loop_and_bridge();
 	test_refusals();
+	test_list_types();
 	return check_summary("test_pypylog");
 }

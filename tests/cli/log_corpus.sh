@@ -177,6 +177,22 @@ grep -q '^+140: jump(p0, i8, p9,' "$tmp/sp2.log" || bad "loop_short_preamble: th
 "$JITPROVE" log "$tmp/sp2.log" >"$tmp/sp2" 2>&1
 grep -q '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp2" ||
   bad "loop_short_preamble with a re-read: $(cat "$tmp/sp2")"
+# Two lists of different item types (<ArrayS 8>, <ArrayU 1>) have list
+# fields of their own (pypylog_types.c): the call resizing the list of
+# chars keeps the length of the list of integers, counted as a field kept
+# by calls.  Not with --calls-write-all, nor when the list of chars shows
+# no item type (nothing is renamed then).
+"$JITPROVE" log "$C/list_types.log" >"$tmp/lt" 2>&1
+grep -q '^bridge 0x7f00000f0001 .* proved .*1 field kept by calls' "$tmp/lt" ||
+  bad "list_types: $(cat "$tmp/lt")"
+"$JITPROVE" log --calls-write-all "$C/list_types.log" >"$tmp/lt1" 2>&1
+grep -q '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt1" ||
+  bad "list_types --calls-write-all: $(cat "$tmp/lt1")"
+grep -v 'setarrayitem_gc(p6, 0, 65\|setarrayitem_gc(p16, 0, 65' "$C/list_types.log" >"$tmp/lt2.log"
+[ "$(grep -c setarrayitem "$tmp/lt2.log")" -eq 0 ] || bad "list_types: the edit did not apply"
+"$JITPROVE" log "$tmp/lt2.log" >"$tmp/lt2" 2>&1
+grep -q '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt2" ||
+  bad "list_types without an item type: $(cat "$tmp/lt2")"
 # A bridge's loop-invariant call (threadlocalref_get) returns what its
 # parent's did, an input (bridgeopt.py): proved; not when the parent
 # called it on another argument.
