@@ -739,6 +739,7 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	pl_recorded_facts(p, pl_end_op(n));
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
+	pl_private_objects(p);
 	lists_typed(p);
 	/* after the rewrites that turn calls into inputs */
 	if (p->orig && (!o || !o->write_all))

@@ -120,6 +120,10 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec);
 void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 		      void (*same)(void *ctx, const char *a, const char *b),
 		      void *ctx);
+/* Takes apart the fresh objects of P's traces whose address goes nowhere
+ * but into their own field accesses, guards and pointer comparisons:
+ * their reads become the values stored (pypylog_private.c). */
+void pl_private_objects(pl_pair *p);
 /* Renames the list fields of P's two traces for their lists' item types
  * when every list they access has one (pypylog_types.c); again after
  * facts were added, for the facts' accesses.  False when out of memory
