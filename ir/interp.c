@@ -317,7 +317,8 @@ static bool reach_addr(run *r, uint64_t a)
  * objects the world can reach there are the ones it reached at earlier
  * calls, the call's reference arguments, the fresh objects a field of an
  * object that is not fresh refers to, and, transitively, what a field
- * (last written with a reference) of a reached object refers to. */
+ * (last written with a reference) of a reached object refers to; not
+ * through a field the call ignores. */
 static bool reach_at_call(run *r, uint32_t opi, const uint64_t *args)
 {
 	if (r->capreached < r->h.n) {
@@ -333,6 +334,9 @@ static bool reach_at_call(run *r, uint32_t opi, const uint64_t *args)
 	for (uint32_t j = 0; j < op->nargs; j++)
 		if (r->t->vals[op->args[j]].kind == 'r')
 			reach_addr(r, args[j]);
+	/* nothing is reached through a field the call's descr says it
+	 * ignores (ir_py_call_ignores): the call does not see it */
+	const char *cd = op->descr ? r->t->strs[op->descr] : NULL;
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -342,6 +346,8 @@ static bool reach_at_call(run *r, uint32_t opi, const uint64_t *args)
 				continue;
 			for (uint32_t f = 0; f < o->nfields; f++)
 				if (o->kinds[f] == 'r' &&
+				    !(cd &&
+				      ir_py_call_ignores(cd, o->fields[f])) &&
 				    reach_addr(r, o->values[f]))
 					changed = true;
 		}

@@ -160,6 +160,46 @@ static Z3_ast mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
 	return read_from(h, m.base, m.w, j, ji);
 }
 
+/* ---- stores no call has seen yet (htrace.pend) ----------------------- */
+
+static void add_pending(htrace *e, ir_vid holder, uint32_t f, uint64_t val)
+{
+	uint32_t k = 0;
+	while (k < e->npend &&
+	       (e->pend[k].holder != holder || e->pend[k].f != f))
+		k++;
+	if (k == e->npend)
+		e->npend++;
+	e->pend[k] = (struct hpend){holder, f, val};
+}
+
+/* What escaped in E, with every store no call has seen yet: what a guard
+ * exit or the end shows. */
+static uint64_t with_pending(const htrace *e)
+{
+	uint64_t m = e->esc;
+	for (uint32_t k = 0; k < e->npend; k++)
+		m |= e->pend[k].val;
+	return close_esc(e, m);
+}
+
+/* At CALL: the stores it sees escape now; those into fields its descr
+ * ignores wait for a later call. */
+static void flush_pending(hp *h, htrace *e, const ir_op *call)
+{
+	const char *cd = call->descr ? ir_strtext(e->t, call->descr) : NULL;
+	uint32_t w = 0;
+	for (uint32_t k = 0; k < e->npend; k++) {
+		struct hpend q = e->pend[k];
+		if (cd && ir_py_call_ignores(cd, h->f[q.f].name))
+			e->pend[w++] = q;
+		else
+			e->esc |= q.val;
+	}
+	e->npend = w;
+	e->esc = close_esc(e, e->esc);
+}
+
 static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
 			    uint32_t n)
 {
@@ -235,7 +275,7 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		if (st)
 			return st;
 	}
-	uint64_t m = e->esc;
+	uint64_t m = with_pending(e);
 	m = escape_list(e, m, op->failargs, op->nfail);
 	e->geso[i] = m;
 	normalize(h, e, m, &e->gheap[(size_t)i * h->nf]);
@@ -290,6 +330,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	const ir_op *op = &e->t->ops[i];
 	uint32_t k = e->ncalls++;
 	e->callop[k] = i;
+	flush_pending(h, e, op);
 	e->esc = escape_list(e, e->esc, op->args, op->nargs);
 	e->callesc[k] = e->esc;
 	/* The call may store into an escaped object anything the world
@@ -476,6 +517,10 @@ static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
 			m |= e->cont[(size_t)x * e->nf + f];
 			other |= e->cont_other[(size_t)x * e->nf + f];
 		}
+	if (e->other[src])
+		for (uint32_t k = 0; k < e->npend; k++)
+			if (e->pend[k].f == f)
+				m |= e->pend[k].val;
 	e->pts[dst] = m;
 	e->other[dst] = other;
 }
@@ -521,8 +566,10 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 			if (e->esc & (UINT64_C(1) << x))
 				cont_add(e, (size_t)x * e->nf + f, val,
 					 e->other[v]);
-	if (e->other[obj] || (holders & e->esc))
+	if (holders & e->esc)
 		e->esc = close_esc(e, e->esc | val);
+	else if (e->other[obj])
+		add_pending(e, obj, f, val);
 	else
 		e->esc = close_esc(e, e->esc);
 }
@@ -646,7 +693,8 @@ jp_status hp_enc_one(hp *h, htrace *e)
 		for (uint32_t j = 0; j < op->nargs && j < 3; j++)
 			a[j] = e->val[op->args[j]];
 		if (ir_op_has(op->opc, IRF_END)) {
-			e->endesc = escape_list(e, e->esc, op->args, op->nargs);
+			e->endesc = escape_list(e, with_pending(e), op->args,
+						op->nargs);
 			normalize(h, e, e->endesc, e->eheap);
 		} else if (ir_op_has(op->opc, IRF_GUARD)) {
 			jp_status st = enc_guard_op(h, e, i, a);
@@ -686,6 +734,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->cheap = calloc(nc * nf, sizeof *e->cheap);
 	e->eheap = calloc(nf, sizeof *e->eheap);
 	e->cur = calloc(nf, sizeof *e->cur);
+	e->pend = calloc(no, sizeof *e->pend);
 	e->ident = malloc(no * sizeof *e->ident);
 	e->lf = calloc(no, sizeof *e->lf);
 	e->lk = calloc(no, sizeof *e->lk);
@@ -699,7 +748,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	    !e->nn || !e->other || !e->lf || !e->lk || !e->lobj || !e->val ||
 	    !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
 	    !e->gheap || !e->callop || !e->callesc || !e->cheap || !e->eheap ||
-	    !e->cur || !e->ident)
+	    !e->cur || !e->ident || !e->pend)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -720,6 +769,7 @@ void hp_trace_free(htrace *e)
 	free(e->cheap);
 	free(e->eheap);
 	free(e->cur);
+	free(e->pend);
 	free(e->ident);
 	free(e->lf);
 	free(e->lk);

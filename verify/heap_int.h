@@ -159,6 +159,18 @@ typedef struct htrace {
 	bool *loose_other;
 	uint32_t nf;
 	uint64_t esc;
+	/* Stores of fresh objects into field F of HOLDER, an object that may
+	 * not be fresh, that no call has seen yet: the next call whose descr
+	 * ignores F (ir_py_call_ignores) cannot reach them through it, so
+	 * they escape at the first call that does not ignore F, at a guard
+	 * or at the end.  A later store into F of the same HOLDER replaces
+	 * the entry.  One entry per (holder, field); NOPS at most. */
+	struct hpend {
+		ir_vid holder;
+		uint32_t f;
+		uint64_t val;
+	} * pend;
+	uint32_t npend;
 	/* Loads of reference fields: field, the call before them (or
 	 * HP_NONE) and the address term, for the realism constraints. */
 	uint32_t nloads;

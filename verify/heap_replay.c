@@ -109,8 +109,12 @@ static uint64_t ident_bit(const hrun *R, uint64_t addr)
  * reach does not replay (the obligation is then unknown, never refuted). */
 static uint64_t reach(const hrun *R, const interp_obj *objs, uint32_t n,
 		      uint64_t prev, const ir_vid *vids, const uint64_t *roots,
-		      uint32_t nroots)
+		      uint32_t nroots, const ir_op *call)
 {
+	/* A call does not see the fields its descr ignores
+	 * (ir_py_call_ignores): nothing is reached through them there. */
+	const char *cd =
+	    call && call->descr ? ir_strtext(R->t, call->descr) : NULL;
 	uint64_t m = prev;
 	for (uint32_t i = 0; i < nroots; i++)
 		if (is_ref(R->t, vids[i]))
@@ -123,7 +127,9 @@ static uint64_t reach(const hrun *R, const interp_obj *objs, uint32_t n,
 			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
 				continue;
 			for (uint32_t j = 0; j < o->nfields; j++)
-				if (o->kinds[j] == 'r')
+				if (o->kinds[j] == 'r' &&
+				    !(cd &&
+				      ir_py_call_ignores(cd, o->fields[j])))
 					m |= ident_bit(R, o->values[j]);
 		}
 		if (m == before)
@@ -251,9 +257,9 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			return true;
 		}
 		ea = reach(A, ca->objs, ca->nobjs, ea, oa->args, ca->args,
-			   ca->nargs);
+			   ca->nargs, oa);
 		eb = reach(B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
-			   cb->nargs);
+			   cb->nargs, ob);
 		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
 				 cb->objs, cb->nobjs, ea | eb, oa, why)) {
 			sb_printf(why, " at call %u", k);
@@ -314,9 +320,9 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			return true;
 		}
 		ma = reach(A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
-			   sa->nfail);
+			   sa->nfail, NULL);
 		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->failargs, rb->out,
-			   sb_->nfail);
+			   sb_->nfail, NULL);
 	} else {
 		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
 		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
@@ -325,9 +331,9 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			return true;
 		}
 		ma = reach(A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
-			   sa->nargs);
+			   sa->nargs, NULL);
 		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
-			   sb_->nargs);
+			   sb_->nargs, NULL);
 		ma = mb = ma | mb;
 	}
 	if (fa)

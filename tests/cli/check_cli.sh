@@ -27,7 +27,7 @@ grep -q '0x7fffffffffffffff (9223372036854775807)' "$tmp/out" || bad "hex and de
 
 # --explain: an unknown heap pair whose model did not replay shows that
 # model, the field it makes differ and both runs; without it, none of that.
-E="$P/heap_overwritten_escape"
+E="$P/heap_overwritten_escaped_holder"
 expect_rc 3 "explain unknown" -- "$JITPROVE" check --rlimit 1000000 --explain "$E/orig.trace" "$E/opt.trace"
 grep -q '^model that did not replay, for end (same heap):' "$tmp/out" || bad "explain header"
 grep -q '^  at the end: g differs' "$tmp/out" || bad "explain differing field"
