@@ -626,7 +626,58 @@ static bool hfacts_at(const ir_trace *t, uint32_t g, const pl_entry *pe,
  * with the others (pl_pair.nsame), their number returned.  A fact with
  * no such read, or an ambiguous one, is dropped, and so is every one
  * when APART (--ptrs-apart: no identity assumed). */
-static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart)
+/* ConstPtr names of a bridge that a fact shows are one object: FROM
+ * becomes TO in both traces (malloc'd copies: the traces they come from
+ * are replaced before the renaming). */
+typedef struct pren {
+	char *from[8], *to[8];
+	uint32_t n;
+} pren;
+
+/* The ConstPtr that a guard_value after op J of B pins the value V to,
+ * or NULL. */
+static const char *pinned(const ir_trace *b, uint32_t j, ir_vid v)
+{
+	for (uint32_t m = j; m < b->nops; m++) {
+		const ir_op *gv = &b->ops[m];
+		if (gv->opc == IR_GUARD_VALUE && gv->nargs == 2 &&
+		    gv->args[0] == v &&
+		    ir_val(b, gv->args[1])->tag == IR_VAL_CONST_PTR)
+			return ir_strtext(b, ir_val(b, gv->args[1])->name);
+	}
+	return NULL;
+}
+
+/* A fact "field D of the ConstPtr read at op J of B holds input K": the
+ * recorded run read that field at J (nothing before it may change it,
+ * resolve_ptrs) and pinned the value to a ConstPtr C, and pinned input K
+ * to a ConstPtr B.  On that run both held the one value the fact names,
+ * so B and C are one object -- as sure as the fact, and counted with the
+ * ConstPtr identities (a map PyPy checked in the parent under one name
+ * and the bridge's recording under another: bench/pypy_holdout5
+ * fnv_table). */
+static bool fact_identity(const ir_trace *b, const hfact *f, uint32_t j,
+			  pren *r)
+{
+	if (f->val >= b->ninputs || r->n == 8)
+		return false;
+	const char *c = pinned(b, j + 1, b->ops[j].result);
+	const char *k = pinned(b, 0, b->inputs[f->val]);
+	if (!c || !k || !strcmp(c, k))
+		return false;
+	r->from[r->n] = strdup(c);
+	r->to[r->n] = strdup(k);
+	if (!r->from[r->n] || !r->to[r->n]) {
+		free(r->from[r->n]);
+		free(r->to[r->n]);
+		return false;
+	}
+	r->n++;
+	return true;
+}
+
+static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart,
+			     pren *ren)
 {
 	uint32_t nid = 0, w = 0;
 	for (uint32_t i = 0; i < hs->n; i++) {
@@ -650,8 +701,11 @@ static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart)
 				continue;
 			if (may_change(b, 0, j, f.descr, x))
 				break;
-			if (po)
+			if (po) {
 				f.objname = ir_strtext(b, xv->name);
+				if (!pv && fact_identity(b, &f, j, ren))
+					nid++;
+			}
 			for (uint32_t m = j + 1; pv && m < b->nops; m++) {
 				const ir_op *gv = &b->ops[m];
 				if (gv->opc == IR_GUARD_VALUE &&
@@ -884,6 +938,33 @@ pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g, const pl_entry *pe)
 	return e;
 }
 
+/* T with the ConstPtr names of R renamed; NULL when out of memory. */
+static ir_trace *rename_copy(const ir_trace *t, const pren *r)
+{
+	copier c;
+	if (!pl_copier_new(&c, t))
+		return NULL;
+	c.ren_from = (const char **)r->from;
+	c.ren_to = (const char **)r->to;
+	c.nren = r->n;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	return pl_copy_done(&c, ok);
+}
+
+/* Both traces of P with the names of R renamed (left as they were when
+ * out of memory: the identities are then merely not used). */
+static void renamed(pl_pair *p, const pren *r)
+{
+	if (!r->n)
+		return;
+	ir_trace *o = rename_copy(p->orig, r);
+	ir_trace *t = o ? rename_copy(p->opt, r) : NULL;
+	pl_replace_traces(p, o, t);
+}
+
 void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 		     const pl_entry *e, const pl_opts *po)
 {
@@ -906,7 +987,8 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 			hs.n = hs.cap = e->hs.n;
 		}
 	}
-	uint32_t nid = resolve_ptrs(p->orig, &hs, apart);
+	pren ren = {.n = 0};
+	uint32_t nid = resolve_ptrs(p->orig, &hs, apart, &ren);
 	uint32_t nkept = 0, w = 0;
 	for (uint32_t i = 0; i < hs.n; i++) {
 		if (hs.v[i].kept && po && po->write_all)
@@ -932,6 +1014,11 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 		p->nprefix += na;
 		p->nsame += nid;
 		p->nkept += nkept;
+		renamed(p, &ren);
+	}
+	for (uint32_t i = 0; i < ren.n; i++) {
+		free(ren.from[i]);
+		free(ren.to[i]);
 	}
 	free(hs.v);
 }

@@ -148,6 +148,23 @@ for opt in --ptrs-apart --calls-write-all; do
   grep -q '^bridge 0x7f00000b0002 .* unknown' "$tmp/bma" ||
     bad "bridge_map_fact $opt: $(cat "$tmp/bma")"
 done
+# A map the parent checked under one ConstPtr name and the bridge's
+# recording pinned under another: the fact (map == input 2) and the two
+# recorded guard_values make ptr13 and ptr16 one object, counted as an
+# identity; not with --ptrs-apart, nor when the bridge stores a map
+# before it reads it.
+"$JITPROVE" log "$C/bridge_map_identity.log" >"$tmp/bi" 2>&1
+grep -q '^bridge 0x7f0000120002 .* proved .*4 ConstPtr identities' "$tmp/bi" ||
+  bad "bridge_map_identity: $(cat "$tmp/bi")"
+"$JITPROVE" log --ptrs-apart "$C/bridge_map_identity.log" >"$tmp/bi1" 2>&1
+grep -q '^bridge 0x7f0000120002 .* unknown' "$tmp/bi1" ||
+  bad "bridge_map_identity --ptrs-apart: $(cat "$tmp/bi1")"
+awk -v ins="setfield_gc(ConstPtr(ptr15), p10, $M)" '/^p14 = getfield_gc_r/ { print ins } { print }' \
+  "$C/bridge_map_identity.log" >"$tmp/bi2.log"
+grep -q '^setfield_gc(ConstPtr(ptr15)' "$tmp/bi2.log" || bad "bridge_map_identity: the edit did not apply"
+"$JITPROVE" log "$tmp/bi2.log" >"$tmp/bi2" 2>&1
+grep -q '^bridge 0x7f0000120002 .* unknown' "$tmp/bi2" ||
+  bad "bridge_map_identity with a store: $(cat "$tmp/bi2")"
 # The same for a ConstPtr's map the loop's preamble checked (a loop
 # invariant across the body's elidable call and its raw read of the
 # signal flag, which changes nothing): the bridge out of the body is
