@@ -179,8 +179,13 @@ static bool share_types(const ir_trace *t, ltypes *A, const ir_trace *u,
 
 /* ---- renaming ----------------------------------------------------------- */
 
+/* The longest list field descr renamed: a longer one (no PyPy log has
+ * one) leaves the pair as it is, so no access keeps its old name while
+ * the others get the new one. */
+#define MAX_LIST_DESCR 160
+
 /* Whether every list field access of T is through an object with a
- * type. */
+ * type, and can be renamed. */
 static bool all_typed(const ir_trace *t, const ltypes *L)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
@@ -188,7 +193,8 @@ static bool all_typed(const ir_trace *t, const ltypes *L)
 		const char *f;
 		if (op->descr &&
 		    list_field(ir_strtext(t, op->descr), &f, false) &&
-		    (op->nargs == 0 || !L->ty[op->args[0]]))
+		    (op->nargs == 0 || !L->ty[op->args[0]] ||
+		     strlen(ir_strtext(t, op->descr)) > MAX_LIST_DESCR))
 			return false;
 	}
 	return true;
@@ -217,7 +223,7 @@ static bool rename_fields(ir_trace *t, const ltypes *L)
 		int n = snprintf(buf, sizeof buf, "%.*slist:%s%s", (int)(f - d),
 				 d, tyc, f + 4);
 		if (n < 0 || (size_t)n >= sizeof buf)
-			continue;
+			return false; /* cannot happen: all_typed bounds D */
 		uint32_t s = ir_str(t, buf, (uint32_t)n);
 		if (s == UINT32_MAX)
 			return false;

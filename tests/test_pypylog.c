@@ -909,6 +909,34 @@ static void test_list_types(void)
 				: "<FieldS list:ArrayS8.length 8>"));
 		pl_free(&log);
 	}
+	/* a list field too long to rename leaves every name as it was */
+	char longf[400], text[1600];
+	memset(longf, 'x', 250);
+	longf[250] = 0;
+	snprintf(text, sizeof text,
+		 "[1] {jit-log-noopt\n"
+		 "[p0, i2]\n"
+		 "p3 = getfield_gc_r(p0, descr=<FieldP list.items 16>)\n"
+		 "i5 = getarrayitem_gc_i(p3, i2, descr=<ArrayS 8>)\n"
+		 "i6 = getfield_gc_i(p0, descr=<FieldS list.%s 8>)\n"
+		 "finish(i6)\n"
+		 "[2] jit-log-noopt}\n"
+		 "[3] {jit-log-opt-bridge\n"
+		 "# bridge out of Guard 0x7f0e with 1 ops\n"
+		 "[p10, i12]\n"
+		 "+1: p13 = getfield_gc_r(p10, descr=<FieldP list.items 16>)\n"
+		 "+2: i15 = getarrayitem_gc_i(p13, i12, descr=<ArrayS 8>)\n"
+		 "+3: i16 = getfield_gc_i(p10, descr=<FieldS list.%s 8>)\n"
+		 "+4: finish(i16)\n"
+		 "[4] jit-log-opt-bridge}\n",
+		 longf, longf);
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(!strcmp(ir_strtext(p->orig, p->orig->ops[0].descr),
+		      "<FieldP list.items 16>"));
+	pl_free(&log);
 }
 
 int main(void)
