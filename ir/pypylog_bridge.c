@@ -706,18 +706,8 @@ static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart,
 				if (!pv && fact_identity(b, &f, j, ren))
 					nid++;
 			}
-			for (uint32_t m = j + 1; pv && m < b->nops; m++) {
-				const ir_op *gv = &b->ops[m];
-				if (gv->opc == IR_GUARD_VALUE &&
-				    gv->nargs == 2 &&
-				    gv->args[0] == op->result &&
-				    ir_val(b, gv->args[1])->tag ==
-					IR_VAL_CONST_PTR) {
-					f.valname = ir_strtext(
-					    b, ir_val(b, gv->args[1])->name);
-					break;
-				}
-			}
+			if (pv)
+				f.valname = pinned(b, j + 1, op->result);
 			break;
 		}
 		if ((po && !f.objname) || (pv && !f.valname))
@@ -938,20 +928,21 @@ pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g, const pl_entry *pe)
 	return e;
 }
 
+/* The renaming of R (a prefix of pl_with_prefix that emits no op: the
+ * copier renames every ConstPtr it copies after it). */
+static bool set_renames(copier *c, void *ctx)
+{
+	const pren *r = ctx;
+	c->ren_from = (const char **)r->from;
+	c->ren_to = (const char **)r->to;
+	c->nren = r->n;
+	return true;
+}
+
 /* T with the ConstPtr names of R renamed; NULL when out of memory. */
 static ir_trace *rename_copy(const ir_trace *t, const pren *r)
 {
-	copier c;
-	if (!pl_copier_new(&c, t))
-		return NULL;
-	c.ren_from = (const char **)r->from;
-	c.ren_to = (const char **)r->to;
-	c.nren = r->n;
-	bool ok = pl_copy_inputs(&c);
-	char why[256];
-	for (uint32_t i = 0; ok && i < pl_end_op(t); i++)
-		ok = pl_copy_op(&c, i, "", why, sizeof why);
-	return pl_copy_done(&c, ok);
+	return pl_with_prefix(t, set_renames, (void *)r);
 }
 
 /* Both traces of P with the names of R renamed (left as they were when

@@ -17,6 +17,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
 fail=0
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# log_has NAME PATTERN ARGS...: `jitprove log ARGS` prints a line that
+# PATTERN (grep) matches; else a failure named NAME, with the output.
+log_has() {
+  local name=$1 pat=$2
+  shift 2
+  "$JITPROVE" log "$@" >"$tmp/out" 2>&1
+  grep -q "$pat" "$tmp/out" || bad "$name: $(cat "$tmp/out")"
+}
 
 "$JITPROVE" log "$C/int_loop.log" >"$tmp/a" 2>&1; rc=$?
 [ $rc -eq 0 ] || bad "int_loop: exit $rc"
@@ -153,85 +161,64 @@ done
 # recorded guard_values make ptr13 and ptr16 one object, counted as an
 # identity; not with --ptrs-apart, nor when the bridge stores a map
 # before it reads it.
-"$JITPROVE" log "$C/bridge_map_identity.log" >"$tmp/bi" 2>&1
-grep -q '^bridge 0x7f0000120002 .* proved .*4 ConstPtr identities' "$tmp/bi" ||
-  bad "bridge_map_identity: $(cat "$tmp/bi")"
-"$JITPROVE" log --ptrs-apart "$C/bridge_map_identity.log" >"$tmp/bi1" 2>&1
-grep -q '^bridge 0x7f0000120002 .* unknown' "$tmp/bi1" ||
-  bad "bridge_map_identity --ptrs-apart: $(cat "$tmp/bi1")"
+log_has bridge_map_identity '^bridge 0x7f0000120002 .* proved .*4 ConstPtr identities' \
+  "$C/bridge_map_identity.log"
+log_has "bridge_map_identity --ptrs-apart" '^bridge 0x7f0000120002 .* unknown' \
+  --ptrs-apart "$C/bridge_map_identity.log"
 awk -v ins="setfield_gc(ConstPtr(ptr15), p10, $M)" '/^p14 = getfield_gc_r/ { print ins } { print }' \
   "$C/bridge_map_identity.log" >"$tmp/bi2.log"
 grep -q '^setfield_gc(ConstPtr(ptr15)' "$tmp/bi2.log" || bad "bridge_map_identity: the edit did not apply"
-"$JITPROVE" log "$tmp/bi2.log" >"$tmp/bi2" 2>&1
-grep -q '^bridge 0x7f0000120002 .* unknown' "$tmp/bi2" ||
-  bad "bridge_map_identity with a store: $(cat "$tmp/bi2")"
+log_has "bridge_map_identity with a store" '^bridge 0x7f0000120002 .* unknown' "$tmp/bi2.log"
 # The same for a ConstPtr's map the loop's preamble checked (a loop
 # invariant across the body's elidable call and its raw read of the
 # signal flag, which changes nothing): the bridge out of the body is
 # proved; not once the body may store into a map.
-"$JITPROVE" log "$C/loop_const_map.log" >"$tmp/lm" 2>&1
-grep -q '^bridge 0x7f00000d0003 .* proved .*2 ConstPtr identities, 1 field kept by calls' "$tmp/lm" ||
-  bad "loop_const_map: $(cat "$tmp/lm")"
+log_has loop_const_map '^bridge 0x7f00000d0003 .* proved .*2 ConstPtr identities, 1 field kept by calls' \
+  "$C/loop_const_map.log"
 awk -v ins="+105: setfield_gc(ConstPtr(ptr15), p0, $M)" '/^\+110: i8 = int_add/ { print ins } { print }' \
   "$C/loop_const_map.log" >"$tmp/lm1.log"
-"$JITPROVE" log "$tmp/lm1.log" >"$tmp/lm1" 2>&1
-grep -q '^bridge 0x7f00000d0003 .* unknown' "$tmp/lm1" ||
-  bad "loop_const_map with a store in the body: $(cat "$tmp/lm1")"
+log_has "loop_const_map with a store in the body" '^bridge 0x7f00000d0003 .* unknown' "$tmp/lm1.log"
 # The body's p2 = p0.lstorage, read once in the preamble and passed back
 # in place by the jump (the short preamble): a bridge out of the body
 # knows it across the body's call, counted as a field kept by calls; not
 # with --calls-write-all, nor when the body reads the field again and
 # passes the new value.
-"$JITPROVE" log "$C/loop_short_preamble.log" >"$tmp/sp" 2>&1
-grep -q '^bridge 0x7f00000e0003 .* proved .*1 field kept by calls' "$tmp/sp" ||
-  bad "loop_short_preamble: $(cat "$tmp/sp")"
-"$JITPROVE" log --calls-write-all "$C/loop_short_preamble.log" >"$tmp/sp1" 2>&1
-grep -q '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp1" ||
-  bad "loop_short_preamble --calls-write-all: $(cat "$tmp/sp1")"
+log_has loop_short_preamble '^bridge 0x7f00000e0003 .* proved .*1 field kept by calls' \
+  "$C/loop_short_preamble.log"
+log_has "loop_short_preamble --calls-write-all" '^bridge 0x7f00000e0003 .* unknown' \
+  --calls-write-all "$C/loop_short_preamble.log"
 awk -v ins="+135: p9 = getfield_gc_r(p0, descr=<FieldP pypy.objspace.std.listobject.W_ListObject.inst_lstorage 8>)" '/^\+140: jump/ { print ins; sub(/i8, p2,/, "i8, p9,") } { print }' \
   "$C/loop_short_preamble.log" >"$tmp/sp2.log"
 grep -q '^+140: jump(p0, i8, p9,' "$tmp/sp2.log" || bad "loop_short_preamble: the edit did not apply"
-"$JITPROVE" log "$tmp/sp2.log" >"$tmp/sp2" 2>&1
-grep -q '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp2" ||
-  bad "loop_short_preamble with a re-read: $(cat "$tmp/sp2")"
+log_has "loop_short_preamble with a re-read" '^bridge 0x7f00000e0003 .* unknown' "$tmp/sp2.log"
 # Two lists of different item types (<ArrayS 8>, <ArrayU 1>) have list
 # fields of their own (pypylog_types.c): the call resizing the list of
 # chars keeps the length of the list of integers, counted as a field kept
 # by calls.  Not with --calls-write-all, nor when the list of chars shows
 # no item type (nothing is renamed then).
-"$JITPROVE" log "$C/list_types.log" >"$tmp/lt" 2>&1
-grep -q '^bridge 0x7f00000f0001 .* proved .*1 field kept by calls' "$tmp/lt" ||
-  bad "list_types: $(cat "$tmp/lt")"
-"$JITPROVE" log --calls-write-all "$C/list_types.log" >"$tmp/lt1" 2>&1
-grep -q '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt1" ||
-  bad "list_types --calls-write-all: $(cat "$tmp/lt1")"
+log_has list_types '^bridge 0x7f00000f0001 .* proved .*1 field kept by calls' "$C/list_types.log"
+log_has "list_types --calls-write-all" '^bridge 0x7f00000f0001 .* unknown' \
+  --calls-write-all "$C/list_types.log"
 grep -v 'setarrayitem_gc(p6, 0, 65\|setarrayitem_gc(p16, 0, 65' "$C/list_types.log" >"$tmp/lt2.log"
 [ "$(grep -c setarrayitem "$tmp/lt2.log")" -eq 0 ] || bad "list_types: the edit did not apply"
-"$JITPROVE" log "$tmp/lt2.log" >"$tmp/lt2" 2>&1
-grep -q '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt2" ||
-  bad "list_types without an item type: $(cat "$tmp/lt2")"
+log_has "list_types without an item type" '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt2.log"
 # Private objects (pypylog_private.c): 70 float boxes whose addresses go
 # nowhere were more than the heap model's 64 identities; taken apart, the
 # bridge is proved, and a changed constant is not.  A box read before its
 # store reads 0, a box compared with itself is itself, a guard_class on
 # another class keeps the box (and fails).
-"$JITPROVE" log "$C/float_boxes.log" >"$tmp/fb" 2>&1
-grep -q '^bridge 0x7f0000100001 .* proved' "$tmp/fb" || bad "float_boxes: $(cat "$tmp/fb")"
+log_has float_boxes '^bridge 0x7f0000100001 .* proved' "$C/float_boxes.log"
 sed 's/^+700: f469 = float_add(f468, 1.000000)/+700: f469 = float_add(f468, 2.000000)/' \
   "$C/float_boxes.log" >"$tmp/fb1.log"
 grep -q '2.000000' "$tmp/fb1.log" || bad "float_boxes: the edit did not apply"
-"$JITPROVE" log "$tmp/fb1.log" >"$tmp/fb1" 2>&1
-grep -q '^bridge 0x7f0000100001 .* unknown' "$tmp/fb1" || bad "float_boxes changed: $(cat "$tmp/fb1")"
-"$JITPROVE" log "$C/private_box.log" >"$tmp/pb" 2>&1
-grep -q '^bridge 0x7f0000110001 .* proved' "$tmp/pb" || bad "private_box: $(cat "$tmp/pb")"
+log_has "float_boxes changed" '^bridge 0x7f0000100001 .* unknown' "$tmp/fb1.log"
+log_has private_box '^bridge 0x7f0000110001 .* proved' "$C/private_box.log"
 for edit in 's/^i7 = int_add(i6, i3)/i7 = int_add(i6, i6)/' \
             's/^i4 = ptr_eq(ConstPtr(ptr5), p2)/i4 = ptr_eq(p2, p2)/' \
             's/ConstClass(W_IntObject)/ConstClass(W_FloatObject)/'; do
   sed "$edit" "$C/private_box.log" >"$tmp/pb1.log"
   cmp -s "$C/private_box.log" "$tmp/pb1.log" && bad "private_box: $edit did not apply"
-  "$JITPROVE" log "$tmp/pb1.log" >"$tmp/pb1" 2>&1
-  grep -q '^bridge 0x7f0000110001 .* \(counterexample\|unknown\)' "$tmp/pb1" ||
-    bad "private_box $edit: $(cat "$tmp/pb1")"
+  log_has "private_box $edit" '^bridge 0x7f0000110001 .* \(counterexample\|unknown\)' "$tmp/pb1.log"
 done
 # A bridge's loop-invariant call (threadlocalref_get) returns what its
 # parent's did, an input (bridgeopt.py): proved; not when the parent
@@ -242,9 +229,7 @@ done
 sed 's/^+10: p1 = call_r(\(.*\), 64,/+10: p1 = call_r(\1, 65,/; s/^p1 = call_loopinvariant_r(\(.*\), 64,/p1 = call_loopinvariant_r(\1, 65,/' \
   "$C/bridge_loopinvariant.log" >"$tmp/bl1.log"
 [ "$(grep -c ', 65,' "$tmp/bl1.log")" -eq 2 ] || bad "bridge_loopinvariant: the edit did not apply"
-"$JITPROVE" log "$tmp/bl1.log" >"$tmp/bl1" 2>&1
-grep -q '^bridge 0x7f00000c0002 .* unknown' "$tmp/bl1" ||
-  bad "bridge_loopinvariant on 65: $(cat "$tmp/bl1")"
+log_has "bridge_loopinvariant on 65" '^bridge 0x7f00000c0002 .* unknown' "$tmp/bl1.log"
 
 # the optimizer keeps a dict's strategy across the lookup call (its
 # EffectInfo, not printed, says the call does not write it): proved
