@@ -88,7 +88,7 @@
  *  - a field whose descr ends in " pure" keeps its value across a call
  *    except in escaped fresh objects.
  *
- * More than 64 fresh identities: VER_UNKNOWN with the reason.
+ * More than HP_MAXID (256) fresh identities: VER_UNKNOWN with the reason.
  *
  * Modes: the pairing is the checker's (labels, or inference when the
  * optimized trace has none).  Aligned mode compares the heap at every

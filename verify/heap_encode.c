@@ -10,23 +10,23 @@
 /* ---- encoding one trace -------------------------------------------------- */
 
 /* What the fields of identity X may hold. */
-static uint64_t contents(const htrace *e, uint32_t x)
+static hset contents(const htrace *e, uint32_t x)
 {
-	uint64_t m = 0;
+	hset m = hs_none();
 	for (uint32_t f = 0; f < e->nf; f++)
-		m |= e->cont[(size_t)x * e->nf + f];
+		m = hs_or(m, e->cont[(size_t)x * e->nf + f]);
 	return m;
 }
 
-static uint64_t close_esc(const htrace *e, uint64_t m)
+static hset close_esc(const htrace *e, hset m)
 {
-	uint64_t prev;
+	hset prev;
 	do {
 		prev = m;
 		for (uint32_t x = 0; x < HP_MAXID; x++)
-			if (m & (UINT64_C(1) << x))
-				m |= contents(e, x);
-	} while (m != prev);
+			if (hs_has(m, x))
+				m = hs_or(m, contents(e, x));
+	} while (!hs_eq(m, prev));
 	return m;
 }
 
@@ -162,7 +162,7 @@ static Z3_ast mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
 
 /* ---- stores no call has seen yet (htrace.pend) ----------------------- */
 
-static void add_pending(htrace *e, ir_vid holder, uint32_t f, uint64_t val)
+static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val)
 {
 	uint32_t k = 0;
 	while (k < e->npend &&
@@ -175,11 +175,11 @@ static void add_pending(htrace *e, ir_vid holder, uint32_t f, uint64_t val)
 
 /* What escaped in E, with every store no call has seen yet: what a guard
  * exit or the end shows. */
-static uint64_t with_pending(const htrace *e)
+static hset with_pending(const htrace *e)
 {
-	uint64_t m = e->esc;
+	hset m = e->esc;
 	for (uint32_t k = 0; k < e->npend; k++)
-		m |= e->pend[k].val;
+		m = hs_or(m, e->pend[k].val);
 	return close_esc(e, m);
 }
 
@@ -194,30 +194,29 @@ static void flush_pending(hp *h, htrace *e, const ir_op *call)
 		if (cd && ir_py_call_ignores(cd, h->f[q.f].name))
 			e->pend[w++] = q;
 		else
-			e->esc |= q.val;
+			e->esc = hs_or(e->esc, q.val);
 	}
 	e->npend = w;
 	e->esc = close_esc(e, e->esc);
 }
 
-static uint64_t escape_list(const htrace *e, uint64_t m, const ir_vid *v,
-			    uint32_t n)
+static hset escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (is_ref(e->t, v[i]))
-			m |= e->pts[v[i]];
+			m = hs_or(m, e->pts[v[i]]);
 	return close_esc(e, m);
 }
 
 /* The current arrays with the slots of identities outside MASK set to 0. */
-static void normalize(hp *h, const htrace *e, uint64_t mask, hmem *out)
+static void normalize(hp *h, const htrace *e, hset mask, hmem *out)
 {
 	for (uint32_t f = 0; f < h->nf; f++) {
 		hmem a = e->cur[f];
 		Z3_ast zero =
 		    zc_bv(&h->S, Z3_get_bv_sort_size(h->z, h->f[f].range), 0);
 		for (uint32_t x = 0; x < h->nid; x++)
-			if (!(mask & (UINT64_C(1) << x)))
+			if (!hs_has(mask, x))
 				a = mem_write(h, a, NULL, h->id[x].addr, zero);
 		out[f] = a;
 	}
@@ -275,7 +274,7 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		if (st)
 			return st;
 	}
-	uint64_t m = with_pending(e);
+	hset m = with_pending(e);
 	m = escape_list(e, m, op->failargs, op->nfail);
 	e->geso[i] = m;
 	normalize(h, e, m, &e->gheap[(size_t)i * h->nf]);
@@ -285,19 +284,18 @@ static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 /* Cell C (identity * nf + field) may now also hold VAL (OTHER: an
  * object that is not fresh, or any escaped fresh one), wherever in the
  * object. */
-static void cont_add(htrace *e, size_t c, uint64_t val, bool other)
+static void cont_add(htrace *e, size_t c, hset val, bool other)
 {
-	e->cont[c] |= val;
+	e->cont[c] = hs_or(e->cont[c], val);
 	e->cont_other[c] |= other;
-	e->loose[c] |= val;
+	e->loose[c] = hs_or(e->loose[c], val);
 	e->loose_other[c] |= other;
 }
 
 /* Item IDX of cell C now holds exactly VAL (OTHER), replacing what the
  * last store there put: the contents are recomputed from the items and
  * what is loose.  False when out of memory (the caller adds it loose). */
-static bool item_set(htrace *e, size_t c, uint64_t idx, uint64_t val,
-		     bool other)
+static bool item_set(htrace *e, size_t c, uint64_t idx, hset val, bool other)
 {
 	uint32_t i = 0;
 	while (i < e->nitems && (e->items[i].c != c || e->items[i].idx != idx))
@@ -319,7 +317,7 @@ static bool item_set(htrace *e, size_t c, uint64_t idx, uint64_t val,
 	e->cont_other[c] = e->loose_other[c];
 	for (uint32_t j = 0; j < e->nitems; j++)
 		if (e->items[j].c == c) {
-			e->cont[c] |= e->items[j].val;
+			e->cont[c] = hs_or(e->cont[c], e->items[j].val);
 			e->cont_other[c] |= e->items[j].other;
 		}
 	return true;
@@ -335,8 +333,8 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->callesc[k] = e->esc;
 	/* The call may store into an escaped object anything the world
 	 * holds: objects that are not fresh and escaped fresh ones. */
-	for (uint32_t x = 0; x < HP_MAXID; x++)
-		if (e->esc & (UINT64_C(1) << x))
+	for (uint32_t x = 0; x < h->nid; x++)
+		if (hs_has(e->esc, x))
 			for (uint32_t f = 0; f < h->nf; f++)
 				cont_add(e, (size_t)x * h->nf + f, e->esc,
 					 true);
@@ -354,7 +352,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			 * its value. */
 			hmem a = e->cur[f];
 			for (uint32_t x = 0; x < h->nid; x++)
-				if (e->esc & (UINT64_C(1) << x))
+				if (hs_has(e->esc, x))
 					a = mem_write(
 					    h, a, NULL, h->id[x].addr,
 					    K(h, Z3_mk_select(
@@ -365,7 +363,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 		}
 		hmem a = {h->hk[k * h->nf + f], NULL};
 		for (uint32_t x = 0; x < h->nid; x++)
-			if (!(e->esc & (UINT64_C(1) << x)))
+			if (!hs_has(e->esc, x))
 				a = h->f[f].indexed
 					? mem_copy(h, a, h->id[x].addr,
 						   e->cur[f])
@@ -388,7 +386,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	 * that may be any escaped object it is OTHER (store_facts), which
 	 * already stands for "not fresh, or any escaped fresh object". */
 	e->val[op->result] = h->rkr[k];
-	e->pts[op->result] = 0;
+	e->pts[op->result] = hs_none();
 	e->other[op->result] = true;
 }
 
@@ -428,7 +426,7 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 	e->val[op->result] = K(h, Z3_mk_app(z, f, n, args));
 	Z3_dec_ref(z, Z3_func_decl_to_ast(z, f));
 	if (op->kind == 'r') {
-		e->pts[op->result] = 0;
+		e->pts[op->result] = hs_none();
 		e->other[op->result] = true;
 		h->li_val[h->nli] = e->val[op->result];
 		/* The JIT frame exists before the trace runs, and so does
@@ -438,7 +436,7 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 		 * the thread starts or is attached, before any of its frames
 		 * runs, and only re-set to the same context after a fork). */
 		h->li_clean[h->nli++] =
-		    e->esc == 0 || pc == IR_PYCALL_FRAME ||
+		    !hs_any(e->esc) || pc == IR_PYCALL_FRAME ||
 		    (op->descr && ir_py_oopspec(t->strs[op->descr]) == 5);
 	}
 out:
@@ -510,17 +508,17 @@ static Z3_ast narrow_item(hp *h, uint32_t f, Z3_ast w)
 /* The points-to facts of a load of field F through the value SRC. */
 static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
 {
-	uint64_t m = 0, from = e->pts[src];
+	hset m = hs_none(), from = e->pts[src];
 	bool other = e->other[src];
 	for (uint32_t x = 0; x < HP_MAXID; x++)
-		if (from & (UINT64_C(1) << x)) {
-			m |= e->cont[(size_t)x * e->nf + f];
+		if (hs_has(from, x)) {
+			m = hs_or(m, e->cont[(size_t)x * e->nf + f]);
 			other |= e->cont_other[(size_t)x * e->nf + f];
 		}
 	if (e->other[src])
 		for (uint32_t k = 0; k < e->npend; k++)
 			if (e->pend[k].f == f)
-				m |= e->pend[k].val;
+				m = hs_or(m, e->pend[k].val);
 	e->pts[dst] = m;
 	e->other[dst] = other;
 }
@@ -539,13 +537,13 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 			ir_vid idx)
 {
 	const ir_trace *t = e->t;
-	uint64_t holders = e->pts[obj], val = e->pts[v];
+	hset holders = e->pts[obj], val = e->pts[v];
 	bool known_fresh = ir_defop(t, obj) != UINT32_MAX &&
 			   ir_op_has(t->ops[ir_defop(t, obj)].opc, IRF_ALLOC);
 	bool exact_item =
 	    item && known_fresh && ir_val(t, idx)->tag == IR_VAL_CONST_INT;
 	for (uint32_t x = 0; x < HP_MAXID; x++) {
-		if (!(holders & (UINT64_C(1) << x)))
+		if (!hs_has(holders, x))
 			continue;
 		size_t c = (size_t)x * e->nf + f;
 		if (exact_item &&
@@ -563,11 +561,11 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 	 * hold the value. */
 	if (e->other[obj])
 		for (uint32_t x = 0; x < HP_MAXID; x++)
-			if (e->esc & (UINT64_C(1) << x))
+			if (hs_has(e->esc, x))
 				cont_add(e, (size_t)x * e->nf + f, val,
 					 e->other[v]);
-	if (holders & e->esc)
-		e->esc = close_esc(e, e->esc | val);
+	if (hs_any(hs_and(holders, e->esc)))
+		e->esc = close_esc(e, hs_or(e->esc, val));
 	else if (e->other[obj])
 		add_pending(e, obj, f, val);
 	else
@@ -605,7 +603,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	case IR_NEW_WITH_VTABLE: {
 		uint32_t x = e->ident[i];
 		e->val[op->result] = h->id[x].addr;
-		e->pts[op->result] = UINT64_C(1) << x;
+		e->pts[op->result] = hs_one(x);
 		for (uint32_t g = 0; g < h->nf; g++)
 			e->cur[g] = mem_write(h, e->cur[g], NULL, h->id[x].addr,
 					      zc_bv(&h->S, 64, 0));

@@ -16,8 +16,76 @@
 #include "verify/encode.h"
 #include "verify/oblig.h"
 
-#define HP_MAXID 64
-#define HP_NONE	 UINT32_MAX
+#define HP_NONE UINT32_MAX
+
+/* A set of fresh identities: the escape and points-to facts.  Fixed size,
+ * passed by value; HP_MAXID identities at most (a pair with more is
+ * unknown, hp_scan_idents). */
+#define HS_WORDS 4
+#define HP_MAXID (64 * HS_WORDS)
+typedef struct hset {
+	uint64_t w[HS_WORDS];
+} hset;
+
+static inline hset hs_none(void)
+{
+	return (hset){{0}};
+}
+
+static inline hset hs_all(void)
+{
+	hset s;
+	for (int i = 0; i < HS_WORDS; i++)
+		s.w[i] = UINT64_MAX;
+	return s;
+}
+
+static inline hset hs_one(uint32_t x)
+{
+	hset s = hs_none();
+	s.w[x / 64] = UINT64_C(1) << (x % 64);
+	return s;
+}
+
+static inline bool hs_has(hset s, uint32_t x)
+{
+	return (s.w[x / 64] >> (x % 64)) & 1;
+}
+
+static inline hset hs_or(hset a, hset b)
+{
+	for (int i = 0; i < HS_WORDS; i++)
+		a.w[i] |= b.w[i];
+	return a;
+}
+
+static inline hset hs_and(hset a, hset b)
+{
+	for (int i = 0; i < HS_WORDS; i++)
+		a.w[i] &= b.w[i];
+	return a;
+}
+
+/* A without the members of B. */
+static inline hset hs_minus(hset a, hset b)
+{
+	for (int i = 0; i < HS_WORDS; i++)
+		a.w[i] &= ~b.w[i];
+	return a;
+}
+
+static inline bool hs_any(hset s)
+{
+	for (int i = 0; i < HS_WORDS; i++)
+		if (s.w[i])
+			return true;
+	return false;
+}
+
+static inline bool hs_eq(hset a, hset b)
+{
+	return !memcmp(&a, &b, sizeof a);
+}
 /* The address of fresh identity X when addresses are numerals
  * (heap_model.c, addresses_as_numerals): non-null, aligned, distinct. */
 #define HP_FRESH_ADDR(x) (UINT64_C(0x7e0000000000) + 16 * (uint64_t)(x) + 16)
@@ -122,21 +190,21 @@ typedef struct htrace {
 	 * through something that may be NULL (else NULL): the op is defined
 	 * exactly where it holds. */
 	Z3_ast *nn;
-	uint32_t *ident;   /* per op: identity of an allocation */
-	uint64_t *pts;	   /* per vid: fresh identities it may be */
-	uint64_t *geso;	   /* per op: escaped identities at a failing guard */
-	hmem *gheap;	   /* per op * nf: normalized heap at a guard */
-	uint32_t ncalls;   /* calls made */
-	uint32_t *callop;  /* per call: op index */
-	uint64_t *callesc; /* per call: escaped identities */
-	hmem *cheap;	   /* per call * nf: normalized heap at the call */
-	uint64_t endesc;
+	uint32_t *ident;  /* per op: identity of an allocation */
+	hset *pts;	  /* per vid: fresh identities it may be */
+	hset *geso;	  /* per op: escaped identities at a failing guard */
+	hmem *gheap;	  /* per op * nf: normalized heap at a guard */
+	uint32_t ncalls;  /* calls made */
+	uint32_t *callop; /* per call: op index */
+	hset *callesc;	  /* per call: escaped identities */
+	hmem *cheap;	  /* per call * nf: normalized heap at the call */
+	hset endesc;
 	hmem *eheap; /* nf: normalized heap at the end */
 	/* Per identity x and field f (cont[x * nf + f]): the identities the
 	 * field may hold.  A store into the object of an allocation's own
 	 * result replaces the set (that reference is exactly one object), so
 	 * an object no longer held there does not escape with its holder. */
-	uint64_t *cont;
+	hset *cont;
 	/* Per vid: it may be an object that is not fresh (an input, a
 	 * ConstPtr, or loaded from such a cell); per identity and field
 	 * (as cont): the field may hold one.  A store into something that
@@ -151,14 +219,15 @@ typedef struct htrace {
 	 * not escape with it. */
 	struct hitem {
 		size_t c; /* identity * nf + field */
-		uint64_t idx, val;
+		uint64_t idx;
+		hset val;
 		bool other;
 	} * items;
 	uint32_t nitems, capitems;
-	uint64_t *loose; /* per identity * nf + field */
+	hset *loose; /* per identity * nf + field */
 	bool *loose_other;
 	uint32_t nf;
-	uint64_t esc;
+	hset esc;
 	/* Stores of fresh objects into field F of HOLDER, an object that may
 	 * not be fresh, that no call has seen yet: the next call whose descr
 	 * ignores F (ir_py_call_ignores) cannot reach them through it, so
@@ -168,7 +237,7 @@ typedef struct htrace {
 	struct hpend {
 		ir_vid holder;
 		uint32_t f;
-		uint64_t val;
+		hset val;
 	} * pend;
 	uint32_t npend;
 	/* Loads of reference fields: field, the call before them (or
@@ -237,7 +306,7 @@ typedef struct hp {
 	bool over_limit;       /* more fresh identities than HP_MAXID */
 	/* Per call k: the fresh identities its reference result may be
 	 * (hp_call_results), for the replay to name them. */
-	uint64_t *retesc;
+	hset *retesc;
 	/* Loop-invariant calls returning a reference (enc_pure): per call
 	 * site of either trace its term, and whether no fresh object had
 	 * escaped in that trace before it. */

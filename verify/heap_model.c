@@ -232,9 +232,9 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 typedef struct hpaths {
 	const ir_trace *t;
 	uint32_t *aop; /* allocation index -> op */
-	uint64_t *pts; /* per vid: allocations it may be */
+	hset *pts;     /* per vid: allocations it may be */
 	char **key;    /* per allocation: its path, or NULL */
-	uint64_t esc;  /* allocations escaped so far */
+	hset esc;      /* allocations escaped so far */
 	uint32_t nalloc;
 	bool failed;
 } hpaths;
@@ -277,10 +277,10 @@ static void key_set(hpaths *P, uint32_t x, const char *k)
 }
 
 /* Gives every allocation in MASK that has no path the path K. */
-static void key_mask(hpaths *P, uint64_t mask, const char *k)
+static void key_mask(hpaths *P, hset mask, const char *k)
 {
 	for (uint32_t x = 0; x < P->nalloc; x++)
-		if (mask & (UINT64_C(1) << x))
+		if (hs_has(mask, x))
 			key_set(P, x, k);
 }
 
@@ -336,7 +336,7 @@ static uint32_t next_event(const ir_trace *t, uint32_t i)
  * held there at the next call or end (a store through an allocation's
  * own result replaced before then is never seen), get the path of the
  * holder extended by the field; ESCAPE adds them to the escaped set. */
-static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
+static void key_closure(hpaths *P, uint32_t upto, hset seen, bool escape)
 {
 	const ir_trace *t = P->t;
 	uint32_t seen_at = next_event(t, upto);
@@ -350,12 +350,12 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 			if (!ref_store(t, op, &sv, lbl, sizeof lbl) ||
 			    store_replaced(t, i, lbl, seen_at))
 				continue;
-			uint64_t obj = P->pts[op->args[0]];
-			uint64_t val = P->pts[sv] & ~seen;
-			if (!(obj & seen) || !val)
+			hset obj = P->pts[op->args[0]];
+			hset val = hs_minus(P->pts[sv], seen);
+			if (!hs_any(hs_and(obj, seen)) || !hs_any(val))
 				continue;
 			for (uint32_t x = 0; x < P->nalloc; x++) {
-				if (!(obj & (UINT64_C(1) << x)) || !P->key[x])
+				if (!hs_has(obj, x) || !P->key[x])
 					continue;
 				strbuf sb;
 				sb_init(&sb);
@@ -364,12 +364,12 @@ static void key_closure(hpaths *P, uint32_t upto, uint64_t seen, bool escape)
 				P->failed |= !sb.buf;
 				sb_release(&sb);
 			}
-			seen |= val;
+			seen = hs_or(seen, val);
 			changed = true;
 		}
 	}
 	if (escape)
-		P->esc |= seen;
+		P->esc = hs_or(P->esc, seen);
 }
 
 /* The objects of the values V[0..n) become observable at EVENT. */
@@ -377,17 +377,17 @@ static void key_event(hpaths *P, uint32_t i, const char *event,
 		      const char *what, const ir_vid *v, uint32_t n,
 		      bool escape)
 {
-	uint64_t seen = escape ? P->esc : 0;
+	hset seen = escape ? P->esc : hs_none();
 	for (uint32_t j = 0; j < n; j++) {
 		if (!is_ref(P->t, v[j]))
 			continue;
 		strbuf sb;
 		sb_init(&sb);
 		sb_printf(&sb, "%s %s %u", event, what, j);
-		key_mask(P, P->pts[v[j]] & ~seen, sb.buf ? sb.buf : "");
+		key_mask(P, hs_minus(P->pts[v[j]], seen), sb.buf ? sb.buf : "");
 		P->failed |= !sb.buf;
 		sb_release(&sb);
-		seen |= P->pts[v[j]];
+		seen = hs_or(seen, P->pts[v[j]]);
 	}
 	key_closure(P, i, seen, escape);
 }
@@ -474,7 +474,7 @@ static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
 		ir_vid sv;
 		char lbl[320];
 		if (!ref_store(t, &t->ops[j], &sv, lbl, sizeof lbl) ||
-		    !P->pts[sv] || store_overwritten(t, j, lbl))
+		    !hs_any(P->pts[sv]) || store_overwritten(t, j, lbl))
 			continue;
 		strbuf sb;
 		sb_init(&sb);
@@ -514,13 +514,13 @@ static void key_store(hpaths *P, uint32_t i)
 		return;
 	uint32_t d = ir_defop(t, op->args[0]);
 	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
-	if (fresh && !(P->pts[op->args[0]] & P->esc))
+	if (fresh && !hs_any(hs_and(P->pts[op->args[0]], P->esc)))
 		return; /* the holder's own path covers it later */
 	if (!fresh && store_overwritten(t, i, lbl))
 		return; /* nothing sees it there: the later store names */
 	if (!fresh && store_hidden(t, i))
 		return; /* the next call does not see it there */
-	uint64_t val = P->pts[sv] & ~P->esc;
+	hset val = hs_minus(P->pts[sv], P->esc);
 	strbuf sb;
 	sb_init(&sb);
 	if (!fresh && holder_key(t, op, lbl, &sb) && sb.buf) {
@@ -534,7 +534,7 @@ static void key_store(hpaths *P, uint32_t i)
 	/* Through anything else the path is not named: those objects stay
 	 * without a path (and unpaired).  Into an escaped fresh object, the
 	 * closure extends the holder's path. */
-	key_closure(P, i + 1, P->esc | (fresh ? 0 : val), true);
+	key_closure(P, i + 1, fresh ? P->esc : hs_or(P->esc, val), true);
 }
 
 static void key_walk(hpaths *P)
@@ -547,18 +547,18 @@ static void key_walk(hpaths *P)
 		if (ir_op_has(op->opc, IRF_ALLOC)) {
 			for (uint32_t x = 0; x < P->nalloc; x++)
 				if (P->aop[x] == i)
-					P->pts[op->result] = UINT64_C(1) << x;
+					P->pts[op->result] = hs_one(x);
 		} else if (op->opc == IR_GETFIELD_GC_R ||
 			   op->opc == IR_GETARRAYITEM_GC_R) {
 			/* Whatever was stored into what the holder may be. */
-			uint64_t m = 0, src = P->pts[op->args[0]];
+			hset m = hs_none(), src = P->pts[op->args[0]];
 			for (uint32_t j = 0; j < i; j++) {
 				const ir_op *q = &t->ops[j];
 				ir_vid sv;
 				char lbl[320];
 				if (ref_store(t, q, &sv, lbl, sizeof lbl) &&
-				    (P->pts[q->args[0]] & src))
-					m |= P->pts[sv];
+				    hs_any(hs_and(P->pts[q->args[0]], src)))
+					m = hs_or(m, P->pts[sv]);
 			}
 			P->pts[op->result] = m;
 		} else if (op->opc == IR_SETFIELD_GC ||
@@ -589,7 +589,7 @@ static void paths_free(hpaths *P)
 }
 
 /* Computes the first access path of every allocation of T; false when
- * out of memory.  More than 64 allocations: no paths. */
+ * out of memory.  More than HP_MAXID allocations: no paths. */
 static bool paths_of(const ir_trace *t, hpaths *P)
 {
 	memset(P, 0, sizeof *P);
@@ -601,7 +601,7 @@ static bool paths_of(const ir_trace *t, hpaths *P)
 	P->pts = calloc(t->nvals + 1, sizeof *P->pts);
 	if (!P->aop || !P->key || !P->pts)
 		return false;
-	if (P->nalloc > 64) {
+	if (P->nalloc > HP_MAXID) {
 		P->nalloc = 0;
 		return true;
 	}
@@ -817,13 +817,13 @@ void hp_make_background(hp *h)
  * none for force_token and virtual_ref (the JIT frame, a new vref: never
  * an object of the trace), every one when E makes no call K (nothing to
  * restrict). */
-static uint64_t may_return(const htrace *e, uint32_t k)
+static hset may_return(const htrace *e, uint32_t k)
 {
 	if (k >= e->ncalls)
-		return UINT64_MAX;
+		return hs_all();
 	const ir_op *op = &e->t->ops[e->callop[k]];
 	if (ir_py_returns_foreign_ref(ir_op_name(e->t, op)))
-		return 0;
+		return hs_none();
 	return e->callesc[k];
 }
 
@@ -848,10 +848,10 @@ jp_status hp_call_results(hp *h)
 	uint32_t n = 0;
 	c[n++] = h->bg;
 	for (uint32_t k = 0; k < h->maxcalls; k++) {
-		uint64_t ok = may_return(&h->ho, k) & may_return(&h->hpp, k);
+		hset ok = hs_and(may_return(&h->ho, k), may_return(&h->hpp, k));
 		h->retesc[k] = ok;
 		for (uint32_t x = 0; x < h->nid; x++)
-			if (!(ok & (UINT64_C(1) << x)))
+			if (!hs_has(ok, x))
 				c[n++] =
 				    K(h,
 				      Z3_mk_not(h->z,
@@ -888,18 +888,19 @@ jp_status hp_realism(hp *h)
 	for (int s = 0; s < 2; s++)
 		for (uint32_t i = 0; i < es[s]->nloads; i++) {
 			uint32_t f = es[s]->lf[i], k = es[s]->lk[i];
-			uint64_t allowed = 0;
+			hset allowed = hs_none();
 			Z3_ast arr = h->f[f].h0;
 			if (k != HP_NONE) {
 				if (k >= h->ho.ncalls || k >= h->hpp.ncalls)
 					continue;
-				allowed = h->ho.callesc[k] | h->hpp.callesc[k];
+				allowed =
+				    hs_or(h->ho.callesc[k], h->hpp.callesc[k]);
 				arr = h->hk[k * h->nf + f];
 			}
 			Z3_ast v =
 			    K(h, Z3_mk_select(h->z, arr, es[s]->lobj[i]));
 			for (uint32_t x = 0; x < h->nid; x++)
-				if (!(allowed & (UINT64_C(1) << x)))
+				if (!hs_has(allowed, x))
 					c[n++] = K(
 					    h,
 					    Z3_mk_not(

@@ -68,9 +68,8 @@ static char field_kind(const interp_obj *o, const char *f)
 /* Field F of the object with key (X fresh identity, or ADDR) in the
  * object list OBJS of run R, with escape mask M; *REF tells whether it
  * was last written with a reference. */
-static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
-		     uint64_t m, uint32_t x, uint64_t addr, const char *f,
-		     bool *ref)
+static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n, hset m,
+		     uint32_t x, uint64_t addr, const char *f, bool *ref)
 {
 	*ref = false;
 	for (uint32_t i = 0; i < n; i++) {
@@ -78,7 +77,7 @@ static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
 		if (x != HP_NONE) {
 			if (o->fresh < 0 || R->e->ident[o->alloc_op] != x)
 				continue;
-			if (!(m & (UINT64_C(1) << x)))
+			if (!hs_has(m, x))
 				return 0;
 			*ref = field_kind(o, f) == 'r';
 			return interp_obj_field(o, f);
@@ -94,10 +93,10 @@ static uint64_t cell(const hrun *R, const interp_obj *objs, uint32_t n,
 	return x != HP_NONE ? 0 : init_value(R->env, addr, f);
 }
 
-static uint64_t ident_bit(const hrun *R, uint64_t addr)
+static hset ident_bit(const hrun *R, uint64_t addr)
 {
 	uint32_t x = ident_at(R, addr);
-	return x == HP_NONE ? 0 : UINT64_C(1) << x;
+	return x == HP_NONE ? hs_none() : hs_one(x);
 }
 
 /* The fresh identities the world can reach in the heap OBJS of run R:
@@ -107,39 +106,40 @@ static uint64_t ident_bit(const hrun *R, uint64_t addr)
  * reachability of the concrete run; the encoder's escape sets
  * over-approximate it, so a symbolic difference in an object nobody can
  * reach does not replay (the obligation is then unknown, never refuted). */
-static uint64_t reach(const hrun *R, const interp_obj *objs, uint32_t n,
-		      uint64_t prev, const ir_vid *vids, const uint64_t *roots,
-		      uint32_t nroots, const ir_op *call)
+static hset reach(const hrun *R, const interp_obj *objs, uint32_t n, hset prev,
+		  const ir_vid *vids, const uint64_t *roots, uint32_t nroots,
+		  const ir_op *call)
 {
 	/* A call does not see the fields its descr ignores
 	 * (ir_py_call_ignores): nothing is reached through them there. */
 	const char *cd =
 	    call && call->descr ? ir_strtext(R->t, call->descr) : NULL;
-	uint64_t m = prev;
+	hset m = prev;
 	for (uint32_t i = 0; i < nroots; i++)
 		if (is_ref(R->t, vids[i]))
-			m |= ident_bit(R, roots[i]);
+			m = hs_or(m, ident_bit(R, roots[i]));
 	for (;;) {
-		uint64_t before = m;
+		hset before = m;
 		for (uint32_t i = 0; i < n; i++) {
 			const interp_obj *o = &objs[i];
 			if (o->fresh >= 0 &&
-			    !(m & (UINT64_C(1) << R->e->ident[o->alloc_op])))
+			    !hs_has(m, R->e->ident[o->alloc_op]))
 				continue;
 			for (uint32_t j = 0; j < o->nfields; j++)
 				if (o->kinds[j] == 'r' &&
 				    !(cd &&
 				      ir_py_call_ignores(cd, o->fields[j])))
-					m |= ident_bit(R, o->values[j]);
+					m = hs_or(m,
+						  ident_bit(R, o->values[j]));
 		}
-		if (m == before)
+		if (hs_eq(m, before))
 			return m;
 	}
 }
 
 static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
-			uint32_t an, uint64_t am, const hrun *B,
-			const interp_obj *bo, uint32_t bn, uint64_t bm,
+			uint32_t an, hset am, const hrun *B,
+			const interp_obj *bo, uint32_t bn, hset bm,
 			const ir_op *call, strbuf *why)
 {
 	/* A call whose descr says it ignores a field does not see it
@@ -150,12 +150,12 @@ static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 		const interp_obj *objs = side ? bo : ao;
 		uint32_t n = side ? bn : an;
 		const hrun *R = side ? B : A;
-		uint64_t m = side ? bm : am;
+		hset m = side ? bm : am;
 		for (uint32_t i = 0; i < n; i++) {
 			const interp_obj *o = &objs[i];
 			uint32_t x =
 			    o->fresh >= 0 ? R->e->ident[o->alloc_op] : HP_NONE;
-			if (x != HP_NONE && !(m & (UINT64_C(1) << x)))
+			if (x != HP_NONE && !hs_has(m, x))
 				continue;
 			/* The plain fields, then the items this object has
 			 * ("D[I]"; the other run's object is looked up by
@@ -243,7 +243,7 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 	    rb->outcome == INTERP_GUARD_FAIL)
 		return false;
 	uint32_t nc = ra->ncalls < rb->ncalls ? ra->ncalls : rb->ncalls;
-	uint64_t ea = 0, eb = 0; /* identities the world reached so far */
+	hset ea = hs_none(), eb = hs_none(); /* reached by the world so far */
 	for (uint32_t k = 0; k < nc; k++) {
 		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
 		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
@@ -260,8 +260,8 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			   ca->nargs, oa);
 		eb = reach(B, cb->objs, cb->nobjs, eb, ob->args, cb->args,
 			   cb->nargs, ob);
-		if (!heaps_equal(h, A, ca->objs, ca->nobjs, ea | eb, B,
-				 cb->objs, cb->nobjs, ea | eb, oa, why)) {
+		if (!heaps_equal(h, A, ca->objs, ca->nobjs, hs_or(ea, eb), B,
+				 cb->objs, cb->nobjs, hs_or(ea, eb), oa, why)) {
 			sb_printf(why, " at call %u", k);
 			if (at_call)
 				*at_call = k;
@@ -302,7 +302,7 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			     "reaches its end");
 		return true;
 	}
-	uint64_t ma, mb;
+	hset ma, mb;
 	const ir_op *sa = &A->t->ops[ra->stop_op],
 		    *sb_ = &B->t->ops[rb->stop_op];
 	if (fa) {
@@ -334,10 +334,10 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			   sa->nargs, NULL);
 		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
 			   sb_->nargs, NULL);
-		ma = mb = ma | mb;
+		ma = mb = hs_or(ma, mb);
 	}
 	if (fa)
-		ma = mb = ma | mb;
+		ma = mb = hs_or(ma, mb);
 	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
 			 mb, NULL, why)) {
 		sb_puts(why, fa ? " when the guard fails" : " at the end");
@@ -443,13 +443,13 @@ static bool is_fresh_value(hp *h, Z3_model m, uint64_t v)
  * the model lets the call change or store.  The interpreter applies such
  * a write only in a run where the world really reaches the object at the
  * call (interp_result.nrejected counts the others). */
-static uint64_t escaped_either(const hp *h, uint32_t k)
+static hset escaped_either(const hp *h, uint32_t k)
 {
-	uint64_t m = 0;
+	hset m = hs_none();
 	if (k < h->ho.ncalls)
-		m |= h->ho.callesc[k];
+		m = hs_or(m, h->ho.callesc[k]);
 	if (k < h->hpp.ncalls)
-		m |= h->hpp.callesc[k];
+		m = hs_or(m, h->hpp.callesc[k]);
 	return m;
 }
 
@@ -463,7 +463,7 @@ static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
 	 * fresh address in the model is an artefact of the unconstrained
 	 * havoc arrays where no trace reads; it is replayed as a plain
 	 * address. */
-	if (y != HP_NONE && !(escaped_either(h, k) & (UINT64_C(1) << y)))
+	if (y != HP_NONE && !hs_has(escaped_either(h, k), y))
 		y = HP_NONE;
 	if (x == HP_NONE && y == HP_NONE)
 		return; /* a plain call_writes cell does it */
@@ -600,9 +600,9 @@ static bool call_keeps(const hp *h, uint32_t k, uint32_t f)
 /* Call K's writes to fresh objects that escaped in either trace. */
 static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 {
-	uint64_t both = escaped_either(h, k);
+	hset both = escaped_either(h, k);
 	for (uint32_t x = 0; x < h->nid; x++) {
-		if (!(both & (UINT64_C(1) << x)))
+		if (!hs_has(both, x))
 			continue;
 		for (uint32_t f = 0; f < h->nf; f++) {
 			if (h->f[f].immut || call_keeps(h, k, f))
@@ -628,7 +628,7 @@ static void fresh_writes(hp *h, Z3_model m, henv *v, uint32_t k)
 static void name_ret(hp *h, Z3_model m, henv *v, uint32_t k)
 {
 	uint32_t y = fresh_value(h, m, v->rets[k]);
-	if (y == HP_NONE || !(h->retesc[k] & (UINT64_C(1) << y)))
+	if (y == HP_NONE || !hs_has(h->retesc[k], y))
 		return;
 	v->ret_o[k] = ident_name(&h->ho, y);
 	v->ret_p[k] = ident_name(&h->hpp, y);
