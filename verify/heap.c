@@ -11,8 +11,8 @@
  * Map: building the model (hp_open, hp_close); what the driver reads;
  * the obligations.  Replay is in heap_replay.c.
  * Files: heap_int.h (the model's types), heap_model.c (the shared model),
- * heap_encode.c (one trace's encoding, obligations), heap_replay.c
- * (concrete comparison and replay).
+ * heap_encode.c (one trace's encoding), heap_obl.c (the obligations),
+ * heap_replay.c (concrete comparison and replay).
  */
 #include "heap_int.h"
 

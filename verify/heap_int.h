@@ -359,6 +359,11 @@ jp_status hp_realism(hp *h);
 
 jp_status hp_enc_one(hp *h, htrace *e);
 
+/* "The heaps X and Y (nf states each) differ" where CALL (an op of the
+ * original, or NULL) sees them: every field but those its descr says it
+ * ignores (ir_py_call_ignores). */
+Z3_ast hp_heap_neq_at(hp *h, const hmem *x, const hmem *y, const ir_op *call);
+
 bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t);
 
 void hp_trace_free(htrace *e);
