@@ -590,12 +590,22 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 		return JP_OK;
 	case IR_ESCAPE_N:
 	case IR_ESCAPE_I:
-	case IR_OPAQUE:
+	case IR_OPAQUE: {
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE) {
 			do_pure(r, opi, a, out);
 			return JP_OK;
 		}
+		/* A conditional call that does not call is no event: it
+		 * gives its first argument (cond_call_value) or nothing. */
+		ir_pycond cc = ir_py_cond_of(t, op);
+		if (cc != IR_PYCOND_NONE && !ir_py_cond_calls(cc, a[0])) {
+			*out = cc == IR_PYCOND_VALUE ? a[0] : 0;
+			if (r->env->cond_events && r->env->cond_events[opi])
+				r->res->nrejected++;
+			return JP_OK;
+		}
 		return do_call(r, opi, a, out);
+	}
 	/* clang-format off */
 	case IR_INT_ADD: case IR_INT_SUB: case IR_INT_MUL: case IR_INT_AND:
 	case IR_INT_OR: case IR_INT_XOR: case IR_INT_LSHIFT:

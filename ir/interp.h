@@ -119,6 +119,11 @@ typedef struct interp_env {
 	/* Results of pure and loop-invariant calls (may be NULL). */
 	const interp_pure *pure;
 	uint32_t npure;
+	/* Per op (may be NULL): a conditional call (ir_py_cond_of) the
+	 * environment's maker took as made whatever its condition.  Such a
+	 * call that does not call is counted in interp_result.nrejected:
+	 * the run is not the one the environment describes. */
+	const bool *cond_events;
 } interp_env;
 
 typedef enum interp_outcome {

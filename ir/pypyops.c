@@ -154,6 +154,38 @@ bool ir_py_returns_foreign_ref(const char *name)
 	return !strcmp(name, "force_token") || !strcmp(name, "virtual_ref");
 }
 
+ir_pycond ir_py_cond_of(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || op->nargs < 2)
+		return IR_PYCOND_NONE;
+	const char *name = ir_op_name(t, op);
+	if (!strcmp(name, "cond_call"))
+		return IR_PYCOND_CALL;
+	if (!strcmp(name, "cond_call_value_i") ||
+	    !strcmp(name, "cond_call_value_r"))
+		return IR_PYCOND_VALUE;
+	return IR_PYCOND_NONE;
+}
+
+bool ir_py_cond_calls(ir_pycond c, uint64_t x)
+{
+	return c == IR_PYCOND_CALL ? x != 0 : x == 0;
+}
+
+const char *ir_py_call_event(const ir_trace *t, const ir_op *op,
+			     uint32_t *first)
+{
+	switch (ir_py_cond_of(t, op)) {
+	case IR_PYCOND_CALL: *first = 1; return "call_n";
+	case IR_PYCOND_VALUE:
+		*first = 1;
+		return op->kind == 'r' ? "call_r" : "call_i";
+	case IR_PYCOND_NONE: break;
+	}
+	*first = 0;
+	return ir_op_name(t, op);
+}
+
 const char *ir_pycall_fn(const ir_trace *t, const ir_op *op, uint32_t *first)
 {
 	if (op->nargs && t->vals[op->args[0]].tag == IR_VAL_CONST_CLASS) {

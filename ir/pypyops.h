@@ -125,6 +125,28 @@ bool ir_py_call_ignores(const char *call_descr, const char *field);
  * new vref object). */
 bool ir_py_returns_foreign_ref(const char *name);
 
+/* PyPy's conditional calls (rpython/jit/metainterp/executor.py):
+ * cond_call(c, f, args...) calls f(args...) when c is not 0, and
+ * cond_call_value_i/r(v, f, args...) calls it when v is 0 (NULL) and
+ * gives v otherwise.  The call it makes is the plain call_n, call_i or
+ * call_r of the same function, arguments and descr. */
+typedef enum ir_pycond {
+	IR_PYCOND_NONE, /* not a conditional call */
+	IR_PYCOND_CALL,
+	IR_PYCOND_VALUE,
+} ir_pycond;
+
+ir_pycond ir_py_cond_of(const struct ir_trace *t, const struct ir_op *op);
+
+/* Whether a conditional call of kind C whose first argument is X calls. */
+bool ir_py_cond_calls(ir_pycond c, uint64_t x);
+
+/* The name of the call op OP of T makes, as the events of two traces are
+ * compared: a conditional call's plain call (*FIRST = 1: its arguments
+ * start after the condition), else the op's own name (*FIRST = 0). */
+const char *ir_py_call_event(const struct ir_trace *t, const struct ir_op *op,
+			     uint32_t *first);
+
 /* The number of entries, and entry I (for tests and documentation). */
 size_t ir_pyop_count(void);
 const ir_pyop *ir_pyop_at(size_t i);

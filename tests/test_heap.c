@@ -1009,22 +1009,21 @@ static void test_limits(void)
 	strbuf sb;
 	sb_init(&sb);
 	sb_puts(&sb, "[i0]\n");
-	for (int k = 1; k <= 260; k++)
+	for (int k = 1; k <= HP_MAXID + 4; k++)
 		sb_printf(&sb, "p%d = new(descr=T)\n", k);
 	sb_puts(&sb, "finish(i0)\n");
 	CHECK(sb.buf && verdict_text(sb.buf, sb.buf) == VER_UNKNOWN);
 	sb_release(&sb);
-	/* 70 objects, more than one word of the identity sets: each escapes
-	 * through its own call, and a store into the last one after its call
-	 * is seen at the end. */
+	/* HP_MAXID objects, each escaping through its own call: a store into
+	 * the last one after its call is seen at the end. */
 	strbuf a, b;
 	sb_init(&a);
 	sb_init(&b);
 	sb_puts(&a, "[i0]\n");
-	for (int k = 1; k <= 70; k++)
+	for (int k = 1; k <= HP_MAXID; k++)
 		sb_printf(&a, "p%d = new(descr=T)\nescape_n(p%d)\n", k, k);
 	sb_puts(&b, a.buf ? a.buf : "");
-	sb_puts(&a, "setfield_gc(p70, i0, descr=F)\nfinish(i0)\n");
+	sb_printf(&a, "setfield_gc(p%d, i0, descr=F)\nfinish(i0)\n", HP_MAXID);
 	sb_puts(&b, "finish(i0)\n");
 	CHECK(a.buf && b.buf && verdict_text(a.buf, a.buf) == VER_PROVED);
 	CHECK(a.buf && b.buf && verdict_text(a.buf, b.buf) == VER_REFUTED);

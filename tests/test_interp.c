@@ -526,8 +526,53 @@ static void test_array_items(void)
 	ir_trace_free(t);
 }
 
+/* PyPy's conditional calls: cond_call calls only when its condition is
+ * not 0, cond_call_value_i only when its value is 0 (else it gives the
+ * value); a call not made is no event.  Call k is the k-th call made:
+ * its result is call_ret[k]. */
+static void test_cond_calls(void)
+{
+	const char *text =
+	    "[i0, i1]\n"
+	    "cond_call(i0, ConstClass(f), i1, descr=<Callv 0 i EF=5>)\n"
+	    "i2 = cond_call_value_i(i1, ConstClass(h), i0, "
+	    "descr=<Calli 8 i EF=5>)\n"
+	    "finish(i2)\n";
+	ir_parse_opts o = {.width = 64, .opaque = true};
+	ir_trace *t = NULL;
+	jp_err e;
+	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	if (!t)
+		return;
+	static const struct {
+		uint64_t c, v;
+		uint32_t ncalls;
+		uint64_t out;
+	} cases[] = {
+	    {0, 5, 0, 5},  /* neither calls */
+	    {3, 5, 1, 5},  /* cond_call calls, the value is 5 */
+	    {0, 0, 1, 70}, /* the value is 0: h is called, call 0 */
+	    {1, 0, 2, 71}, /* both call: h is call 1 */
+	};
+	uint64_t ret[2] = {70, 71};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint64_t args[2] = {cases[i].c, cases[i].v};
+		interp_env env = {
+		    .args = args, .nargs = 2, .call_ret = ret, .ncall_ret = 2};
+		interp_result r;
+		CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+		CHECK(r.outcome == INTERP_FINISH && r.nout == 1);
+		CHECK(r.ncalls == cases[i].ncalls);
+		if (r.outcome == INTERP_FINISH && r.nout == 1)
+			CHECK_EQ_U64(r.out[0], cases[i].out);
+		interp_result_free(&r);
+	}
+	ir_trace_free(t);
+}
+
 int main(void)
 {
+	test_cond_calls();
 	test_kept_fields();
 	test_claims();
 	test_pure_calls_and_immutable_fields();

@@ -357,8 +357,56 @@ static void test_descr_guarantees(void)
 	}
 }
 
+/* The conditional calls and the plain call each one makes. */
+static void test_cond_calls(void)
+{
+	static const struct {
+		const char *op;
+		ir_pycond kind;
+		const char *event;
+		uint32_t first;
+	} cases[] = {
+	    {"cond_call(i1, ConstClass(f), p0, descr=<Callv 0 r EF=2>)",
+	     IR_PYCOND_CALL, "call_n", 1},
+	    {"i2 = cond_call_value_i(i1, ConstClass(f), p0, descr=<Calli 8 r "
+	     "EF=5>)",
+	     IR_PYCOND_VALUE, "call_i", 1},
+	    {"p2 = cond_call_value_r(p0, ConstClass(f), i1, descr=<Callr 8 i "
+	     "EF=5>)",
+	     IR_PYCOND_VALUE, "call_r", 1},
+	    {"call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)",
+	     IR_PYCOND_NONE, "call_n", 0},
+	    {"cond_call_gc_wb(p0, descr=<WriteBarrierDescr>)", IR_PYCOND_NONE,
+	     NULL, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[256];
+		snprintf(text, sizeof text, "[p0, i1]\n%s\nfinish()\n",
+			 cases[i].op);
+		jp_err e;
+		ir_trace *t = parse(text, true, &e);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		const ir_op *op = &t->ops[0];
+		CHECK(t->nops == 1 || ir_py_cond_of(t, op) == cases[i].kind);
+		if (cases[i].event) {
+			uint32_t first = 9;
+			const char *ev = ir_py_call_event(t, op, &first);
+			CHECK(!strcmp(ev, cases[i].event));
+			CHECK(first == cases[i].first);
+		}
+		ir_trace_free(t);
+	}
+	CHECK(ir_py_cond_calls(IR_PYCOND_CALL, 2));
+	CHECK(!ir_py_cond_calls(IR_PYCOND_CALL, 0));
+	CHECK(ir_py_cond_calls(IR_PYCOND_VALUE, 0));
+	CHECK(!ir_py_cond_calls(IR_PYCOND_VALUE, 7));
+}
+
 int main(void)
 {
+	test_cond_calls();
 	test_table();
 	test_descr_guarantees();
 	test_item_bits();

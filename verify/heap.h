@@ -88,7 +88,7 @@
  *  - a field whose descr ends in " pure" keeps its value across a call
  *    except in escaped fresh objects.
  *
- * More than HP_MAXID (256) fresh identities: VER_UNKNOWN with the reason.
+ * More than HP_MAXID fresh identities: VER_UNKNOWN with the reason.
  *
  * Modes: the pairing is the checker's (labels, or inference when the
  * optimized trace has none).  Aligned mode compares the heap at every
@@ -120,6 +120,10 @@
  * a plain environment (hp_screen); a divergence there is a
  * counterexample at once.
  */
+
+/* The fresh identities (allocations of the two traces, paired ones once)
+ * a pair may have. */
+#define HP_MAXID 64
 #ifndef JP_VERIFY_HEAP_H
 #define JP_VERIFY_HEAP_H
 

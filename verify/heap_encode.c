@@ -585,6 +585,55 @@ static uint32_t base_call(const hp *h, const htrace *e, uint32_t f)
 	return HP_NONE;
 }
 
+/* A length read through ADDR ("D.length": arraylen_gc, strlen,
+ * unicodelen) where no store of the trace matches comes from H0, where
+ * no call changes it: the initial cell is stated non-negative in the
+ * background.  A real array or string has a length >= 0, and PyPy's
+ * optimizer assumes it of every length it reads (intbounds: the result of
+ * arraylen_gc and strlen is >= 0).  A fresh object's length is what the
+ * trace stored: its cell of H0 is never read. */
+static void nonneg_length(hp *h, uint32_t f, Z3_ast addr)
+{
+	Z3_ast cell = K(h, Z3_mk_select(h->z, h->f[f].h0, addr));
+	Z3_ast c[2] = {h->bg,
+		       K(h, Z3_mk_bvsge(h->z, cell, zc_bv(&h->S, 64, 0)))};
+	h->bg = K(h, Z3_mk_and(h->z, 2, c));
+}
+
+/* Conditional call I of E (ir_py_cond_of) whose condition is the same
+ * for every input: when it never calls it is no event (a
+ * cond_call_value gives its first argument); when it always calls it is
+ * the event of its plain call (ir_py_call_event; callplain).  False when
+ * the condition depends on the input: the caller makes it the event of
+ * the op itself, made whatever the condition -- both traces must then
+ * make it alike, with the same condition, and the shared havoc of the
+ * call includes leaving everything as it was. */
+static bool enc_cond(hp *h, htrace *e, uint32_t i)
+{
+	const ir_op *op = &e->t->ops[i];
+	ir_pycond cc = ir_py_cond_of(e->t, op);
+	Z3_ast x = e->val[op->args[0]];
+	Z3_ast zero =
+	    zc_bv(&h->S, Z3_get_bv_sort_size(h->z, Z3_get_sort(h->z, x)), 0);
+	Z3_ast calls = K(h, Z3_mk_eq(h->z, x, zero));
+	if (cc == IR_PYCOND_CALL)
+		calls = K(h, Z3_mk_not(h->z, calls));
+	Z3_lbool v = Z3_get_bool_value(h->z, K(h, Z3_simplify(h->z, calls)));
+	if (v == Z3_L_UNDEF || h->S.failed)
+		return false;
+	if (v == Z3_L_TRUE) {
+		enc_call(h, e, i);
+		e->callplain[e->ncalls - 1] = true;
+		return true;
+	}
+	if (op->result != IR_NOVAL) {
+		e->val[op->result] = x;
+		e->pts[op->result] = e->pts[op->args[0]];
+		e->other[op->result] = e->other[op->args[0]];
+	}
+	return true;
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -614,6 +663,8 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		Z3_ast sel = mem_read(h, e->cur[f], a[0]);
 		e->val[op->result] =
 		    op->opc == IR_GETFIELD_GC_I ? from_word(h, sel) : sel;
+		if (h->f[f].immut)
+			nonneg_length(h, f, a[0]);
 		load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETFIELD_GC_R) {
 			/* No call changes an immutable field of an object
@@ -659,7 +710,8 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	default:
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
 			enc_pure(h, e, i);
-		else
+		else if (ir_py_cond_of(t, op) == IR_PYCOND_NONE ||
+			 !enc_cond(h, e, i))
 			enc_call(h, e, i);
 		return;
 	}
@@ -729,6 +781,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->gheap = calloc(no * nf, sizeof *e->gheap);
 	e->callop = calloc(nc, sizeof *e->callop);
 	e->callesc = calloc(nc, sizeof *e->callesc);
+	e->callplain = calloc(nc, sizeof *e->callplain);
 	e->cheap = calloc(nc * nf, sizeof *e->cheap);
 	e->eheap = calloc(nf, sizeof *e->eheap);
 	e->cur = calloc(nf, sizeof *e->cur);
@@ -745,8 +798,8 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	if (!e->cont || !e->cont_other || !e->loose || !e->loose_other ||
 	    !e->nn || !e->other || !e->lf || !e->lk || !e->lobj || !e->val ||
 	    !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
-	    !e->gheap || !e->callop || !e->callesc || !e->cheap || !e->eheap ||
-	    !e->cur || !e->ident || !e->pend)
+	    !e->gheap || !e->callop || !e->callesc || !e->callplain ||
+	    !e->cheap || !e->eheap || !e->cur || !e->ident || !e->pend)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -764,6 +817,7 @@ void hp_trace_free(htrace *e)
 	free(e->gheap);
 	free(e->callop);
 	free(e->callesc);
+	free(e->callplain);
 	free(e->cheap);
 	free(e->eheap);
 	free(e->cur);

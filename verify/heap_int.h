@@ -20,9 +20,12 @@
 
 /* A set of fresh identities: the escape and points-to facts.  Fixed size,
  * passed by value; HP_MAXID identities at most (a pair with more is
- * unknown, hp_scan_idents). */
-#define HS_WORDS 4
-#define HP_MAXID (64 * HS_WORDS)
+ * unknown, hp_scan_idents).  HP_MAXID is 64: at 256 the real
+ * PyPy loops that have more than 64 fresh objects (a frame, boxes and
+ * lists per iteration, unrolled twice) all ran out of the 30 s a pair
+ * gets in jitprove log (docs/performance.md, session 21), where they were
+ * unknown at once before. */
+#define HS_WORDS ((HP_MAXID + 63) / 64)
 typedef struct hset {
 	uint64_t w[HS_WORDS];
 } hset;
@@ -89,16 +92,6 @@ static inline bool hs_eq(hset a, hset b)
 /* The address of fresh identity X when addresses are numerals
  * (heap_model.c, addresses_as_numerals): non-null, aligned, distinct. */
 #define HP_FRESH_ADDR(x) (UINT64_C(0x7e0000000000) + 16 * (uint64_t)(x) + 16)
-
-/* Two calls are the same call when they are the same op (opaque ops:
- * of the same name). */
-static inline bool same_call_op(const ir_trace *a, const ir_op *x,
-				const ir_trace *b, const ir_op *y)
-{
-	return x->opc == y->opc &&
-	       (x->opc != IR_OPAQUE ||
-		!strcmp(ir_op_name(a, x), ir_op_name(b, y)));
-}
 
 /* Whether op OP of T is a call event of the model: an opaque call, unless
  * its descr makes it a function of its arguments (ir_pycall_of: no event,
@@ -197,7 +190,10 @@ typedef struct htrace {
 	uint32_t ncalls;  /* calls made */
 	uint32_t *callop; /* per call: op index */
 	hset *callesc;	  /* per call: escaped identities */
-	hmem *cheap;	  /* per call * nf: normalized heap at the call */
+	/* Per call: a conditional call that always calls, the event of its
+	 * plain call (enc_cond, ir_py_call_event). */
+	bool *callplain;
+	hmem *cheap; /* per call * nf: normalized heap at the call */
 	hset endesc;
 	hmem *eheap; /* nf: normalized heap at the end */
 	/* Per identity x and field f (cont[x * nf + f]): the identities the
@@ -247,6 +243,19 @@ typedef struct htrace {
 	Z3_ast *lobj;
 	hmem *cur; /* nf: current field states while encoding */
 } htrace;
+
+/* The name and first compared argument of call K of E, as the calls of
+ * two traces are compared: a conditional call that always calls as its
+ * plain call (ir_py_call_event), any other as its own op. */
+static inline const char *hp_call_event(const htrace *e, uint32_t k,
+					uint32_t *first)
+{
+	const ir_op *op = &e->t->ops[e->callop[k]];
+	if (e->callplain[k])
+		return ir_py_call_event(e->t, op, first);
+	*first = 0;
+	return ir_op_name(e->t, op);
+}
 
 typedef enum hkind {
 	H_BASE,	      /* an obligation of oblig.h */

@@ -537,13 +537,54 @@ static void key_store(hpaths *P, uint32_t i)
 	key_closure(P, i + 1, fresh ? P->esc : hs_or(P->esc, val), true);
 }
 
+/* The function call OP of T calls, for naming: its ConstClass or
+ * integer constant (a conditional call's after its condition), else the
+ * op's name; *FIRST is set to its first argument after the function. */
+static const char *call_fn(const ir_trace *t, const ir_op *op, char *num,
+			   size_t cap, uint32_t *first)
+{
+	uint32_t c;
+	const char *ev = ir_py_call_event(t, op, &c);
+	*first = c;
+	if (c >= op->nargs)
+		return ev;
+	const ir_value *f = ir_val(t, op->args[c]);
+	if (f->tag == IR_VAL_CONST_CLASS) {
+		*first = c + 1;
+		return t->strs[f->name];
+	}
+	if (f->tag == IR_VAL_CONST_INT) {
+		*first = c + 1;
+		snprintf(num, cap, "%llu", (unsigned long long)f->cval);
+		return num;
+	}
+	return ev;
+}
+
+/* Names call op I of T "call F#N", F its function (call_fn) and N how
+ * many calls of F come before it; returns the index of its first
+ * argument after the function.  By function, not by position: a
+ * conditional call the optimizer dropped (it never calls) or made plain
+ * leaves the names of the other calls as they were. */
+static uint32_t call_name(const ir_trace *t, uint32_t i, char *ev, size_t cap)
+{
+	char num[32], num2[32];
+	uint32_t first, f2, n = 0;
+	const char *fn = call_fn(t, &t->ops[i], num, sizeof num, &first);
+	for (uint32_t j = 0; j < i; j++)
+		n +=
+		    hp_is_call(t, &t->ops[j]) &&
+		    !strcmp(fn, call_fn(t, &t->ops[j], num2, sizeof num2, &f2));
+	snprintf(ev, cap, "call %.260s#%u", fn, n);
+	return first;
+}
+
 static void key_walk(hpaths *P)
 {
 	const ir_trace *t = P->t;
-	uint32_t ncall = 0;
 	for (uint32_t i = 0; i < t->nops && !P->failed; i++) {
 		const ir_op *op = &t->ops[i];
-		char ev[64];
+		char ev[320];
 		if (ir_op_has(op->opc, IRF_ALLOC)) {
 			for (uint32_t x = 0; x < P->nalloc; x++)
 				if (P->aop[x] == i)
@@ -565,8 +606,9 @@ static void key_walk(hpaths *P)
 			   op->opc == IR_SETARRAYITEM_GC) {
 			key_store(P, i);
 		} else if (hp_is_call(t, op)) {
-			snprintf(ev, sizeof ev, "call %u", ncall++);
-			key_event(P, i, ev, "arg", op->args, op->nargs, true);
+			uint32_t first = call_name(t, i, ev, sizeof ev);
+			key_event(P, i, ev, "arg", op->args + first,
+				  op->nargs - first, true);
 		} else if (ir_op_has(op->opc, IRF_END)) {
 			key_event(P, i, "end", "arg", op->args, op->nargs,
 				  true);

@@ -85,14 +85,18 @@ Z3_ast hp_goal_neg(hp *h, const hobl *q)
 	case H_CALL_EQ: {
 		const ir_op *x = &h->o->ops[eo->callop[q->k]];
 		const ir_op *y = &h->p->ops[ep->callop[q->k]];
-		if (!same_call_op(h->o, x, h->p, y) || x->nargs != y->nargs)
+		uint32_t fx, fy;
+		const char *nx = hp_call_event(eo, q->k, &fx);
+		const char *ny = hp_call_event(ep, q->k, &fy);
+		if (x->opc != y->opc || strcmp(nx, ny) ||
+		    x->nargs - fx != y->nargs - fy)
 			return zc_true(&h->S);
 		Z3_ast r = hp_heap_neq_at(h, &eo->cheap[(size_t)q->k * h->nf],
 					  &ep->cheap[(size_t)q->k * h->nf], x);
-		for (uint32_t j = 0; j < x->nargs; j++)
-			r = or2(
-			    h, r,
-			    neq(h, eo->val[x->args[j]], ep->val[y->args[j]]));
+		for (uint32_t j = 0; j < x->nargs - fx; j++)
+			r = or2(h, r,
+				neq(h, eo->val[x->args[fx + j]],
+				    ep->val[y->args[fy + j]]));
 		return r;
 	}
 	case H_GUARD_HEAP: {
@@ -201,7 +205,7 @@ static bool opt_def_obls(hp *h, hlist *out)
 	bool ok = true;
 	uint32_t calls = 0;
 	for (uint32_t j = 0; j < h->p->nops; j++) {
-		if (hp_is_call(h->p, &h->p->ops[j]))
+		while (calls < ep->ncalls && ep->callop[calls] <= j)
 			calls++;
 		if (!ep->nn[j])
 			continue;

@@ -207,6 +207,22 @@ static bool values_equal(const hrun *A, const ir_vid *va, const uint64_t *xa,
 	return true;
 }
 
+/* Whether the calls CA of run A and CB of run B are the same call: the
+ * same op (a conditional call, made, as its plain call) with equal
+ * arguments. */
+static bool same_made_call(const hrun *A, const interp_call *ca, const hrun *B,
+			   const interp_call *cb)
+{
+	const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
+	uint32_t fa, fb;
+	const char *na = ir_py_call_event(A->t, oa, &fa);
+	const char *nb = ir_py_call_event(B->t, ob, &fb);
+	return oa->opc == ob->opc && !strcmp(na, nb) &&
+	       ca->nargs - fa == cb->nargs - fb &&
+	       values_equal(A, oa->args + fa, ca->args + fa, B, ob->args + fb,
+			    cb->args + fb, ca->nargs - fa);
+}
+
 /* Whether the runs differ as seen from outside in the heap model. */
 /* Whether guard GA of A's trace (the original) and guard GB of B's are
  * one guard: paired by the checker's pairing when there is one, else by
@@ -247,10 +263,7 @@ static bool diverges_at(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 	for (uint32_t k = 0; k < nc; k++) {
 		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
 		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
-		if (!same_call_op(A->t, oa, B->t, ob) ||
-		    ca->nargs != cb->nargs ||
-		    !values_equal(A, oa->args, ca->args, B, ob->args, cb->args,
-				  ca->nargs)) {
+		if (!same_made_call(A, ca, B, cb)) {
 			sb_printf(why, "call %u differs (op or arguments)", k);
 			if (at_call)
 				*at_call = k;
@@ -365,7 +378,10 @@ typedef struct henv {
 	interp_type *types;
 	interp_ptr *ptrs;
 	interp_env env_p; /* the environment of OPT's run */
-	Z3_model model;	  /* the solver's model (NULL: screening) */
+	/* Per op of ORIG, of OPT: a conditional call the model makes an
+	 * event whatever its condition (enc_cond; interp_env.cond_events). */
+	bool *cev_o, *cev_p;
+	Z3_model model; /* the solver's model (NULL: screening) */
 	/* Results of the calls that are functions (ir_pycall_of), with
 	 * their argument values. */
 	interp_pure *pure;
@@ -382,8 +398,23 @@ typedef struct henv {
 	uint32_t nnames, nf;
 } henv;
 
+/* Per op of E: a conditional call the model makes an event whatever its
+ * condition (not one it decided, callplain); NULL when out of memory. */
+static bool *cond_events(const htrace *e)
+{
+	bool *c = calloc(e->t->nops + 1, sizeof *c);
+	for (uint32_t k = 0; c && k < e->ncalls; k++)
+		c[e->callop[k]] =
+		    !e->callplain[k] &&
+		    ir_py_cond_of(e->t, &e->t->ops[e->callop[k]]) !=
+			IR_PYCOND_NONE;
+	return c;
+}
+
 static void henv_free(henv *v)
 {
+	free(v->cev_o);
+	free(v->cev_p);
 	free(v->args);
 	free(v->pure);
 	free(v->pargs);
@@ -795,7 +826,13 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .ncall_writes = nw,
 			      .obj_writes = v->ow,
 			      .nobj_writes = v->now};
+	v->cev_o = cond_events(&h->ho);
+	v->cev_p = cond_events(&h->hpp);
+	if (!v->cev_o || !v->cev_p)
+		return jp_fail(h->err, JP_ENOMEM, "out of memory");
+	v->env.cond_events = v->cev_o;
 	v->env_p = v->env;
+	v->env_p.cond_events = v->cev_p;
 	v->env_p.obj_writes = v->ow_p;
 	v->env_p.call_ret_obj = v->ret_p;
 	name_writes(v, &h->hpp, v->ow_p);
