@@ -598,7 +598,8 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 		/* A conditional call that does not call is no event: it
 		 * gives its first argument (cond_call_value) or nothing. */
 		ir_pycond cc = ir_py_cond_of(t, op);
-		if (cc != IR_PYCOND_NONE && !ir_py_cond_calls(cc, a[0])) {
+		if (cc != IR_PYCOND_NONE && !r->env->cond_always &&
+		    !ir_py_cond_calls(cc, a[0])) {
 			*out = cc == IR_PYCOND_VALUE ? a[0] : 0;
 			if (r->env->cond_events && r->env->cond_events[opi])
 				r->res->nrejected++;

@@ -124,6 +124,10 @@ typedef struct interp_env {
 	 * call that does not call is counted in interp_result.nrejected:
 	 * the run is not the one the environment describes. */
 	const bool *cond_events;
+	/* Every conditional call is made whatever its condition: the
+	 * integer encoder's view, where such a call is an opaque call like
+	 * any other (verify/cex.c); the heap model decides them. */
+	bool cond_always;
 } interp_env;
 
 typedef enum interp_outcome {

@@ -16,6 +16,7 @@ jp_status cex_run(const ir_trace *t, const uint64_t *x, interp_result *r,
 	memset(&env, 0, sizeof env);
 	env.args = x;
 	env.nargs = t->ninputs;
+	env.cond_always = true; /* as the integer encoder takes them */
 	return interp_run(t, &env, r, err);
 }
 
