@@ -121,6 +121,7 @@ void hp_close(hp *h)
 	free(h->rk);
 	free(h->rkr);
 	free(h->retesc);
+	free(h->lencell);
 	free(h->li_val);
 	free(h->li_clean);
 	free(h);

@@ -587,17 +587,29 @@ static uint32_t base_call(const hp *h, const htrace *e, uint32_t f)
 
 /* A length read through ADDR ("D.length": arraylen_gc, strlen,
  * unicodelen) where no store of the trace matches comes from H0, where
- * no call changes it: the initial cell is stated non-negative in the
- * background.  A real array or string has a length >= 0, and PyPy's
- * optimizer assumes it of every length it reads (intbounds: the result of
- * arraylen_gc and strlen is >= 0).  A fresh object's length is what the
- * trace stored: its cell of H0 is never read. */
+ * no call changes it: its initial cell is one hp_realism states
+ * non-negative (each cell once).  A real array or string has a length
+ * >= 0, and PyPy's optimizer assumes it of every length it reads
+ * (intbounds: the result of arraylen_gc and strlen is >= 0).  A fresh
+ * object's length is what the trace stored: its cell of H0 is never
+ * read. */
 static void nonneg_length(hp *h, uint32_t f, Z3_ast addr)
 {
 	Z3_ast cell = K(h, Z3_mk_select(h->z, h->f[f].h0, addr));
-	Z3_ast c[2] = {h->bg,
-		       K(h, Z3_mk_bvsge(h->z, cell, zc_bv(&h->S, 64, 0)))};
-	h->bg = K(h, Z3_mk_and(h->z, 2, c));
+	for (uint32_t i = 0; i < h->nlen; i++)
+		if (h->lencell[i] == cell)
+			return;
+	if (h->nlen == h->caplen) {
+		uint32_t cap = h->caplen ? 2 * h->caplen : 16;
+		Z3_ast *v = realloc(h->lencell, cap * sizeof *v);
+		if (!v) {
+			h->S.failed = true; /* out of memory: unknown */
+			return;
+		}
+		h->lencell = v;
+		h->caplen = cap;
+	}
+	h->lencell[h->nlen++] = cell;
 }
 
 /* Conditional call I of E (ir_py_cond_of) whose condition is the same

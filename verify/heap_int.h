@@ -306,7 +306,11 @@ typedef struct hp {
 	Z3_ast *rkr; /* per call k: its result when it is a reference */
 	uint32_t maxcalls;
 	htrace ho, hpp;
-	Z3_ast bg;	       /* background constraints */
+	Z3_ast bg; /* background constraints */
+	/* The initial length cells the traces read (nonneg_length): each
+	 * is >= 0 (hp_realism). */
+	Z3_ast *lencell;
+	uint32_t nlen, caplen;
 	arena nodes;	       /* the hnode lists */
 	hlist Q;	       /* the obligations (hp_obligations) */
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
