@@ -86,7 +86,13 @@
  *    no fresh object, when one trace makes the call before any escape
  *    (else the pair is unknown, hp_li_facts);
  *  - a field whose descr ends in " pure" keeps its value across a call
- *    except in escaped fresh objects.
+ *    except in escaped fresh objects;
+ *  - a conditional call (cond_call, cond_call_value_*) whose condition
+ *    simplifies to a constant is no event when it never calls, and the
+ *    event of its plain call when it always does; any other is an event
+ *    of its own both traces make alike (enc_cond);
+ *  - a string length (<str>.length, <unicode>.length) of an object that
+ *    is not fresh is >= 0.
  *
  * More than HP_MAXID fresh identities: VER_UNKNOWN with the reason.
  *
