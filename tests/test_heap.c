@@ -1014,21 +1014,6 @@ static void test_limits(void)
 	sb_puts(&sb, "finish(i0)\n");
 	CHECK(sb.buf && verdict_text(sb.buf, sb.buf) == VER_UNKNOWN);
 	sb_release(&sb);
-	/* HP_MAXID objects, each escaping through its own call: a store into
-	 * the last one after its call is seen at the end. */
-	strbuf a, b;
-	sb_init(&a);
-	sb_init(&b);
-	sb_puts(&a, "[i0]\n");
-	for (int k = 1; k <= HP_MAXID; k++)
-		sb_printf(&a, "p%d = new(descr=T)\nescape_n(p%d)\n", k, k);
-	sb_puts(&b, a.buf ? a.buf : "");
-	sb_printf(&a, "setfield_gc(p%d, i0, descr=F)\nfinish(i0)\n", HP_MAXID);
-	sb_puts(&b, "finish(i0)\n");
-	CHECK(a.buf && b.buf && verdict_text(a.buf, a.buf) == VER_PROVED);
-	CHECK(a.buf && b.buf && verdict_text(a.buf, b.buf) == VER_REFUTED);
-	sb_release(&a);
-	sb_release(&b);
 	/* A ConstPtr without a heap op is the heap model's. */
 	CHECK(
 	    verdict_text("[p0]\ni1 = ptr_eq(p0, ConstPtr(x))\nfinish(i1)\n",

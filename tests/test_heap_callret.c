@@ -14,8 +14,10 @@
 
 #include "ir/interp.h"
 #include "ir/parse.h"
+#include "ir/strbuf.h"
 #include "test_heap_util.h"
 #include "verify/check.h"
+#include "verify/heap.h"
 
 /* The verdict on the pair (-100: cannot parse, -2 - status: an error).
  * A refutation must carry a replayed counterexample whose text contains
@@ -290,6 +292,25 @@ static void test_interp_returns_object(void)
 	ir_trace_free(t);
 }
 
+/* HP_MAXID objects (a full identity set), each escaping through its own
+ * call: a store into the last one after its call is seen at the end. */
+static void test_every_identity_escapes(void)
+{
+	strbuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	sb_puts(&a, "[i0]\n");
+	for (int k = 1; k <= HP_MAXID; k++)
+		sb_printf(&a, "p%d = new(descr=T)\nescape_n(p%d)\n", k, k);
+	sb_puts(&b, a.buf ? a.buf : "");
+	sb_printf(&a, "setfield_gc(p%d, i0, descr=F)\nfinish(i0)\n", HP_MAXID);
+	sb_puts(&b, "finish(i0)\n");
+	CHECK(a.buf && b.buf && verdict(a.buf, a.buf, NULL) == VER_PROVED);
+	CHECK(a.buf && b.buf && verdict(a.buf, b.buf, NULL) == VER_REFUTED);
+	sb_release(&a);
+	sb_release(&b);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -303,6 +324,7 @@ int main(void)
 	test_unreachable_not_reported();
 	test_pairing_last_store();
 	test_interp_returns_object();
+	test_every_identity_escapes();
 	ver_ctx_free(C);
 	return check_summary("test_heap_callret");
 }
