@@ -7,14 +7,26 @@
 #include "ir/parse.h"
 #include "ir/sem.h"
 
-static ir_trace *parse(const char *text, int width)
+static ir_trace *parse_with(const char *text, int width, bool opaque)
 {
-	ir_parse_opts o = {.width = width};
+	ir_parse_opts o = {.width = width, .opaque = opaque};
 	ir_trace *t = NULL;
 	jp_err e;
 	if (ir_parse(text, strlen(text), &o, &t, &e))
 		fprintf(stderr, "parse error %d:%d %s\n", e.line, e.col, e.msg);
 	return t;
+}
+
+static ir_trace *parse(const char *text, int width)
+{
+	return parse_with(text, width, false);
+}
+
+/* TEXT in PyPy's spelling: 64 bits, an op without a model an opaque
+ * call. */
+static ir_trace *parse_pypy(const char *text)
+{
+	return parse_with(text, 64, true);
 }
 
 static void test_wraparound(void)
@@ -380,10 +392,9 @@ static void test_kept_fields(void)
 	    "i1 = getfield_gc_i(p0, descr=<FieldS W.v 8>)\n"
 	    "i2 = getfield_gc_i(p0, descr=<FieldS W.w 8>)\n"
 	    "finish(i1, i2)\n";
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
+	ir_trace *t = parse_pypy(text);
 	jp_err e;
-	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	CHECK(t != NULL);
 	if (!t)
 		return;
 	uint64_t args[1] = {0x2000};
@@ -427,10 +438,9 @@ static void test_pure_calls_and_immutable_fields(void)
 	    "i7 = getfield_gc_i(p0, descr=<FieldS W.w 8>)\n"
 	    "i8 = getfield_gc_i(p5, descr=<FieldS W.v 8 pure>)\n"
 	    "finish(i2, i3, p4, i6, i7, i8)\n";
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
+	ir_trace *t = parse_pypy(text);
 	jp_err e;
-	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	CHECK(t != NULL);
 	if (!t)
 		return;
 	uint64_t args[2] = {0x2000, 7}, a72[2] = {7, 2}, none[1] = {0};
@@ -538,10 +548,9 @@ static void test_cond_calls(void)
 	    "i2 = cond_call_value_i(i1, ConstClass(h), i0, "
 	    "descr=<Calli 8 i EF=5>)\n"
 	    "finish(i2)\n";
-	ir_parse_opts o = {.width = 64, .opaque = true};
-	ir_trace *t = NULL;
+	ir_trace *t = parse_pypy(text);
 	jp_err e;
-	CHECK(ir_parse(text, strlen(text), &o, &t, &e) == JP_OK);
+	CHECK(t != NULL);
 	if (!t)
 		return;
 	static const struct {

@@ -87,6 +87,15 @@ static ir_trace *parse(const char *text, bool opaque, jp_err *e)
 	return t;
 }
 
+/* The trace "[p0, i1]", OP, "finish()" (opaque ops allowed), or NULL. */
+static ir_trace *one_op(const char *op)
+{
+	char text[256];
+	snprintf(text, sizeof text, "[p0, i1]\n%s\nfinish()\n", op);
+	jp_err e;
+	return parse(text, true, &e);
+}
+
 /* Reinterpreting a float's bits as a longlong and back is the identity:
  * a float is its bit pattern (these were opaque calls, each a call
  * event, so a float list read made every heap pair unknown). */
@@ -342,11 +351,7 @@ static void test_descr_guarantees(void)
 	    {"i2 = int_add(i1, 1)", IR_PYCALL_OPAQUE},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char text[256];
-		snprintf(text, sizeof text, "[p0, i1]\n%s\nfinish()\n",
-			 cases[i].op);
-		jp_err e;
-		ir_trace *t = parse(text, true, &e);
+		ir_trace *t = one_op(cases[i].op);
 		CHECK(t != NULL);
 		if (!t)
 			continue;
@@ -380,11 +385,7 @@ static void test_cond_calls(void)
 	     NULL, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char text[256];
-		snprintf(text, sizeof text, "[p0, i1]\n%s\nfinish()\n",
-			 cases[i].op);
-		jp_err e;
-		ir_trace *t = parse(text, true, &e);
+		ir_trace *t = one_op(cases[i].op);
 		CHECK(t != NULL);
 		if (!t)
 			continue;
