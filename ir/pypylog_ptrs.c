@@ -301,16 +301,44 @@ static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 	return pl_mix(h, j);
 }
 
+/* What becomes of the object op OPI stores a constant into, when that
+ * holder is an allocation of the trace: the calls it is passed to, with
+ * the position (a frame the optimizer keeps is the one passed to
+ * call_assembler; the virtual frames it removed went nowhere); 0 for any
+ * other op. */
+static uint64_t holder_fate(const ir_trace *t, uint32_t opi)
+{
+	const ir_op *op = &t->ops[opi];
+	if (op->opc != IR_SETFIELD_GC || op->nargs == 0)
+		return 0;
+	uint32_t d = ir_defop(t, op->args[0]);
+	if (d == UINT32_MAX || !ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
+		return 0;
+	uint64_t h = 11;
+	for (uint32_t i = opi + 1; i < t->nops; i++) {
+		const ir_op *c = &t->ops[i];
+		if (!ir_op_has((ir_opcode)c->opc, IRF_CALL))
+			continue;
+		for (uint32_t j = 0; j < c->nargs; j++)
+			if (c->args[j] == op->args[0])
+				h = pl_mix(pl_mix(h, c->opc), j);
+	}
+	return h;
+}
+
 /* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it
- * gives none or several. */
-static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r)
+ * gives none or several; with FATE nonzero, only the occurrences whose
+ * holder has that fate (holder_fate) count. */
+static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
+			     uint64_t fate)
 {
 	uint32_t k = UINT32_MAX;
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(o, op->args[j]);
-			if (!s || shallow_role(o, i, j) != r)
+			if (!s || shallow_role(o, i, j) != r ||
+			    (fate && holder_fate(o, i) != fate))
 				continue;
 			uint32_t x = find(pn, rec_obj(pn, name_index(pn, s)));
 			if (k != UINT32_MAX && k != x)
@@ -321,13 +349,62 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r)
 	return k;
 }
 
+/* The ops of T with a ConstPtr in role R whose holder has FATE, in
+ * order, at most CAP into OPS; their number (all of them). */
+static uint32_t fate_ops(const ir_trace *t, uint64_t r, uint64_t fate,
+			 uint32_t *ops, uint32_t cap)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (const_ptr_name(t, op->args[j]) &&
+			    shallow_role(t, i, j) == r &&
+			    holder_fate(t, i) == fate) {
+				if (n < cap)
+					ops[n] = i;
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+/* The name of ORIG in the same place as OPT's op I among the stores in
+ * role R into holders with FATE, when both traces make as many (several
+ * frames passed to call_assembler, each in its turn); UINT32_MAX when
+ * the counts differ. */
+static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
+			   uint64_t r, uint64_t fate)
+{
+	uint32_t a[64], b[64];
+	uint32_t na = fate_ops(p->orig, r, fate, a, 64);
+	uint32_t nb = fate_ops(p->opt, r, fate, b, 64);
+	if (na != nb || na > 64)
+		return UINT32_MAX;
+	for (uint32_t k = 0; k < nb; k++) {
+		if (b[k] != i)
+			continue;
+		const ir_op *op = &p->orig->ops[a[k]];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = const_ptr_name(p->orig, op->args[j]);
+			if (s && shallow_role(p->orig, a[k], j) == r)
+				return find(pn, rec_obj(pn, name_index(pn, s)));
+		}
+	}
+	return UINT32_MAX;
+}
+
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
  * puts for a promoted value is the guard_value's box, with the guard's
  * name, paired by role already).  A loop's peeled body stores the same
  * constant as the preamble in an op whose other arguments come from the
- * label, so the full role does not match. */
+ * label, so the full role does not match.  When ORIG has several names
+ * in the role, the stores into allocations that go to the same calls
+ * (holder_fate) decide: an inlined call's frame that the optimizer kept
+ * is the one passed to call_assembler. */
 static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 {
 	const ir_trace *t = p->opt;
@@ -338,8 +415,13 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 			uint32_t x = s ? name_index(pn, s) : UINT32_MAX;
 			if (x == UINT32_MAX || find(pn, x) < norig)
 				continue;
-			uint32_t k =
-			    orig_name_in(pn, p->orig, shallow_role(t, i, j));
+			uint64_t r = shallow_role(t, i, j);
+			uint32_t k = orig_name_in(pn, p->orig, r, 0);
+			uint64_t fate = holder_fate(t, i);
+			if (k == UINT32_MAX && fate)
+				k = orig_name_in(pn, p->orig, r, fate);
+			if (k == UINT32_MAX && fate)
+				k = same_place(pn, p, i, r, fate);
 			if (k != UINT32_MAX)
 				unite(pn, k, x);
 		}

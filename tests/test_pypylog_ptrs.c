@@ -1,0 +1,129 @@
+/* ir/pypylog_ptrs.c: ConstPtr names of the optimized trace that the
+ * roles alone leave apart, paired by what becomes of the object they are
+ * stored into (holder_fate): the frame the optimizer kept is the one
+ * passed to call_assembler, and with several such frames in both traces
+ * the k-th pairs with the k-th (memo's recursive calls). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/pypylog.h"
+
+#define WREF                                                                   \
+	"descr=<FieldP "                                                       \
+	"pypy.interpreter.pyframe.PyFrame.inst_f_generator_wref 32>)\n"
+
+/* A log of one bridge: ORIG's ops (unoptimized, inputs [p0]) and OPT's
+ * (optimized, inputs [p10], no offsets needed beyond "+N: "). */
+static bool read_one(const char *orig, const char *opt, pl_log *log)
+{
+	char text[4096];
+	snprintf(text, sizeof text,
+		 "[1] {jit-log-noopt\n[p0]\n%s[2] jit-log-noopt}\n"
+		 "[3] {jit-log-opt-bridge\n"
+		 "# bridge out of Guard 0x7f0000140000 with 4 ops\n"
+		 "[p10]\n%s[4] jit-log-opt-bridge}\n",
+		 orig, opt);
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, log, &e) ==
+	      JP_OK);
+	bool ok = log->n == 1 && log->pairs[0].orig && log->pairs[0].opt;
+	CHECK(ok);
+	return ok;
+}
+
+/* Whether the ConstPtr name stored by the K-th setfield_gc of T is the
+ * log's ptrN (with its section prefix). */
+static bool stores_ptr(const ir_trace *t, uint32_t k, const char *n)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_SETFIELD_GC || k-- != 0)
+			continue;
+		const char *s = ir_valname(t, op->args[1]);
+		size_t a = strlen(s), b = strlen(n);
+		return a > b && s[a - b - 1] == '_' && !strcmp(s + a - b, n);
+	}
+	return false;
+}
+
+static void test_kept_frame(void)
+{
+	pl_log log;
+	if (!read_one("p1 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p1, ConstPtr(ptr2), " WREF
+		      "p3 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p3, ConstPtr(ptr4), " WREF
+		      "p5 = call_assembler_r(p3, p0, descr=<Loop1>)\n"
+		      "finish(p5)\n",
+		      "+1: p13 = new_with_vtable(descr=PyFrame)\n"
+		      "+2: setfield_gc(p13, ConstPtr(ptr14), " WREF
+		      "+3: p15 = call_assembler_r(p13, p10, descr=<Loop1>)\n"
+		      "+4: finish(p15)\n",
+		      &log))
+		return;
+	const pl_pair *p = &log.pairs[0];
+	CHECK(p->nsame == 1);
+	CHECK(stores_ptr(p->opt, 0, "ptr4"));
+	pl_free(&log);
+}
+
+static void test_frames_in_turn(void)
+{
+	pl_log log;
+	if (!read_one("p1 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p1, ConstPtr(ptr2), " WREF
+		      "p3 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p3, ConstPtr(ptr4), " WREF
+		      "p5 = call_assembler_r(p3, p0, descr=<Loop1>)\n"
+		      "p6 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p6, ConstPtr(ptr7), " WREF
+		      "p8 = call_assembler_r(p6, p0, descr=<Loop1>)\n"
+		      "finish(p8)\n",
+		      "+1: p13 = new_with_vtable(descr=PyFrame)\n"
+		      "+2: setfield_gc(p13, ConstPtr(ptr14), " WREF
+		      "+3: p15 = call_assembler_r(p13, p10, descr=<Loop1>)\n"
+		      "+4: p16 = new_with_vtable(descr=PyFrame)\n"
+		      "+5: setfield_gc(p16, ConstPtr(ptr17), " WREF
+		      "+6: p18 = call_assembler_r(p16, p10, descr=<Loop1>)\n"
+		      "+7: finish(p18)\n",
+		      &log))
+		return;
+	const pl_pair *p = &log.pairs[0];
+	CHECK(p->nsame == 2);
+	CHECK(stores_ptr(p->opt, 0, "ptr4"));
+	CHECK(stores_ptr(p->opt, 1, "ptr7"));
+	pl_free(&log);
+	/* Three frames passed on one side, two on the other: no pairing by
+	 * place. */
+	if (!read_one("p1 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p1, ConstPtr(ptr2), " WREF
+		      "p3 = call_assembler_r(p1, p0, descr=<Loop1>)\n"
+		      "p4 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p4, ConstPtr(ptr5), " WREF
+		      "p6 = call_assembler_r(p4, p0, descr=<Loop1>)\n"
+		      "p7 = new_with_vtable(descr=PyFrame)\n"
+		      "setfield_gc(p7, ConstPtr(ptr8), " WREF
+		      "p9 = call_assembler_r(p7, p0, descr=<Loop1>)\n"
+		      "finish(p9)\n",
+		      "+1: p13 = new_with_vtable(descr=PyFrame)\n"
+		      "+2: setfield_gc(p13, ConstPtr(ptr14), " WREF
+		      "+3: p15 = call_assembler_r(p13, p10, descr=<Loop1>)\n"
+		      "+4: p16 = new_with_vtable(descr=PyFrame)\n"
+		      "+5: setfield_gc(p16, ConstPtr(ptr17), " WREF
+		      "+6: p18 = call_assembler_r(p16, p10, descr=<Loop1>)\n"
+		      "+7: finish(p18)\n",
+		      &log))
+		return;
+	CHECK(log.pairs[0].nsame == 0);
+	pl_free(&log);
+}
+
+int main(void)
+{
+	test_kept_frame();
+	test_frames_in_turn();
+	return check_summary("test_pypylog_ptrs");
+}
