@@ -193,7 +193,10 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 
 /* Whether the object X, stored into at op I of T, is one T allocated and
  * that nothing in (I, TO) can see: no op there takes it as an argument
- * except as the object of a field access.  A store into it before an
+ * except as the object of a field access, a pointer comparison or a
+ * guard's condition (they look at its address or type, not its fields,
+ * and pass it on to nothing; memo's new integer is compared with a
+ * cached constant before the dict store).  A store into it before an
  * earlier call is then as if made just before op TO: the earlier calls
  * cannot see the object. */
 static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
@@ -206,7 +209,12 @@ static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
 		bool access = op->opc == IR_SETFIELD_GC ||
 			      op->opc == IR_GETFIELD_GC_I ||
 			      op->opc == IR_GETFIELD_GC_R;
-		for (uint32_t a = access ? 1 : 0; a < op->nargs; a++)
+		bool looks = op->opc == IR_PTR_EQ || op->opc == IR_PTR_NE ||
+			     ir_op_has((ir_opcode)op->opc, IRF_GUARD);
+		for (uint32_t a = access  ? 1
+				  : looks ? op->nargs
+					  : 0;
+		     a < op->nargs; a++)
 			if (op->args[a] == x)
 				return false;
 		for (uint32_t a = 0; a < op->nfail; a++)
