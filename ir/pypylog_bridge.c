@@ -181,6 +181,7 @@ typedef struct hfact {
 	const char *objname, *valname; /* the bridge's names */
 	bool ambiguous; /* two ConstPtr objects of the parent with DESCR */
 	bool kept;	/* carried across a call (pl_pair.nkept) */
+	bool weak;	/* across a call PyPy may take to write it (below) */
 } hfact;
 
 typedef struct hfacts {
@@ -467,7 +468,12 @@ static bool hfact_of(const ir_trace *t, uint32_t g, ir_vid x, ir_opcode get,
 }
 
 /* Heap facts at guard G of T from accesses in [FROM, G) that nothing
- * after them may have changed before G. */
+ * after them may have changed before G.  A field of a fail-arg read or
+ * written before a call that is not elidable, its value a fail-arg too,
+ * is a weak fact: PyPy's heap cache keeps it when the call's EffectInfo
+ * does not write the field, which the log does not print.  The bridge
+ * keeps a weak fact only when its optimized trace shows that it used
+ * that knowledge (weak_used). */
 static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 			  hfacts *hs)
 {
@@ -478,11 +484,16 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 		if (!field_access(t, i, &x, &y, &get, &d))
 			continue;
 		hfact f;
-		if (!hfact_of(t, g, x, get, d, &f) ||
-		    ir_val(t, x)->kind != 'r' ||
-		    may_change_kept(t, i + 1, g, d, x, &f.kept))
+		if (!hfact_of(t, g, x, get, d, &f) || ir_val(t, x)->kind != 'r')
 			continue;
-		if (fact_of(t, i, g, y, &f) && !add_hfact(hs, f))
+		if (may_change_kept(t, i + 1, g, d, x, &f.kept)) {
+			if (f.obj == HF_PTR ||
+			    may_change_calls(t, i + 1, g, d, x, &f.kept, true))
+				continue;
+			f.weak = true;
+		}
+		if (fact_of(t, i, g, y, &f) && (!f.weak || f.val < HF_PTR) &&
+		    !add_hfact(hs, f))
 			return false;
 	}
 	return true;
@@ -945,6 +956,38 @@ static ir_trace *rename_copy(const ir_trace *t, const pren *r)
 	return pl_with_prefix(t, set_renames, (void *)r);
 }
 
+/* Whether T reads field D of X before its first call that may write the
+ * heap. */
+static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+		    !pl_is_raw_read(t, op))
+			return false;
+		if ((op->opc == IR_GETFIELD_GC_R ||
+		     op->opc == IR_GETFIELD_GC_I) &&
+		    op->nargs == 1 && op->args[0] == x && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
+ * trace reads the field of that input before its first call, and its
+ * optimized trace does not read it there -- it took the value from the
+ * parent's heap cache, which had kept it across the parent's call.  What
+ * the fact assumes is what the optimizer did; it is counted with the
+ * fields kept by calls. */
+static bool weak_used(const pl_pair *p, const hfact *f)
+{
+	return f->obj < p->orig->ninputs && f->obj < p->opt->ninputs &&
+	       reads_before_call(p->orig, p->orig->inputs[f->obj], f->descr) &&
+	       !reads_before_call(p->opt, p->opt->inputs[f->obj], f->descr);
+}
+
 /* Both traces of P with the names of R renamed (left as they were when
  * out of memory: the identities are then merely not used). */
 static void renamed(pl_pair *p, const pren *r)
@@ -984,6 +1027,8 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 	for (uint32_t i = 0; i < hs.n; i++) {
 		if (hs.v[i].kept && po && po->write_all)
 			continue; /* --calls-write-all: no field kept */
+		if (hs.v[i].weak && !weak_used(p, &hs.v[i]))
+			continue;
 		nkept += hs.v[i].kept;
 		hs.v[w++] = hs.v[i];
 	}

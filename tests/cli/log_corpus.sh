@@ -202,6 +202,25 @@ log_has "list_types --calls-write-all" '^bridge 0x7f00000f0001 .* unknown' \
 grep -v 'setarrayitem_gc(p6, 0, 65\|setarrayitem_gc(p16, 0, 65' "$C/list_types.log" >"$tmp/lt2.log"
 [ "$(grep -c setarrayitem "$tmp/lt2.log")" -eq 0 ] || bad "list_types: the edit did not apply"
 log_has "list_types without an item type" '^bridge 0x7f00000f0001 .* unknown' "$tmp/lt2.log"
+# A weak fact (pypylog_bridge.c, direct_hfacts): the parent read the
+# dict's storage before an EF=5 lookup call and its guard passes both; the
+# bridge's optimized trace uses that fail-arg where the unoptimized one
+# reads the field again, so PyPy's heap cache kept it across the call:
+# proved, counted as a field kept by calls.  Not with --calls-write-all,
+# not once the parent stores into the field after the call, and not when
+# the bridge passes another input.
+log_has bridge_weak_fact '^bridge 0x7f0000130002 .* proved .*1 field kept by calls' \
+  "$C/bridge_weak_fact.log"
+log_has "bridge_weak_fact --calls-write-all" '^bridge 0x7f0000130002 .* unknown' \
+  --calls-write-all "$C/bridge_weak_fact.log"
+awk '/^\+40: i4 = int_lt/ { print "+35: setfield_gc(p0, NULL, descr=<FieldP pypy.objspace.std.dictmultiobject.W_DictMultiObject.inst_dstorage 8>)" } { print }' \
+  "$C/bridge_weak_fact.log" >"$tmp/wf1.log"
+grep -q '^+35: setfield_gc' "$tmp/wf1.log" || bad "bridge_weak_fact: the edit did not apply"
+log_has "bridge_weak_fact with a store" '^bridge 0x7f0000130002 .* unknown' "$tmp/wf1.log"
+sed 's/^+10: call_n(ConstClass(ll_dict_setitem_lookup_done), p21,/+10: call_n(ConstClass(ll_dict_setitem_lookup_done), p20,/' \
+  "$C/bridge_weak_fact.log" >"$tmp/wf2.log"
+grep -q 'lookup_done), p20,' "$tmp/wf2.log" || bad "bridge_weak_fact: the second edit did not apply"
+log_has "bridge_weak_fact on another input" '^bridge 0x7f0000130002 .* unknown' "$tmp/wf2.log"
 # Private objects (pypylog_private.c): 70 float boxes whose addresses go
 # nowhere were more than the heap model's 64 identities; taken apart, the
 # bridge is proved, and a changed constant is not.  A box read before its
