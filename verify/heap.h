@@ -14,9 +14,11 @@
  *    op and type and the path is unique among the unpaired allocations
  *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
  *    "in input K.F" (stored into field F of the K-th input; likewise
- *    of a ConstPtr, of a loop-invariant call's result, or of an object
- *    read from a field of one of those; "#k" for the k-th store into
- *    that cell), each extended by ".F" for
+ *    of a ConstPtr, of a loop-invariant call's result -- also an input
+ *    a guard_true(ptr_eq) says is one -- or of an object read from a
+ *    field of one of those; "#k" for the k-th store into that cell; a
+ *    read of such a cell after a store into it, with no call between,
+ *    holds what was stored), each extended by ".F" for
  *    an object first reached through field F of an object with a path
  *    (what the field holds then: a reference store replaced by a later
  *    one through the same allocation's result gives no path).

@@ -284,6 +284,25 @@ static void key_mask(hpaths *P, hset mask, const char *k)
 			key_set(P, x, k);
 }
 
+static bool holder_name(const ir_trace *t, ir_vid v, int depth, strbuf *sb);
+
+/* Whether A and B are one object by value or by name (holder_name): the
+ * thread-local context reached through a bridge input in one place and a
+ * loop-invariant call in another. */
+static bool same_holder(const ir_trace *t, ir_vid a, ir_vid b)
+{
+	if (a == b)
+		return true;
+	strbuf x, y;
+	sb_init(&x);
+	sb_init(&y);
+	bool same = holder_name(t, a, 0, &x) && holder_name(t, b, 0, &y) &&
+		    x.buf && y.buf && !strcmp(x.buf, y.buf);
+	sb_release(&x);
+	sb_release(&y);
+	return same;
+}
+
 /* Whether a reference store after op I, through the same reference,
  * writes the cell LBL of store I again before op UPTO -- or, with
  * AT_EVENTS, before the next call or end, whichever comes first.  A cell
@@ -302,7 +321,8 @@ static bool same_cell_later(const ir_trace *t, uint32_t i, const char *lbl,
 		    (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END)))
 			return false;
 		if (ref_store(t, q, &sv, l2, sizeof l2) &&
-		    q->args[0] == t->ops[i].args[0] && !strcmp(l2, lbl))
+		    same_holder(t, q->args[0], t->ops[i].args[0]) &&
+		    !strcmp(l2, lbl))
 			return true;
 	}
 	return false;
@@ -406,6 +426,34 @@ static void loopinv_key(strbuf *sb, const ir_trace *t, const ir_op *op,
 	sb_printf(sb, ")%s", lbl);
 }
 
+/* The loop-invariant call (its op) whose result a guard_true(ptr_eq)
+ * says is input V, or UINT32_MAX.  A bridge's facts state that the
+ * thread-local execution context is one of its inputs; one trace may
+ * reach the context through the input and the other through a new
+ * call_loopinvariant (memo's recursive calls), and both must name it
+ * alike for the objects stored into it to pair. */
+static uint32_t loopinv_alias(const ir_trace *t, ir_vid v)
+{
+	if (ir_val(t, v)->tag != IR_VAL_INPUT)
+		return UINT32_MAX;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *g = &t->ops[i];
+		if (g->opc != IR_GUARD_TRUE)
+			continue;
+		uint32_t e = ir_defop(t, g->args[0]);
+		if (e == UINT32_MAX || t->ops[e].opc != IR_PTR_EQ)
+			continue;
+		const ir_op *eq = &t->ops[e];
+		for (int k = 0; k < 2; k++) {
+			uint32_t c = ir_defop(t, eq->args[1 - k]);
+			if (eq->args[k] == v && c != UINT32_MAX &&
+			    ir_pycall_of(t, &t->ops[c]) == IR_PYCALL_LOOPINV)
+				return c;
+		}
+	}
+	return UINT32_MAX;
+}
+
 /* The path of cell LBL of the holder of store OP when the holder is not
  * fresh and can be named the same way in both traces (an input by
  * position, a ConstPtr, a loop-invariant call's result), into SB; false
@@ -421,7 +469,10 @@ static bool holder_name(const ir_trace *t, ir_vid v, int depth, strbuf *sb)
 	const ir_value *x = ir_val(t, v);
 	uint32_t d = ir_defop(t, v);
 	const ir_op *dop = d != UINT32_MAX ? &t->ops[d] : NULL;
-	if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
+	uint32_t li = loopinv_alias(t, v);
+	if (li != UINT32_MAX) /* the name the other trace may use for it */
+		loopinv_key(sb, t, &t->ops[li], "");
+	else if (x->tag == IR_VAL_INPUT) /* by position: names may differ */
 		sb_printf(sb, "input %u", x->def);
 	else if (x->tag == IR_VAL_CONST_PTR)
 		sb_printf(sb, "ConstPtr(%s)", t->strs[x->name]);
@@ -579,6 +630,32 @@ static uint32_t call_name(const ir_trace *t, uint32_t i, char *ev, size_t cap)
 	return first;
 }
 
+/* What the field read I of a holder that is not fresh holds when the
+ * trace stored into that field of the same holder (same_holder) after
+ * its last call: that store's objects.  A frame's f_backref is the
+ * thread-local context's topframeref that one trace reads back through
+ * a loop-invariant call where the other passes the object it stored. */
+static hset forwarded(const hpaths *P, uint32_t i)
+{
+	const ir_trace *t = P->t;
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_GETFIELD_GC_R || !op->descr)
+		return hs_none();
+	for (uint32_t j = i; j-- > 0;) {
+		const ir_op *q = &t->ops[j];
+		ir_vid sv;
+		char lbl[320];
+		if (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END))
+			break;
+		if (ref_store(t, q, &sv, lbl, sizeof lbl) &&
+		    !strcmp(lbl, t->strs[op->descr]))
+			return same_holder(t, q->args[0], op->args[0])
+				   ? P->pts[sv]
+				   : hs_none();
+	}
+	return hs_none();
+}
+
 static void key_walk(hpaths *P)
 {
 	const ir_trace *t = P->t;
@@ -601,6 +678,8 @@ static void key_walk(hpaths *P)
 				    hs_any(hs_and(P->pts[q->args[0]], src)))
 					m = hs_or(m, P->pts[sv]);
 			}
+			if (!hs_any(src))
+				m = forwarded(P, i);
 			P->pts[op->result] = m;
 		} else if (op->opc == IR_SETFIELD_GC ||
 			   op->opc == IR_SETARRAYITEM_GC) {
