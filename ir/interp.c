@@ -605,6 +605,13 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 				r->res->nrejected++;
 			return JP_OK;
 		}
+		/* A string helper on NULL is undefined (ir_py_needs_nonnull).
+		 */
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (a[j] == 0 && ir_py_needs_nonnull(t, op, j)) {
+				r->undef = true;
+				return JP_OK;
+			}
 		return do_call(r, opi, a, out);
 	}
 	/* clang-format off */

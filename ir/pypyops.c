@@ -144,6 +144,23 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	       listed(call_descr, " ignores=", field);
 }
 
+bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
+{
+	/* rpython/jit/codewriter/effectinfo.py; the unicode ones are 20
+	 * more.  OS_STR_EQUAL, the CHECKNULL ones and OS_STR_CMP accept
+	 * NULL. */
+	static const int nonnull[] = {22, 23, 26, 27, 28, 29, 31};
+	if (op->opc != IR_OPAQUE || !op->descr || j == 0 || j >= op->nargs ||
+	    ir_val(t, op->args[j])->kind != 'r' ||
+	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+		return false;
+	int os = ir_py_oopspec(t->strs[op->descr]);
+	for (size_t k = 0; k < sizeof nonnull / sizeof *nonnull; k++)
+		if (os == nonnull[k] || os == nonnull[k] + 20)
+			return true;
+	return false;
+}
+
 bool ir_py_call_ignores(const char *call_descr, const char *field)
 {
 	return listed(call_descr, " ignores=", field);

@@ -80,6 +80,17 @@ int ir_py_extraeffect(const char *descr);
  * or -1 when there is none (rpython/jit/codewriter/effectinfo.py). */
 int ir_py_oopspec(const char *descr);
 
+/* Whether argument J of the call OP of T is a string that must not be
+ * NULL: the string helpers PyPy's optimizer takes apart (oopspec
+ * OS_STR_CONCAT, _SLICE, OS_STREQ_SLICE_NONNULL, _SLICE_CHAR, _NONNULL,
+ * _NONNULL_CHAR, _LENGTHOK and their unicode twins) read the length of
+ * every string they are given (rpython/rtyper/lltypesystem/rstr.py), so
+ * such a call on NULL is undefined, as a field access through NULL is.
+ * The optimizer reads those lengths itself when it makes the string
+ * virtual.  Only reference arguments after the function. */
+bool ir_py_needs_nonnull(const struct ir_trace *t, const struct ir_op *op,
+			 uint32_t j);
+
 /* Whether the field descr says the field is immutable (PyPy prints " pure"
  * at its end: immutable and quasi-immutable fields). */
 bool ir_py_field_immutable(const char *descr);

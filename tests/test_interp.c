@@ -579,8 +579,35 @@ static void test_cond_calls(void)
 	ir_trace_free(t);
 }
 
+/* A string helper on NULL is undefined at the call, which is then no
+ * event (ir_py_needs_nonnull); on a string it is an ordinary call. */
+static void test_string_helper_on_null(void)
+{
+	ir_trace *t = parse_pypy("[p0, p1]\n"
+				 "p2 = call_r(ConstClass(cat), p0, p1, "
+				 "descr=<Callr 8 rr EF=3 OS=22>)\n"
+				 "finish(p2)\n");
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t args[2] = {0x2000, 0}, ret[1] = {0x3000};
+	interp_env env = {
+	    .args = args, .nargs = 2, .call_ret = ret, .ncall_ret = 1};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_UNDEFINED && r.stop_op == 0 && r.ncalls == 0);
+	interp_result_free(&r);
+	args[1] = 0x2010;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.ncalls == 1);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
+	test_string_helper_on_null();
 	test_cond_calls();
 	test_kept_fields();
 	test_claims();

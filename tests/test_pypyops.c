@@ -405,8 +405,45 @@ static void test_cond_calls(void)
 	CHECK(!ir_py_cond_calls(IR_PYCOND_VALUE, 7));
 }
 
+/* The string helpers PyPy's optimizer takes apart need their string
+ * arguments non-NULL (ir_py_needs_nonnull); OS_STR_EQUAL accepts NULL,
+ * integer arguments and the function never count. */
+static void test_string_args_nonnull(void)
+{
+	static const struct {
+		const char *op;
+		bool need[4]; /* per argument */
+	} cases[] = {
+	    {"p2 = call_r(ConstClass(cat), p0, p0, descr=<Callr 8 rr EF=3 "
+	     "OS=22>)",
+	     {false, true, true, false}},
+	    {"p2 = call_r(ConstClass(sl), p0, i1, i1, descr=<Callr 8 rii EF=3 "
+	     "OS=43>)",
+	     {false, true, false, false}},
+	    {"i2 = call_i(ConstClass(eq), p0, p0, descr=<Calli 1 rr EF=0 "
+	     "OS=24>)",
+	     {false, false, false, false}},
+	    {"i2 = call_i(ConstClass(eq), p0, i1, descr=<Calli 1 ri EF=0 "
+	     "OS=29>)",
+	     {false, true, false, false}},
+	    {"p2 = call_r(ConstClass(f), p0, descr=<Callr 8 r EF=5>)",
+	     {false, false, false, false}},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		ir_trace *t = one_op(cases[i].op);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		for (uint32_t j = 0; j < 4; j++)
+			CHECK(ir_py_needs_nonnull(t, &t->ops[0], j) ==
+			      cases[i].need[j]);
+		ir_trace_free(t);
+	}
+}
+
 int main(void)
 {
+	test_string_args_nonnull();
 	test_cond_calls();
 	test_table();
 	test_descr_guarantees();

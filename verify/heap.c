@@ -121,7 +121,7 @@ void hp_close(hp *h)
 	free(h->rk);
 	free(h->rkr);
 	free(h->retesc);
-	free(h->lencell);
+	free(h->cells);
 	free(h->li_val);
 	free(h->li_clean);
 	free(h);

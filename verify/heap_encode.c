@@ -594,26 +594,87 @@ static uint32_t base_call(const hp *h, const htrace *e, uint32_t f)
  * read.  Array lengths are >= 0 too, but stating it of them made the
  * solver 3.5 times slower on list loops (docs/performance.md, session 21)
  * and proved nothing more: left out. */
+/* Adds CELL to the cells hp_realism states something of (once). */
+static void add_cell(hp *h, Z3_ast cell, bool nonnull)
+{
+	for (uint32_t i = 0; i < h->ncells; i++)
+		if (h->cells[i].cell == cell && h->cells[i].nonnull == nonnull)
+			return;
+	if (h->ncells == h->capcells) {
+		uint32_t cap = h->capcells ? 2 * h->capcells : 16;
+		hcellfact *v = realloc(h->cells, cap * sizeof *v);
+		if (!v) {
+			h->S.failed = true; /* out of memory: unknown */
+			return;
+		}
+		h->cells = v;
+		h->capcells = cap;
+	}
+	h->cells[h->ncells++] = (hcellfact){cell, nonnull};
+}
+
+/* Whether the original T dereferences R (a field or item access, a
+ * guard_class, a string helper's argument) and nowhere tests it against
+ * NULL or another reference. */
+static bool deref_unchecked(const ir_trace *t, ir_vid r)
+{
+	bool deref = false;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			if (op->args[j] != r)
+				continue;
+			switch (op->opc) {
+			case IR_GETFIELD_GC_I:
+			case IR_GETFIELD_GC_R:
+			case IR_GETARRAYITEM_GC_I:
+			case IR_GETARRAYITEM_GC_R:
+			case IR_SETFIELD_GC:
+			case IR_SETARRAYITEM_GC:
+			case IR_GUARD_CLASS: deref |= j == 0; break;
+			case IR_GUARD_NONNULL:
+			case IR_GUARD_ISNULL:
+			case IR_GUARD_VALUE:
+			case IR_PTR_EQ:
+			case IR_PTR_NE: return false;
+			default: deref |= ir_py_needs_nonnull(t, op, j); break;
+			}
+		}
+	}
+	return deref;
+}
+
+/* An immutable reference field of an object that is not fresh, read
+ * through ADDR by the original, which dereferences the value with no test
+ * of its own (deref_unchecked), is not NULL from the start: PyPy's
+ * interpreter is RPython, whose annotator gives such a field a type
+ * without None (the unicode object's utf8 string) -- a field that may be
+ * None is tested before use.  No call changes an immutable field of an
+ * object that is not fresh, so its initial cell holds the value.  PyPy's
+ * optimizer hoists such reads and the length read behind them above
+ * calls (glob_match); with NULL allowed there the hoisted access would be
+ * a new NULL access. */
+bool hp_nonnull_read(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	return op->opc == IR_GETFIELD_GC_R && op->descr &&
+	       ir_py_field_immutable(t->strs[op->descr]) &&
+	       deref_unchecked(t, op->result);
+}
+
+static void nonnull_field(hp *h, const htrace *e, uint32_t f, uint32_t i,
+			  Z3_ast addr)
+{
+	if (e == &h->ho && hp_nonnull_read(e->t, i))
+		add_cell(h, K(h, Z3_mk_select(h->z, h->f[f].h0, addr)), true);
+}
+
 static void nonneg_length(hp *h, uint32_t f, Z3_ast addr)
 {
 	const char *n = h->f[f].name;
 	if (strncmp(n, "<str>", 5) && strncmp(n, "<unicode>", 9))
 		return;
-	Z3_ast cell = K(h, Z3_mk_select(h->z, h->f[f].h0, addr));
-	for (uint32_t i = 0; i < h->nlen; i++)
-		if (h->lencell[i] == cell)
-			return;
-	if (h->nlen == h->caplen) {
-		uint32_t cap = h->caplen ? 2 * h->caplen : 16;
-		Z3_ast *v = realloc(h->lencell, cap * sizeof *v);
-		if (!v) {
-			h->S.failed = true; /* out of memory: unknown */
-			return;
-		}
-		h->lencell = v;
-		h->caplen = cap;
-	}
-	h->lencell[h->nlen++] = cell;
+	add_cell(h, K(h, Z3_mk_select(h->z, h->f[f].h0, addr)), false);
 }
 
 /* Conditional call I of E (ir_py_cond_of) whose condition is the same
@@ -650,6 +711,25 @@ static bool enc_cond(hp *h, htrace *e, uint32_t i)
 	return true;
 }
 
+/* A string helper's string arguments must not be NULL
+ * (ir_py_needs_nonnull): the op is defined where none is. */
+static void string_args_nonnull(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	for (uint32_t j = 0; j < op->nargs; j++) {
+		if (!ir_py_needs_nonnull(t, op, j) ||
+		    fresh_ident_of(h, a[j]) != HP_NONE)
+			continue;
+		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, a[j])));
+		if (e->nn[i]) {
+			Z3_ast both[2] = {e->nn[i], nn};
+			nn = K(h, Z3_mk_and(h->z, 2, both));
+		}
+		e->nn[i] = nn;
+	}
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -681,6 +761,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		    op->opc == IR_GETFIELD_GC_I ? from_word(h, sel) : sel;
 		if (h->f[f].immut)
 			nonneg_length(h, f, a[0]);
+		nonnull_field(h, e, f, i, a[0]);
 		load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETFIELD_GC_R) {
 			/* No call changes an immutable field of an object
@@ -724,6 +805,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		return;
 	}
 	default:
+		string_args_nonnull(h, e, i, a);
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
 			enc_pure(h, e, i);
 		else if (ir_py_cond_of(t, op) == IR_PYCOND_NONE ||

@@ -284,6 +284,13 @@ typedef struct hlist {
 	uint32_t n, cap;
 } hlist;
 
+/* An initial cell of H0 and what realism says of it: non-NULL (a
+ * reference) or >= 0 (a length). */
+typedef struct hcellfact {
+	Z3_ast cell;
+	bool nonnull;
+} hcellfact;
+
 typedef struct hp {
 	Z3_context z;
 	zc_scope S;
@@ -307,10 +314,12 @@ typedef struct hp {
 	uint32_t maxcalls;
 	htrace ho, hpp;
 	Z3_ast bg; /* background constraints */
-	/* The initial length cells the traces read (nonneg_length): each
-	 * is >= 0 (hp_realism). */
-	Z3_ast *lencell;
-	uint32_t nlen, caplen;
+	/* Initial cells hp_realism states something of: a string length
+	 * the traces read is >= 0 (nonneg_length), an immutable reference
+	 * field the original dereferences unchecked is not NULL
+	 * (nonnull_field). */
+	hcellfact *cells;
+	uint32_t ncells, capcells;
 	arena nodes;	       /* the hnode lists */
 	hlist Q;	       /* the obligations (hp_obligations) */
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
@@ -361,6 +370,13 @@ Z3_ast hp_cptr_addr(hp *h, const char *name);
 void hp_scan_cptrs(hp *h, const ir_trace *t);
 
 void hp_make_background(hp *h);
+
+/* Whether op I of the original T reads an immutable reference field
+ * whose value T dereferences with no test of its own: hp_realism states
+ * the field's initial cell non-NULL (heap_encode.c, nonnull_field), and
+ * a concrete run that reads NULL there is not a run of PyPy (the
+ * replay's realistic). */
+bool hp_nonnull_read(const ir_trace *t, uint32_t i);
 
 /* After both traces are encoded: what call results may be (added to the
  * background; h->retesc). */

@@ -1000,17 +1000,21 @@ jp_status hp_call_results(hp *h)
 jp_status hp_realism(hp *h)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
-	size_t cap =
-	    ((size_t)h->ho.nloads + h->hpp.nloads) * (h->nid + 1) + h->nlen + 2;
+	size_t cap = ((size_t)h->ho.nloads + h->hpp.nloads) * (h->nid + 1) +
+		     h->ncells + 2;
 	Z3_ast *c = calloc(cap, sizeof *c);
 	if (!c)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	uint32_t n = 0;
 	c[n++] = h->bg;
-	/* Lengths of objects that are not fresh (nonneg_length). */
-	for (uint32_t i = 0; i < h->nlen; i++)
-		c[n++] =
-		    K(h, Z3_mk_bvsge(h->z, h->lencell[i], zc_bv(&h->S, 64, 0)));
+	/* Lengths of objects that are not fresh (nonneg_length), fields
+	 * never NULL (nonnull_field). */
+	for (uint32_t i = 0; i < h->ncells; i++) {
+		Z3_ast x = h->cells[i].cell, zero = zc_bv(&h->S, 64, 0);
+		c[n++] = h->cells[i].nonnull
+			     ? K(h, Z3_mk_not(h->z, Z3_mk_eq(h->z, x, zero)))
+			     : K(h, Z3_mk_bvsge(h->z, x, zero));
+	}
 	for (int s = 0; s < 2; s++)
 		for (uint32_t i = 0; i < es[s]->nloads; i++) {
 			uint32_t f = es[s]->lf[i], k = es[s]->lk[i];

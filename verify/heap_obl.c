@@ -31,6 +31,11 @@ Z3_ast hp_def_at(hp *h, uint32_t i)
 Z3_ast hp_def_upto(hp *h, uint32_t upto)
 {
 	Z3_ast r = zc_true(&h->S);
+	/* A call at UPTO is defined before it happens or not at all (a
+	 * string helper on NULL, ir_py_needs_nonnull): its own condition
+	 * is part of "defined before the call". */
+	if (upto < h->o->nops && hp_is_call(h->o, &h->o->ops[upto]))
+		upto++;
 	for (uint32_t i = 0; i < upto && i < h->o->nops; i++) {
 		Z3_ast d = hp_def_at(h, i);
 		if (d) {

@@ -931,6 +931,25 @@ static void explain_unconfirmed(hp *h, const henv *v, const char *what,
 	h->res->unconfirmed_text = sb_detach(&sb);
 }
 
+/* Whether the original's run R respects what hp_realism states that a
+ * run can check: no immutable field it dereferences unchecked reads NULL
+ * from an object the run did not allocate (hp_nonnull_read).  Screening
+ * inputs leave such fields 0; a run with one is no run of PyPy, and no
+ * counterexample. */
+static bool realistic(const ir_trace *o, const interp_result *r)
+{
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		if (op->result == IR_NOVAL || !r->known[op->result] ||
+		    r->vals[op->result] != 0 || !hp_nonnull_read(o, i))
+			continue;
+		uint32_t d = ir_defop(o, op->args[0]);
+		if (d == UINT32_MAX || !ir_op_has(o->ops[d].opc, IRF_ALLOC))
+			return false;
+	}
+	return true;
+}
+
 static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		       jp_status *st)
 {
@@ -955,7 +974,9 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	strbuf why;
 	sb_init(&why);
 	uint32_t k;
-	if (diverges_at(h, &A, &B, &why, &k)) {
+	if (!realistic(h->o, &ro)) {
+		ans = model ? -1 : 0;
+	} else if (diverges_at(h, &A, &B, &why, &k)) {
 		ans = 1;
 		ver_result *r = h->res;
 		for (uint32_t i = 0; i < h->o->ninputs; i++)
