@@ -336,7 +336,7 @@ static bool reach_at_call(run *r, uint32_t opi, const uint64_t *args)
 			reach_addr(r, args[j]);
 	/* nothing is reached through a field the call's descr says it
 	 * ignores (ir_py_call_ignores): the call does not see it */
-	const char *cd = op->descr ? r->t->strs[op->descr] : NULL;
+	const char *cd = ir_py_seen_descr(r->t, op);
 	bool changed = true;
 	while (changed) {
 		changed = false;

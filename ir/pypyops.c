@@ -144,6 +144,18 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	       listed(call_descr, " ignores=", field);
 }
 
+const char *ir_py_seen_descr(const ir_trace *t, const ir_op *op)
+{
+	for (size_t i = (size_t)(op - t->ops) + 1; i-- > 0;) {
+		const ir_op *q = &t->ops[i];
+		if (q != op && !ir_op_has((ir_opcode)q->opc, IRF_CALL))
+			continue;
+		if (!ir_py_writes_nothing(ir_op_name(t, q)))
+			return q->descr ? t->strs[q->descr] : NULL;
+	}
+	return NULL;
+}
+
 bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
 {
 	/* rpython/jit/codewriter/effectinfo.py; the unicode ones are 20

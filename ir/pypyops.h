@@ -131,6 +131,13 @@ bool ir_py_writes_nothing(const char *name);
  * past the call (docs/pypy.md, "Call effects"). */
 bool ir_py_call_ignores(const char *call_descr, const char *field);
 
+/* The descr text that says what the call event OP of T sees (its
+ * " keeps=" and " ignores=" lists): its own, or for a guard on what the
+ * previous call left (ir_py_writes_nothing) that call's -- a store the
+ * optimizer delayed past a call is still pending at the guard_no_exception
+ * after it; NULL when there is none. */
+const char *ir_py_seen_descr(const struct ir_trace *t, const struct ir_op *op);
+
 /* Whether an opaque op of this name returns a reference that is never an
  * object the trace allocated: force_token (the JIT frame), virtual_ref (a
  * new vref object). */

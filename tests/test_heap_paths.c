@@ -95,6 +95,39 @@ static void test_read_back(void)
 	CHECK(verdict(orig, b) == VER_REFUTED);
 }
 
+/* A store into the context that the next calls ignore (" ignores=",
+ * the optimizer delayed it past them) names its object at the first
+ * event that sees the field, as the optimized trace, which stores it
+ * only then (heap_model.c, key_hidden). */
+static void test_hidden_store(void)
+{
+	const char *orig =
+	    "[p0, p1]\n"
+	    "p2 = new(descr=V)\n"
+	    "setfield_gc(p2, 1, descr=tok)\n"
+	    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+	    "call_n(ConstClass(f), p1, descr=<Callv 0 r EF=5 "
+	    "ignores=e.E.inst_top>)\n"
+	    "guard_no_exception()\n"
+	    "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"
+	    "finish()\n";
+	const char *opt =
+	    "[p0, p1]\n"
+	    "call_n(ConstClass(f), p1, descr=<Callv 0 r EF=5 "
+	    "ignores=e.E.inst_top>)\n"
+	    "guard_no_exception()\n"
+	    "p12 = new(descr=V)\n"
+	    "setfield_gc(p12, %d, descr=tok)\n"
+	    "setfield_gc(p0, p12, descr=<FieldP e.E.inst_top 8>)\n"
+	    "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"
+	    "finish()\n";
+	char b[600];
+	snprintf(b, sizeof b, opt, 1);
+	CHECK(verdict(orig, b) == VER_PROVED);
+	snprintf(b, sizeof b, opt, 2);
+	CHECK(verdict(orig, b) == VER_REFUTED);
+}
+
 int main(void)
 {
 	jp_err e;
@@ -104,6 +137,7 @@ int main(void)
 		return check_summary("test_heap_paths");
 	test_context_by_name();
 	test_read_back();
+	test_hidden_store();
 	ver_ctx_free(C);
 	return check_summary("test_heap_paths");
 }

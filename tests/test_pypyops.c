@@ -441,8 +441,41 @@ static void test_string_args_nonnull(void)
 	}
 }
 
+/* What a call event sees is its descr's; a guard on what the previous
+ * call left sees what that call saw (ir_py_seen_descr). */
+static void test_seen_descr(void)
+{
+	jp_err e;
+	ir_trace *t =
+	    parse("[p0]\n"
+		  "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5 "
+		  "ignores=a.B.c>)\n"
+		  "guard_no_exception()\n"
+		  "i1 = int_add(1, 2)\n"
+		  "guard_no_exception()\n"
+		  "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5>)\n"
+		  "finish()\n",
+		  true, &e);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < 4; i++) {
+		const char *d = ir_py_seen_descr(t, &t->ops[i]);
+		if (i == 2)
+			continue;
+		CHECK(d && strstr(d, "ignores=a.B.c"));
+	}
+	const char *g = ir_py_seen_descr(t, &t->ops[4]);
+	CHECK(g && !strstr(g, "ignores="));
+	ir_trace_free(t);
+	t = parse("[p0]\nguard_no_exception()\nfinish()\n", true, &e);
+	CHECK(t && ir_py_seen_descr(t, &t->ops[0]) == NULL);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
+	test_seen_descr();
 	test_string_args_nonnull();
 	test_cond_calls();
 	test_table();

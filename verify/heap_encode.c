@@ -187,7 +187,7 @@ static hset with_pending(const htrace *e)
  * ignores wait for a later call. */
 static void flush_pending(hp *h, htrace *e, const ir_op *call)
 {
-	const char *cd = call->descr ? ir_strtext(e->t, call->descr) : NULL;
+	const char *cd = ir_py_seen_descr(e->t, call);
 	uint32_t w = 0;
 	for (uint32_t k = 0; k < e->npend; k++) {
 		struct hpend q = e->pend[k];
@@ -1066,7 +1066,7 @@ static Z3_ast disj_term(hp *h, hdisj *d)
  * (ir_py_call_ignores). */
 Z3_ast hp_heap_neq_at(hp *h, const hmem *x, const hmem *y, const ir_op *call)
 {
-	const char *cd = call && call->descr ? h->o->strs[call->descr] : NULL;
+	const char *cd = call ? ir_py_seen_descr(h->o, call) : NULL;
 	hdisj d = {0};
 	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++)
 		if (!cd || !ir_py_call_ignores(cd, h->f[f].name))

@@ -235,6 +235,7 @@ typedef struct hpaths {
 	hset *pts;     /* per vid: allocations it may be */
 	char **key;    /* per allocation: its path, or NULL */
 	hset esc;      /* allocations escaped so far */
+	bool *hidden;  /* per op: a store the next call does not see, unnamed */
 	uint32_t nalloc;
 	bool failed;
 } hpaths;
@@ -551,8 +552,27 @@ static bool store_hidden(const ir_trace *t, uint32_t i)
 	if (j == t->nops || !hp_is_call(t, &t->ops[j]))
 		return false; /* the end (or none) sees every field */
 	const ir_op *q = &t->ops[j];
-	return ir_py_call_ignores(q->descr ? t->strs[q->descr] : NULL,
-				  t->strs[op->descr]);
+	return ir_py_call_ignores(ir_py_seen_descr(t, q), t->strs[op->descr]);
+}
+
+static void key_stored(hpaths *P, uint32_t i, bool fresh);
+
+/* The stores hidden from the calls before event E (store_hidden) that E
+ * sees: named now, before E's own arguments, as the trace that delayed
+ * the store past those calls names them at its store. */
+static void key_hidden(hpaths *P, uint32_t e)
+{
+	const ir_trace *t = P->t;
+	const ir_op *ev = &t->ops[e];
+	const char *cd = hp_is_call(t, ev) ? ir_py_seen_descr(t, ev) : NULL;
+	for (uint32_t j = 0; j < e; j++) {
+		const ir_op *q = &t->ops[j];
+		if (!P->hidden[j] ||
+		    (cd && ir_py_call_ignores(cd, t->strs[q->descr])))
+			continue;
+		P->hidden[j] = false;
+		key_stored(P, j, false);
+	}
 }
 
 static void key_store(hpaths *P, uint32_t i)
@@ -569,8 +589,23 @@ static void key_store(hpaths *P, uint32_t i)
 		return; /* the holder's own path covers it later */
 	if (!fresh && store_overwritten(t, i, lbl))
 		return; /* nothing sees it there: the later store names */
-	if (!fresh && store_hidden(t, i))
-		return; /* the next call does not see it there */
+	if (!fresh && store_hidden(t, i)) {
+		P->hidden[i] = true; /* named at the event that sees it */
+		return;
+	}
+	key_stored(P, i, fresh);
+}
+
+/* Names what store I put into a holder: the holder's key for a non-fresh
+ * holder, and the closure of what escapes with it. */
+static void key_stored(hpaths *P, uint32_t i, bool fresh)
+{
+	const ir_trace *t = P->t;
+	const ir_op *op = &t->ops[i];
+	ir_vid sv;
+	char lbl[320];
+	if (!ref_store(t, op, &sv, lbl, sizeof lbl))
+		return;
 	hset val = hs_minus(P->pts[sv], P->esc);
 	strbuf sb;
 	sb_init(&sb);
@@ -685,10 +720,12 @@ static void key_walk(hpaths *P)
 			   op->opc == IR_SETARRAYITEM_GC) {
 			key_store(P, i);
 		} else if (hp_is_call(t, op)) {
+			key_hidden(P, i);
 			uint32_t first = call_name(t, i, ev, sizeof ev);
 			key_event(P, i, ev, "arg", op->args + first,
 				  op->nargs - first, true);
 		} else if (ir_op_has(op->opc, IRF_END)) {
+			key_hidden(P, i);
 			key_event(P, i, "end", "arg", op->args, op->nargs,
 				  true);
 		} else if (ir_op_has(op->opc, IRF_GUARD) && op->nfail) {
@@ -707,6 +744,7 @@ static void paths_free(hpaths *P)
 	free(P->key);
 	free(P->aop);
 	free(P->pts);
+	free(P->hidden);
 }
 
 /* Computes the first access path of every allocation of T; false when
@@ -720,7 +758,8 @@ static bool paths_of(const ir_trace *t, hpaths *P)
 	P->aop = calloc(P->nalloc + 1, sizeof *P->aop);
 	P->key = calloc(P->nalloc + 1, sizeof *P->key);
 	P->pts = calloc(t->nvals + 1, sizeof *P->pts);
-	if (!P->aop || !P->key || !P->pts)
+	P->hidden = calloc(t->nops + 1, sizeof *P->hidden);
+	if (!P->aop || !P->key || !P->pts || !P->hidden)
 		return false;
 	if (P->nalloc > HP_MAXID) {
 		P->nalloc = 0;

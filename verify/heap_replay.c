@@ -112,8 +112,7 @@ static hset reach(const hrun *R, const interp_obj *objs, uint32_t n, hset prev,
 {
 	/* A call does not see the fields its descr ignores
 	 * (ir_py_call_ignores): nothing is reached through them there. */
-	const char *cd =
-	    call && call->descr ? ir_strtext(R->t, call->descr) : NULL;
+	const char *cd = call ? ir_py_seen_descr(R->t, call) : NULL;
 	hset m = prev;
 	for (uint32_t i = 0; i < nroots; i++)
 		if (is_ref(R->t, vids[i]))
@@ -144,8 +143,7 @@ static bool heaps_equal(const hp *h, const hrun *A, const interp_obj *ao,
 {
 	/* A call whose descr says it ignores a field does not see it
 	 * (ir_py_call_ignores): the model compares without it too. */
-	const char *cd =
-	    call && call->descr ? ir_strtext(A->t, call->descr) : NULL;
+	const char *cd = call ? ir_py_seen_descr(A->t, call) : NULL;
 	for (int side = 0; side < 2; side++) {
 		const interp_obj *objs = side ? bo : ao;
 		uint32_t n = side ? bn : an;
