@@ -259,6 +259,109 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 	return n;
 }
 
+/* Whether the list SB (add_kept) names the field of descr D. */
+static bool in_list(const strbuf *sb, const char *d)
+{
+	const char *s = strchr(d, ' ');
+	if (!s || !sb->buf)
+		return false;
+	s++;
+	size_t n = strcspn(s, " >");
+	for (const char *k = sb->buf; *k;) {
+		size_t m = strcspn(k, ",");
+		if (m == n && !strncmp(k, s, n))
+			return true;
+		k += m + (k[m] == ',');
+	}
+	return false;
+}
+
+/* Whether T's first access of field D after op C is a store (a read
+ * would see what was stored before). */
+static bool stored_later(const ir_trace *t, uint32_t c, const char *d)
+{
+	for (uint32_t i = c + 1; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *r = field_read(t, op), *w = field_store(t, op);
+		if (r && !strcmp(r, d))
+			return false;
+		if (w && !strcmp(w, d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether X is the result of an allocation of T. */
+static bool allocated(const ir_trace *t, ir_vid x)
+{
+	uint32_t d = ir_defop(t, x);
+	return d != UINT32_MAX &&
+	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
+}
+
+/* Whether a call of T in ops (FROM, TO] takes X as an argument. */
+static bool passed_to_call(const ir_trace *t, ir_vid x, uint32_t from,
+			   uint32_t to)
+{
+	for (uint32_t i = from + 1; i <= to && i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; is_call(t, op) && j < op->nargs; j++)
+			if (op->args[j] == x)
+				return true;
+	}
+	return false;
+}
+
+/* Whether T stores field D in ops [FROM, TO). */
+static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
+		      const char *d)
+{
+	for (uint32_t i = from; i < to; i++) {
+		const char *w = field_store(t, &t->ops[i]);
+		if (w && !strcmp(w, d))
+			return true;
+	}
+	return false;
+}
+
+/* The fields the optimizer delayed a store of past several calls, call K
+ * among them (C and O: the two traces' calls, aligned; ignored_at names
+ * the ones delayed past one call): the original's last store of F before
+ * its call K comes before its call J <= K, the optimized trace stores F
+ * nowhere between its call J - 1 and call K, and stores F after call K
+ * before it reads F; the store goes into an object the original did not
+ * allocate and that no call between takes.  PyPy keeps a store pending (a
+ * virtual reference stored into the execution context's topframeref) across
+ * every call whose EffectInfo neither reads nor writes the field, so calls J..K
+ * all ignore it (sparse_dot's dict iteration and lookup calls). */
+static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
+			   const uint32_t *o, uint32_t k, strbuf *sb)
+{
+	const ir_trace *u = p->orig, *t = p->opt;
+	uint32_t n = 0;
+	if (o[k] == UINT32_MAX || c[k] == UINT32_MAX)
+		return 0;
+	for (uint32_t i = o[k]; i-- > 0;) {
+		const char *d = field_store(u, &u->ops[i]);
+		if (!d || in_list(sb, d) || stores_in(u, i + 1, o[k], d) ||
+		    allocated(u, u->ops[i].args[0]) ||
+		    passed_to_call(u, u->ops[i].args[0], i, o[k]))
+			continue; /* not the last store before call K; an
+				     object of the trace's own (ignored_at);
+				     one a call takes sees its field */
+		uint32_t j = 0;
+		while (j < k && (o[j] == UINT32_MAX || o[j] < i))
+			j++;
+		uint32_t from =
+		    j > 0 && c[j - 1] != UINT32_MAX ? c[j - 1] + 1 : 0;
+		if (stores_in(t, from, c[k], d) || !stored_later(t, c[k], d))
+			continue;
+		add_kept(sb, d);
+		n++;
+	}
+	return n;
+}
+
 /* Whether call ops A of T and B of U call the same function the same
  * way: the op, its function (a ConstClass or constant first argument)
  * and its descr. */
@@ -354,6 +457,7 @@ void pl_call_effects(pl_pair *p)
 			sb_release(&sb);
 			sb_init(&sb);
 			n = ignored_at(p, c[k], o[k], &sb);
+			n += delayed_at(p, c, o, k, &sb);
 			was = p->opt->ops[c[k]].descr;
 			if (n && sb.buf && !sb.oom &&
 			    set_list(p->opt, c[k], " ignores", sb.buf)) {

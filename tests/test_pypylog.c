@@ -664,6 +664,61 @@ static void test_call_effects(void)
 	}
 }
 
+/* A store into an object the trace did not allocate, delayed past two
+ * calls (pypylog_effects.c, delayed_at): both calls ignore the field --
+ * the execution context's topframeref, which PyPy stores after the calls
+ * whose EffectInfo does not read it (sparse_dot).  Not when a call
+ * between takes the object. */
+static void test_delayed_store(void)
+{
+	for (int taken = 0; taken < 2; taken++) {
+		char text[1400];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "p2 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+		    "i3 = call_i(ConstClass(f), %s, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "i4 = call_i(ConstClass(g), p1, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "finish(i3, i4)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0d with 6 ops\n"
+		    "[p10, p11]\n"
+		    "+1: i13 = call_i(ConstClass(f), %s, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+2: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+		    "+3: i14 = call_i(ConstClass(g), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+4: guard_no_exception(descr=<Guard0x4>) [p10]\n"
+		    "+5: p12 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "+6: setfield_gc(p10, p12, descr=<FieldP e.E.inst_top "
+		    "8>)\n"
+		    "+7: finish(i13, i14)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    taken ? "p0" : "p1", taken ? "p10" : "p11");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(p->nkept == (taken ? 0 : 2));
+		uint32_t n = 0;
+		for (uint32_t i = 0; i < p->opt->nops; i++) {
+			const ir_op *op = &p->opt->ops[i];
+			n +=
+			    op->descr && strstr(ir_strtext(p->opt, op->descr),
+						"ignores=e.E.inst_top") != NULL;
+		}
+		CHECK(n == (taken ? 0u : 2u));
+		pl_free(&log);
+	}
+}
+
 /* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the
  * kept read by the use of its value, and the read the optimizer removed
  * names the one store before it. */
@@ -948,6 +1003,7 @@ static void test_list_types(void)
 
 int main(void)
 {
+	test_delayed_store();
 	test_str_slices();
 	test_str_slice_guard();
 	test_virtual_refs();
