@@ -301,28 +301,53 @@ static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 	return pl_mix(h, j);
 }
 
-/* What becomes of the object op OPI stores a constant into, when that
- * holder is an allocation of the trace: the calls it is passed to, with
- * the position (a frame the optimizer keeps is the one passed to
- * call_assembler; the virtual frames it removed went nowhere); 0 for any
+/* What becomes of the allocation X of T after op FROM: the calls after
+ * FROM it is passed to, with the position, and (DEPTH more levels) the
+ * fields of allocations it is stored into anywhere, with their fates. */
+static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
+{
+	uint64_t h = 11;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *c = &t->ops[i];
+		if (ir_op_has((ir_opcode)c->opc, IRF_CALL)) {
+			if (i <= from)
+				continue; /* it did not see the constant */
+			for (uint32_t j = 0; j < c->nargs; j++)
+				if (c->args[j] == x)
+					h = pl_mix(pl_mix(h, c->opc), j);
+		} else if (depth > 0 && c->opc == IR_SETFIELD_GC &&
+			   c->nargs == 2 && c->args[1] == x && c->descr) {
+			uint32_t d = ir_defop(t, c->args[0]);
+			if (d != UINT32_MAX &&
+			    ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
+				h = pl_mix(
+				    pl_mix(h, pl_hash_text(
+						  ir_strtext(t, c->descr))),
+				    obj_fate(t, c->args[0], from, depth - 1));
+		}
+	}
+	return h;
+}
+
+/* What becomes of the object op OPI stores a constant into (a field or an
+ * item), when that holder is an allocation of the trace (obj_fate: a
+ * frame the optimizer keeps is the one passed to call_assembler, and
+ * its locals array the one stored into that frame; the virtual frames it
+ * removed went nowhere), with the constant index of an item; 0 for any
  * other op. */
 static uint64_t holder_fate(const ir_trace *t, uint32_t opi)
 {
 	const ir_op *op = &t->ops[opi];
-	if (op->opc != IR_SETFIELD_GC || op->nargs == 0)
+	if ((op->opc != IR_SETFIELD_GC && op->opc != IR_SETARRAYITEM_GC) ||
+	    op->nargs == 0)
 		return 0;
 	uint32_t d = ir_defop(t, op->args[0]);
 	if (d == UINT32_MAX || !ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
 		return 0;
-	uint64_t h = 11;
-	for (uint32_t i = opi + 1; i < t->nops; i++) {
-		const ir_op *c = &t->ops[i];
-		if (!ir_op_has((ir_opcode)c->opc, IRF_CALL))
-			continue;
-		for (uint32_t j = 0; j < c->nargs; j++)
-			if (c->args[j] == op->args[0])
-				h = pl_mix(pl_mix(h, c->opc), j);
-	}
+	uint64_t h = obj_fate(t, op->args[0], opi, 1);
+	for (uint32_t j = 1; j < op->nargs; j++) /* an item's index */
+		if (ir_val(t, op->args[j])->tag == IR_VAL_CONST_INT)
+			h = pl_mix(pl_mix(h, j), ir_val(t, op->args[j])->cval);
 	return h;
 }
 

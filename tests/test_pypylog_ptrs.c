@@ -121,9 +121,48 @@ static void test_frames_in_turn(void)
 	pl_free(&log);
 }
 
+/* A constant stored into an item of the frame's locals array: the array
+ * kept is the one stored into the frame passed to call_assembler, and
+ * the item's constant index is part of its place (sparse_dot). */
+static void test_locals_item(void)
+{
+	pl_log log;
+#define LOCALS                                                                 \
+	"descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_locals_cells_"    \
+	"stack_w 56>)\n"
+	if (!read_one(
+		"p1 = new(descr=<ArrayP 8>)\n"
+		"p2 = new_with_vtable(descr=PyFrame)\n"
+		"setfield_gc(p2, p1, " LOCALS "p5 = new(descr=<ArrayP 8>)\n"
+		"setarrayitem_gc(p5, 2, ConstPtr(ptr6), descr=<ArrayP 8>)\n"
+		"i8 = getarrayitem_gc_i(p5, 0, descr=<ArrayP 8>)\n"
+		"setarrayitem_gc(p1, 2, ConstPtr(ptr3), descr=<ArrayP 8>)\n"
+		"setarrayitem_gc(p1, 5, ConstPtr(ptr4), descr=<ArrayP 8>)\n"
+		"p7 = call_assembler_r(p2, p0, i8, descr=<Loop1>)\n"
+		"finish(p7)\n",
+		"+1: p11 = new(descr=<ArrayP 8>)\n"
+		"+2: setarrayitem_gc(p11, 2, ConstPtr(ptr12), "
+		"descr=<ArrayP 8>)\n"
+		"+3: setarrayitem_gc(p11, 5, ConstPtr(ptr14), "
+		"descr=<ArrayP 8>)\n"
+		"+4: p13 = new_with_vtable(descr=PyFrame)\n"
+		"+5: setfield_gc(p13, p11, " LOCALS
+		"+6: p15 = call_assembler_r(p13, p10, 0, descr=<Loop1>)\n"
+		"+7: finish(p15)\n",
+		&log))
+		return;
+	const pl_pair *p = &log.pairs[0];
+	const ir_trace *t = p->opt;
+	CHECK(t->ops[1].opc == IR_SETARRAYITEM_GC);
+	const char *s = ir_valname(t, t->ops[1].args[2]);
+	CHECK(strlen(s) > 5 && !strcmp(s + strlen(s) - 5, "_ptr3"));
+	pl_free(&log);
+}
+
 int main(void)
 {
 	test_kept_frame();
 	test_frames_in_turn();
+	test_locals_item();
 	return check_summary("test_pypylog_ptrs");
 }
