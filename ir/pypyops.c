@@ -141,7 +141,7 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	if (ir_py_writes_nothing(opname))
 		return true;
 	return listed(call_descr, " keeps=", field) ||
-	       listed(call_descr, " ignores=", field);
+	       ir_py_call_ignores(call_descr, field);
 }
 
 const char *ir_py_seen_descr(const ir_trace *t, const ir_op *op)
@@ -175,6 +175,15 @@ bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
 
 bool ir_py_call_ignores(const char *call_descr, const char *field)
 {
+	/* EF_ELIDABLE_CANNOT_RAISE = 0, EF_ELIDABLE_OR_MEMORYERROR = 3,
+	 * EF_ELIDABLE_CAN_RAISE = 4 (effectinfo.py): a function of its
+	 * arguments with no side effect, which PyPy removes, moves and
+	 * shares -- it neither reads nor writes a mutable field (its
+	 * strings are immutable items, not fields). */
+	int ef = call_descr ? ir_py_extraeffect(call_descr) : -1;
+	size_t n;
+	if ((ef == 0 || ef == 3 || ef == 4) && field_name(field, &n))
+		return true;
 	return listed(call_descr, " ignores=", field);
 }
 

@@ -125,7 +125,8 @@ bool ir_py_call_keeps(const char *name, const char *call_descr,
 bool ir_py_writes_nothing(const char *name);
 
 /* Whether the call descr CALL_DESCR lists the field of descr FIELD after
- * " ignores=": the call neither reads nor writes that field, so the
+ * " ignores=", or is elidable (EF=0, 3 or 4: it sees no field at all):
+ * the call neither reads nor writes that field, so the
  * heaps the two traces hand it are compared without it, and it keeps it.
  * jitprove log writes it where the optimizer delayed a store of the field
  * past the call (docs/pypy.md, "Call effects"). */

@@ -313,6 +313,16 @@ static void test_descr_guarantees(void)
 	CHECK(!ir_py_call_keeps("call_i", kd, "<ArrayP 8>"));
 	CHECK(!ir_py_call_keeps("call_i", "<Calli 8 rri EF=5>",
 				"<FieldP a.D.inst_s 16>"));
+	/* an elidable call (EF=0, 3, 4) sees no field: not its items */
+	for (int ef = 0; ef <= 5; ef++) {
+		char d[48];
+		snprintf(d, sizeof d, "<Calli 8 rr EF=%d OS=32>", ef);
+		bool el = ef == 0 || ef == 3 || ef == 4;
+		CHECK(ir_py_call_ignores(d, "<FieldP a.D.inst_s 16>") == el);
+		CHECK(ir_py_call_keeps("call_i", d, "<FieldP a.D.inst_s 16>") ==
+		      el);
+		CHECK(!ir_py_call_ignores(d, "<ArrayU 1>"));
+	}
 	CHECK(!ir_py_call_keeps("call_i", NULL, "<FieldP a.D.inst_s 16>"));
 	CHECK(ir_py_call_keeps("guard_no_exception", NULL, "<FieldP x.X.y 8>"));
 	CHECK(ir_py_call_keeps("guard_not_forced", NULL, "<ArrayP 8>"));
