@@ -140,6 +140,10 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 {
 	if (ir_py_writes_nothing(opname))
 		return true;
+	/* An elidable call writes nothing: no field, no item. */
+	int ef = call_descr ? ir_py_extraeffect(call_descr) : -1;
+	if (ef == 0 || ef == 3 || ef == 4)
+		return true;
 	return listed(call_descr, " keeps=", field) ||
 	       ir_py_call_ignores(call_descr, field);
 }

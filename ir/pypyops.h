@@ -114,8 +114,10 @@ unsigned ir_py_item_bits(const char *descr, bool *is_signed);
  *    knows which fields a call may write but its log does not print it;
  *    jitprove log writes what the optimizer took a call to keep
  *    (docs/pypy.md, "Call effects");
- *  - a call whose descr lists it after " ignores=" (below).
- * Only fields, never array items or lengths. */
+ *  - a call whose descr lists it after " ignores=" (below);
+ *  - an elidable call (EF=0, 3 or 4), which writes nothing: every field
+ *    and every item.
+ * Otherwise only fields, never array items or lengths. */
 bool ir_py_call_keeps(const char *name, const char *call_descr,
 		      const char *field);
 

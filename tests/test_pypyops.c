@@ -322,6 +322,8 @@ static void test_descr_guarantees(void)
 		CHECK(ir_py_call_keeps("call_i", d, "<FieldP a.D.inst_s 16>") ==
 		      el);
 		CHECK(!ir_py_call_ignores(d, "<ArrayU 1>"));
+		/* and writes no item either */
+		CHECK(ir_py_call_keeps("call_i", d, "<ArrayU 1>") == el);
 	}
 	CHECK(!ir_py_call_keeps("call_i", NULL, "<FieldP a.D.inst_s 16>"));
 	CHECK(ir_py_call_keeps("guard_no_exception", NULL, "<FieldP x.X.y 8>"));
