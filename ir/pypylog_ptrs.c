@@ -351,6 +351,23 @@ static uint64_t holder_fate(const ir_trace *t, uint32_t opi)
 	return h;
 }
 
+/* Whether OP of T compares a constant with an allocation of T: its
+ * result is known (an object the trace made is no constant), so the
+ * optimizer folds it away and no op of the optimized trace plays its
+ * role (fnv_table's "is None" on a new integer). */
+static bool folded_compare(const ir_trace *t, const ir_op *op)
+{
+	if ((op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE) || op->nargs != 2)
+		return false;
+	for (int k = 0; k < 2; k++) {
+		uint32_t d = ir_defop(t, op->args[k]);
+		if (d != UINT32_MAX &&
+		    ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
+			return true;
+	}
+	return false;
+}
+
 /* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it
  * gives none or several; with FATE nonzero, only the occurrences whose
  * holder has that fate (holder_fate) count. */
@@ -363,7 +380,8 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(o, op->args[j]);
 			if (!s || shallow_role(o, i, j) != r ||
-			    (fate && holder_fate(o, i) != fate))
+			    (fate && holder_fate(o, i) != fate) ||
+			    folded_compare(o, op))
 				continue;
 			uint32_t x = find(pn, rec_obj(pn, name_index(pn, s)));
 			if (k != UINT32_MAX && k != x)

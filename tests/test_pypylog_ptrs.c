@@ -159,10 +159,41 @@ static void test_locals_item(void)
 	pl_free(&log);
 }
 
+/* A constant compared with an object the trace allocated plays no role
+ * the optimized trace keeps (the comparison folds): the constant left
+ * apart (another item: no full role) pairs with the one compared with a
+ * list item (fnv_table). */
+static void test_folded_compare(void)
+{
+	pl_log log;
+	if (!read_one("p1 = getfield_gc_r(p0, descr=<FieldP l.L.items 8>)\n"
+		      "p2 = getarrayitem_gc_r(p1, 0, descr=<ArrayP 8>)\n"
+		      "i3 = instance_ptr_eq(ConstPtr(ptr4), p2)\n"
+		      "guard_true(i3)\n"
+		      "p5 = new_with_vtable(descr=W_IntObject)\n"
+		      "i6 = instance_ptr_eq(ConstPtr(ptr7), p5)\n"
+		      "guard_false(i6)\n"
+		      "finish()\n",
+		      "+1: p11 = getfield_gc_r(p10, descr=<FieldP l.L.items "
+		      "8>)\n"
+		      "+2: p12 = getarrayitem_gc_r(p11, 1, descr=<ArrayP 8>)\n"
+		      "+3: i13 = ptr_eq(ConstPtr(ptr14), p12)\n"
+		      "+4: guard_true(i13, descr=<Guard0x1>) [p10]\n"
+		      "+5: finish()\n",
+		      &log))
+		return;
+	const ir_trace *t = log.pairs[0].opt;
+	CHECK(t->nops > 2 && t->ops[2].opc == IR_PTR_EQ);
+	const char *s = t->nops > 2 ? ir_valname(t, t->ops[2].args[0]) : "";
+	CHECK(strlen(s) > 5 && !strcmp(s + strlen(s) - 5, "_ptr4"));
+	pl_free(&log);
+}
+
 int main(void)
 {
 	test_kept_frame();
 	test_frames_in_turn();
 	test_locals_item();
+	test_folded_compare();
 	return check_summary("test_pypylog_ptrs");
 }
