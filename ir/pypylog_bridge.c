@@ -247,13 +247,6 @@ static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v,
 
 /* ---- heap facts ---------------------------------------------------------- */
 
-static bool allocated(const ir_trace *t, ir_vid v)
-{
-	uint32_t d = ir_defop(t, v);
-	return d != UINT32_MAX &&
-	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
-}
-
 /* An elidable call (EF 0, 3 or 4: rpython/jit/codewriter/
  * effectinfo.py): the JIT removes a second call on the same arguments and
  * reorders it, which is only right for a call with no effect on the heap
@@ -276,7 +269,7 @@ static bool may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 			     const char *d, ir_vid x, bool *kept, bool any_call)
 {
 	bool pure =
-	    ir_py_field_immutable(d) && (x == IR_NOVAL || !allocated(t, x));
+	    ir_py_field_immutable(d) && (x == IR_NOVAL || !pl_allocated(t, x));
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->opc == IR_SETFIELD_GC && op->descr &&
@@ -542,8 +535,8 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		ir_vid x, y;
 		ir_opcode get;
 		const char *d;
-		if (!field_access(t, i, &x, &y, &get, &d) || allocated(t, x) ||
-		    ir_val(t, x)->kind != 'r')
+		if (!field_access(t, i, &x, &y, &get, &d) ||
+		    pl_allocated(t, x) || ir_val(t, x)->kind != 'r')
 			continue;
 		hfact f;
 		bool passed = ir_val(t, x)->tag == IR_VAL_CONST_PTR ||

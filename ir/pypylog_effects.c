@@ -201,8 +201,7 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
  * cannot see the object. */
 static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
 {
-	uint32_t d = ir_defop(t, x);
-	if (d == UINT32_MAX || !ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC))
+	if (!pl_allocated(t, x))
 		return false;
 	for (uint32_t j = i + 1; j < to; j++) {
 		const ir_op *op = &t->ops[j];
@@ -291,14 +290,6 @@ static bool stored_later(const ir_trace *t, uint32_t c, const char *d)
 	return false;
 }
 
-/* Whether X is the result of an allocation of T. */
-static bool allocated(const ir_trace *t, ir_vid x)
-{
-	uint32_t d = ir_defop(t, x);
-	return d != UINT32_MAX &&
-	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
-}
-
 /* Whether a call of T in ops (FROM, TO] takes X as an argument. */
 static bool passed_to_call(const ir_trace *t, ir_vid x, uint32_t from,
 			   uint32_t to)
@@ -344,7 +335,7 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	for (uint32_t i = o[k]; i-- > 0;) {
 		const char *d = field_store(u, &u->ops[i]);
 		if (!d || in_list(sb, d) || stores_in(u, i + 1, o[k], d) ||
-		    allocated(u, u->ops[i].args[0]) ||
+		    pl_allocated(u, u->ops[i].args[0]) ||
 		    passed_to_call(u, u->ops[i].args[0], i, o[k]))
 			continue; /* not the last store before call K; an
 				     object of the trace's own (ignored_at);
