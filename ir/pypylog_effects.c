@@ -366,9 +366,10 @@ static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
 		return false;
 	if (!a->nargs || !b->nargs)
 		return a->nargs == b->nargs;
-	/* cond_call's first argument is its condition: the function is
-	 * the second */
-	uint32_t j = !strncmp(ir_op_name(t, a), "cond_call", 9) ? 1 : 0;
+	/* a conditional call's first argument is its condition: the
+	 * function is the second (ir_py_call_event) */
+	uint32_t j;
+	(void)ir_py_call_event(t, a, &j);
 	if (j >= a->nargs || j >= b->nargs)
 		return a->nargs == b->nargs;
 	const ir_value *x = ir_val(t, a->args[j]), *y = ir_val(u, b->args[j]);
