@@ -321,9 +321,8 @@ static bool same_cell_later(const ir_trace *t, uint32_t i, const char *lbl,
 		if (at_events &&
 		    (hp_is_call(t, q) || ir_op_has(q->opc, IRF_END)))
 			return false;
-		if (ref_store(t, q, &sv, l2, sizeof l2) &&
-		    same_holder(t, q->args[0], t->ops[i].args[0]) &&
-		    !strcmp(l2, lbl))
+		if (ref_store(t, q, &sv, l2, sizeof l2) && !strcmp(l2, lbl) &&
+		    same_holder(t, q->args[0], t->ops[i].args[0]))
 			return true;
 	}
 	return false;
