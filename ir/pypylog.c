@@ -555,11 +555,10 @@ static bool effect_free(const ir_trace *t, const ir_op *op)
 	for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++)
 		if (!strncmp(n, reads[i], strlen(reads[i])))
 			return true;
-	int ef = ir_py_extraeffect(op->descr ? ir_strtext(t, op->descr) : "");
 	return !strncmp(n, "call_", 5) && strncmp(n, "call_may_force", 14) &&
 	       strncmp(n, "call_assembler", 14) &&
 	       strncmp(n, "call_release_gil", 16) &&
-	       (ef == 0 || ef == 3 || ef == 4);
+	       ir_py_elidable(op->descr ? ir_strtext(t, op->descr) : NULL);
 }
 
 /* Which ops after op FROM of T a bridge leaves out: PyPy inlines there,

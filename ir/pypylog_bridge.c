@@ -255,8 +255,7 @@ static fact facts_at(const ir_trace *t, uint32_t g, ir_vid v,
  * is counted with the fields kept by calls. */
 static bool elidable(const ir_trace *t, const ir_op *op)
 {
-	int ef = op->descr ? ir_py_extraeffect(ir_strtext(t, op->descr)) : -1;
-	return ef == 0 || ef == 3 || ef == 4;
+	return ir_py_elidable(op->descr ? ir_strtext(t, op->descr) : NULL);
 }
 
 /* Whether field D of X may change in a real run between ops FROM and TO
@@ -269,7 +268,7 @@ static bool may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 			     const char *d, ir_vid x, bool *kept, bool any_call)
 {
 	bool pure =
-	    ir_py_field_immutable(d) && (x == IR_NOVAL || !pl_allocated(t, x));
+	    ir_py_field_immutable(d) && (x == IR_NOVAL || !ir_allocated(t, x));
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->opc == IR_SETFIELD_GC && op->descr &&
@@ -536,7 +535,7 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		ir_opcode get;
 		const char *d;
 		if (!field_access(t, i, &x, &y, &get, &d) ||
-		    pl_allocated(t, x) || ir_val(t, x)->kind != 'r')
+		    ir_allocated(t, x) || ir_val(t, x)->kind != 'r')
 			continue;
 		hfact f;
 		bool passed = ir_val(t, x)->tag == IR_VAL_CONST_PTR ||

@@ -201,7 +201,7 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
  * cannot see the object. */
 static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
 {
-	if (!pl_allocated(t, x))
+	if (!ir_allocated(t, x))
 		return false;
 	for (uint32_t j = i + 1; j < to; j++) {
 		const ir_op *op = &t->ops[j];
@@ -335,7 +335,7 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	for (uint32_t i = o[k]; i-- > 0;) {
 		const char *d = field_store(u, &u->ops[i]);
 		if (!d || in_list(sb, d) || stores_in(u, i + 1, o[k], d) ||
-		    pl_allocated(u, u->ops[i].args[0]) ||
+		    ir_allocated(u, u->ops[i].args[0]) ||
 		    passed_to_call(u, u->ops[i].args[0], i, o[k]))
 			continue; /* not the last store before call K; an
 				     object of the trace's own (ignored_at);

@@ -143,14 +143,6 @@ static inline uint32_t pl_uf_find(uint32_t *up, uint32_t i)
 	return i;
 }
 
-/* Whether V is the result of an allocation of T (a fresh object). */
-static inline bool pl_allocated(const ir_trace *t, ir_vid v)
-{
-	uint32_t d = ir_defop(t, v);
-	return d != UINT32_MAX &&
-	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
-}
-
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);
 uint64_t pl_hash_text(const char *s);

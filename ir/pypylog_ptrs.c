@@ -317,7 +317,7 @@ static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
 					h = pl_mix(pl_mix(h, c->opc), j);
 		} else if (depth > 0 && c->opc == IR_SETFIELD_GC &&
 			   c->nargs == 2 && c->args[1] == x && c->descr) {
-			if (pl_allocated(t, c->args[0]))
+			if (ir_allocated(t, c->args[0]))
 				h = pl_mix(
 				    pl_mix(h, pl_hash_text(
 						  ir_strtext(t, c->descr))),
@@ -339,7 +339,7 @@ static uint64_t holder_fate(const ir_trace *t, uint32_t opi)
 	if ((op->opc != IR_SETFIELD_GC && op->opc != IR_SETARRAYITEM_GC) ||
 	    op->nargs == 0)
 		return 0;
-	if (!pl_allocated(t, op->args[0]))
+	if (!ir_allocated(t, op->args[0]))
 		return 0;
 	uint64_t h = obj_fate(t, op->args[0], opi, 1);
 	for (uint32_t j = 1; j < op->nargs; j++) /* an item's index */
@@ -356,7 +356,7 @@ static bool folded_compare(const ir_trace *t, const ir_op *op)
 {
 	if ((op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE) || op->nargs != 2)
 		return false;
-	return pl_allocated(t, op->args[0]) || pl_allocated(t, op->args[1]);
+	return ir_allocated(t, op->args[0]) || ir_allocated(t, op->args[1]);
 }
 
 /* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it

@@ -55,6 +55,12 @@ int ir_py_extraeffect(const char *descr)
 	return number_after(descr, "EF=", 1000);
 }
 
+bool ir_py_elidable(const char *descr)
+{
+	int ef = descr ? ir_py_extraeffect(descr) : -1;
+	return ef == 0 || ef == 3 || ef == 4;
+}
+
 int ir_py_oopspec(const char *descr)
 {
 	if (!descr || strncmp(descr, "<Call", 5))
@@ -140,10 +146,8 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 {
 	if (ir_py_writes_nothing(opname))
 		return true;
-	/* An elidable call writes nothing: no field, no item. */
-	int ef = call_descr ? ir_py_extraeffect(call_descr) : -1;
-	if (ef == 0 || ef == 3 || ef == 4)
-		return true;
+	if (ir_py_elidable(call_descr))
+		return true; /* it writes nothing: no field, no item */
 	return listed(call_descr, " keeps=", field) ||
 	       ir_py_call_ignores(call_descr, field);
 }
@@ -179,14 +183,10 @@ bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
 
 bool ir_py_call_ignores(const char *call_descr, const char *field)
 {
-	/* EF_ELIDABLE_CANNOT_RAISE = 0, EF_ELIDABLE_OR_MEMORYERROR = 3,
-	 * EF_ELIDABLE_CAN_RAISE = 4 (effectinfo.py): a function of its
-	 * arguments with no side effect, which PyPy removes, moves and
-	 * shares -- it neither reads nor writes a mutable field (its
+	/* An elidable call neither reads nor writes a mutable field (its
 	 * strings are immutable items, not fields). */
-	int ef = call_descr ? ir_py_extraeffect(call_descr) : -1;
 	size_t n;
-	if ((ef == 0 || ef == 3 || ef == 4) && field_name(field, &n))
+	if (ir_py_elidable(call_descr) && field_name(field, &n))
 		return true;
 	return listed(call_descr, " ignores=", field);
 }

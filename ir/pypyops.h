@@ -76,6 +76,12 @@ const char *ir_pycall_fn(const struct ir_trace *t, const struct ir_op *op,
  * the number after "EF=", or -1 when there is none. */
 int ir_py_extraeffect(const char *descr);
 
+/* Whether the call descr says the call is elidable: extraeffect 0
+ * (EF_ELIDABLE_CANNOT_RAISE), 3 (EF_ELIDABLE_OR_MEMORYERROR) or 4
+ * (EF_ELIDABLE_CAN_RAISE) -- a function of its arguments with no side
+ * effect, which PyPy removes, moves and shares. */
+bool ir_py_elidable(const char *descr);
+
 /* The EffectInfo.oopspecindex of a call descr (the number after " OS="),
  * or -1 when there is none (rpython/jit/codewriter/effectinfo.py). */
 int ir_py_oopspec(const char *descr);

@@ -154,6 +154,14 @@ static inline uint32_t ir_defop(const ir_trace *t, ir_vid v)
 {
 	return t->vals[v].tag == IR_VAL_OP ? t->vals[v].def : UINT32_MAX;
 }
+/* Whether V is the result of an allocation (new, new_with_vtable, ...):
+ * an object the trace itself made. */
+static inline bool ir_allocated(const ir_trace *t, ir_vid v)
+{
+	uint32_t d = ir_defop(t, v);
+	return d != UINT32_MAX &&
+	       ir_op_has((ir_opcode)t->ops[d].opc, IRF_ALLOC);
+}
 /* The label of guard op OPI. */
 static inline const char *ir_guard_label(const ir_trace *t, uint32_t opi)
 {

@@ -538,8 +538,7 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 {
 	const ir_trace *t = e->t;
 	hset holders = e->pts[obj], val = e->pts[v];
-	bool known_fresh = ir_defop(t, obj) != UINT32_MAX &&
-			   ir_op_has(t->ops[ir_defop(t, obj)].opc, IRF_ALLOC);
+	bool known_fresh = ir_allocated(t, obj);
 	bool exact_item =
 	    item && known_fresh && ir_val(t, idx)->tag == IR_VAL_CONST_INT;
 	for (uint32_t x = 0; x < HP_MAXID; x++) {
@@ -585,15 +584,6 @@ static uint32_t base_call(const hp *h, const htrace *e, uint32_t f)
 	return HP_NONE;
 }
 
-/* A string length read through ADDR ("<str>.length", "<unicode>.length":
- * strlen, unicodelen) where no store of the trace matches comes from H0,
- * where no call changes it: its initial cell is one hp_realism states
- * non-negative (each cell once).  A real string has a length >= 0, and
- * PyPy's optimizer assumes it of every length it reads (intbounds).  A
- * fresh object's length is what the trace stored: its cell of H0 is never
- * read.  Array lengths are >= 0 too, but stating it of them made the
- * solver 3.5 times slower on list loops (docs/performance.md, session 21)
- * and proved nothing more: left out. */
 /* Adds CELL to the cells hp_realism states something of (once). */
 static void add_cell(hp *h, Z3_ast cell, bool nonnull)
 {
@@ -669,6 +659,15 @@ static void nonnull_field(hp *h, const htrace *e, uint32_t f, uint32_t i,
 		add_cell(h, K(h, Z3_mk_select(h->z, h->f[f].h0, addr)), true);
 }
 
+/* A string length read through ADDR ("<str>.length", "<unicode>.length":
+ * strlen, unicodelen) where no store of the trace matches comes from H0,
+ * where no call changes it: its initial cell is one hp_realism states
+ * non-negative (each cell once).  A real string has a length >= 0, and
+ * PyPy's optimizer assumes it of every length it reads (intbounds).  A
+ * fresh object's length is what the trace stored: its cell of H0 is never
+ * read.  Array lengths are >= 0 too, but stating it of them made the
+ * solver 3.5 times slower on list loops (docs/performance.md, session 21)
+ * and proved nothing more: left out. */
 static void nonneg_length(hp *h, uint32_t f, Z3_ast addr)
 {
 	const char *n = h->f[f].name;

@@ -337,8 +337,7 @@ static bool same_cell_later(const ir_trace *t, uint32_t i, const char *lbl,
 static bool store_replaced(const ir_trace *t, uint32_t i, const char *lbl,
 			   uint32_t upto)
 {
-	uint32_t d = ir_defop(t, t->ops[i].args[0]);
-	return d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC) &&
+	return ir_allocated(t, t->ops[i].args[0]) &&
 	       same_cell_later(t, i, lbl, upto, false);
 }
 
@@ -582,8 +581,7 @@ static void key_store(hpaths *P, uint32_t i)
 	char lbl[320];
 	if (!ref_store(t, op, &sv, lbl, sizeof lbl))
 		return;
-	uint32_t d = ir_defop(t, op->args[0]);
-	bool fresh = d != UINT32_MAX && ir_op_has(t->ops[d].opc, IRF_ALLOC);
+	bool fresh = ir_allocated(t, op->args[0]);
 	if (fresh && !hs_any(hs_and(P->pts[op->args[0]], P->esc)))
 		return; /* the holder's own path covers it later */
 	if (!fresh && store_overwritten(t, i, lbl))

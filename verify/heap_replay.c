@@ -941,8 +941,7 @@ static bool realistic(const ir_trace *o, const interp_result *r)
 		if (op->result == IR_NOVAL || !r->known[op->result] ||
 		    r->vals[op->result] != 0 || !hp_nonnull_read(o, i))
 			continue;
-		uint32_t d = ir_defop(o, op->args[0]);
-		if (d == UINT32_MAX || !ir_op_has(o->ops[d].opc, IRF_ALLOC))
+		if (!ir_allocated(o, op->args[0]))
 			return false;
 	}
 	return true;
