@@ -236,6 +236,7 @@ typedef struct hpaths {
 	char **key;    /* per allocation: its path, or NULL */
 	hset esc;      /* allocations escaped so far */
 	bool *hidden;  /* per op: a store the next call does not see, unnamed */
+	uint32_t nhidden; /* how many of them */
 	uint32_t nalloc;
 	bool failed;
 } hpaths;
@@ -562,6 +563,8 @@ static void key_hidden(hpaths *P, uint32_t e)
 {
 	const ir_trace *t = P->t;
 	const ir_op *ev = &t->ops[e];
+	if (!P->nhidden)
+		return; /* the usual case: nothing to scan for */
 	const char *cd = hp_is_call(t, ev) ? ir_py_seen_descr(t, ev) : NULL;
 	for (uint32_t j = 0; j < e; j++) {
 		const ir_op *q = &t->ops[j];
@@ -569,6 +572,7 @@ static void key_hidden(hpaths *P, uint32_t e)
 		    (cd && ir_py_call_ignores(cd, t->strs[q->descr])))
 			continue;
 		P->hidden[j] = false;
+		P->nhidden--;
 		key_stored(P, j, false);
 	}
 }
@@ -588,6 +592,7 @@ static void key_store(hpaths *P, uint32_t i)
 		return; /* nothing sees it there: the later store names */
 	if (!fresh && store_hidden(t, i)) {
 		P->hidden[i] = true; /* named at the event that sees it */
+		P->nhidden++;
 		return;
 	}
 	key_stored(P, i, fresh);
