@@ -711,16 +711,19 @@ static bool enc_cond(hp *h, htrace *e, uint32_t i)
 }
 
 /* A string helper's string arguments must not be NULL
- * (ir_py_needs_nonnull): the op is defined where none is. */
-static void string_args_nonnull(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
+ * (ir_py_needs_nonnull): the op is defined where none is.  A helper may
+ * take more arguments than the three hp_enc_one gathers (str_eq_slice
+ * takes five, its second string last), so each is read from E. */
+static void string_args_nonnull(hp *h, htrace *e, uint32_t i)
 {
 	const ir_trace *t = e->t;
 	const ir_op *op = &t->ops[i];
 	for (uint32_t j = 0; j < op->nargs; j++) {
+		Z3_ast aj = e->val[op->args[j]];
 		if (!ir_py_needs_nonnull(t, op, j) ||
-		    fresh_ident_of(h, a[j]) != HP_NONE)
+		    fresh_ident_of(h, aj) != HP_NONE)
 			continue;
-		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, a[j])));
+		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, aj)));
 		if (e->nn[i]) {
 			Z3_ast both[2] = {e->nn[i], nn};
 			nn = K(h, Z3_mk_and(h->z, 2, both));
@@ -804,7 +807,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		return;
 	}
 	default:
-		string_args_nonnull(h, e, i, a);
+		string_args_nonnull(h, e, i);
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
 			enc_pure(h, e, i);
 		else if (ir_py_cond_of(t, op) == IR_PYCOND_NONE ||
