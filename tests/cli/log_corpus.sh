@@ -6,7 +6,8 @@
 # body label is not; two real logs of pypy3 7.3 give no error and no
 # counterexample, and one of their bridges is proved; --json has the
 # issue's shape; --out writes pair directories `jitprove ci` accepts;
-# --jobs 2 gives the same verdicts; a file that is not a log is an error;
+# --jobs 2 gives the same verdicts, and a worker that dies costs one
+# pair; a file that is not a log is an error;
 # a real bridge moving force_token and a loop keeping one of two elidable
 # calls are proved, the loop with another argument is not; a bridge the
 # recorded class of a constant proves is proved, and not without it; a
@@ -293,11 +294,12 @@ LOG
 "$JITPROVE" log "$C/global_cells.log" >"$tmp/gc" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^bridge .* proved .*assuming 4 ConstPtr identities' "$tmp/gc" ||
   bad "global_cells: exit $rc: $(cat "$tmp/gc")"
-# A pair's time budget: spent at once, the proved bridge is unknown with
-# that reason (the budget is checked before each obligation).
-"$JITPROVE" log --pair-budget-ms 1 "$C/global_cells.log" >"$tmp/gcb" 2>&1; rc=$?
-[ $rc -eq 3 ] && grep -q "time budget of 1 ms ran out" "$tmp/gcb" ||
-  bad "global_cells --pair-budget-ms 1: exit $rc: $(cat "$tmp/gcb")"
+# A pair's time budget: spent at once, a proved loop is unknown with that
+# reason (the budget is checked before each obligation; real_nested's loop
+# takes several ms, global_cells' bridge, used before, under one).
+"$JITPROVE" log --pair-budget-ms 1 "$C/real_nested.log" >"$tmp/gcb" 2>&1; rc=$?
+[ $rc -eq 3 ] && grep -q "^loop 2 .*time budget of 1 ms ran out" "$tmp/gcb" ||
+  bad "real_nested --pair-budget-ms 1: exit $rc: $(cat "$tmp/gcb")"
 "$JITPROVE" log --ptrs-apart "$C/global_cells.log" >"$tmp/gca" 2>&1; rc=$?
 [ $rc -eq 3 ] || bad "global_cells --ptrs-apart: exit $rc: $(cat "$tmp/gca")"
 sed 's/+60: i16 = int_add_ovf(i15, i11)/+60: i16 = int_add_ovf(i15, i13)/' \
@@ -341,6 +343,14 @@ cmp -s "$tmp/j1" "$tmp/j2" || bad "--jobs 2 differs: $(diff "$tmp/j1" "$tmp/j2")
 # wrote the parent's unflushed output again)
 "$JITPROVE" log --jobs 2 "$C/int_loop.log" "$C/real_int_loop.log" >"$tmp/two" 2>&1
 [ "$(wc -l <"$tmp/two")" -eq 3 ] || bad "--jobs 2, two logs: $(cat "$tmp/two")"
+
+# a worker that dies costs the pair it was checking, and no other
+# (JP_TEST_WORKER_CRASH makes it die on one pair: a crash once lost every
+# verdict of the log)
+JP_TEST_WORKER_CRASH="bridge 0x7fc5111aaf98" "$JITPROVE" log --jobs 2 "$C/real_nested.log" >"$tmp/crash" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q '^bridge 0x7fc5111aaf98 .* error .*died (signal 6)' "$tmp/crash" &&
+  [ "$(grep -c '^[a-z]* [0-9a-fx]* .* proved ' "$tmp/crash")" -eq 3 ] &&
+  grep -q '^4 pairs: 3 proved.* 1 error' "$tmp/crash" || bad "worker crash: exit $rc: $(cat "$tmp/crash")"
 
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
