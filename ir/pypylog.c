@@ -893,6 +893,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_str_slices(&tr[k]);
 		}
 	}
+	pl_name_numeric_classes(tr, ns);
 	uint32_t nknown = 0;
 	char **known = all_labels(tr, ns, &nknown);
 	int32_t last_noopt = -1;

@@ -71,6 +71,9 @@ void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 
 /* Rewrites of one parsed section (pypylog_rewrite.c). */
 void pl_name_classes(ir_trace *t);
+/* Names ConstClass(N), a vtable address, for the one class the fields of
+ * the objects guarded to be N name, across the traces TR of one log. */
+void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n);
 void pl_oopspec_calls(ir_trace *t);
 void pl_pure_call_names(ir_trace *t);
 /* May replace *T by a copy with string slices of a known length spelled

@@ -75,7 +75,11 @@ uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
  *    its occurrences in order when both traces have as many, and says
  *    nothing otherwise;
  *  - guard_value(ConstPtr(a), ConstPtr(b)) (the unrolled second iteration
- *    of a loop whose jump passes a promoted constant) names one object.
+ *    of a loop whose jump passes a promoted constant) names one object;
+ *    so does guard_value(v, ConstPtr(b)) where v reads a field of an
+ *    object the trace made whose last store, with no call since, was
+ *    ConstPtr(a) (the second iteration promotes the map the first one
+ *    gave a new instance).
  * Each class takes the name ORIG gives it first.  These identities are
  * assumptions the log cannot confirm; P->nsame counts them. */
 
@@ -83,6 +87,7 @@ typedef struct ptr_occ {
 	uint64_t sig;
 	uint32_t name; /* index into the name table */
 	uint32_t seq;  /* order of collection: op order within a side */
+	uint32_t op;   /* the op's index in its trace */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
 } ptr_occ;
 
@@ -145,7 +150,8 @@ static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
 	return true;
 }
 
-static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
+static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
+		    uint8_t side)
 {
 	if (pn->nocc == pn->occcap) {
 		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
@@ -157,7 +163,7 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
 		pn->occ = o;
 		pn->occcap = cap;
 	}
-	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, side};
+	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, op, side};
 	pn->nocc++;
 }
 
@@ -186,6 +192,35 @@ static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
 	return h;
 }
 
+/* The ConstPtr that V, read at op AT, holds when V is a field read of an
+ * object the trace allocated whose last store of that field before AT is
+ * a ConstPtr with no call between (which could write it; a raw read
+ * cannot); else IR_NOVAL. */
+static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
+{
+	const ir_value *x = ir_val(t, v);
+	if (x->tag != IR_VAL_OP)
+		return IR_NOVAL;
+	const ir_op *rd = &t->ops[x->def];
+	if (rd->opc != IR_GETFIELD_GC_R || rd->nargs != 1 || !rd->descr ||
+	    !ir_allocated(t, rd->args[0]) || x->def > at)
+		return IR_NOVAL;
+	for (uint32_t i = x->def; i-- > 0;) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+		    !pl_is_raw_read(t, op))
+			return IR_NOVAL;
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+		    op->args[0] == rd->args[0] && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr),
+			    ir_strtext(t, rd->descr)))
+			return const_ptr_name(t, op->args[1]) ? op->args[1]
+							      : IR_NOVAL;
+	}
+	return IR_NOVAL;
+}
+
 static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 {
 	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
@@ -194,10 +229,12 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
 			if (k != UINT32_MAX)
-				add_occ(pn, role_sig(t, i, j), k, side);
+				add_occ(pn, role_sig(t, i, j), k, i, side);
 		}
 		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
-			const char *a = const_ptr_name(t, op->args[0]);
+			ir_vid s0 = stored_const(t, op->args[0], i);
+			const char *a = const_ptr_name(
+			    t, s0 != IR_NOVAL ? s0 : op->args[0]);
 			const char *b = const_ptr_name(t, op->args[1]);
 			uint32_t x = a ? name_index(pn, a) : UINT32_MAX;
 			uint32_t y = b ? name_index(pn, b) : UINT32_MAX;

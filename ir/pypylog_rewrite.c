@@ -83,6 +83,152 @@ void pl_name_classes(ir_trace *t)
 	}
 }
 
+/* PyPy prints a class it has no name for as its vtable's address
+ * (guard_class(p, 140331732288856)), so a guard on an object the trace
+ * made (named by pl_name_classes) never matches it.  Across a whole log,
+ * the objects guarded to have class N are read and written through the
+ * fields of some classes: when those fields all name one class C, C
+ * names some allocation of the log and no ConstClass(C) is printed (a
+ * class with a name prints by it), ConstClass(N) is renamed C.  The same
+ * assumption as the one above (docs/pypy.md, "Classes of allocations"),
+ * with the same exception: an object of a subclass used only through
+ * fields its superclass declares would give the subclass's address the
+ * superclass's name. */
+
+typedef struct numcls {
+	const char *num; /* a vtable address as printed */
+	char cls[128];	 /* the one class its objects' fields name, or "" */
+	bool conflict;	  /* fields of two classes, or one class, two numbers */
+} numcls;
+
+typedef struct clsmap {
+	numcls *v;
+	uint32_t n, cap;
+	bool oom;
+} clsmap;
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static numcls *numcls_of(clsmap *m, const char *num)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		if (!strcmp(m->v[i].num, num))
+			return &m->v[i];
+	if (m->n == m->cap) {
+		uint32_t cap = m->cap ? 2 * m->cap : 16;
+		numcls *v = realloc(m->v, cap * sizeof *v);
+		if (!v) {
+			m->oom = true;
+			return NULL;
+		}
+		m->v = v;
+		m->cap = cap;
+	}
+	m->v[m->n] = (numcls){.num = num};
+	return &m->v[m->n++];
+}
+
+/* Adds the classes of the fields T accesses on V to E. */
+static void fields_used(const ir_trace *t, ir_vid v, numcls *e)
+{
+	char c[128];
+	for (uint32_t i = 0; i < t->nops && !e->conflict; i++) {
+		const ir_op *op = &t->ops[i];
+		bool acc = op->opc == IR_GETFIELD_GC_I ||
+			   op->opc == IR_GETFIELD_GC_R ||
+			   op->opc == IR_SETFIELD_GC;
+		if (!acc || op->nargs == 0 || op->args[0] != v || !op->descr ||
+		    !field_class(ir_strtext(t, op->descr), c, sizeof c))
+			continue;
+		if (!e->cls[0])
+			snprintf(e->cls, sizeof e->cls, "%s", c);
+		else if (strcmp(e->cls, c))
+			e->conflict = true;
+	}
+}
+
+static void collect_numeric(clsmap *m, const ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops && !m->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_GUARD_CLASS || op->nargs != 2)
+			continue;
+		const ir_value *x = ir_val(t, op->args[1]);
+		if (x->tag != IR_VAL_CONST_CLASS ||
+		    !all_digits(ir_strtext(t, x->name)))
+			continue;
+		numcls *e = numcls_of(m, ir_strtext(t, x->name));
+		if (e)
+			fields_used(t, op->args[0], e);
+	}
+}
+
+/* Whether some trace of TR names an allocation CLS (a descr) or prints
+ * ConstClass(CLS): *ALLOC, *PRINTED. */
+static void class_seen(ir_trace *const *tr, uint32_t n, const char *cls,
+		       bool *alloc, bool *printed)
+{
+	*alloc = *printed = false;
+	for (uint32_t k = 0; k < n; k++) {
+		const ir_trace *t = tr[k];
+		for (uint32_t i = 0; t && i < t->nops; i++) {
+			const ir_op *op = &t->ops[i];
+			if (op->opc == IR_NEW_WITH_VTABLE && op->descr &&
+			    !strcmp(ir_strtext(t, op->descr), cls))
+				*alloc = true;
+		}
+		for (ir_vid v = 0; t && v < t->nvals; v++)
+			if (t->vals[v].tag == IR_VAL_CONST_CLASS &&
+			    !strcmp(ir_strtext(t, t->vals[v].name), cls))
+				*printed = true;
+	}
+}
+
+static void rename_class(ir_trace *const *tr, uint32_t n, const char *num,
+			 const char *cls)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		ir_trace *t = tr[k];
+		for (ir_vid v = 0; t && v < t->nvals; v++)
+			if (t->vals[v].tag == IR_VAL_CONST_CLASS &&
+			    !strcmp(ir_strtext(t, t->vals[v].name), num)) {
+				uint32_t c = ir_cstr(t, cls);
+				if (c != UINT32_MAX) /* else it keeps its number */
+					t->vals[v].name = c;
+			}
+	}
+}
+
+void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n)
+{
+	clsmap m = {0};
+	for (uint32_t k = 0; k < n && !m.oom; k++)
+		if (tr[k])
+			collect_numeric(&m, tr[k]);
+	for (uint32_t i = 0; i < m.n && !m.oom; i++) /* one number a class */
+		for (uint32_t j = 0; j < m.n; j++)
+			if (j != i && m.v[i].cls[0] &&
+			    !strcmp(m.v[i].cls, m.v[j].cls))
+				m.v[i].conflict = true;
+	for (uint32_t i = 0; i < m.n && !m.oom; i++) {
+		bool alloc, printed;
+		if (m.v[i].conflict || !m.v[i].cls[0])
+			continue;
+		class_seen(tr, n, m.v[i].cls, &alloc, &printed);
+		if (alloc && !printed)
+			rename_class(tr, n, m.v[i].num, m.v[i].cls);
+	}
+	free(m.v);
+}
+
 /* ---- calls with an oopspec -------------------------------------------------
  */
 

@@ -12,7 +12,8 @@
 # calls are proved, the loop with another argument is not; a bridge the
 # recorded class of a constant proves is proved, and not without it; a
 # field read twice with nothing between that may write it (one object);
-# a float constant printed with all its digits parses.
+# a float constant printed with all its digits parses; a new instance's
+# class printed as an address and its map across a loop's iterations.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -343,6 +344,23 @@ cmp -s "$tmp/j1" "$tmp/j2" || bad "--jobs 2 differs: $(diff "$tmp/j1" "$tmp/j2")
 # wrote the parent's unflushed output again)
 "$JITPROVE" log --jobs 2 "$C/int_loop.log" "$C/real_int_loop.log" >"$tmp/two" 2>&1
 [ "$(wc -l <"$tmp/two")" -eq 3 ] || bad "--jobs 2, two logs: $(cat "$tmp/two")"
+
+# A loop that makes a new instance each iteration: the second iteration
+# checks its class, printed as an address, and its map.  Proved when the
+# address is named for the class whose fields the guarded objects use
+# (W_ObjectObjectUserDictWeakrefable, the new object's class) and the map
+# read back is the constant just stored; not when the guarded object is
+# also used through another class's field, nor with a call between the
+# store of the map and its read.
+L="$C/loop_fresh_class.log"
+log_has loop_fresh_class '^loop 1 .* proved .*4 ConstPtr identities' "$L"
+sed 's|^p3 = getfield_gc_r(p1, |i20 = getfield_gc_i(p1, descr=<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 pure>)\np3 = getfield_gc_r(p1, |' \
+  "$L" >"$tmp/lfc1.log"
+log_has "loop_fresh_class, two classes" '^loop 1 .* unknown .*original guard g3 ' "$tmp/lfc1.log"
+awk '/^setfield_gc\(p7, i6/ || /^\+76: setfield_gc\(p7/ || /^\+116: setfield_gc\(p12/ {
+       print; print (/^\+/ ? "+" substr($1, 2) + 2 ": " : "") "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=4>)"; next }
+     { print }' "$L" >"$tmp/lfc2.log"
+log_has "loop_fresh_class, a call" '^loop 1 .* unknown .*original guard g4 ' "$tmp/lfc2.log"
 
 # a worker that dies costs the pair it was checking, and no other
 # (JP_TEST_WORKER_CRASH makes it die on one pair: a crash once lost every
