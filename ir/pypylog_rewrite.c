@@ -98,7 +98,7 @@ void pl_name_classes(ir_trace *t)
 typedef struct numcls {
 	const char *num; /* a vtable address as printed */
 	char cls[128];	 /* the one class its objects' fields name, or "" */
-	bool conflict;	  /* fields of two classes, or one class, two numbers */
+	bool conflict;	 /* fields of two classes, or one class, two numbers */
 } numcls;
 
 typedef struct clsmap {
@@ -201,7 +201,8 @@ static void rename_class(ir_trace *const *tr, uint32_t n, const char *num,
 			if (t->vals[v].tag == IR_VAL_CONST_CLASS &&
 			    !strcmp(ir_strtext(t, t->vals[v].name), num)) {
 				uint32_t c = ir_cstr(t, cls);
-				if (c != UINT32_MAX) /* else it keeps its number */
+				if (c !=
+				    UINT32_MAX) /* else it keeps its number */
 					t->vals[v].name = c;
 			}
 	}
