@@ -3,7 +3,8 @@
 # the recorded pair gives the verdict of its expect file, and the original,
 # optimized by today's optimizer, is proved.  A regression with a file
 # "open" is a bug not fixed yet: its original must still fail (and the
-# test says so when it no longer does).
+# test says so when it no longer does).  Its options file, when there is
+# one, is read as check_corpus.sh reads it.
 set -u
 J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
 SRC=${JP_SRC:-.}
@@ -15,13 +16,18 @@ for d in "$SRC"/corpus/regressions/*/; do
 	want=$(grep -v '^#' "$d/expect" | grep -Eo 'proved|counterexample' | head -1)
 	fa=
 	grep -q '^failargs' "$d/expect" && fa=--failargs
-	"$J" check $fa "$d/orig.trace" "$d/opt.trace" >/dev/null
+	# a pair in PyPy's vocabulary has an options file (--opaque ...);
+	# the reduction takes only --opaque of it
+	opts=() op=()
+	[ -f "$d/options" ] && read -r -a opts <"$d/options"
+	for o in "${opts[@]}"; do [ "$o" = --opaque ] && op=(--opaque); done
+	"$J" check $fa "${opts[@]}" "$d/orig.trace" "$d/opt.trace" >/dev/null
 	rc=$?
 	case "$want:$rc" in
 	proved:0 | counterexample:1) ;;
 	*) fail "$d: recorded pair gives exit $rc, expected $want" ;;
 	esac
-	"$J" reduce --failargs "$d/orig.trace" >"${TMPDIR:-/tmp}/reg.$$" 2>&1
+	"$J" reduce --failargs "${op[@]}" "$d/orig.trace" >"${TMPDIR:-/tmp}/reg.$$" 2>&1
 	rc=$?
 	if [ -f "$d/open" ]; then
 		[ "$rc" = 0 ] && echo "note: $d is fixed: delete $d/open"
