@@ -740,9 +740,6 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	pl_force_token_input(p);
 	pl_private_objects(p);
 	lists_typed(p);
-	/* after the rewrites that turn calls into inputs */
-	if (p->orig && (!o || !o->write_all))
-		pl_call_effects(p);
 }
 
 /* ---- the driver --------------------------------------------------------- */
@@ -891,6 +888,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_arraycopy(&tr[k]);
 			pl_virtual_refs(&tr[k]);
 			pl_str_slices(&tr[k]);
+			pl_str_eq_calls(tr[k]);
 		}
 	}
 	pl_name_numeric_classes(tr, ns);
@@ -917,13 +915,26 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		}
 		shape(p, tr[nk], tr[k], (const char *const *)known, nknown, o);
 		uint32_t pk, g;
-		if (!parent_guard(p, secs, tr, k, &pk, &g))
-			continue;
-		ent[k] = pl_entry_facts(tr[pk], g, ent[pk]);
-		if (p->orig && ent[k]) {
-			pl_bridge_facts(p, tr[pk], g, ent[k], o);
-			lists_typed(p); /* the facts' list fields */
+		if (parent_guard(p, secs, tr, k, &pk, &g)) {
+			ent[k] = pl_entry_facts(tr[pk], g, ent[pk]);
+			if (p->orig && ent[k]) {
+				pl_bridge_facts(p, tr[pk], ent[k], o);
+				lists_typed(p); /* the facts' list fields */
+			}
 		}
+		/* Last: after the rewrites that turn calls into inputs, and
+		 * after a bridge's facts, whose reads of fields are the
+		 * optimized bridge's knowledge before its first call. */
+		if (p->orig && (!o || !o->write_all))
+			pl_call_effects(p);
+		/* A bridge's facts held on its recorded run too: with them
+		 * and the fields its calls keep, the recording may prove more
+		 * of its constants (an input the parent knew to be a field's
+		 * value, promoted, and the field read again after a call
+		 * that keeps it, promoted to another name).  A bridge's ORIG
+		 * is all recorded. */
+		if (p->orig && p->nfacts)
+			pl_recorded_facts(p, pl_end_op(p->orig));
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);

@@ -194,10 +194,22 @@ typedef struct hfacts {
 
 /* What holds of each input of a bridge on entry, in input order (the
  * live fail-args of its guard, failarg_of). */
+/* "call_loopinvariant(F, K...) returns input K" (below): the call op OP
+ * of trace T (the parent, or an ancestor down a chain of bridges), K the
+ * bridge's input. */
+typedef struct lifact {
+	const ir_trace *t;
+	uint32_t op, k;
+} lifact;
+
+#define PL_MAXLI 8
+
 struct pl_entry {
 	fact *f;
 	uint32_t n;
-	hfacts hs; /* what the heap holds on entry, by input index */
+	hfacts hs;	     /* what the heap holds on entry, by input index */
+	lifact li[PL_MAXLI]; /* the loop-invariant calls it inherits */
+	uint32_t nli;
 };
 
 void pl_entry_free(pl_entry *e)
@@ -461,10 +473,10 @@ static bool hfact_of(const ir_trace *t, uint32_t g, ir_vid x, ir_opcode get,
 
 /* Heap facts at guard G of T from accesses in [FROM, G) that nothing
  * after them may have changed before G.  A field of a fail-arg read or
- * written before a call that is not elidable, its value a fail-arg too,
- * is a weak fact: PyPy's heap cache keeps it when the call's EffectInfo
- * does not write the field, which the log does not print.  The bridge
- * keeps a weak fact only when its optimized trace shows that it used
+ * written before a call that is not elidable, its value a fail-arg or a
+ * constant (a promoted map), is a weak fact: PyPy's heap cache keeps it when
+ * the call's EffectInfo does not write the field, which the log does not print.
+ * The bridge keeps a weak fact only when its optimized trace shows that it used
  * that knowledge (weak_used). */
 static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 			  hfacts *hs)
@@ -484,8 +496,7 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 				continue;
 			f.weak = true;
 		}
-		if (fact_of(t, i, g, y, &f) && (!f.weak || f.val < HF_PTR) &&
-		    !add_hfact(hs, f))
+		if (fact_of(t, i, g, y, &f) && !add_hfact(hs, f))
 			return false;
 	}
 	return true;
@@ -543,10 +554,21 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		/* A value the jump passes back is the optimizer's word that
 		 * no call of the loop changed the field (below). */
 		bool word = passed_back(lab, end, y);
-		if (!hfact_of(t, g, x, get, d, &f) || !passed ||
-		    may_change_calls(t, i + 1, l2, d, x, &f.kept, word) ||
-		    may_change_calls(t, l2, e, d, x, &f.kept, word))
+		if (!hfact_of(t, g, x, get, d, &f) || !passed)
 			continue;
+		/* With a call of the loop that is not elidable, a constant
+		 * fact is weak (as in direct_hfacts): PyPy kept it if the
+		 * call's EffectInfo does not write D, which only the bridge's
+		 * use of it shows (weak_used). */
+		if (may_change_calls(t, i + 1, l2, d, x, &f.kept, word) ||
+		    may_change_calls(t, l2, e, d, x, &f.kept, word)) {
+			if (word ||
+			    may_change_calls(t, i + 1, l2, d, x, &f.kept,
+					     true) ||
+			    may_change_calls(t, l2, e, d, x, &f.kept, true))
+				continue;
+			f.weak = true;
+		}
 		if (word) {
 			int yk = failarg_of(&t->ops[g], y);
 			if (yk < 0)
@@ -729,15 +751,14 @@ static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart,
  * IR_PYCALL_LOOPINV).  PyPy hands these to the bridge too
  * (bridgeopt.py, "call_loopinvariant knowledge"): the call gives one
  * value in a run of the loop, and a bridge continues its parent's run,
- * so the bridge's own call of F on K returns that input.  OP indexes the
- * parent's call, K the bridge's input. */
-typedef struct lifact {
-	uint32_t op, k;
-} lifact;
+ * so the bridge's own call of F on K returns that input.  So does a
+ * fail-arg that is an input of the parent, a bridge that had the fact
+ * about that input on entry (PE): down a chain of bridges, the run is
+ * still the loop's. */
 
-/* The loop-invariant facts at guard G of PARENT, at most CAP of them. */
-static uint32_t lifacts_at(const ir_trace *parent, uint32_t g, lifact *li,
-			   uint32_t cap)
+/* The loop-invariant facts at guard G of PARENT into LI, at most CAP. */
+static uint32_t lifacts_at(const ir_trace *parent, uint32_t g,
+			   const pl_entry *pe, lifact *li, uint32_t cap)
 {
 	const ir_op *gop = &parent->ops[g];
 	uint32_t n = 0;
@@ -746,9 +767,17 @@ static uint32_t lifacts_at(const ir_trace *parent, uint32_t g, lifact *li,
 		if (v == IR_NOVAL)
 			continue;
 		uint32_t d = ir_defop(parent, v);
+		const ir_value *x = ir_val(parent, v);
 		if (d != UINT32_MAX && d < g &&
 		    ir_pycall_of(parent, &parent->ops[d]) == IR_PYCALL_LOOPINV)
-			li[n++] = (lifact){d, k};
+			li[n++] = (lifact){parent, d, k};
+		else if (pe && x->tag == IR_VAL_INPUT)
+			for (uint32_t m = 0; m < pe->nli && n < cap; m++)
+				if (pe->li[m].k == x->def) {
+					li[n] = pe->li[m];
+					li[n++].k = k;
+					break;
+				}
 		k++;
 	}
 	return n;
@@ -815,12 +844,12 @@ static bool emit_hfact(copier *c, const hfact *f, uint32_t k, uint32_t *ng)
 
 /* Emits fact L: a copy of the parent's call, and a guard that it returns
  * the input. */
-static bool emit_lifact(copier *c, const ir_trace *parent, const lifact *l,
-			uint32_t *ng)
+static bool emit_lifact(copier *c, const lifact *l, uint32_t *ng)
 {
 	copier pc;
 	char why[160];
 	ir_trace *d = c->d;
+	const ir_trace *parent = l->t;
 	if (!pl_copier_init(&pc, d, parent))
 		return false;
 	bool ok = pl_copy_op(&pc, l->op, "_li", why, sizeof why);
@@ -888,7 +917,7 @@ static bool emit_facts(copier *c, void *ctx)
 	}
 	for (uint32_t k = 0; k < x->nli; k++)
 		if (x->li[k].k < t->ninputs &&
-		    !emit_lifact(c, x->parent, &x->li[k], &x->nguards))
+		    !emit_lifact(c, &x->li[k], &x->nguards))
 			return false;
 	x->nops = d->nops;
 	return true;
@@ -928,6 +957,7 @@ pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g, const pl_entry *pe)
 		free(e->hs.v); /* out of memory: no heap facts */
 		e->hs = (hfacts){NULL, 0, 0};
 	}
+	e->nli = lifacts_at(parent, g, pe, e->li, PL_MAXLI);
 	return e;
 }
 
@@ -991,8 +1021,8 @@ static void renamed(pl_pair *p, const pren *r)
 	pl_replace_traces(p, o, t);
 }
 
-void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
-		     const pl_entry *e, const pl_opts *po)
+void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
+		     const pl_opts *po)
 {
 	bool apart = po && po->apart;
 	uint32_t n = e->n;
@@ -1026,8 +1056,8 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
 	}
 	hs.n = w;
 	any |= hs.n > 0;
-	lifact li[8];
-	uint32_t nli = lifacts_at(parent, g, li, 8);
+	const lifact *li = e->li;
+	uint32_t nli = e->nli;
 	any |= nli > 0;
 	uint32_t a = 0, b = 0, na = 0, nb = 0;
 	ir_trace *o =

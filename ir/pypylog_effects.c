@@ -47,6 +47,21 @@ static const char *field_read(const ir_trace *t, const ir_op *op)
 	return d;
 }
 
+/* The descr text of op OP of T when it reads what a call may keep: a
+ * mutable field, or an item of an array ("<ArrayS 8>": PyPy's EffectInfo
+ * lists the array descrs a call may write, all items of one alike). */
+static const char *kept_read(const ir_trace *t, const ir_op *op)
+{
+	const char *d = field_read(t, op);
+	if (d)
+		return d;
+	if (op->opc != IR_GETARRAYITEM_GC_I && op->opc != IR_GETARRAYITEM_GC_R)
+		return NULL;
+	char tok[64];
+	d = op->descr ? ir_strtext(t, op->descr) : "";
+	return ir_py_items_token(d, tok, sizeof tok) ? d : NULL;
+}
+
 /* The op indices of T's calls (*N of them); NULL when out of memory. */
 static uint32_t *calls_of(const ir_trace *t, uint32_t *n)
 {
@@ -65,7 +80,7 @@ static void reads_of(const ir_trace *t, const char *d, uint32_t from,
 {
 	*first = *last = UINT32_MAX;
 	for (uint32_t i = from; i < to && i < t->nops; i++) {
-		const char *r = field_read(t, &t->ops[i]);
+		const char *r = kept_read(t, &t->ops[i]);
 		if (!r || strcmp(r, d))
 			continue;
 		if (*first == UINT32_MAX)
@@ -79,6 +94,11 @@ static void reads_of(const ir_trace *t, const char *d, uint32_t from,
 /* Appends the name of field descr D to the keep list SB (once). */
 static void add_kept(strbuf *sb, const char *d)
 {
+	char tok[64];
+	if (ir_py_items_token(d, tok, sizeof tok)) {
+		sb_printf(sb, "%s%s", sb->len ? "," : "", tok);
+		return;
+	}
 	const char *s = strchr(d, ' ');
 	if (!s)
 		return;
@@ -110,15 +130,20 @@ static bool set_list(ir_trace *t, uint32_t opi, const char *key,
 	return true;
 }
 
-/* Whether T reads field D after op OC before a later call that may
- * write it (one whose descr does not keep D: guard_no_exception and the
- * like write nothing) or its end. */
-static bool read_again(const ir_trace *t, uint32_t oc, const char *d)
+/* Whether T reads what RD read (field D, or the same item) after op OC
+ * before a later call that may write it (one whose descr does not keep D:
+ * guard_no_exception and the like write nothing) or its end. */
+static bool read_again(const ir_trace *t, uint32_t oc, const ir_op *rd)
 {
+	const char *d = kept_read(t, rd);
+	bool item = !field_read(t, rd);
 	for (uint32_t i = oc + 1; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		const char *r = field_read(t, op);
-		if (r && !strcmp(r, d))
+		const char *r = kept_read(t, op);
+		/* an item: the same one (array and index) read again */
+		if (r && !strcmp(r, d) &&
+		    (!item || (op->nargs == 2 && op->args[0] == rd->args[0] &&
+			       op->args[1] == rd->args[1])))
 			return true;
 		if (!is_call(t, op))
 			continue;
@@ -139,14 +164,14 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 	const ir_trace *t = p->opt;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < oc; i++) {
-		const char *d = field_read(t, &t->ops[i]);
+		const char *d = kept_read(t, &t->ops[i]);
 		if (!d)
 			continue;
 		uint32_t f, l, fo, lo;
 		reads_of(t, d, 0, oc, &f, &l);
 		if (f != i)
 			continue; /* counted at its first read */
-		if (read_again(t, oc, d))
+		if (read_again(t, oc, &t->ops[i]))
 			continue;
 		reads_of(p->orig, d, oo + 1, p->orig->nops, &fo, &lo);
 		if (fo == UINT32_MAX)

@@ -79,6 +79,9 @@ void pl_pure_call_names(ir_trace *t);
 /* May replace *T by a copy with string slices of a known length spelled
  * as the new string and its items. */
 void pl_str_slices(ir_trace **t);
+/* Gives the string equality helpers of T one function name per family,
+ * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */
+void pl_str_eq_calls(ir_trace *t);
 /* May replace *T by a copy with virtual_ref and virtual_ref_finish spelled
  * as the structure PyPy's optimizer makes of them. */
 void pl_virtual_refs(ir_trace **t);
@@ -103,15 +106,15 @@ typedef struct pl_entry pl_entry;
 pl_entry *pl_entry_facts(const ir_trace *parent, uint32_t g,
 			 const pl_entry *pe);
 void pl_entry_free(pl_entry *e);
-/* Bridge P leaves from guard G of PARENT: its entry facts E (what holds
+/* Bridge P leaves from a guard of PARENT: its entry facts E (what holds
  * of its inputs and of the heap on entry) and the loop-invariant calls
  * it inherits become guards at the start of both traces
  * (pypylog_bridge.c); P->nfacts counts them.  Unless O->apart, a heap
  * fact about a ConstPtr names it by role (an identity, P->nsame); unless
  * O->write_all, a heap fact may have crossed an elidable call (a field
  * kept, P->nkept). */
-void pl_bridge_facts(pl_pair *p, const ir_trace *parent, uint32_t g,
-		     const pl_entry *e, const pl_opts *o);
+void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
+		     const pl_opts *o);
 /* What the run P's ORIG records (its first NREC ops) proves about its
  * ConstPtr objects: their identities, classes and immutable fields
  * become guards at the start of both traces (pypylog_recorded.c);

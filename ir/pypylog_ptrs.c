@@ -87,7 +87,6 @@ typedef struct ptr_occ {
 	uint64_t sig;
 	uint32_t name; /* index into the name table */
 	uint32_t seq;  /* order of collection: op order within a side */
-	uint32_t op;   /* the op's index in its trace */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
 } ptr_occ;
 
@@ -150,8 +149,7 @@ static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
 	return true;
 }
 
-static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
-		    uint8_t side)
+static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
 {
 	if (pn->nocc == pn->occcap) {
 		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
@@ -163,7 +161,7 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
 		pn->occ = o;
 		pn->occcap = cap;
 	}
-	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, op, side};
+	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, side};
 	pn->nocc++;
 }
 
@@ -213,8 +211,7 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 			return IR_NOVAL;
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
 		    op->args[0] == rd->args[0] && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr),
-			    ir_strtext(t, rd->descr)))
+		    !strcmp(ir_strtext(t, op->descr), ir_strtext(t, rd->descr)))
 			return const_ptr_name(t, op->args[1]) ? op->args[1]
 							      : IR_NOVAL;
 	}
@@ -229,7 +226,7 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
 			if (k != UINT32_MAX)
-				add_occ(pn, role_sig(t, i, j), k, i, side);
+				add_occ(pn, role_sig(t, i, j), k, side);
 		}
 		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
 			ir_vid s0 = stored_const(t, op->args[0], i);

@@ -119,7 +119,11 @@ static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d)
 		       (strcmp(ir_strtext(t, op->descr), ir_strtext(t, d)) ||
 			allocation(t, op->args[0]));
 	if (c == IR_OPAQUE)
-		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE;
+		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE ||
+		       ir_py_call_keeps(ir_op_name(t, op),
+					op->descr ? ir_strtext(t, op->descr)
+						  : NULL,
+					ir_strtext(t, d));
 	if (c == IR_SETARRAYITEM_GC || c == IR_GETARRAYITEM_GC_I ||
 	    c == IR_GETARRAYITEM_GC_R || field_read(op))
 		return true;
@@ -169,11 +173,13 @@ static void equalities(rec *r)
 		if (op->nargs != 2)
 			continue;
 		bool cmp = op->opc == IR_PTR_EQ || op->opc == IR_PTR_NE;
-		if (op->opc == IR_GUARD_VALUE ||
-		    (cmp && ptr_cmp_outcome(r, i) == 1)) {
-			if (is_cptr(t, op->args[0]) || is_cptr(t, op->args[1]))
-				unite(r, op->args[0], op->args[1]);
-		}
+		/* Two references a passed comparison found equal are one
+		 * object on the run, constants or not (a bridge's fact that
+		 * an input is what a field held). */
+		if ((op->opc == IR_GUARD_VALUE &&
+		     (is_cptr(t, op->args[0]) || is_cptr(t, op->args[1]))) ||
+		    (cmp && ptr_cmp_outcome(r, i) == 1))
+			unite(r, op->args[0], op->args[1]);
 	}
 	for (ir_vid v = 0; v < t->nvals; v++)
 		r->kptr[v] = IR_NOVAL;
@@ -421,6 +427,7 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 {
 	if (!p->orig || !p->opt || nrec > p->orig->nops)
 		return;
+	uint32_t before = p->nrecorded;
 	const ir_trace *t = p->orig;
 	rec r = {t, nrec, calloc(t->nvals + 1, sizeof(ir_vid)),
 		 calloc(t->nvals + 1, sizeof(ir_vid))};
@@ -431,13 +438,15 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		equalities(&r);
 		collect(&r, &fs);
 	}
-	if (r.up && r.kptr && !fs.oom && fs.n > 0) {
+	/* A second pass (pl_bridge_facts) finds what the first did and
+	 * more, or nothing new. */
+	if (r.up && r.kptr && !fs.oom && fs.n > before) {
 		uint32_t n = 0;
 		ir_trace *o = with_recorded(p->orig, t, &fs, &n);
 		ir_trace *q = o ? with_recorded(p->opt, t, &fs, &n) : NULL;
 		pl_replace_traces(p, o, q);
 		if (o && q) {
-			p->nrecorded = fs.n;
+			p->nrecorded = fs.n; /* the old ones stay too */
 			p->nprefix += n;
 		}
 	}

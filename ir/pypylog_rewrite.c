@@ -543,6 +543,117 @@ void pl_str_slices(ir_trace **tp)
 	rewrite_ops(tp, &rw);
 }
 
+/* ---- string equality ---------------------------------------------------- */
+
+/* PyPy's optimizer rewrites string equality by what it knows of the
+ * strings (vstring.py, opt_call_stroruni_STR_EQUAL): ll_streq(s, t)
+ * (OS_STR_EQUAL, 24) with t a string of one known char c becomes
+ * str_eq_checknull_char(s, c) (OS 30), or str_eq_nonnull_char(s, c)
+ * (OS 29) when s is known not to be NULL; and ll_streq of two strings
+ * known not to be NULL becomes streq_nonnull (OS 28).  The helpers are
+ * elidable calls (EF=0) with the same answer wherever both are defined.
+ * The model compares calls by function and arguments, so each family is
+ * given one function name here, in both traces: "str_eq_char" for 29 and
+ * 30, "str_eq" for 24 and 28; and ll_streq(s, t) (either order) with t a
+ * one-char string the trace just made (a new <str> of length 1 whose
+ * item 0 is c, nothing else done to it before) becomes
+ * str_eq_char(s, c) with OS 30 -- its exact meaning: false when s is NULL
+ * (t is not), else s == c.  The descr keeps its OS, so str_eq_nonnull_char
+ * and streq_nonnull stay undefined on NULL (ir_py_needs_nonnull); on
+ * NULL the one function of a family answers as it likes where the helper
+ * says false, which covers the helper's answer: a proof holds for it. */
+
+/* Whether OP only reads S or stores S elsewhere: it cannot change S's
+ * chars (a call or copystrcontent could fill a new string). */
+static bool leaves_chars(const ir_op *op, ir_vid s)
+{
+	switch ((int)op->opc) {
+	case IR_SETFIELD_GC: return op->args[0] != s;
+	case IR_SETARRAYITEM_GC: return op->args[0] != s;
+	case IR_GETFIELD_GC_I:
+	case IR_GETFIELD_GC_R:
+	case IR_GETARRAYITEM_GC_I:
+	case IR_GETARRAYITEM_GC_R:
+	case IR_PTR_EQ:
+	case IR_PTR_NE:
+	case IR_GUARD_NONNULL:
+	case IR_GUARD_CLASS: return true;
+	default: return false;
+	}
+}
+
+/* The char C of T's string S when S is a new "<str>" of length 1 whose
+ * item 0 was set to C, and nothing in [0, BEFORE) may change its chars. */
+static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
+			    ir_vid *c)
+{
+	const ir_value *x = ir_val(t, s);
+	if (x->tag != IR_VAL_OP || t->ops[x->def].opc != IR_NEW ||
+	    !t->ops[x->def].descr ||
+	    strcmp(ir_strtext(t, t->ops[x->def].descr), "<str>"))
+		return false;
+	bool len = false;
+	*c = IR_NOVAL;
+	for (uint32_t i = x->def + 1; i < before; i++) {
+		const ir_op *op = &t->ops[i];
+		bool uses = false;
+		for (uint32_t j = 0; j < op->nargs; j++)
+			uses |= op->args[j] == s;
+		if (!uses || leaves_chars(op, s))
+			continue;
+		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+		const ir_value *a1 =
+		    op->nargs > 1 ? ir_val(t, op->args[1]) : NULL;
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+		    !strcmp(d, "<str>.length") && a1->tag == IR_VAL_CONST_INT &&
+		    a1->cval == 1 && !len)
+			len = true;
+		else if (op->opc == IR_SETARRAYITEM_GC && op->nargs == 3 &&
+			 !strcmp(d, "<str>") && a1->tag == IR_VAL_CONST_INT &&
+			 a1->cval == 0 && *c == IR_NOVAL)
+			*c = op->args[2];
+		else
+			return false;
+	}
+	return len && *c != IR_NOVAL;
+}
+
+void pl_str_eq_calls(ir_trace *t)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+		    op->nargs != 3 || op->result == IR_NOVAL ||
+		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS ||
+		    strncmp(ir_strtext(t, op->opname), "call_", 5))
+			continue;
+		int os = ir_py_oopspec(ir_strtext(t, op->descr));
+		const char *fn = os == 29 || os == 30	? "str_eq_char"
+				 : os == 24 || os == 28 ? "str_eq"
+							: NULL;
+		if (!fn)
+			continue;
+		ir_vid c;
+		uint32_t d = UINT32_MAX;
+		/* PyPy tries the second string first (handle_str_equal_level1
+		 * with the arguments as given, then swapped). */
+		for (uint32_t k = 2; os == 24 && k >= 1; k--)
+			if (one_char_string(t, op->args[k], i, &c)) {
+				op->args[1] = op->args[3 - k];
+				op->args[2] = c;
+				d = ir_cstr(t, "<Calli 8 ri EF=0 OS=30>");
+				fn = "str_eq_char";
+				break;
+			}
+		ir_vid f = ir_const_class(t, fn);
+		if (f == IR_NOVAL)
+			continue; /* out of memory: the call keeps its name */
+		op->args[0] = f;
+		if (d != UINT32_MAX)
+			op->descr = d;
+	}
+}
+
 /* ---- virtual refs ------------------------------------------------------- */
 
 /* virtual_ref and virtual_ref_finish never reach a backend: PyPy's

@@ -128,6 +128,43 @@ static bool listed(const char *call_descr, const char *key, const char *field)
 	return false;
 }
 
+bool ir_py_items_token(const char *descr, char *buf, size_t cap)
+{
+	if (!descr || strncmp(descr, "<Array", 6) != 0)
+		return false;
+	const char *e = strchr(descr, '>');
+	if (!e || (e[1] && e[1] != '['))
+		return false; /* "<ArrayS 8>.length" is no item */
+	size_t n = 0;
+	for (const char *q = descr + 1; q < e && n + 3 < cap; q++)
+		if (*q != ' ')
+			buf[n++] = *q;
+	if (n + 3 >= cap)
+		return false;
+	memcpy(buf + n, "[]", 3);
+	return true;
+}
+
+/* Whether the keep list of CALL_DESCR names the items of array descr
+ * FIELD (ir_py_items_token). */
+static bool items_kept(const char *call_descr, const char *field)
+{
+	char tok[64];
+	const char *k = call_descr ? strstr(call_descr, " keeps=") : NULL;
+	if (!k || !ir_py_items_token(field, tok, sizeof tok))
+		return false;
+	size_t n = strlen(tok);
+	for (k += 7; *k && *k != '>' && *k != ' ';) {
+		size_t m = strcspn(k, ",> ");
+		if (m == n && !strncmp(k, tok, n))
+			return true;
+		k += m;
+		if (*k == ',')
+			k++;
+	}
+	return false;
+}
+
 bool ir_py_writes_nothing(const char *opname)
 {
 	/* Guards on the exception or the frame state the previous call
@@ -149,6 +186,7 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	if (ir_py_elidable(call_descr))
 		return true; /* it writes nothing: no field, no item */
 	return listed(call_descr, " keeps=", field) ||
+	       items_kept(call_descr, field) ||
 	       ir_py_call_ignores(call_descr, field);
 }
 

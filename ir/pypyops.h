@@ -122,8 +122,16 @@ unsigned ir_py_item_bits(const char *descr, bool *is_signed);
  *    (docs/pypy.md, "Call effects");
  *  - a call whose descr lists it after " ignores=" (below);
  *  - an elidable call (EF=0, 3 or 4), which writes nothing: every field
- *    and every item.
- * Otherwise only fields, never array items or lengths. */
+ *    and every item;
+ *  - the items of array descr D ("<ArrayS 8>", or an item's name
+ *    "<ArrayS 8>[3]") when the keep list names "ArrayS8[]": PyPy's
+ *    EffectInfo lists the array descrs a call may write, all items of
+ *    one descr alike.
+ * Never an array's length (no call changes it). */
+/* The keep-list token of the items of array descr DESCR ("<ArrayS 8>" or
+ * "<ArrayS 8>[3]" give "ArrayS8[]") into BUF; false when DESCR names no
+ * array item. */
+bool ir_py_items_token(const char *descr, char *buf, size_t cap);
 bool ir_py_call_keeps(const char *name, const char *call_descr,
 		      const char *field);
 

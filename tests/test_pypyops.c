@@ -313,6 +313,23 @@ static void test_descr_guarantees(void)
 	CHECK(!ir_py_call_keeps("call_i", kd, "<ArrayP 8>"));
 	CHECK(!ir_py_call_keeps("call_i", "<Calli 8 rri EF=5>",
 				"<FieldP a.D.inst_s 16>"));
+	/* the items of an array descr, every item alike, not its length
+	 * and not another descr's items */
+	const char *ki = "<Calli 8 rri EF=5 keeps=a.D.inst_s,ArrayS8[]>";
+	char tok[16];
+	CHECK(ir_py_items_token("<ArrayS 8>", tok, sizeof tok) &&
+	      !strcmp(tok, "ArrayS8[]"));
+	CHECK(ir_py_items_token("<ArrayU 1>[3]", tok, sizeof tok) &&
+	      !strcmp(tok, "ArrayU1[]"));
+	CHECK(!ir_py_items_token("<ArrayS 8>.length", tok, sizeof tok));
+	CHECK(!ir_py_items_token("<FieldP a.D.inst_s 16>", tok, sizeof tok));
+	CHECK(!ir_py_items_token("<ArrayS 8>", tok, 4)); /* no room */
+	CHECK(ir_py_call_keeps("call_i", ki, "<ArrayS 8>"));
+	CHECK(ir_py_call_keeps("call_i", ki, "<ArrayS 8>[5]"));
+	CHECK(ir_py_call_keeps("call_i", ki, "<FieldP a.D.inst_s 16>"));
+	CHECK(!ir_py_call_keeps("call_i", ki, "<ArrayP 8>"));
+	CHECK(!ir_py_call_keeps("call_i", ki, "<ArrayS 8>.length"));
+	CHECK(!ir_py_call_ignores(ki, "<ArrayS 8>"));
 	/* an elidable call (EF=0, 3, 4) sees no field: not its items */
 	for (int ef = 0; ef <= 5; ef++) {
 		char d[48];

@@ -107,12 +107,19 @@ grep -v 'guard_value(p2, ConstPtr(ptr5))' "$C/recorded_class.log" >"$tmp/rc_bad.
 # What the parent's heap cache passes to a bridge (docs/pypy.md, "Bridges"):
 # the second bridge drops the guards on two fields its parent read just
 # before the failing guard: proved; not once the parent stores into the
-# mutable one after reading it, or makes a call before the guard.
+# mutable one after reading it.  After a call before the guard the
+# mutable field's value is a weak fact (session 23: constants too), which
+# the bridge uses: proved, counted as kept by calls, and not with
+# --calls-write-all.
 "$JITPROVE" log "$C/bridge_heap_fact.log" >"$tmp/bh" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^bridge 0x7f0000c0ab03 .* proved' "$tmp/bh" ||
   bad "bridge_heap_fact: exit $rc: $(cat "$tmp/bh")"
-for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.inst_last_instr 40>)' \
-    'call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)'; do
+awk -v ins="+55: call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)" '/^\+60: i6 = int_lt/ { print ins } { print }' \
+  "$C/bridge_heap_fact.log" >"$tmp/bh_call.log"
+log_has "bridge_heap_fact with a call" '^bridge 0x7f0000c0ab03 .* proved .*1 field kept by calls' "$tmp/bh_call.log"
+log_has "bridge_heap_fact with a call, --calls-write-all" '^bridge 0x7f0000c0ab03 .* unknown' \
+  --calls-write-all "$tmp/bh_call.log"
+for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.inst_last_instr 40>)'; do
   awk -v ins="+55: $ins" '/^\+60: i6 = int_lt/ { print ins } { print }' \
     "$C/bridge_heap_fact.log" >"$tmp/bh_bad.log"
   "$JITPROVE" log "$tmp/bh_bad.log" >"$tmp/bhb" 2>&1; rc=$?
@@ -137,9 +144,11 @@ sed 's/^+10: guard_nonnull_class(p0, ConstClass(W_IntObject), /+10: guard_true(i
 # Heap facts whose value is a ConstPtr (an object's map): the bridge's
 # own name for the map is the one its recorded guard_value checks (an
 # identity, counted), and the parent's fact survives an elidable (EF=0)
-# call down the chain (a field kept by a call, counted): proved.  Not
-# across an EF=5 call, not once the parent stores another value into the
-# map, and not with --ptrs-apart or --calls-write-all.
+# call down the chain (a field kept by a call, counted): proved.  Across
+# an EF=5 call it is a weak fact, which the bridge uses (it does not check
+# the map): proved too since session 23, and not with --calls-write-all.
+# Not once the parent stores another value into the map, and not with
+# --ptrs-apart or --calls-write-all.
 M='descr=<FieldP pypy.interpreter.typedef.W_ObjectObjectUserDictWeakrefable.inst_map 48>'
 "$JITPROVE" log "$C/bridge_map_fact.log" >"$tmp/bm" 2>&1; rc=$?
 [ $rc -eq 0 ] &&
@@ -148,7 +157,10 @@ M='descr=<FieldP pypy.interpreter.typedef.W_ObjectObjectUserDictWeakrefable.inst
 sed 's/EF=0 OS=32/EF=5/' "$C/bridge_map_fact.log" >"$tmp/bm1.log"
 awk -v ins="+35: setfield_gc(p0, p0, $M)" '/^\+40: i7 = int_lt/ { print ins } { print }' \
   "$C/bridge_map_fact.log" >"$tmp/bm2.log"
-for v in bm1 bm2; do
+log_has "bridge_map_fact across EF=5" '^bridge 0x7f00000b0002 .* proved .*1 field kept by calls' "$tmp/bm1.log"
+log_has "bridge_map_fact across EF=5 --calls-write-all" '^bridge 0x7f00000b0002 .* unknown' \
+  --calls-write-all "$tmp/bm1.log"
+for v in bm2; do
   "$JITPROVE" log "$tmp/$v.log" >"$tmp/$v.out" 2>&1
   grep -q '^bridge 0x7f00000b0002 .* unknown' "$tmp/$v.out" ||
     bad "bridge_map_fact ($v): $(cat "$tmp/$v.out")"
@@ -223,6 +235,33 @@ sed 's/^+10: call_n(ConstClass(ll_dict_setitem_lookup_done), p21,/+10: call_n(Co
   "$C/bridge_weak_fact.log" >"$tmp/wf2.log"
 grep -q 'lookup_done), p20,' "$tmp/wf2.log" || bad "bridge_weak_fact: the second edit did not apply"
 log_has "bridge_weak_fact on another input" '^bridge 0x7f0000130002 .* unknown' "$tmp/wf2.log"
+# The same with a constant value (since session 23): the parent promoted
+# an input's map before a call that is not elidable, and a bridge out of a
+# later guard does not check it again (lru_cache's bridges).  Not with a
+# store into the map after the call, nor with --calls-write-all.
+log_has bridge_weak_map '^bridge 0x7f0000140003 .* proved .*1 field kept by calls' "$C/bridge_weak_map.log"
+log_has "bridge_weak_map --calls-write-all" '^bridge 0x7f0000140003 .* unknown' \
+  --calls-write-all "$C/bridge_weak_map.log"
+awk -v ins="+45: setfield_gc(p0, p0, $M)" '/^\+50: guard_false/ { print ins } { print }' \
+  "$C/bridge_weak_map.log" >"$tmp/bwm.log"
+log_has "bridge_weak_map with a store" '^bridge 0x7f0000140003 .* unknown' "$tmp/bwm.log"
+# String equality with a one-char string (edit_distance): PyPy's
+# optimizer calls str_eq_checknull_char(s, c) for ll_streq(s, "c"), and
+# str_eq_nonnull_char when it knows s is not NULL.  Proved; also with the
+# strings swapped; the nonnull form is not proved where s may be NULL, and
+# is with a guard_nonnull first; another char is not proved.
+S="$C/str_eq_char.log"
+log_has str_eq_char '^bridge .* proved' "$S"
+sed 's/p0, p3, descr=<Calli 1 rr/p3, p0, descr=<Calli 1 rr/' "$S" >"$tmp/sec1.log"
+log_has "str_eq_char, swapped" '^bridge .* proved' "$tmp/sec1.log"
+sed 's/checknull_char__rpy_stringPtr_Char), p0, i2, descr=<Calli 8 ri EF=0 OS=30>/nonnull_char__rpy_stringPtr_Char), p0, i2, descr=<Calli 8 ri EF=0 OS=29>/' \
+  "$S" >"$tmp/sec2.log"
+log_has "str_eq_char, nonnull" '^bridge .* unknown .*no NULL access' "$tmp/sec2.log"
+sed '3s/$/\nguard_nonnull(p0)/; s/^+10: i4 = /+5: guard_nonnull(p0, descr=<Guard0x7f0000150002>) [p0, i1, i2]\n&/' \
+  "$tmp/sec2.log" >"$tmp/sec3.log"
+log_has "str_eq_char, nonnull after guard_nonnull" '^bridge .* proved' "$tmp/sec3.log"
+sed 's/Char), p0, i2, descr/Char), p0, i1, descr/' "$S" >"$tmp/sec4.log"
+log_has "str_eq_char, another char" '^bridge .* unknown' "$tmp/sec4.log"
 # Private objects (pypylog_private.c): 70 float boxes whose addresses go
 # nowhere were more than the heap model's 64 identities; taken apart, the
 # bridge is proved, and a changed constant is not.  A box read before its
@@ -252,6 +291,15 @@ sed 's/^+10: p1 = call_r(\(.*\), 64,/+10: p1 = call_r(\1, 65,/; s/^p1 = call_loo
 [ "$(grep -c ', 65,' "$tmp/bl1.log")" -eq 2 ] || bad "bridge_loopinvariant: the edit did not apply"
 log_has "bridge_loopinvariant on 65" '^bridge 0x7f00000c0002 .* unknown' "$tmp/bl1.log"
 
+# Down a chain of bridges (date_diff): a middle bridge passes the
+# context on, and the last one's call returns it too; not when the middle
+# bridge passes another value.
+log_has bridge_loopinvariant_chain '^bridge 0x7f00000c0003 .* proved' "$C/bridge_loopinvariant_chain.log"
+sed 's/^+20: guard_true(i22, descr=<Guard0x7f00000c0003>) \[p20, i21\]/+15: p23 = getfield_gc_r(p20, descr=<FieldP pypy.interpreter.executioncontext.ExecutionContext.inst_topframeref 128>)\n+20: guard_true(i22, descr=<Guard0x7f00000c0003>) [p23, i21]/' \
+  "$C/bridge_loopinvariant_chain.log" >"$tmp/blc.log"
+grep -q 'p23, i21' "$tmp/blc.log" || bad "bridge_loopinvariant_chain: the edit did not apply"
+log_has "bridge_loopinvariant_chain, another value" '^bridge 0x7f00000c0003 .* unknown' "$tmp/blc.log"
+
 # the optimizer keeps a dict's strategy across the lookup call (its
 # EffectInfo, not printed, says the call does not write it): proved
 # assuming the field kept, and not with --calls-write-all
@@ -261,6 +309,39 @@ log_has "bridge_loopinvariant on 65" '^bridge 0x7f00000c0002 .* unknown' "$tmp/b
 "$JITPROVE" log --calls-write-all "$C/call_keeps_field.log" >"$tmp/ckw" 2>&1; rc=$?
 [ $rc -eq 3 ] && grep -q '^bridge .* unknown' "$tmp/ckw" ||
   bad "call_keeps_field --calls-write-all: exit $rc: $(cat "$tmp/ckw")"
+
+# An array item read before a call and used after it: PyPy's EffectInfo
+# says which array descrs a call writes, so the optimizer keeps the item
+# (bit_pack's bit buffer across a list resize).  Proved with the items of
+# <ArrayS 8> kept by that call, also when the optimized trace reads
+# another item of that descr after the call; unknown when no call keeps
+# anything.
+log_has call_keeps_items '^bridge .* proved .*1 field kept by calls' "$C/call_keeps_items.log"
+log_has "call_keeps_items --calls-write-all" '^bridge .* unknown' --calls-write-all "$C/call_keeps_items.log"
+sed 's/^+40: i15 = int_add(i12, 1)/+35: i14 = getarrayitem_gc_i(p10, 1, descr=<ArrayS 8>)\n&/' \
+  "$C/call_keeps_items.log" >"$tmp/cki.log"
+log_has "call_keeps_items, another item read" '^bridge .* proved' "$tmp/cki.log"
+
+# A bridge whose input the parent knew to be an object's map (a fail-arg
+# read from the field): the bridge promotes the input, then reads the map
+# and promotes it under another name.  The parent's fact holds on the
+# bridge's recorded run too, so the two names are one object and the
+# optimized bridge's one guard suffices; not when the parent read another
+# field.
+log_has bridge_input_field '^bridge 0x7f00000b1002 .* proved' "$C/bridge_input_field.log"
+sed '/^\(+10: \)\?p2 = getfield_gc_r/s/inst_map 48/inst__value1 16/' \
+  "$C/bridge_input_field.log" >"$tmp/bif.log"
+log_has "bridge_input_field, another field" '^bridge 0x7f00000b1002 .* unknown' "$tmp/bif.log"
+# A loop whose preamble promoted an input's map and whose body makes a
+# call that is not elidable: a bridge out of the body that does not check
+# the map again took it from the parent's heap cache (a weak fact, used,
+# counted as kept by calls).  Not when the body stores into the map, nor
+# with --calls-write-all.
+log_has loop_weak_map '^bridge 0x7f00000b2005 .* proved .*1 field kept by calls' "$C/loop_weak_map.log"
+awk -v ins="+105: setfield_gc(p0, p0, $M)" '/^\+110: i8 = int_add/ { print ins } { print }' \
+  "$C/loop_weak_map.log" >"$tmp/lwm.log"
+log_has "loop_weak_map, a store" '^bridge 0x7f00000b2005 .* unknown' "$tmp/lwm.log"
+log_has "loop_weak_map --calls-write-all" '^bridge 0x7f00000b2005 .* unknown' --calls-write-all "$C/loop_weak_map.log"
 
 # Facts that contradict each other leave no run: a proof would be
 # vacuous, so the pair is unknown.  The optimized bridge guards both
