@@ -262,6 +262,43 @@ sed '3s/$/\nguard_nonnull(p0)/; s/^+10: i4 = /+5: guard_nonnull(p0, descr=<Guard
 log_has "str_eq_char, nonnull after guard_nonnull" '^bridge .* proved' "$tmp/sec3.log"
 sed 's/Char), p0, i2, descr/Char), p0, i1, descr/' "$S" >"$tmp/sec4.log"
 log_has "str_eq_char, another char" '^bridge .* unknown' "$tmp/sec4.log"
+# Private objects in private objects (since session 23): 40 inlined
+# frames, each with a locals array holding a new integer box, read back
+# out of the frame, the array and the box (120 allocations; the optimized
+# trace has none).  Taken apart they leave nothing: proved.  When each
+# frame is also stored into the input, all 120 escape: more than the heap
+# model's 64 identities.  (Before, only the frames were private: 80
+# objects were left.)
+gen_frames() { # gen_frames ESCAPE: the log on stdout
+  local F='descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_locals_cells_stack_w 56>'
+  local V='descr=<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 pure>'
+  echo '[1a] {jit-log-noopt'; echo '# Traced loop or bridge with 400 ops'; echo '[p0, i0]'
+  for k in $(seq 1 40); do
+    echo "p${k}f = new_with_vtable(descr=<SizeDescr 104>)"
+    echo "p${k}a = new(descr=<ArrayP 8>)"
+    echo "setfield_gc(p${k}a, 2, descr=<ArrayP 8>.length)"
+    echo "p${k}b = new_with_vtable(descr=<SizeDescr 16>)"
+    echo "setfield_gc(p${k}b, i$((k - 1)), $V)"
+    echo "setarrayitem_gc(p${k}a, 0, p${k}b, descr=<ArrayP 8>)"
+    echo "setfield_gc(p${k}f, p${k}a, $F)"
+    [ "$1" = 1 ] && echo "setfield_gc(p0, p${k}f, descr=<FieldP a.B.inst_f 8>)"
+    echo "p${k}x = getfield_gc_r(p${k}f, $F)"
+    echo "p${k}y = getarrayitem_gc_r(p${k}x, 0, descr=<ArrayP 8>)"
+    echo "i${k}v = getfield_gc_i(p${k}y, $V)"
+    echo "i${k} = int_add(i${k}v, 1)"
+  done
+  echo 'finish(i40)'; echo '[1b] jit-log-noopt}'
+  echo '[1c] {jit-log-opt-bridge'; echo '# bridge out of Guard 0x7f0000160000 with 41 ops'; echo '[p0, i0]'
+  for k in $(seq 1 40); do
+    [ "$1" = 1 ] && echo "+$k: setfield_gc(p0, ConstPtr(null), descr=<FieldP a.B.inst_f 8>)"
+    echo "+$k: i${k} = int_add(i$((k - 1)), 1)"
+  done
+  echo '+99: finish(i40)'; echo '[1d] jit-log-opt-bridge}'
+}
+gen_frames 0 >"$tmp/frames.log"
+log_has "private objects in private objects" '^bridge .* proved' "$tmp/frames.log"
+gen_frames 1 >"$tmp/frames1.log"
+log_has "private objects stored into the input" '^bridge .* unknown .*more than 64 fresh objects' "$tmp/frames1.log"
 # Private objects (pypylog_private.c): 70 float boxes whose addresses go
 # nowhere were more than the heap model's 64 identities; taken apart, the
 # bridge is proved, and a changed constant is not.  A box read before its
