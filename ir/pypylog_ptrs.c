@@ -87,6 +87,7 @@ typedef struct ptr_occ {
 	uint64_t sig;
 	uint32_t name; /* index into the name table */
 	uint32_t seq;  /* order of collection: op order within a side */
+	uint32_t op;   /* the op's index in its trace */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
 } ptr_occ;
 
@@ -149,7 +150,8 @@ static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
 	return true;
 }
 
-static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
+static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
+		    uint8_t side)
 {
 	if (pn->nocc == pn->occcap) {
 		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
@@ -161,7 +163,7 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint8_t side)
 		pn->occ = o;
 		pn->occcap = cap;
 	}
-	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, side};
+	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, op, side};
 	pn->nocc++;
 }
 
@@ -226,7 +228,7 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
 			if (k != UINT32_MAX)
-				add_occ(pn, role_sig(t, i, j), k, side);
+				add_occ(pn, role_sig(t, i, j), k, i, side);
 		}
 		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
 			ir_vid s0 = stored_const(t, op->args[0], i);
@@ -309,15 +311,16 @@ static uint32_t group_name(ptr_names *pn, uint32_t i, uint32_t j, uint8_t side)
  * traces have as many occurrences of the role, the k-th of ORIG and the
  * k-th of OPT name one object (the optimizer keeps the order of what it
  * keeps; a role it dropped an occurrence of identifies nothing). */
-static void unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
+static bool unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
 {
 	uint32_t m = i;
 	while (m < j && pn->occ[m].side == 0)
 		m++;
 	if (m == i || m == j || m - i != j - m)
-		return;
+		return false;
 	for (uint32_t k = 0; k < m - i; k++)
 		unite(pn, pn->occ[i + k].name, pn->occ[m + k].name);
+	return true;
 }
 
 /* ---- constants the optimizer left in a role ------------------------------ */
@@ -658,6 +661,69 @@ static uint32_t pieces_of(const pl_pair *p, piece *o, piece *t)
 	return 2;
 }
 
+/* The number of opaque calls of T before each op: CB[i] (NULL when out of
+ * memory). */
+static uint32_t *calls_before(const ir_trace *t)
+{
+	uint32_t *cb = calloc(t->nops + 1, sizeof *cb);
+	uint32_t n = 0;
+	for (uint32_t i = 0; cb && i < t->nops; i++) {
+		cb[i] = n;
+		n += call_op(t, &t->ops[i]) && !pl_is_raw_read(t, &t->ops[i]);
+	}
+	if (cb)
+		cb[t->nops] = n;
+	return cb;
+}
+
+/* Whether occurrence O lies in piece P and after its C-th call there. */
+static bool occ_in(const ptr_occ *o, const piece *p, const uint32_t *cb,
+		   uint32_t c)
+{
+	return o->op >= p->from && o->op < p->to &&
+	       cb[o->op] - cb[p->from] == c;
+}
+
+/* Group [I, J) (one role) when the traces have different numbers of its
+ * occurrences: in aligned pieces (pieces_of) with as many calls in both
+ * traces, they pair in order between the same two calls, where both have
+ * as many (the optimizer moves no guard across a call; where it dropped
+ * one, that stretch says nothing).  A frame's locals dict read and promoted
+ * again after each call of a module-level loop (fnv_table's bridges). */
+static void unite_by_piece(ptr_names *pn, const pl_pair *p, uint32_t i,
+			   uint32_t j, uint32_t *const cb[2])
+{
+	piece pc[2][2];
+	uint32_t np = pieces_of(p, pc[0], pc[1]);
+	for (uint32_t k = 0; k < np; k++) {
+		uint32_t ncalls = cb[0][pc[0][k].to] - cb[0][pc[0][k].from];
+		if (ncalls != cb[1][pc[1][k].to] - cb[1][pc[1][k].from])
+			continue; /* the calls are not aligned */
+		for (uint32_t c = 0; c <= ncalls; c++) {
+			uint32_t a[2] = {0, 0}, first[2] = {j, j};
+			for (uint32_t x = i; x < j; x++) {
+				const ptr_occ *o = &pn->occ[x];
+				if (!occ_in(o, &pc[o->side][k], cb[o->side], c))
+					continue;
+				if (!a[o->side]++)
+					first[o->side] = x;
+			}
+			if (a[0] == 0 || a[0] != a[1])
+				continue;
+			for (uint32_t x = first[0], y = first[1], n = 0;
+			     n < a[0]; n++, x++, y++) {
+				while (
+				    !occ_in(&pn->occ[x], &pc[0][k], cb[0], c))
+					x++;
+				while (
+				    !occ_in(&pn->occ[y], &pc[1][k], cb[1], c))
+					y++;
+				unite(pn, pn->occ[x].name, pn->occ[y].name);
+			}
+		}
+	}
+}
+
 static void pair_cells(ptr_names *pn, const pl_pair *p)
 {
 	piece o[2], t[2];
@@ -729,6 +795,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	collect(&pn, p->opt, 1);
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
+	uint32_t *cb[2] = {calls_before(p->orig), calls_before(p->opt)};
 	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
 		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
 			;
@@ -736,8 +803,8 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		uint32_t b = group_name(&pn, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
-		else
-			unite_in_order(&pn, i, j);
+		else if (!unite_in_order(&pn, i, j) && cb[0] && cb[1])
+			unite_by_piece(&pn, p, i, j, cb);
 	}
 	if (!pn.oom)
 		pair_cells(&pn, p);
@@ -765,4 +832,6 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	free(pn.up);
 	free(pn.occ);
 	free(pn.rec);
+	free(cb[0]);
+	free(cb[1]);
 }

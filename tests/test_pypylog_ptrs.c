@@ -189,11 +189,83 @@ static void test_folded_compare(void)
 	pl_free(&log);
 }
 
+/* Whether the K-th guard_value of T compares with the log's ptrN. */
+static bool guards_ptr(const ir_trace *t, uint32_t k, const char *n)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_GUARD_VALUE || op->nargs != 2 ||
+		    ir_val(t, op->args[1])->tag != IR_VAL_CONST_PTR || k-- != 0)
+			continue;
+		const char *s = ir_valname(t, op->args[1]);
+		size_t a = strlen(s), b = strlen(n);
+		return a > b && s[a - b - 1] == '_' && !strcmp(s + a - b, n);
+	}
+	return false;
+}
+
+#define WLOC                                                                   \
+	"descr=<FieldP pypy.interpreter.pyframe.FrameDebugData.inst_w_locals " \
+	"64>)\n"
+#define CALLF "call_n(ConstClass(f), descr=<Callv 0 EF=5>)\n"
+
+/* A role with three names in ORIG and two in OPT (the optimizer dropped
+ * the promotion between the two calls): the names pair in order where
+ * both traces have as many between the same two calls -- before the
+ * first call and after the second -- and nowhere else (fnv_table). */
+static void test_by_piece(void)
+{
+	pl_log log;
+	if (!read_one("p1 = getfield_gc_r(p0, " WLOC
+		      "guard_value(p1, ConstPtr(ptr2))\n" CALLF
+		      "p3 = getfield_gc_r(p0, " WLOC
+		      "guard_value(p3, ConstPtr(ptr4))\n" CALLF
+		      "p5 = getfield_gc_r(p0, " WLOC
+		      "guard_value(p5, ConstPtr(ptr6))\n"
+		      "finish()\n",
+		      "+1: p11 = getfield_gc_r(p10, " WLOC
+		      "+2: guard_value(p11, ConstPtr(ptr12), descr=<Guard0x1>) "
+		      "[p10]\n"
+		      "+3: " CALLF "+4: " CALLF
+		      "+5: p15 = getfield_gc_r(p10, " WLOC
+		      "+6: guard_value(p15, ConstPtr(ptr16), descr=<Guard0x2>) "
+		      "[p10]\n"
+		      "+7: finish()\n",
+		      &log))
+		return;
+	const ir_trace *t = log.pairs[0].opt;
+	CHECK(guards_ptr(t, 0, "ptr2"));
+	CHECK(guards_ptr(t, 1, "ptr6"));
+	CHECK(log.pairs[0].nsame == 2);
+	pl_free(&log);
+	/* with as many promotions between the calls too, they pair in order
+	 * as a whole (the rule before this one) */
+	if (!read_one("p1 = getfield_gc_r(p0, " WLOC
+		      "guard_value(p1, ConstPtr(ptr2))\n" CALLF
+		      "p5 = getfield_gc_r(p0, " WLOC
+		      "guard_value(p5, ConstPtr(ptr6))\n"
+		      "finish()\n",
+		      "+1: p11 = getfield_gc_r(p10, " WLOC
+		      "+2: guard_value(p11, ConstPtr(ptr12), descr=<Guard0x1>) "
+		      "[p10]\n"
+		      "+5: p15 = getfield_gc_r(p10, " WLOC
+		      "+6: guard_value(p15, ConstPtr(ptr16), descr=<Guard0x2>) "
+		      "[p10]\n"
+		      "+3: " CALLF "+7: finish()\n",
+		      &log))
+		return;
+	t = log.pairs[0].opt;
+	CHECK(guards_ptr(t, 0, "ptr2"));
+	CHECK(guards_ptr(t, 1, "ptr6"));
+	pl_free(&log);
+}
+
 int main(void)
 {
 	test_kept_frame();
 	test_frames_in_turn();
 	test_locals_item();
 	test_folded_compare();
+	test_by_piece();
 	return check_summary("test_pypylog_ptrs");
 }
