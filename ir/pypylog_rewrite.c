@@ -633,24 +633,26 @@ void pl_str_eq_calls(ir_trace *t)
 							: NULL;
 		if (!fn)
 			continue;
-		ir_vid c;
-		uint32_t d = UINT32_MAX;
+		ir_vid c = IR_NOVAL;
+		uint32_t one = 0; /* the one-char string's argument */
 		/* PyPy tries the second string first (handle_str_equal_level1
 		 * with the arguments as given, then swapped). */
-		for (uint32_t k = 2; os == 24 && k >= 1; k--)
-			if (one_char_string(t, op->args[k], i, &c)) {
-				op->args[1] = op->args[3 - k];
-				op->args[2] = c;
-				d = ir_cstr(t, "<Calli 8 ri EF=0 OS=30>");
-				fn = "str_eq_char";
-				break;
-			}
-		ir_vid f = ir_const_class(t, fn);
+		for (uint32_t k = 2; os == 24 && k >= 1 && !one; k--)
+			if (one_char_string(t, op->args[k], i, &c))
+				one = k;
+		if (one)
+			fn = "str_eq_char";
+		uint32_t d =
+		    one ? ir_cstr(t, "<Calli 8 ri EF=0 OS=30>") : op->descr;
+		ir_vid f = d != UINT32_MAX ? ir_const_class(t, fn) : IR_NOVAL;
 		if (f == IR_NOVAL)
-			continue; /* out of memory: the call keeps its name */
+			continue; /* out of memory: the call stays as it was */
+		if (one) {
+			op->args[1] = op->args[3 - one];
+			op->args[2] = c;
+		}
 		op->args[0] = f;
-		if (d != UINT32_MAX)
-			op->descr = d;
+		op->descr = d;
 	}
 }
 
