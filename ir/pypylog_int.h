@@ -118,7 +118,8 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
 /* What the run P's ORIG records (its first NREC ops) proves about its
  * ConstPtr objects: their identities, classes and immutable fields
  * become guards at the start of both traces (pypylog_recorded.c);
- * P->nrecorded counts them. */
+ * P->nrecorded counts them.  Called again on a bridge with its facts
+ * (they held on the recorded run too), it adds what is new. */
 void pl_recorded_facts(pl_pair *p, uint32_t nrec);
 /* Calls SAME(CTX, A, B) for ConstPtr names A and B of T that the run T's
  * first NREC ops record is one object (facts, not assumptions): the role

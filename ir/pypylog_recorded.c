@@ -438,8 +438,9 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		equalities(&r);
 		collect(&r, &fs);
 	}
-	/* A second pass (pl_bridge_facts) finds what the first did and
-	 * more, or nothing new. */
+	/* A second pass (pl_read_text, after a bridge's facts and its
+	 * calls' kept fields) finds what the first did and more, or
+	 * nothing new. */
 	if (r.up && r.kptr && !fs.oom && fs.n > before) {
 		uint32_t n = 0;
 		ir_trace *o = with_recorded(p->orig, t, &fs, &n);
