@@ -1,8 +1,10 @@
 #!/bin/bash
-# labels: slow
+# labels: slow serial
 # One injected bug is about one finding (docs/fuzzing.md, "Findings"):
 # failures are blamed on an optimizer rule before they are reduced, hits of
-# a known rule are counted, not reduced, and the campaign ends on time.
+# a known rule are counted, not reduced, and the campaign ends on time
+# (it runs alone, label serial: under ctest -j2 beside another test a
+# 15 s campaign once took 17.18 s).
 # Before rule blame, neg-minint gave 36 distinct findings in 30 s.
 set -u
 J=$(realpath "${JITPROVE:?set JITPROVE to the jitprove binary}")
