@@ -41,16 +41,6 @@ static void print_list(const ir_trace *t, const ir_vid *v, uint32_t n,
 	}
 }
 
-static bool is_decimal(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 /* The toy spelling of op OP, or NULL when it prints in PyPy's: toy
  * arithmetic does unless ARITH (ir_print_toy; the parser reads it back in
  * a toy trace either way), and so do heap ops whose descr the toy words
@@ -65,7 +55,7 @@ static const char *toy_name(const ir_trace *t, const ir_op *op, bool arith)
 	if (op->opc == IR_NEW) /* alloc() has no type */
 		return op->descr == 0 ? word : NULL;
 	if (ir_op_has(op->opc, IRF_DESCR)) /* load/store: a field number */
-		return is_decimal(t->strs[op->descr]) ? word : NULL;
+		return ir_is_decimal(t->strs[op->descr]) ? word : NULL;
 	/* Any number of arguments: the parser reads print(a, b) too, and a
 	 * toy trace must keep a toy word to parse back as one. */
 	return op->flags & IR_OPF_TOY_PRINT ? "print" : word;

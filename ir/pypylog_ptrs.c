@@ -192,6 +192,13 @@ static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
 	return h;
 }
 
+/* Whether OP of T is a call the heap model makes an event of. */
+static bool call_op(const ir_trace *t, const ir_op *op)
+{
+	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+}
+
 /* The ConstPtr that V, read at op AT, holds when V is a field read of an
  * object the trace allocated whose last store of that field before AT is
  * a ConstPtr with no call between (which could write it; a raw read
@@ -207,9 +214,7 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 		return IR_NOVAL;
 	for (uint32_t i = x->def; i-- > 0;) {
 		const ir_op *op = &t->ops[i];
-		if (ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
-		    !pl_is_raw_read(t, op))
+		if (call_op(t, op) && !pl_is_raw_read(t, op))
 			return IR_NOVAL;
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
 		    op->args[0] == rd->args[0] && op->descr &&
@@ -523,12 +528,6 @@ typedef struct piece {
 	const ir_trace *t;
 	uint32_t from, to;
 } piece;
-
-static bool call_op(const ir_trace *t, const ir_op *op)
-{
-	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
-}
 
 /* Whether op OP accesses field D of a ConstPtr: 1 a read, 2 a store, 0
  * not; -1 when it accesses D through a value that is not a constant. */

@@ -107,16 +107,6 @@ typedef struct clsmap {
 	bool oom;
 } clsmap;
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static numcls *numcls_of(clsmap *m, const char *num)
 {
 	for (uint32_t i = 0; i < m->n; i++)
@@ -163,7 +153,7 @@ static void collect_numeric(clsmap *m, const ir_trace *t)
 			continue;
 		const ir_value *x = ir_val(t, op->args[1]);
 		if (x->tag != IR_VAL_CONST_CLASS ||
-		    !all_digits(ir_strtext(t, x->name)))
+		    !ir_is_decimal(ir_strtext(t, x->name)))
 			continue;
 		numcls *e = numcls_of(m, ir_strtext(t, x->name));
 		if (e)

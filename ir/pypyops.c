@@ -108,14 +108,12 @@ static const char *field_name(const char *descr, size_t *len)
 	return *len ? s : NULL;
 }
 
-/* Whether the list after KEY (" keeps=", " ignores=") in CALL_DESCR names
- * the field of descr FIELD. */
-static bool listed(const char *call_descr, const char *key, const char *field)
+/* Whether the list after KEY in CALL_DESCR has the N-char item NAME. */
+static bool names(const char *call_descr, const char *key, const char *name,
+		  size_t n)
 {
-	size_t n;
-	const char *name = field_name(field, &n);
 	const char *k = call_descr ? strstr(call_descr, key) : NULL;
-	if (!name || !k)
+	if (!k)
 		return false;
 	for (k += strlen(key); *k && *k != '>' && *k != ' ';) {
 		size_t m = strcspn(k, ",> ");
@@ -126,6 +124,15 @@ static bool listed(const char *call_descr, const char *key, const char *field)
 			k++;
 	}
 	return false;
+}
+
+/* Whether the list after KEY (" keeps=", " ignores=") in CALL_DESCR names
+ * the field of descr FIELD. */
+static bool listed(const char *call_descr, const char *key, const char *field)
+{
+	size_t n;
+	const char *name = field_name(field, &n);
+	return name && names(call_descr, key, name, n);
 }
 
 bool ir_py_items_token(const char *descr, char *buf, size_t cap)
@@ -150,19 +157,8 @@ bool ir_py_items_token(const char *descr, char *buf, size_t cap)
 static bool items_kept(const char *call_descr, const char *field)
 {
 	char tok[64];
-	const char *k = call_descr ? strstr(call_descr, " keeps=") : NULL;
-	if (!k || !ir_py_items_token(field, tok, sizeof tok))
-		return false;
-	size_t n = strlen(tok);
-	for (k += 7; *k && *k != '>' && *k != ' ';) {
-		size_t m = strcspn(k, ",> ");
-		if (m == n && !strncmp(k, tok, n))
-			return true;
-		k += m;
-		if (*k == ',')
-			k++;
-	}
-	return false;
+	return ir_py_items_token(field, tok, sizeof tok) &&
+	       names(call_descr, " keeps=", tok, strlen(tok));
 }
 
 bool ir_py_writes_nothing(const char *opname)

@@ -112,6 +112,17 @@ static inline const char *ir_strtext(const ir_trace *t, uint32_t id)
 {
 	return t->strs[id];
 }
+/* Whether S is a nonempty run of decimal digits (a name that is a number:
+ * a toy field offset, a class PyPy prints as its address). */
+static inline bool ir_is_decimal(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
 
 /* Adds an input variable of KIND ('i' or 'r') named NAME (NULL: generated). */
 ir_vid ir_add_input(ir_trace *t, char kind, const char *name);

@@ -34,6 +34,14 @@ static bool read_one(const char *orig, const char *opt, pl_log *log)
 	return ok;
 }
 
+/* Whether the ConstPtr name S is the log's ptrN N (with its section
+ * prefix, "s3_ptr4"). */
+static bool is_ptr(const char *s, const char *n)
+{
+	size_t a = strlen(s), b = strlen(n);
+	return a > b && s[a - b - 1] == '_' && !strcmp(s + a - b, n);
+}
+
 /* Whether the ConstPtr name stored by the K-th setfield_gc of T is the
  * log's ptrN (with its section prefix). */
 static bool stores_ptr(const ir_trace *t, uint32_t k, const char *n)
@@ -42,9 +50,7 @@ static bool stores_ptr(const ir_trace *t, uint32_t k, const char *n)
 		const ir_op *op = &t->ops[i];
 		if (op->opc != IR_SETFIELD_GC || k-- != 0)
 			continue;
-		const char *s = ir_valname(t, op->args[1]);
-		size_t a = strlen(s), b = strlen(n);
-		return a > b && s[a - b - 1] == '_' && !strcmp(s + a - b, n);
+		return is_ptr(ir_valname(t, op->args[1]), n);
 	}
 	return false;
 }
@@ -197,9 +203,7 @@ static bool guards_ptr(const ir_trace *t, uint32_t k, const char *n)
 		if (op->opc != IR_GUARD_VALUE || op->nargs != 2 ||
 		    ir_val(t, op->args[1])->tag != IR_VAL_CONST_PTR || k-- != 0)
 			continue;
-		const char *s = ir_valname(t, op->args[1]);
-		size_t a = strlen(s), b = strlen(n);
-		return a > b && s[a - b - 1] == '_' && !strcmp(s + a - b, n);
+		return is_ptr(ir_valname(t, op->args[1]), n);
 	}
 	return false;
 }

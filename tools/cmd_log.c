@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "fuzz/ci.h"
+#include "ir/fdio.h"
 #include "ir/print.h"
 #include "ir/pypylog.h"
 #include "ir/strbuf.h"
@@ -159,6 +160,19 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 
 /* ---- workers ------------------------------------------------------------ */
 
+/* Checks pair P into R with context C, an error when there is none (ERR
+ * says why ver_ctx_new failed). */
+static void check_one(ver_ctx *c, const jp_err *err, const ver_opts *vo,
+		      const pl_pair *p, record *r)
+{
+	check_pair(c, vo, p, r);
+	if (!c) {
+		r->v = V_ERROR;
+		snprintf(r->reason, sizeof r->reason,
+			 "no solver context: %.370s", err->msg);
+	}
+}
+
 /* Checks pairs I with I % JOBS == K into RECS (all of them when JOBS is
  * 1), with progress on a terminal when SHOW. */
 static void check_share(const pl_log *log, const ver_opts *vo, record *recs,
@@ -173,42 +187,11 @@ static void check_share(const pl_log *log, const ver_opts *vo, record *recs,
 				total, log->pairs[i].id);
 			fflush(stderr);
 		}
-		check_pair(c, vo, &log->pairs[i], &recs[i]);
-		if (!c) {
-			recs[i].v = V_ERROR;
-			snprintf(recs[i].reason, sizeof recs[i].reason,
-				 "no solver context: %.370s", err.msg);
-		}
+		check_one(c, &err, vo, &log->pairs[i], &recs[i]);
 	}
 	if (show)
 		fputs("\r\033[K", stderr);
 	ver_ctx_free(c);
-}
-
-static bool write_all(int fd, const void *p, size_t n)
-{
-	const char *b = p;
-	while (n) {
-		ssize_t w = write(fd, b, n);
-		if (w <= 0)
-			return false;
-		b += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-static bool read_all(int fd, void *p, size_t n)
-{
-	char *b = p;
-	while (n) {
-		ssize_t r = read(fd, b, n);
-		if (r <= 0)
-			return false;
-		b += r;
-		n -= (size_t)r;
-	}
-	return true;
 }
 
 /* Forks a worker that checks pairs FROM, FROM + JOBS, ... and writes each
@@ -239,13 +222,8 @@ static int fork_worker(const pl_log *log, const ver_opts *vo, record *recs,
 		for (uint32_t i = from; i < log->n; i += jobs) {
 			if (die && !strcmp(die, log->pairs[i].id))
 				abort();
-			check_pair(c, vo, &log->pairs[i], &recs[i]);
-			if (!c) {
-				recs[i].v = V_ERROR;
-				snprintf(recs[i].reason, sizeof recs[i].reason,
-					 "no solver context: %.370s", err.msg);
-			}
-			if (!write_all(pfd[1], &recs[i], sizeof recs[i]))
+			check_one(c, &err, vo, &log->pairs[i], &recs[i]);
+			if (!fd_write_all(pfd[1], &recs[i], sizeof recs[i]))
 				_exit(1);
 		}
 		ver_ctx_free(c);
@@ -291,7 +269,7 @@ static bool check_parallel(const pl_log *log, const ver_opts *vo, record *recs,
 	for (unsigned k = 0; k < jobs; k++) {
 		for (uint32_t i = k; i < log->n; i += jobs) {
 			if (fds[k] >= 0 &&
-			    read_all(fds[k], &recs[i], sizeof recs[i]))
+			    fd_read_all(fds[k], &recs[i], sizeof recs[i]))
 				continue;
 			int status = 0;
 			if (fds[k] >= 0) {
