@@ -377,6 +377,8 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 typedef struct prefix_in {
 	const ir_trace *s; /* the trace the facts are about */
 	const facts *fs;
+	uint32_t base; /* the first fact's number: a second pass's facts
+			* come after the first's, whose names stay */
 	uint32_t nops; /* ops emitted */
 } prefix_in;
 
@@ -384,17 +386,18 @@ static bool emit_facts(copier *c, void *ctx)
 {
 	prefix_in *x = ctx;
 	for (uint32_t k = 0; k < x->fs->n; k++)
-		if (!emit_fact(c->d, x->s, &x->fs->v[k], k))
+		if (!emit_fact(c->d, x->s, &x->fs->v[k], x->base + k))
 			return false;
 	x->nops = c->d->nops;
 	return true;
 }
 
-/* T with the facts FS (of S's values) first, *NOPS ops of them. */
+/* T with the facts FS (of S's values) first, *NOPS ops of them, numbered
+ * from BASE. */
 static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
-			       const facts *fs, uint32_t *nops)
+			       const facts *fs, uint32_t base, uint32_t *nops)
 {
-	prefix_in x = {s, fs, 0};
+	prefix_in x = {s, fs, base, 0};
 	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
 	*nops = x.nops;
 	return r;
@@ -443,11 +446,12 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 	 * nothing new. */
 	if (r.up && r.kptr && !fs.oom && fs.n > before) {
 		uint32_t n = 0;
-		ir_trace *o = with_recorded(p->orig, t, &fs, &n);
-		ir_trace *q = o ? with_recorded(p->opt, t, &fs, &n) : NULL;
+		ir_trace *o = with_recorded(p->orig, t, &fs, before, &n);
+		ir_trace *q =
+		    o ? with_recorded(p->opt, t, &fs, before, &n) : NULL;
 		pl_replace_traces(p, o, q);
 		if (o && q) {
-			p->nrecorded = fs.n; /* the old ones stay too */
+			p->nrecorded = before + fs.n; /* the old stay too */
 			p->nprefix += n;
 		}
 	}

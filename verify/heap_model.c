@@ -35,15 +35,42 @@ bool hp_uses_heap(const ir_trace *t)
 	return false;
 }
 
+/* Whether argument J of OP is a ConstClass whose value the model would
+ * need: not the class of guard_class (a class by name) nor the function
+ * a call names (call_fn).  Classes have no address in the model, and
+ * two classes compared as values would look alike. */
+static bool class_as_value(const ir_trace *t, const ir_op *op, uint32_t j)
+{
+	if (op->args[j] == IR_NOVAL ||
+	    ir_val(t, op->args[j])->tag != IR_VAL_CONST_CLASS)
+		return false;
+	if (op->opc != IR_OPAQUE)
+		return ir_op_argkind(op->opc, (int)j) != 'c';
+	uint32_t c;
+	(void)ir_py_call_event(t, op, &c);
+	return j != c && j != 0;
+}
+
 jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 {
 	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
 		return jp_fail(err, JP_EINPUT, "unsupported width %d",
 			       t->width);
-	(void)file;
 	/* An opaque op returning a reference is a call whose result is NULL,
 	 * an object that is not fresh or an escaped fresh one
 	 * (hp_call_results). */
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (class_as_value(t, op, j))
+				return jp_fail_at(
+				    err, JP_EUNSUPPORTED, file, op->line,
+				    op->col,
+				    "argument %u of %s is a class constant "
+				    "used as a value; the heap model has no "
+				    "address for a class",
+				    j + 1, ir_op_name(t, op));
+	}
 	return JP_OK;
 }
 
