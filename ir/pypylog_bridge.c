@@ -610,15 +610,27 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 			f.obj = (uint32_t)xk;
 		}
 		if (f.val < HF_PTR) {
-			int yk = f.val < t->ninputs
-				     ? failarg_of(gop, t->inputs[f.val])
-				     : -1;
-			if (yk < 0)
+			ir_vid y = f.val < t->ninputs ? t->inputs[f.val]
+						      : IR_NOVAL;
+			int yk = failarg_of(gop, y);
+			/* an input the guard does not pass on, which T
+			 * checked is a constant: the field holds that */
+			if (yk < 0 && y != IR_NOVAL &&
+			    const_of(t, 0, g, y, &f.k))
+				f.val = HF_CONST;
+			else if (yk < 0)
 				continue;
-			f.val = (uint32_t)yk;
+			else
+				f.val = (uint32_t)yk;
 		}
-		if (may_change_kept(t, 0, g, f.descr, x, &f.kept))
-			continue;
+		if (may_change_kept(t, 0, g, f.descr, x, &f.kept)) {
+			/* weak, as in direct_hfacts: the parent bridge's call
+			 * kept it when its EffectInfo does not write it */
+			if (f.obj == HF_PTR ||
+			    may_change_calls(t, 0, g, f.descr, x, &f.kept, true))
+				continue;
+			f.weak = true;
+		}
 		if (!add_hfact(hs, f))
 			return false;
 	}

@@ -14,8 +14,8 @@
 # field read twice with nothing between that may write it (one object);
 # a float constant printed with all its digits parses; a new instance's
 # class printed as an address and its map across a loop's iterations;
-# a finish returning a class and a bridge's second recorded-facts pass
-# are no errors.
+# facts kept by a call down a chain of bridges; a finish returning a
+# class and a bridge's second recorded-facts pass are no errors.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -247,6 +247,21 @@ log_has "bridge_weak_map --calls-write-all" '^bridge 0x7f0000140003 .* unknown' 
 awk -v ins="+45: setfield_gc(p0, p0, $M)" '/^\+50: guard_false/ { print ins } { print }' \
   "$C/bridge_weak_map.log" >"$tmp/bwm.log"
 log_has "bridge_weak_map with a store" '^bridge 0x7f0000140003 .* unknown' "$tmp/bwm.log"
+# Down a chain of bridges (since session 24): the first bridge promotes
+# an input's map and reads a field into a fail-arg; the second checks
+# that input is NULL, makes a call that is not elidable and passes the
+# object, not the NULL, to the third, which checks neither again
+# (checkout_queue).  Proved, counting both fields as kept by the call; not
+# with --calls-write-all, not with a store into the map in place of the
+# call, not without the NULL check.
+B="$C/bridge_chain_weak.log"
+log_has bridge_chain_weak '^bridge 0x7f0000160003 .* proved .*2 fields kept by calls' "$B"
+log_has "bridge_chain_weak --calls-write-all" '^bridge 0x7f0000160003 .* unknown' --calls-write-all "$B"
+sed 's/^+20: call_n(ConstClass(ll_note), i12, descr=<Callv 0 i EF=5>)/+20: setfield_gc(p10, p11, descr=<FieldP m.M.inst_map 8>)/' "$B" >"$tmp/bcw1.log"
+grep -q '^+20: setfield_gc' "$tmp/bcw1.log" || bad "bridge_chain_weak: the edit did not apply"
+log_has "bridge_chain_weak with a store" '^bridge 0x7f0000160003 .* unknown' "$tmp/bcw1.log"
+grep -v '^+10: guard_isnull(p11' "$B" >"$tmp/bcw2.log"
+log_has "bridge_chain_weak without the NULL check" '^bridge 0x7f0000160003 .* unknown' "$tmp/bcw2.log"
 # Two errors of the held-out set holdout9 (expr_eval): a finish that
 # returns a class (after guard_always_fails) is unknown with the reason
 # named, no longer an input error; a bridge whose recording, read a second
