@@ -130,6 +130,13 @@ static bool set_list(ir_trace *t, uint32_t opi, const char *key,
 	return true;
 }
 
+/* Whether V of T is the result of op OC or of an op after it. */
+static bool made_after(const ir_trace *t, ir_vid v, uint32_t oc)
+{
+	uint32_t d = ir_defop(t, v);
+	return d != UINT32_MAX && d >= oc;
+}
+
 /* Whether T reads what RD read (field D, or the same item) after op OC
  * before a later call that may write it (one whose descr does not keep D:
  * guard_no_exception and the like write nothing) or its end. */
@@ -140,10 +147,13 @@ static bool read_again(const ir_trace *t, uint32_t oc, const ir_op *rd)
 	for (uint32_t i = oc + 1; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		const char *r = kept_read(t, op);
-		/* an item: the same one (array and index) read again */
+		/* an item: the same one (array and index) read again; a
+		 * field of an object made by the call or after it (its
+		 * result) is not one the optimizer can have had cached */
 		if (r && !strcmp(r, d) &&
 		    (!item || (op->nargs == 2 && op->args[0] == rd->args[0] &&
-			       op->args[1] == rd->args[1])))
+			       op->args[1] == rd->args[1])) &&
+		    (item || !made_after(t, op->args[0], oc)))
 			return true;
 		if (!is_call(t, op))
 			continue;

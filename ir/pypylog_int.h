@@ -82,6 +82,9 @@ void pl_str_slices(ir_trace **t);
 /* Gives the string equality helpers of T one function name per family,
  * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */
 void pl_str_eq_calls(ir_trace *t);
+/* Spells float_truediv(x, C) of T as float_mul(x, 1/C) when C and 1/C are
+ * powers of two, as PyPy's optimizer does (pypylog_rewrite.c). */
+void pl_float_div_pow2(ir_trace *t);
 /* May replace *T by a copy with virtual_ref and virtual_ref_finish spelled
  * as the structure PyPy's optimizer makes of them. */
 void pl_virtual_refs(ir_trace **t);

@@ -3,10 +3,12 @@
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
  * addresses, force_token, virtual refs.  Sections: classes; oopspec
- * calls; rewriting ops; arraycopy; string slices; virtual refs; adding
- * inputs to a pair; raw reads; force_token.
+ * calls; rewriting ops; arraycopy; string slices; float division by a
+ * power of two; virtual refs; adding inputs to a pair; raw reads;
+ * force_token.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -643,6 +645,59 @@ void pl_str_eq_calls(ir_trace *t)
 		}
 		op->args[0] = f;
 		op->descr = d;
+	}
+}
+
+/* ---- float division by a power of two ---------------------------------- */
+
+/* PyPy's optimizer turns float_truediv(x, C) into float_mul(x, 1/C) when C
+ * and 1/C are both powers of two (rewrite.py, optimize_FLOAT_TRUEDIV).
+ * That is an identity of IEEE arithmetic, bit for bit: both results are
+ * the one double nearest x / C (= x * (1/C), exactly, when 1/C is
+ * representable), NaNs and infinities alike.  Floats are uninterpreted
+ * functions to the checker, which cannot see it, so both traces get the
+ * multiplication: one spelling of one value, in each trace alike. */
+
+/* Whether the double with bits B is a power of two (+ or -, normal or
+ * subnormal) whose reciprocal is one too; *R the reciprocal's bits. */
+static bool pow2_reciprocal(uint64_t b, uint64_t *r)
+{
+	double c, q;
+	int e;
+	memcpy(&c, &b, sizeof c);
+	if (c == 0 || c != c || c - c != 0) /* zero, NaN, infinity */
+		return false;
+	double f = frexp(c, &e);
+	if (f != 0.5 && f != -0.5)
+		return false;
+	q = 1.0 / c;
+	if (q - q != 0 || q == 0)
+		return false;
+	f = frexp(q, &e);
+	if (f != 0.5 && f != -0.5)
+		return false;
+	memcpy(r, &q, sizeof *r);
+	return true;
+}
+
+void pl_float_div_pow2(ir_trace *t)
+{
+	uint32_t mul = UINT32_MAX;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		uint64_t r;
+		if (op->opc != IR_OPAQUE || !op->opname || op->nargs != 2 ||
+		    strcmp(ir_strtext(t, op->opname), "float_truediv") ||
+		    ir_val(t, op->args[1])->tag != IR_VAL_CONST_INT ||
+		    !pow2_reciprocal(ir_val(t, op->args[1])->cval, &r))
+			continue;
+		if (mul == UINT32_MAX)
+			mul = ir_cstr(t, "float_mul");
+		ir_vid k = mul != UINT32_MAX ? ir_const_int(t, r) : IR_NOVAL;
+		if (k == IR_NOVAL)
+			return; /* out of memory: the rest stay as they were */
+		op->opname = mul;
+		op->args[1] = k;
 	}
 }
 

@@ -664,6 +664,93 @@ static void test_call_effects(void)
 	}
 }
 
+/* A field of the call's own result read after the call is a first read
+ * (checkout_queue: the map of the object a list pop returns), not a sign
+ * that the call writes the field: the call keeps the map the optimized
+ * trace carried across it.  A read of an input's field after the call
+ * is such a sign (list_types). */
+static void test_call_result_read(void)
+{
+	for (int input = 0; input < 2; input++) {
+		char text[1200];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[p0, p1]\n"
+			 "p2 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
+			 "p3 = call_r(ConstClass(pop), p1, descr=<Callr 8 r "
+			 "EF=5>)\n"
+			 "p4 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
+			 "p5 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
+			 "8>)\n"
+			 "finish(p2, p4, p5)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0d with 4 ops\n"
+			 "[p10, p11]\n"
+			 "+1: p12 = getfield_gc_r(p10, descr=<FieldP m.M.inst_map "
+			 "8>)\n"
+			 "+2: p13 = call_r(ConstClass(pop), p11, descr=<Callr 8 "
+			 "r EF=5>)\n"
+			 "+3: p15 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
+			 "8>)\n"
+			 "+4: finish(p12, p12, p15)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 input ? "p1" : "p3", input ? "p11" : "p13");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(p->nkept == (input ? 0 : 1));
+		CHECK(!strcmp(ir_strtext(p->opt, p->opt->ops[1].descr),
+			      input ? "<Callr 8 r EF=5>"
+				    : "<Callr 8 r EF=5 keeps=m.M.inst_map>"));
+		pl_free(&log);
+	}
+}
+
+/* float_truediv by a power of two whose reciprocal is one too is PyPy's
+ * float_mul by that reciprocal, in both traces; by 3.0, or by 2**-1074
+ * (whose reciprocal overflows), it stays a division. */
+static void test_float_div_pow2(void)
+{
+	const char *divisors[] = {"2.0", "-0.25", "3.0", "5e-324"};
+	const char *bits[] = {"4602678819172646912", "13839561654909534208",
+			      NULL, NULL}; /* 0.5, -4.0 */
+	for (int k = 0; k < 4; k++) {
+		char text[800];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[f0]\n"
+			 "f1 = float_truediv(f0, %s)\n"
+			 "finish(f1)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0e with 2 ops\n"
+			 "[f10]\n"
+			 "+1: f11 = float_truediv(f10, %s)\n"
+			 "+2: finish(f11)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 divisors[k], divisors[k]);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		for (int s = 0; s < 2; s++) {
+			const ir_trace *t = s ? p->opt : p->orig;
+			const ir_op *op = &t->ops[0];
+			CHECK(!strcmp(ir_op_name(t, op),
+				      bits[k] ? "float_mul" : "float_truediv"));
+			const ir_value *c = ir_val(t, op->args[1]);
+			char b[32];
+			snprintf(b, sizeof b, "%llu",
+				 (unsigned long long)c->cval);
+			CHECK(c->tag == IR_VAL_CONST_INT &&
+			      (!bits[k] || !strcmp(b, bits[k])));
+		}
+		pl_free(&log);
+	}
+}
+
 /* A store into an object the trace did not allocate, delayed past two
  * calls (pypylog_effects.c, delayed_at): both calls ignore the field --
  * the execution context's topframeref, which PyPy stores after the calls
@@ -1010,6 +1097,8 @@ int main(void)
 	test_left_apart();
 	test_global_cells();
 	test_call_effects();
+	test_call_result_read();
+	test_float_div_pow2();
 	test_recorded_facts();
 	test_arraycopy_force_token();
 	test_bridge_facts();
