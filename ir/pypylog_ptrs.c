@@ -225,10 +225,45 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 	return IR_NOVAL;
 }
 
+/* Whether op I of T is a store that a later store of the same field of
+ * the same object overwrites before anything could see it: no guard (an
+ * exit shows the heap), no call, no read of the field, no other use of
+ * the object than accesses of its other fields.  PyPy's optimizer drops
+ * such a store (a new list's strategy set twice), so its ConstPtr plays
+ * no role to pair; its name stays apart, which only proves less. */
+static bool overwritten(const ir_trace *t, uint32_t i)
+{
+	const ir_op *st = &t->ops[i];
+	if (st->opc != IR_SETFIELD_GC || st->nargs != 2 || !st->descr)
+		return false;
+	const char *d = ir_strtext(t, st->descr);
+	ir_vid x = st->args[0];
+	for (uint32_t k = i + 1; k < t->nops; k++) {
+		const ir_op *op = &t->ops[k];
+		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+		    op->args[0] == x && same)
+			return op->args[1] != x;
+		if (ir_op_has((ir_opcode)op->opc, IRF_GUARD) ||
+		    ir_op_has((ir_opcode)op->opc, IRF_CALL) ||
+		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
+			return false;
+		bool field = op->opc == IR_SETFIELD_GC ||
+			     op->opc == IR_GETFIELD_GC_I ||
+			     op->opc == IR_GETFIELD_GC_R;
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (op->args[j] == x && !(field && j == 0))
+				return false;
+	}
+	return false;
+}
+
 static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 {
 	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
 		const ir_op *op = &t->ops[i];
+		if (overwritten(t, i))
+			continue;
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;

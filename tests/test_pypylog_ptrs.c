@@ -264,6 +264,43 @@ static void test_by_piece(void)
 	pl_free(&log);
 }
 
+#define STRAT                                                                  \
+	"descr=<FieldP "                                                       \
+	"pypy.objspace.std.listobject.W_ListObject.inst_strategy 16>)\n"
+
+/* A store the next store of the same field of the same object overwrites
+ * before anything can see it plays no role (overwritten): a new list's
+ * strategy set to the empty strategy, then to the one it gets, where the
+ * optimized trace stores only the second (topo_sort).  Its last store
+ * pairs with the optimized trace's; with a guard between, the first store
+ * is seen at an exit and the role has two names against one: nothing. */
+static void test_overwritten_store(void)
+{
+	for (int guard = 0; guard < 2; guard++) {
+		char orig[600];
+		snprintf(orig, sizeof orig,
+			 "p1 = new_with_vtable(descr=W_ListObject)\n"
+			 "setfield_gc(p1, ConstPtr(ptr2), " STRAT "%s"
+			 "setfield_gc(p1, ConstPtr(ptr3), " STRAT
+			 "call_n(ConstClass(f), p1, descr=<Callv 0 r EF=5>)\n"
+			 "finish()\n",
+			 guard ? "guard_nonnull(p0)\n" : "");
+		pl_log log;
+		if (!read_one(orig,
+			      "+1: p11 = new_with_vtable(descr=W_ListObject)\n"
+			      "+2: setfield_gc(p11, ConstPtr(ptr12), " STRAT
+			      "+3: call_n(ConstClass(f), p11, descr=<Callv 0 r "
+			      "EF=5>)\n"
+			      "+4: finish()\n",
+			      &log))
+			return;
+		const pl_pair *p = &log.pairs[0];
+		CHECK(p->nsame == (guard ? 0 : 1));
+		CHECK(stores_ptr(p->opt, 0, guard ? "ptr12" : "ptr3"));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -271,5 +308,6 @@ int main(void)
 	test_locals_item();
 	test_folded_compare();
 	test_by_piece();
+	test_overwritten_store();
 	return check_summary("test_pypylog_ptrs");
 }
