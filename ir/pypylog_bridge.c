@@ -512,6 +512,54 @@ static bool passed_back(const ir_op *lab, const ir_op *end, ir_vid v)
 	return false;
 }
 
+/* The body [L2, E) stores field D of X last at op *M, the constant *K,
+ * and nothing after *M may store D (through any object). */
+static bool body_last_const(const ir_trace *t, uint32_t l2, uint32_t e,
+			    const char *d, ir_vid x, uint64_t *k, uint32_t *m)
+{
+	bool kept;
+	for (uint32_t i = e; i-- > l2;) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_SETFIELD_GC || op->nargs != 2 || !op->descr ||
+		    strcmp(ir_strtext(t, op->descr), d))
+			continue;
+		*m = i;
+		return op->args[0] == x &&
+		       !may_change_calls(t, i + 1, e, d, x, &kept, true) &&
+		       const_of(t, i, i + 1, op->args[1], k);
+	}
+	return false;
+}
+
+/* A loop invariant about field D of X that the body stores over, after
+ * guard G: the preamble's access at op I leaves the constant K there
+ * (nothing after it in the preamble stores D), the body's last store of D
+ * is K into X again (nothing after it stores D), and nothing in the body
+ * before G stores D.  At the body's label D holds K on the first
+ * iteration and, the jump passing X back in place, on every later one;
+ * at G still.  (A frame's valuestackdepth, reset to the loop header's
+ * depth at the end of each iteration: topo_sort's generator loop.)
+ * Calls between that are not elidable make it weak, as above. */
+static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2,
+			 uint32_t g, hfact *f, ir_vid x, ir_vid y)
+{
+	uint32_t e = pl_end_op(t), m;
+	uint64_t k2;
+	const char *d = f->descr;
+	if (g <= l2 || !body_last_const(t, l2, e, d, x, &k2, &m) ||
+	    !const_of(t, i, l2, y, &f->k) || f->k != k2)
+		return false;
+	if (may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
+	    may_change_calls(t, l2, g, d, x, &f->kept, true))
+		return false;
+	f->weak = may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
+		  may_change_calls(t, l2, g, d, x, &f->kept, false) ||
+		  may_change_calls(t, m + 1, e, d, x, &f->kept, false);
+	f->kept |= f->weak;
+	f->val = HF_CONST;
+	return true;
+}
+
 /* Loop invariants about fields: an object X -- an argument of the
  * body's label L2 passed back unchanged by the jump, or a ConstPtr --
  * whose field D the preamble [L1, L2) read or wrote as a constant
@@ -556,6 +604,12 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		bool word = passed_back(lab, end, y);
 		if (!hfact_of(t, g, x, get, d, &f) || !passed)
 			continue;
+		if (!word && may_change_calls(t, l2, e, d, x, &f.kept, true)) {
+			if (cyclic_const(t, i, l2, g, &f, x, y) &&
+			    !add_hfact(hs, f))
+				return false;
+			continue;
+		}
 		/* With a call of the loop that is not elidable, a constant
 		 * fact is weak (as in direct_hfacts): PyPy kept it if the
 		 * call's EffectInfo does not write D, which only the bridge's
@@ -713,8 +767,42 @@ static bool fact_identity(const ir_trace *b, const hfact *f, uint32_t j,
 	return true;
 }
 
-static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart,
-			     pren *ren)
+/* Whether T reads field D of X before it first stores it (calls or
+ * not). */
+static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
+		    strcmp(ir_strtext(t, op->descr), d))
+			continue;
+		if (op->opc == IR_SETFIELD_GC)
+			return false;
+		if (op->opc == IR_GETFIELD_GC_R || op->opc == IR_GETFIELD_GC_I)
+			return true;
+	}
+	return false;
+}
+
+/* Whether weak fact F's value may be pinned by the read at op J of B, the
+ * bridge's unoptimized trace, though a call of B comes first: B stores
+ * field D of that input nowhere before J, and the optimized trace OPT
+ * never reads it before a store -- the optimizer carried the parent's
+ * value across the parent's calls and the bridge's own, which is what a
+ * weak fact assumes (pl_call_effects then has those calls keep D). */
+static bool carried(const ir_trace *b, const ir_trace *opt, const hfact *f,
+		    uint32_t j)
+{
+	if (f->obj >= b->ninputs || f->obj >= opt->ninputs)
+		return false;
+	ir_vid x = b->inputs[f->obj];
+	bool kept;
+	return !may_change_calls(b, 0, j, f->descr, x, &kept, true) &&
+	       !reads_before_store(opt, opt->inputs[f->obj], f->descr);
+}
+
+static uint32_t resolve_ptrs(const ir_trace *b, const ir_trace *opt,
+			     hfacts *hs, bool apart, pren *ren)
 {
 	uint32_t nid = 0, w = 0;
 	for (uint32_t i = 0; i < hs->n; i++) {
@@ -736,7 +824,8 @@ static uint32_t resolve_ptrs(const ir_trace *b, hfacts *hs, bool apart,
 			if (po ? xv->tag != IR_VAL_CONST_PTR
 			       : (f.obj >= b->ninputs || x != b->inputs[f.obj]))
 				continue;
-			if (may_change(b, 0, j, f.descr, x))
+			if (may_change(b, 0, j, f.descr, x) &&
+			    !(f.weak && !po && carried(b, opt, &f, j)))
 				break;
 			if (po) {
 				f.objname = ir_strtext(b, xv->name);
@@ -1012,14 +1101,22 @@ static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
 /* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
  * trace reads the field of that input before its first call, and its
  * optimized trace does not read it there -- it took the value from the
- * parent's heap cache, which had kept it across the parent's call.  What
- * the fact assumes is what the optimizer did; it is counted with the
- * fields kept by calls. */
+ * parent's heap cache, which had kept it across the parent's call.  Or
+ * the unoptimized trace reads it (after a call of the bridge) and the
+ * optimized one never does: it carried the parent's value across the
+ * parent's calls and the bridge's own (pl_call_effects then finds the
+ * bridge's call keeping it, the fact's read coming first).  What the
+ * fact assumes is what the optimizer did; it is counted with the fields
+ * kept by calls. */
 static bool weak_used(const pl_pair *p, const hfact *f)
 {
-	return f->obj < p->orig->ninputs && f->obj < p->opt->ninputs &&
-	       reads_before_call(p->orig, p->orig->inputs[f->obj], f->descr) &&
-	       !reads_before_call(p->opt, p->opt->inputs[f->obj], f->descr);
+	if (f->obj >= p->orig->ninputs || f->obj >= p->opt->ninputs)
+		return false;
+	ir_vid xo = p->orig->inputs[f->obj], xt = p->opt->inputs[f->obj];
+	return (reads_before_call(p->orig, xo, f->descr) &&
+		!reads_before_call(p->opt, xt, f->descr)) ||
+	       (reads_before_store(p->orig, xo, f->descr) &&
+		!reads_before_store(p->opt, xt, f->descr));
 }
 
 /* Both traces of P with the names of R renamed (left as they were when
@@ -1056,7 +1153,7 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
 		}
 	}
 	pren ren = {.n = 0};
-	uint32_t nid = resolve_ptrs(p->orig, &hs, apart, &ren);
+	uint32_t nid = resolve_ptrs(p->orig, p->opt, &hs, apart, &ren);
 	uint32_t nkept = 0, w = 0;
 	for (uint32_t i = 0; i < hs.n; i++) {
 		if (hs.v[i].kept && po && po->write_all)
