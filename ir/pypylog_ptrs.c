@@ -89,6 +89,7 @@ typedef struct ptr_occ {
 	uint32_t seq;  /* order of collection: op order within a side */
 	uint32_t op;   /* the op's index in its trace */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
+	bool dead;     /* in a store overwritten unseen (overwritten) */
 } ptr_occ;
 
 typedef struct ptr_names {
@@ -151,7 +152,7 @@ static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
 }
 
 static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
-		    uint8_t side)
+		    uint8_t side, bool dead)
 {
 	if (pn->nocc == pn->occcap) {
 		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
@@ -163,7 +164,7 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
 		pn->occ = o;
 		pn->occcap = cap;
 	}
-	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, op, side};
+	pn->occ[pn->nocc] = (ptr_occ){sig, name, pn->nocc, op, side, dead};
 	pn->nocc++;
 }
 
@@ -229,8 +230,10 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
  * the same object overwrites before anything could see it: no guard (an
  * exit shows the heap), no call, no read of the field, no other use of
  * the object than accesses of its other fields.  PyPy's optimizer drops
- * such a store (a new list's strategy set twice), so its ConstPtr plays
- * no role to pair; its name stays apart, which only proves less. */
+ * such a store (a new list's strategy set twice): a role whose
+ * occurrences the traces have in different numbers is tried again without
+ * such stores (unite_live); a name left out stays apart, which only
+ * proves less. */
 static bool overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
@@ -262,13 +265,13 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 {
 	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
 		const ir_op *op = &t->ops[i];
-		if (overwritten(t, i))
-			continue;
+		bool dead = overwritten(t, i);
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
 			if (k != UINT32_MAX)
-				add_occ(pn, role_sig(t, i, j), k, i, side);
+				add_occ(pn, role_sig(t, i, j), k, i, side,
+					dead);
 		}
 		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
 			ir_vid s0 = stored_const(t, op->args[0], i);
@@ -818,6 +821,38 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 	return r;
 }
 
+/* Group [I, J) (one role) paired neither way: the same without its
+ * occurrences in stores overwritten unseen, copied after the others
+ * (the group's own order is kept for the pairing by pieces). */
+static bool unite_live(ptr_names *pn, uint32_t i, uint32_t j)
+{
+	uint32_t ndead = 0, k = 0;
+	for (uint32_t x = i; x < j; x++)
+		ndead += pn->occ[x].dead;
+	if (!ndead || ndead == j - i)
+		return false;
+	if (pn->nocc + (j - i) > pn->occcap) {
+		uint32_t cap = pn->nocc + (j - i);
+		ptr_occ *o = realloc(pn->occ, cap * sizeof *o);
+		if (!o) {
+			pn->oom = true;
+			return false;
+		}
+		pn->occ = o;
+		pn->occcap = cap;
+	}
+	uint32_t base = pn->nocc;
+	for (uint32_t x = i; x < j; x++)
+		if (!pn->occ[x].dead)
+			pn->occ[base + k++] = pn->occ[x];
+	uint32_t a = group_name(pn, base, base + k, 0);
+	uint32_t b = group_name(pn, base, base + k, 1);
+	if (a == UINT32_MAX || b == UINT32_MAX)
+		return unite_in_order(pn, base, base + k);
+	unite(pn, a, b);
+	return true;
+}
+
 void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 {
 	ptr_names pn;
@@ -837,7 +872,8 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		uint32_t b = group_name(&pn, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
-		else if (!unite_in_order(&pn, i, j) && cb[0] && cb[1])
+		else if (!unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
+			 cb[0] && cb[1])
 			unite_by_piece(&pn, p, i, j, cb);
 	}
 	if (!pn.oom)

@@ -221,6 +221,7 @@ static void test_classes_raw_ptrs(void)
 	    "i4 = getfield_raw_i(4096, descr=<FieldS sig.c_value 0>)\n"
 	    "setfield_gc(p0, ConstPtr(ptr5), descr=<FieldP w.W.inst_a 8>)\n"
 	    "setfield_gc(p0, ConstPtr(ptr6), descr=<FieldP w.W.inst_b 16>)\n"
+	    "guard_nonnull(p0)\n"
 	    "setfield_gc(p0, ConstPtr(ptr7), descr=<FieldP w.W.inst_b 16>)\n"
 	    "finish(i4, p2, p3)\n"
 	    "[2] jit-log-noopt}\n"
@@ -263,7 +264,8 @@ static void test_classes_raw_ptrs(void)
 		      !strcmp(ir_valname(t, t->inputs[2]), "iraw0"));
 	}
 	/* ptr15 stored as inst_a is ptr5; inst_b has two names in the
-	 * unoptimized trace, so ptr17 stays apart */
+	 * unoptimized trace (the first seen at the guard's exit), so ptr17
+	 * stays apart */
 	CHECK(p->nsame == 1);
 	bool s0_ptr5 = false, s1_ptr17 = false;
 	for (uint32_t v = 0; v < p->opt->nvals; v++) {
