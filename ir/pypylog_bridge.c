@@ -540,8 +540,8 @@ static bool body_last_const(const ir_trace *t, uint32_t l2, uint32_t e,
  * at G still.  (A frame's valuestackdepth, reset to the loop header's
  * depth at the end of each iteration: topo_sort's generator loop.)
  * Calls between that are not elidable make it weak, as above. */
-static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2,
-			 uint32_t g, hfact *f, ir_vid x, ir_vid y)
+static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2, uint32_t g,
+			 hfact *f, ir_vid x, ir_vid y)
 {
 	uint32_t e = pl_end_op(t), m;
 	uint64_t k2;
@@ -664,8 +664,8 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 			f.obj = (uint32_t)xk;
 		}
 		if (f.val < HF_PTR) {
-			ir_vid y = f.val < t->ninputs ? t->inputs[f.val]
-						      : IR_NOVAL;
+			ir_vid y =
+			    f.val < t->ninputs ? t->inputs[f.val] : IR_NOVAL;
 			int yk = failarg_of(gop, y);
 			/* an input the guard does not pass on, which T
 			 * checked is a constant: the field holds that */
@@ -681,7 +681,8 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 			/* weak, as in direct_hfacts: the parent bridge's call
 			 * kept it when its EffectInfo does not write it */
 			if (f.obj == HF_PTR ||
-			    may_change_calls(t, 0, g, f.descr, x, &f.kept, true))
+			    may_change_calls(t, 0, g, f.descr, x, &f.kept,
+					     true))
 				continue;
 			f.weak = true;
 		}
@@ -801,8 +802,8 @@ static bool carried(const ir_trace *b, const ir_trace *opt, const hfact *f,
 	       !reads_before_store(opt, opt->inputs[f->obj], f->descr);
 }
 
-static uint32_t resolve_ptrs(const ir_trace *b, const ir_trace *opt,
-			     hfacts *hs, bool apart, pren *ren)
+static uint32_t resolve_ptrs(const ir_trace *b, const ir_trace *opt, hfacts *hs,
+			     bool apart, pren *ren)
 {
 	uint32_t nid = 0, w = 0;
 	for (uint32_t i = 0; i < hs->n; i++) {

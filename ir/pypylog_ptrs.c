@@ -509,6 +509,60 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 	return UINT32_MAX;
 }
 
+/* The ops of T with a ConstPtr in role R, in order, at most CAP into
+ * OPS (the argument's index into ARG); their number (all of them). */
+static uint32_t role_ops(const ir_trace *t, uint64_t r, uint32_t *ops,
+			 uint32_t *arg, uint32_t cap)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (const_ptr_name(t, op->args[j]) &&
+			    shallow_role(t, i, j) == r &&
+			    !folded_compare(t, op)) {
+				if (n < cap) {
+					ops[n] = i;
+					arg[n] = j;
+				}
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
+/* The name of ORIG in the same place as OPT's op I among all the ops with
+ * a ConstPtr in role R, when both traces have as many and every place
+ * whose OPT name is already one of ORIG's objects has that object in
+ * ORIG too (the order is the optimizer's: it keeps the order of what it
+ * keeps, and the agreeing places show nothing was dropped); else
+ * UINT32_MAX.  Three lookups in three prebuilt tables of unicodedb, whose
+ * indices the two traces compute from inputs in other places
+ * (expr_eval). */
+static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
+			   uint64_t r, uint32_t norig)
+{
+	uint32_t a[64], aj[64], b[64], bj[64], k = UINT32_MAX;
+	uint32_t na = role_ops(p->orig, r, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, b, bj, 64);
+	if (na != nb || na > 64)
+		return UINT32_MAX;
+	for (uint32_t m = 0; m < na; m++) {
+		const char *sa =
+		    const_ptr_name(p->orig, p->orig->ops[a[m]].args[aj[m]]);
+		const char *sb =
+		    const_ptr_name(p->opt, p->opt->ops[b[m]].args[bj[m]]);
+		uint32_t x = find(pn, rec_obj(pn, name_index(pn, sa)));
+		uint32_t y = find(pn, name_index(pn, sb));
+		if (y < norig && y != x)
+			return UINT32_MAX;
+		if (b[m] == i)
+			k = x;
+	}
+	return k;
+}
+
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
@@ -518,7 +572,8 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
  * label, so the full role does not match.  When ORIG has several names
  * in the role, the stores into allocations that go to the same calls
  * (holder_fate) decide: an inlined call's frame that the optimizer kept
- * is the one passed to call_assembler. */
+ * is the one passed to call_assembler.  Else all the ops in the role, in
+ * order, when both traces have as many (same_order). */
 static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 {
 	const ir_trace *t = p->opt;
@@ -536,6 +591,8 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 				k = orig_name_in(pn, p->orig, r, fate);
 			if (k == UINT32_MAX && fate)
 				k = same_place(pn, p, i, r, fate);
+			if (k == UINT32_MAX)
+				k = same_order(pn, p, i, r, norig);
 			if (k != UINT32_MAX)
 				unite(pn, k, x);
 		}

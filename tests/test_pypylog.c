@@ -675,29 +675,30 @@ static void test_call_result_read(void)
 {
 	for (int input = 0; input < 2; input++) {
 		char text[1200];
-		snprintf(text, sizeof text,
-			 "[1] {jit-log-noopt\n"
-			 "[p0, p1]\n"
-			 "p2 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
-			 "p3 = call_r(ConstClass(pop), p1, descr=<Callr 8 r "
-			 "EF=5>)\n"
-			 "p4 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
-			 "p5 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
-			 "8>)\n"
-			 "finish(p2, p4, p5)\n"
-			 "[2] jit-log-noopt}\n"
-			 "[3] {jit-log-opt-bridge\n"
-			 "# bridge out of Guard 0x7f0d with 4 ops\n"
-			 "[p10, p11]\n"
-			 "+1: p12 = getfield_gc_r(p10, descr=<FieldP m.M.inst_map "
-			 "8>)\n"
-			 "+2: p13 = call_r(ConstClass(pop), p11, descr=<Callr 8 "
-			 "r EF=5>)\n"
-			 "+3: p15 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
-			 "8>)\n"
-			 "+4: finish(p12, p12, p15)\n"
-			 "[4] jit-log-opt-bridge}\n",
-			 input ? "p1" : "p3", input ? "p11" : "p13");
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "p2 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
+		    "p3 = call_r(ConstClass(pop), p1, descr=<Callr 8 r "
+		    "EF=5>)\n"
+		    "p4 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
+		    "p5 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
+		    "8>)\n"
+		    "finish(p2, p4, p5)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0d with 4 ops\n"
+		    "[p10, p11]\n"
+		    "+1: p12 = getfield_gc_r(p10, descr=<FieldP m.M.inst_map "
+		    "8>)\n"
+		    "+2: p13 = call_r(ConstClass(pop), p11, descr=<Callr 8 "
+		    "r EF=5>)\n"
+		    "+3: p15 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
+		    "8>)\n"
+		    "+4: finish(p12, p12, p15)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    input ? "p1" : "p3", input ? "p11" : "p13");
 		pl_log log;
 		const pl_pair *p = read_pair(text, 1, 0, &log);
 		if (!p)

@@ -301,6 +301,50 @@ static void test_overwritten_store(void)
 	}
 }
 
+#define TABLE(r, a, i)                                                         \
+	r " = getarrayitem_gc_i(ConstPtr(" a "), " i ", descr=<ArrayU 2>)\n"
+
+/* Three lookups in three prebuilt tables whose indices the two traces
+ * compute from values in other places: the full roles differ, and in its
+ * shallow role ORIG has three objects.  In order, as many on both sides,
+ * they pair (expr_eval's unicodedb lookups); with one lookup fewer on one
+ * side nothing pairs. */
+static void test_same_order(void)
+{
+	for (int fewer = 0; fewer < 2; fewer++) {
+		char opt[600];
+		snprintf(opt, sizeof opt,
+			 "+1: i11 = int_add(i10, 1)\n"
+			 "+2: " TABLE("i12", "ptr13", "i11") "+3: " TABLE(
+			     "i14", "ptr15", "i12") "%s"
+						    "+5: finish(i16)\n",
+			 fewer ? "+4: i16 = int_add(i14, 1)\n"
+			       : "+4: " TABLE("i16", "ptr17", "i14"));
+		pl_log log;
+		char text[4096];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n[i0]\n" TABLE("i1", "ptr2", "i0")
+			     TABLE("i3", "ptr4", "i1") TABLE(
+				 "i5", "ptr6",
+				 "i3") "finish(i5)\n[2] jit-log-noopt}\n"
+				       "[3] {jit-log-opt-bridge\n"
+				       "# bridge out of Guard 0x7f0000190000 "
+				       "with 4 ops\n"
+				       "[i10]\n%s[4] jit-log-opt-bridge}\n",
+			 opt);
+		jp_err e;
+		CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log,
+				   &e) == JP_OK);
+		if (log.n != 1 || !log.pairs[0].opt)
+			return;
+		const ir_trace *t = log.pairs[0].opt;
+		const char *first = ir_valname(t, t->ops[1].args[0]);
+		CHECK(log.pairs[0].nsame == (fewer ? 0 : 3));
+		CHECK(is_ptr(first, fewer ? "ptr13" : "ptr2"));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -309,5 +353,6 @@ int main(void)
 	test_folded_compare();
 	test_by_piece();
 	test_overwritten_store();
+	test_same_order();
 	return check_summary("test_pypylog_ptrs");
 }
