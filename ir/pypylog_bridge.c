@@ -1099,6 +1099,41 @@ static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
 	return false;
 }
 
+/* Whether T's first access of field F->descr of X is a store of the value
+ * fact F names (an input of T, or its integer constant): a store the
+ * optimizer drops when its heap cache says the field holds that value. */
+static bool stores_known(const ir_trace *t, ir_vid x, const hfact *f)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
+		    strcmp(ir_strtext(t, op->descr), f->descr))
+			continue;
+		if (op->opc != IR_SETFIELD_GC || op->nargs != 2)
+			return false;
+		ir_vid v = op->args[1];
+		uint64_t k;
+		if (f->val < HF_PTR)
+			return f->val < t->ninputs && v == t->inputs[f->val];
+		return f->val == HF_CONST && const_of(t, 0, 0, v, &k) &&
+		       k == f->k;
+	}
+	return false;
+}
+
+/* Whether T stores field F->descr of X anywhere. */
+static bool stores_field(const ir_trace *t, ir_vid x, const hfact *f)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+		    op->args[0] == x && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), f->descr))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
  * trace reads the field of that input before its first call, and its
  * optimized trace does not read it there -- it took the value from the
@@ -1106,9 +1141,11 @@ static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
  * the unoptimized trace reads it (after a call of the bridge) and the
  * optimized one never does: it carried the parent's value across the
  * parent's calls and the bridge's own (pl_call_effects then finds the
- * bridge's call keeping it, the fact's read coming first).  What the
- * fact assumes is what the optimizer did; it is counted with the fields
- * kept by calls. */
+ * bridge's call keeping it, the fact's read coming first).  Or the
+ * unoptimized trace stores the value the fact names and the optimized
+ * one does not store the field: it dropped the store as redundant.  What
+ * the fact assumes is what the optimizer did; it is counted with the
+ * fields kept by calls. */
 static bool weak_used(const pl_pair *p, const hfact *f)
 {
 	if (f->obj >= p->orig->ninputs || f->obj >= p->opt->ninputs)
@@ -1117,7 +1154,8 @@ static bool weak_used(const pl_pair *p, const hfact *f)
 	return (reads_before_call(p->orig, xo, f->descr) &&
 		!reads_before_call(p->opt, xt, f->descr)) ||
 	       (reads_before_store(p->orig, xo, f->descr) &&
-		!reads_before_store(p->opt, xt, f->descr));
+		!reads_before_store(p->opt, xt, f->descr)) ||
+	       (stores_known(p->orig, xo, f) && !stores_field(p->opt, xt, f));
 }
 
 /* Both traces of P with the names of R renamed (left as they were when
