@@ -33,7 +33,8 @@
  * preamble, as a loop invariant) and nothing between may have changed it
  * (section "heap facts").
  * Sections: facts of one value; loop invariants; heap facts; the pair's
- * new traces.
+ * new traces.  Which facts the bridge keeps, by what its own traces show,
+ * is pypylog_keep.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -162,33 +163,6 @@ static uint32_t last_labels(const ir_trace *t, uint32_t g, uint32_t lab[2])
 	return nl;
 }
 
-/* ---- heap fact types ------------------------------------------------------
- */
-
-/* "field DESCR of input OBJ holds input VAL" (VAL < nfail), or holds the
- * constant K (VAL == HF_CONST: NULL for a reference field), or a ConstPtr
- * (VAL == HF_PTR).  OBJ == HF_PTR: the object is a ConstPtr.  A ConstPtr
- * is a name of the parent's section: the bridge's name for it is found
- * by role (resolve_ptrs), and kept in OBJNAME / VALNAME. */
-#define HF_CONST UINT32_MAX
-#define HF_PTR	 (UINT32_MAX - 1)
-typedef struct hfact {
-	uint32_t obj, val;
-	uint64_t k;
-	ir_opcode get; /* IR_GETFIELD_GC_R or _I */
-	const char *descr;
-	const char *pobj;	       /* OBJ == HF_PTR: the parent's name */
-	const char *objname, *valname; /* the bridge's names */
-	bool ambiguous; /* two ConstPtr objects of the parent with DESCR */
-	bool kept;	/* carried across a call (pl_pair.nkept) */
-	bool weak;	/* across a call PyPy may take to write it (below) */
-} hfact;
-
-typedef struct hfacts {
-	hfact *v;
-	uint32_t n, cap;
-} hfacts;
-
 /* ---- entry facts of a bridge ----------------------------------------------
  */
 
@@ -276,8 +250,8 @@ static bool elidable(const ir_trace *t, const ir_op *op)
  * fields": the model's own rule for calls) -- or, when KEPT is given,
  * the call is elidable (*KEPT is then set).  X == IR_NOVAL: a ConstPtr,
  * which T did not allocate. */
-static bool may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
-			     const char *d, ir_vid x, bool *kept, bool any_call)
+bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
+			 const char *d, ir_vid x, bool *kept, bool any_call)
 {
 	bool pure =
 	    ir_py_field_immutable(d) && (x == IR_NOVAL || !ir_allocated(t, x));
@@ -300,21 +274,15 @@ static bool may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 			    const char *d, ir_vid x, bool *kept)
 {
-	return may_change_calls(t, from, to, d, x, kept, false);
-}
-
-static bool may_change(const ir_trace *t, uint32_t from, uint32_t to,
-		       const char *d, ir_vid x)
-{
-	return may_change_kept(t, from, to, d, x, NULL);
+	return pl_may_change_calls(t, from, to, d, x, kept, false);
 }
 
 /* The constant Y is known to equal at op TO of T, by itself or by a guard
  * in [FROM, TO) on it (guard_value, guard_isnull, guard_true(int_eq(Y,
  * K)), guard_false(int_ne(Y, K))); false when none.  ConstPtrs other than
  * NULL are names of the parent's section only: not used. */
-static bool const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
-		     uint64_t *k)
+bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
+		 uint64_t *k)
 {
 	const ir_value *yv = ir_val(t, y);
 	if (yv->tag == IR_VAL_CONST_INT || yv->tag == IR_VAL_CONST_NULL) {
@@ -449,7 +417,7 @@ static bool fact_of(const ir_trace *t, uint32_t at, uint32_t to, ir_vid y,
 		return true;
 	}
 	f->val = HF_CONST;
-	if (const_of(t, at, to, y, &f->k))
+	if (pl_const_of(t, at, to, y, &f->k))
 		return true;
 	f->val = HF_PTR;
 	return ptr_of(t, at, to, y);
@@ -477,7 +445,7 @@ static bool hfact_of(const ir_trace *t, uint32_t g, ir_vid x, ir_opcode get,
  * constant (a promoted map), is a weak fact: PyPy's heap cache keeps it when
  * the call's EffectInfo does not write the field, which the log does not print.
  * The bridge keeps a weak fact only when its optimized trace shows that it used
- * that knowledge (weak_used). */
+ * that knowledge (pl_weak_used). */
 static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 			  hfacts *hs)
 {
@@ -492,7 +460,8 @@ static bool direct_hfacts(const ir_trace *t, uint32_t from, uint32_t g,
 			continue;
 		if (may_change_kept(t, i + 1, g, d, x, &f.kept)) {
 			if (f.obj == HF_PTR ||
-			    may_change_calls(t, i + 1, g, d, x, &f.kept, true))
+			    pl_may_change_calls(t, i + 1, g, d, x, &f.kept,
+						true))
 				continue;
 			f.weak = true;
 		}
@@ -525,8 +494,8 @@ static bool body_last_const(const ir_trace *t, uint32_t l2, uint32_t e,
 			continue;
 		*m = i;
 		return op->args[0] == x &&
-		       !may_change_calls(t, i + 1, e, d, x, &kept, true) &&
-		       const_of(t, i, i + 1, op->args[1], k);
+		       !pl_may_change_calls(t, i + 1, e, d, x, &kept, true) &&
+		       pl_const_of(t, i, i + 1, op->args[1], k);
 	}
 	return false;
 }
@@ -547,14 +516,14 @@ static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2, uint32_t g,
 	uint64_t k2;
 	const char *d = f->descr;
 	if (g <= l2 || !body_last_const(t, l2, e, d, x, &k2, &m) ||
-	    !const_of(t, i, l2, y, &f->k) || f->k != k2)
+	    !pl_const_of(t, i, l2, y, &f->k) || f->k != k2)
 		return false;
-	if (may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
-	    may_change_calls(t, l2, g, d, x, &f->kept, true))
+	if (pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
+	    pl_may_change_calls(t, l2, g, d, x, &f->kept, true))
 		return false;
-	f->weak = may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
-		  may_change_calls(t, l2, g, d, x, &f->kept, false) ||
-		  may_change_calls(t, m + 1, e, d, x, &f->kept, false);
+	f->weak = pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
+		  pl_may_change_calls(t, l2, g, d, x, &f->kept, false) ||
+		  pl_may_change_calls(t, m + 1, e, d, x, &f->kept, false);
 	f->kept |= f->weak;
 	f->val = HF_CONST;
 	return true;
@@ -604,7 +573,8 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		bool word = passed_back(lab, end, y);
 		if (!hfact_of(t, g, x, get, d, &f) || !passed)
 			continue;
-		if (!word && may_change_calls(t, l2, e, d, x, &f.kept, true)) {
+		if (!word &&
+		    pl_may_change_calls(t, l2, e, d, x, &f.kept, true)) {
 			if (cyclic_const(t, i, l2, g, &f, x, y) &&
 			    !add_hfact(hs, f))
 				return false;
@@ -613,13 +583,13 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		/* With a call of the loop that is not elidable, a constant
 		 * fact is weak (as in direct_hfacts): PyPy kept it if the
 		 * call's EffectInfo does not write D, which only the bridge's
-		 * use of it shows (weak_used). */
-		if (may_change_calls(t, i + 1, l2, d, x, &f.kept, word) ||
-		    may_change_calls(t, l2, e, d, x, &f.kept, word)) {
+		 * use of it shows (pl_weak_used). */
+		if (pl_may_change_calls(t, i + 1, l2, d, x, &f.kept, word) ||
+		    pl_may_change_calls(t, l2, e, d, x, &f.kept, word)) {
 			if (word ||
-			    may_change_calls(t, i + 1, l2, d, x, &f.kept,
-					     true) ||
-			    may_change_calls(t, l2, e, d, x, &f.kept, true))
+			    pl_may_change_calls(t, i + 1, l2, d, x, &f.kept,
+						true) ||
+			    pl_may_change_calls(t, l2, e, d, x, &f.kept, true))
 				continue;
 			f.weak = true;
 		}
@@ -628,7 +598,7 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 			if (yk < 0)
 				continue;
 			f.val = (uint32_t)yk;
-		} else if (!const_of(t, i, l2, y, &f.k)) {
+		} else if (!pl_const_of(t, i, l2, y, &f.k)) {
 			if (!ptr_of(t, i, l2, y))
 				continue;
 			f.val = HF_PTR;
@@ -670,7 +640,7 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 			/* an input the guard does not pass on, which T
 			 * checked is a constant: the field holds that */
 			if (yk < 0 && y != IR_NOVAL &&
-			    const_of(t, 0, g, y, &f.k))
+			    pl_const_of(t, 0, g, y, &f.k))
 				f.val = HF_CONST;
 			else if (yk < 0)
 				continue;
@@ -681,8 +651,8 @@ static bool entry_hfacts(const ir_trace *t, uint32_t g, const pl_entry *pe,
 			/* weak, as in direct_hfacts: the parent bridge's call
 			 * kept it when its EffectInfo does not write it */
 			if (f.obj == HF_PTR ||
-			    may_change_calls(t, 0, g, f.descr, x, &f.kept,
-					     true))
+			    pl_may_change_calls(t, 0, g, f.descr, x, &f.kept,
+						true))
 				continue;
 			f.weak = true;
 		}
@@ -704,146 +674,6 @@ static bool hfacts_at(const ir_trace *t, uint32_t g, const pl_entry *pe,
 	if (nl >= 2 && !invariant_hfacts(t, lab[0], lab[1], g, hs))
 		return false;
 	return nl > 0 || entry_hfacts(t, g, pe, hs);
-}
-
-/* The bridge's names for the ConstPtrs of heap facts, by role.  PyPy
- * numbers constants per section, so the parent's ConstPtr has another
- * name in the bridge.  The bridge's unoptimized trace was recorded from
- * the failing guard: its first read of field D (of input OBJ, or of a
- * ConstPtr when the fact's object is one), before anything that may
- * change D, reads the value the parent knew, and the ConstPtr its
- * guard_value checks that read against is the parent's value.  Taking
- * the read's ConstPtr object for the parent's, and the guarded ConstPtr
- * for the parent's value, are identities the log cannot confirm: counted
- * with the others (pl_pair.nsame), their number returned.  A fact with
- * no such read, or an ambiguous one, is dropped, and so is every one
- * when APART (--ptrs-apart: no identity assumed). */
-/* ConstPtr names of a bridge that a fact shows are one object: FROM
- * becomes TO in both traces (malloc'd copies: the traces they come from
- * are replaced before the renaming). */
-typedef struct pren {
-	char *from[8], *to[8];
-	uint32_t n;
-} pren;
-
-/* The ConstPtr that a guard_value after op J of B pins the value V to,
- * or NULL. */
-static const char *pinned(const ir_trace *b, uint32_t j, ir_vid v)
-{
-	for (uint32_t m = j; m < b->nops; m++) {
-		const ir_op *gv = &b->ops[m];
-		if (gv->opc == IR_GUARD_VALUE && gv->nargs == 2 &&
-		    gv->args[0] == v &&
-		    ir_val(b, gv->args[1])->tag == IR_VAL_CONST_PTR)
-			return ir_strtext(b, ir_val(b, gv->args[1])->name);
-	}
-	return NULL;
-}
-
-/* A fact "field D of the ConstPtr read at op J of B holds input K": the
- * recorded run read that field at J (nothing before it may change it,
- * resolve_ptrs) and pinned the value to a ConstPtr C, and pinned input K
- * to a ConstPtr B.  On that run both held the one value the fact names,
- * so B and C are one object -- as sure as the fact, and counted with the
- * ConstPtr identities (a map PyPy checked in the parent under one name
- * and the bridge's recording under another: bench/pypy_holdout5
- * fnv_table). */
-static bool fact_identity(const ir_trace *b, const hfact *f, uint32_t j,
-			  pren *r)
-{
-	if (f->val >= b->ninputs || r->n == 8)
-		return false;
-	const char *c = pinned(b, j + 1, b->ops[j].result);
-	const char *k = pinned(b, 0, b->inputs[f->val]);
-	if (!c || !k || !strcmp(c, k))
-		return false;
-	r->from[r->n] = strdup(c);
-	r->to[r->n] = strdup(k);
-	if (!r->from[r->n] || !r->to[r->n]) {
-		free(r->from[r->n]);
-		free(r->to[r->n]);
-		return false;
-	}
-	r->n++;
-	return true;
-}
-
-/* Whether T reads field D of X before it first stores it (calls or
- * not). */
-static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
-		    strcmp(ir_strtext(t, op->descr), d))
-			continue;
-		if (op->opc == IR_SETFIELD_GC)
-			return false;
-		if (op->opc == IR_GETFIELD_GC_R || op->opc == IR_GETFIELD_GC_I)
-			return true;
-	}
-	return false;
-}
-
-/* Whether weak fact F's value may be pinned by the read at op J of B, the
- * bridge's unoptimized trace, though a call of B comes first: B stores
- * field D of that input nowhere before J, and the optimized trace OPT
- * never reads it before a store -- the optimizer carried the parent's
- * value across the parent's calls and the bridge's own, which is what a
- * weak fact assumes (pl_call_effects then has those calls keep D). */
-static bool carried(const ir_trace *b, const ir_trace *opt, const hfact *f,
-		    uint32_t j)
-{
-	if (f->obj >= b->ninputs || f->obj >= opt->ninputs)
-		return false;
-	ir_vid x = b->inputs[f->obj];
-	bool kept;
-	return !may_change_calls(b, 0, j, f->descr, x, &kept, true) &&
-	       !reads_before_store(opt, opt->inputs[f->obj], f->descr);
-}
-
-static uint32_t resolve_ptrs(const ir_trace *b, const ir_trace *opt, hfacts *hs,
-			     bool apart, pren *ren)
-{
-	uint32_t nid = 0, w = 0;
-	for (uint32_t i = 0; i < hs->n; i++) {
-		hfact f = hs->v[i];
-		bool po = f.obj == HF_PTR, pv = f.val == HF_PTR;
-		if (!po && !pv) {
-			hs->v[w++] = f;
-			continue;
-		}
-		if (f.ambiguous || apart)
-			continue;
-		for (uint32_t j = 0; j < b->nops; j++) {
-			const ir_op *op = &b->ops[j];
-			if (op->opc != f.get || !op->descr || op->nargs != 1 ||
-			    strcmp(ir_strtext(b, op->descr), f.descr))
-				continue;
-			ir_vid x = op->args[0];
-			const ir_value *xv = ir_val(b, x);
-			if (po ? xv->tag != IR_VAL_CONST_PTR
-			       : (f.obj >= b->ninputs || x != b->inputs[f.obj]))
-				continue;
-			if (may_change(b, 0, j, f.descr, x) &&
-			    !(f.weak && !po && carried(b, opt, &f, j)))
-				break;
-			if (po) {
-				f.objname = ir_strtext(b, xv->name);
-				if (!pv && fact_identity(b, &f, j, ren))
-					nid++;
-			}
-			if (pv)
-				f.valname = pinned(b, j + 1, op->result);
-			break;
-		}
-		if ((po && !f.objname) || (pv && !f.valname))
-			continue;
-		nid += po + pv;
-		hs->v[w++] = f;
-	}
-	hs->n = w;
-	return nid;
 }
 
 /* ---- loop-invariant calls ----------------------------------------------- */
@@ -1080,84 +910,6 @@ static ir_trace *rename_copy(const ir_trace *t, const pren *r)
 	return pl_with_prefix(t, set_renames, (void *)r);
 }
 
-/* Whether T reads field D of X before its first call that may write the
- * heap. */
-static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
-		    !pl_is_raw_read(t, op))
-			return false;
-		if ((op->opc == IR_GETFIELD_GC_R ||
-		     op->opc == IR_GETFIELD_GC_I) &&
-		    op->nargs == 1 && op->args[0] == x && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr), d))
-			return true;
-	}
-	return false;
-}
-
-/* Whether T's first access of field F->descr of X is a store of the value
- * fact F names (an input of T, or its integer constant): a store the
- * optimizer drops when its heap cache says the field holds that value. */
-static bool stores_known(const ir_trace *t, ir_vid x, const hfact *f)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
-		    strcmp(ir_strtext(t, op->descr), f->descr))
-			continue;
-		if (op->opc != IR_SETFIELD_GC || op->nargs != 2)
-			return false;
-		ir_vid v = op->args[1];
-		uint64_t k;
-		if (f->val < HF_PTR)
-			return f->val < t->ninputs && v == t->inputs[f->val];
-		return f->val == HF_CONST && const_of(t, 0, 0, v, &k) &&
-		       k == f->k;
-	}
-	return false;
-}
-
-/* Whether T stores field F->descr of X anywhere. */
-static bool stores_field(const ir_trace *t, ir_vid x, const hfact *f)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
-		    op->args[0] == x && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr), f->descr))
-			return true;
-	}
-	return false;
-}
-
-/* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
- * trace reads the field of that input before its first call, and its
- * optimized trace does not read it there -- it took the value from the
- * parent's heap cache, which had kept it across the parent's call.  Or
- * the unoptimized trace reads it (after a call of the bridge) and the
- * optimized one never does: it carried the parent's value across the
- * parent's calls and the bridge's own (pl_call_effects then finds the
- * bridge's call keeping it, the fact's read coming first).  Or the
- * unoptimized trace stores the value the fact names and the optimized
- * one does not store the field: it dropped the store as redundant.  What
- * the fact assumes is what the optimizer did; it is counted with the
- * fields kept by calls. */
-static bool weak_used(const pl_pair *p, const hfact *f)
-{
-	if (f->obj >= p->orig->ninputs || f->obj >= p->opt->ninputs)
-		return false;
-	ir_vid xo = p->orig->inputs[f->obj], xt = p->opt->inputs[f->obj];
-	return (reads_before_call(p->orig, xo, f->descr) &&
-		!reads_before_call(p->opt, xt, f->descr)) ||
-	       (reads_before_store(p->orig, xo, f->descr) &&
-		!reads_before_store(p->opt, xt, f->descr)) ||
-	       (stores_known(p->orig, xo, f) && !stores_field(p->opt, xt, f));
-}
-
 /* Both traces of P with the names of R renamed (left as they were when
  * out of memory: the identities are then merely not used). */
 static void renamed(pl_pair *p, const pren *r)
@@ -1192,12 +944,12 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
 		}
 	}
 	pren ren = {.n = 0};
-	uint32_t nid = resolve_ptrs(p->orig, p->opt, &hs, apart, &ren);
+	uint32_t nid = pl_fact_names(p->orig, p->opt, &hs, apart, &ren);
 	uint32_t nkept = 0, w = 0;
 	for (uint32_t i = 0; i < hs.n; i++) {
 		if (hs.v[i].kept && po && po->write_all)
 			continue; /* --calls-write-all: no field kept */
-		if (hs.v[i].weak && !weak_used(p, &hs.v[i]))
+		if (hs.v[i].weak && !pl_weak_used(p, &hs.v[i]))
 			continue;
 		nkept += hs.v[i].kept;
 		hs.v[w++] = hs.v[i];

@@ -1,6 +1,6 @@
 /*
  * pypylog_int.h - what the files of the PyPy front end (pypylog.c,
- * pypylog_rewrite.c, pypylog_ptrs.c, pypylog_bridge.c) share; not a
+ * pypylog_rewrite.c, pypylog_ptrs.c, pypylog_bridge.c, ...) share; not a
  * public interface.
  *
  * A copier copies ops of one trace into another it owns the value map
@@ -142,6 +142,60 @@ bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
+
+/* ---- heap facts of a bridge (pypylog_bridge.c, pypylog_keep.c) ---------- */
+
+/* "field DESCR of input OBJ holds input VAL" (VAL < nfail), or holds the
+ * constant K (VAL == HF_CONST: NULL for a reference field), or a ConstPtr
+ * (VAL == HF_PTR).  OBJ == HF_PTR: the object is a ConstPtr.  A ConstPtr
+ * is a name of the parent's section: the bridge's name for it is found
+ * by role (pl_fact_names), and kept in OBJNAME / VALNAME. */
+#define HF_CONST UINT32_MAX
+#define HF_PTR	 (UINT32_MAX - 1)
+typedef struct hfact {
+	uint32_t obj, val;
+	uint64_t k;
+	ir_opcode get; /* IR_GETFIELD_GC_R or _I */
+	const char *descr;
+	const char *pobj;	       /* OBJ == HF_PTR: the parent's name */
+	const char *objname, *valname; /* the bridge's names */
+	bool ambiguous; /* two ConstPtr objects of the parent with DESCR */
+	bool kept;	/* carried across a call (pl_pair.nkept) */
+	bool weak;	/* across a call PyPy may take to write it (below) */
+} hfact;
+
+typedef struct hfacts {
+	hfact *v;
+	uint32_t n, cap;
+} hfacts;
+
+/* ConstPtr names of a bridge that a fact shows are one object: FROM
+ * becomes TO in both traces (malloc'd copies: the traces they come from
+ * are replaced before the renaming). */
+typedef struct pren {
+	char *from[8], *to[8];
+	uint32_t n;
+} pren;
+
+/* Whether field D of X may change in a real run between ops FROM and TO
+ * of T (pypylog_bridge.c): a store to D through any object, or a call
+ * (unless D is immutable and T did not allocate X); with KEPT, an
+ * elidable call keeps D (*KEPT set), and with ANY_CALL every call does. */
+bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
+			 const char *d, ir_vid x, bool *kept, bool any_call);
+/* The constant Y is known to equal at op TO of T (itself, or a guard on
+ * it in [FROM, TO)): *K; false when none. */
+bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
+		 uint64_t *k);
+/* The bridge's names for the ConstPtrs of the facts HS, read from its
+ * unoptimized trace B (OPT its optimized one); a fact without names is
+ * dropped, every ConstPtr one when APART.  Identities the names rest on
+ * go into REN; their number is returned (pypylog_keep.c). */
+uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
+		       bool apart, pren *ren);
+/* Whether bridge P's traces show that PyPy used weak fact F
+ * (pypylog_keep.c). */
+bool pl_weak_used(const pl_pair *p, const hfact *f);
 
 /* The root of I in the union-find forest UP (paths halved on the way):
  * ConstPtr names (pypylog_ptrs.c), values equal on the recorded run

@@ -1,0 +1,229 @@
+/*
+ * pypylog_keep.c - which of the heap facts a bridge inherits it keeps
+ * (docs/pypy.md, "Bridges"): the bridge's own names for their ConstPtrs,
+ * and the weak facts its traces show PyPy used.  pypylog_bridge.c works
+ * the facts out from the parent; this file reads only the bridge's two
+ * traces.  Sections: ConstPtr names of facts; weak facts used.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "pypylog_int.h"
+#include "pypyops.h"
+
+/* ---- ConstPtr names of facts --------------------------------------------- */
+
+/* The bridge's names for the ConstPtrs of heap facts, by role.  PyPy
+ * numbers constants per section, so the parent's ConstPtr has another
+ * name in the bridge.  The bridge's unoptimized trace was recorded from
+ * the failing guard: its first read of field D (of input OBJ, or of a
+ * ConstPtr when the fact's object is one), before anything that may
+ * change D, reads the value the parent knew, and the ConstPtr its
+ * guard_value checks that read against is the parent's value.  Taking
+ * the read's ConstPtr object for the parent's, and the guarded ConstPtr
+ * for the parent's value, are identities the log cannot confirm: counted
+ * with the others (pl_pair.nsame), their number returned.  A fact with
+ * no such read, or an ambiguous one, is dropped, and so is every one
+ * when APART (--ptrs-apart: no identity assumed). */
+
+/* The ConstPtr that a guard_value after op J of B pins the value V to,
+ * or NULL. */
+static const char *pinned(const ir_trace *b, uint32_t j, ir_vid v)
+{
+	for (uint32_t m = j; m < b->nops; m++) {
+		const ir_op *gv = &b->ops[m];
+		if (gv->opc == IR_GUARD_VALUE && gv->nargs == 2 &&
+		    gv->args[0] == v &&
+		    ir_val(b, gv->args[1])->tag == IR_VAL_CONST_PTR)
+			return ir_strtext(b, ir_val(b, gv->args[1])->name);
+	}
+	return NULL;
+}
+
+/* A fact "field D of the ConstPtr read at op J of B holds input K": the
+ * recorded run read that field at J (nothing before it may change it,
+ * pl_fact_names) and pinned the value to a ConstPtr C, and pinned input K
+ * to a ConstPtr B.  On that run both held the one value the fact names,
+ * so B and C are one object -- as sure as the fact, and counted with the
+ * ConstPtr identities (a map PyPy checked in the parent under one name
+ * and the bridge's recording under another: bench/pypy_holdout5
+ * fnv_table). */
+static bool fact_identity(const ir_trace *b, const hfact *f, uint32_t j,
+			  pren *r)
+{
+	if (f->val >= b->ninputs || r->n == 8)
+		return false;
+	const char *c = pinned(b, j + 1, b->ops[j].result);
+	const char *k = pinned(b, 0, b->inputs[f->val]);
+	if (!c || !k || !strcmp(c, k))
+		return false;
+	r->from[r->n] = strdup(c);
+	r->to[r->n] = strdup(k);
+	if (!r->from[r->n] || !r->to[r->n]) {
+		free(r->from[r->n]);
+		free(r->to[r->n]);
+		return false;
+	}
+	r->n++;
+	return true;
+}
+
+/* Whether T reads field D of X before it first stores it (calls or
+ * not). */
+static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
+		    strcmp(ir_strtext(t, op->descr), d))
+			continue;
+		if (op->opc == IR_SETFIELD_GC)
+			return false;
+		if (op->opc == IR_GETFIELD_GC_R || op->opc == IR_GETFIELD_GC_I)
+			return true;
+	}
+	return false;
+}
+
+/* Whether weak fact F's value may be pinned by the read at op J of B, the
+ * bridge's unoptimized trace, though a call of B comes first: B stores
+ * field D of that input nowhere before J, and the optimized trace OPT
+ * never reads it before a store -- the optimizer carried the parent's
+ * value across the parent's calls and the bridge's own, which is what a
+ * weak fact assumes (pl_call_effects then has those calls keep D). */
+static bool carried(const ir_trace *b, const ir_trace *opt, const hfact *f,
+		    uint32_t j)
+{
+	if (f->obj >= b->ninputs || f->obj >= opt->ninputs)
+		return false;
+	ir_vid x = b->inputs[f->obj];
+	bool kept;
+	return !pl_may_change_calls(b, 0, j, f->descr, x, &kept, true) &&
+	       !reads_before_store(opt, opt->inputs[f->obj], f->descr);
+}
+
+uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
+		       bool apart, pren *ren)
+{
+	uint32_t nid = 0, w = 0;
+	for (uint32_t i = 0; i < hs->n; i++) {
+		hfact f = hs->v[i];
+		bool po = f.obj == HF_PTR, pv = f.val == HF_PTR;
+		if (!po && !pv) {
+			hs->v[w++] = f;
+			continue;
+		}
+		if (f.ambiguous || apart)
+			continue;
+		for (uint32_t j = 0; j < b->nops; j++) {
+			const ir_op *op = &b->ops[j];
+			if (op->opc != f.get || !op->descr || op->nargs != 1 ||
+			    strcmp(ir_strtext(b, op->descr), f.descr))
+				continue;
+			ir_vid x = op->args[0];
+			const ir_value *xv = ir_val(b, x);
+			if (po ? xv->tag != IR_VAL_CONST_PTR
+			       : (f.obj >= b->ninputs || x != b->inputs[f.obj]))
+				continue;
+			if (pl_may_change_calls(b, 0, j, f.descr, x, NULL,
+						false) &&
+			    !(f.weak && !po && carried(b, opt, &f, j)))
+				break;
+			if (po) {
+				f.objname = ir_strtext(b, xv->name);
+				if (!pv && fact_identity(b, &f, j, ren))
+					nid++;
+			}
+			if (pv)
+				f.valname = pinned(b, j + 1, op->result);
+			break;
+		}
+		if ((po && !f.objname) || (pv && !f.valname))
+			continue;
+		nid += po + pv;
+		hs->v[w++] = f;
+	}
+	hs->n = w;
+	return nid;
+}
+
+/* ---- weak facts used ----------------------------------------------------- */
+
+/* Whether T reads field D of X before its first call that may write the
+ * heap. */
+static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+		    !pl_is_raw_read(t, op))
+			return false;
+		if ((op->opc == IR_GETFIELD_GC_R ||
+		     op->opc == IR_GETFIELD_GC_I) &&
+		    op->nargs == 1 && op->args[0] == x && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether T's first access of field F->descr of X is a store of the value
+ * fact F names (an input of T, or its integer constant): a store the
+ * optimizer drops when its heap cache says the field holds that value. */
+static bool stores_known(const ir_trace *t, ir_vid x, const hfact *f)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
+		    strcmp(ir_strtext(t, op->descr), f->descr))
+			continue;
+		if (op->opc != IR_SETFIELD_GC || op->nargs != 2)
+			return false;
+		ir_vid v = op->args[1];
+		uint64_t k;
+		if (f->val < HF_PTR)
+			return f->val < t->ninputs && v == t->inputs[f->val];
+		return f->val == HF_CONST && pl_const_of(t, 0, 0, v, &k) &&
+		       k == f->k;
+	}
+	return false;
+}
+
+/* Whether T stores field F->descr of X anywhere. */
+static bool stores_field(const ir_trace *t, ir_vid x, const hfact *f)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+		    op->args[0] == x && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), f->descr))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
+ * trace reads the field of that input before its first call, and its
+ * optimized trace does not read it there -- it took the value from the
+ * parent's heap cache, which had kept it across the parent's call.  Or
+ * the unoptimized trace reads it (after a call of the bridge) and the
+ * optimized one never does: it carried the parent's value across the
+ * parent's calls and the bridge's own (pl_call_effects then finds the
+ * bridge's call keeping it, the fact's read coming first).  Or the
+ * unoptimized trace stores the value the fact names and the optimized
+ * one does not store the field: it dropped the store as redundant.  What
+ * the fact assumes is what the optimizer did; it is counted with the
+ * fields kept by calls. */
+bool pl_weak_used(const pl_pair *p, const hfact *f)
+{
+	if (f->obj >= p->orig->ninputs || f->obj >= p->opt->ninputs)
+		return false;
+	ir_vid xo = p->orig->inputs[f->obj], xt = p->opt->inputs[f->obj];
+	return (reads_before_call(p->orig, xo, f->descr) &&
+		!reads_before_call(p->opt, xt, f->descr)) ||
+	       (reads_before_store(p->orig, xo, f->descr) &&
+		!reads_before_store(p->opt, xt, f->descr)) ||
+	       (stores_known(p->orig, xo, f) && !stores_field(p->opt, xt, f));
+}
