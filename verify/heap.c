@@ -30,7 +30,11 @@ static jp_status setup(hp *h)
 	h->maxcalls = co > cp ? co : cp;
 	if (!h->f || !h->cls || !h->vars || !h->cp)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
-	jp_status st = hp_scan_fields(h, o);
+	jp_status st = hp_scan_classes(h, o);
+	if (!st)
+		st = hp_scan_classes(h, p);
+	if (!st)
+		st = hp_scan_fields(h, o);
 	if (!st)
 		st = hp_scan_fields(h, p);
 	if (st)

@@ -325,7 +325,8 @@ typedef struct hp {
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
-	bool over_limit;       /* more fresh identities than HP_MAXID */
+	bool over_limit;       /* beyond the model: more fresh identities than
+				* HP_MAXID, a class used as a value, ... */
 	/* Per call k: the fresh identities its reference result may be
 	 * (hp_call_results), for the replay to name them. */
 	hset *retesc;
@@ -358,6 +359,11 @@ Z3_sort hp_key_sort(const hp *h, const hfield *f);
 uint32_t hp_class_index(hp *h, const char *name);
 
 jp_status hp_scan_fields(hp *h, const ir_trace *t);
+/* A ConstClass of T used as a value (an argument of a call other than the
+ * function it names, an output of finish): the model has no term for a
+ * class, and two classes would look alike.  JP_EUNSUPPORTED with
+ * over_limit: the pair is unknown. */
+jp_status hp_scan_classes(hp *h, const ir_trace *t);
 
 jp_status hp_scan_idents(hp *h);
 

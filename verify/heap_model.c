@@ -56,20 +56,27 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
 		return jp_fail(err, JP_EINPUT, "unsupported width %d",
 			       t->width);
+	(void)file;
 	/* An opaque op returning a reference is a call whose result is NULL,
 	 * an object that is not fresh or an escaped fresh one
 	 * (hp_call_results). */
+	return JP_OK;
+}
+
+jp_status hp_scan_classes(hp *h, const ir_trace *t)
+{
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++)
-			if (class_as_value(t, op, j))
-				return jp_fail_at(
-				    err, JP_EUNSUPPORTED, file, op->line,
-				    op->col,
-				    "argument %u of %s is a class constant "
-				    "used as a value; the heap model has no "
-				    "address for a class",
-				    j + 1, ir_op_name(t, op));
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			if (!class_as_value(t, op, j))
+				continue;
+			h->over_limit = true;
+			return jp_fail_at(
+			    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
+			    "argument %u of %s is a class constant used as a "
+			    "value; the heap model has no address for a class",
+			    j + 1, ir_op_name(t, op));
+		}
 	}
 	return JP_OK;
 }
