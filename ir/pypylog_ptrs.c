@@ -463,10 +463,12 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 	return k;
 }
 
-/* The ops of T with a ConstPtr in role R whose holder has FATE, in
- * order, at most CAP into OPS; their number (all of them). */
-static uint32_t fate_ops(const ir_trace *t, uint64_t r, uint64_t fate,
-			 uint32_t *ops, uint32_t cap)
+/* The ops of T with a ConstPtr in role R, in order, at most CAP into OPS
+ * (the argument's index into ARG); their number (all of them).  FATE: only
+ * those whose holder has it (holder_fate); 0: any, but a comparison the
+ * optimizer folds (folded_compare). */
+static uint32_t role_ops(const ir_trace *t, uint64_t r, uint64_t fate,
+			 uint32_t *ops, uint32_t *arg, uint32_t cap)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++) {
@@ -474,9 +476,12 @@ static uint32_t fate_ops(const ir_trace *t, uint64_t r, uint64_t fate,
 		for (uint32_t j = 0; j < op->nargs; j++)
 			if (const_ptr_name(t, op->args[j]) &&
 			    shallow_role(t, i, j) == r &&
-			    holder_fate(t, i) == fate) {
-				if (n < cap)
+			    (fate ? holder_fate(t, i) == fate
+				  : !folded_compare(t, op))) {
+				if (n < cap) {
 					ops[n] = i;
+					arg[n] = j;
+				}
 				n++;
 				break;
 			}
@@ -491,9 +496,9 @@ static uint32_t fate_ops(const ir_trace *t, uint64_t r, uint64_t fate,
 static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 			   uint64_t r, uint64_t fate)
 {
-	uint32_t a[64], b[64];
-	uint32_t na = fate_ops(p->orig, r, fate, a, 64);
-	uint32_t nb = fate_ops(p->opt, r, fate, b, 64);
+	uint32_t a[64], b[64], aj[64], bj[64];
+	uint32_t na = role_ops(p->orig, r, fate, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, fate, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t k = 0; k < nb; k++) {
@@ -509,29 +514,6 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 	return UINT32_MAX;
 }
 
-/* The ops of T with a ConstPtr in role R, in order, at most CAP into
- * OPS (the argument's index into ARG); their number (all of them). */
-static uint32_t role_ops(const ir_trace *t, uint64_t r, uint32_t *ops,
-			 uint32_t *arg, uint32_t cap)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++)
-			if (const_ptr_name(t, op->args[j]) &&
-			    shallow_role(t, i, j) == r &&
-			    !folded_compare(t, op)) {
-				if (n < cap) {
-					ops[n] = i;
-					arg[n] = j;
-				}
-				n++;
-				break;
-			}
-	}
-	return n;
-}
-
 /* The name of ORIG in the same place as OPT's op I among all the ops with
  * a ConstPtr in role R, when both traces have as many and every place
  * whose OPT name is already one of ORIG's objects has that object in
@@ -544,8 +526,8 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 			   uint64_t r, uint32_t norig)
 {
 	uint32_t a[64], aj[64], b[64], bj[64], k = UINT32_MAX;
-	uint32_t na = role_ops(p->orig, r, a, aj, 64);
-	uint32_t nb = role_ops(p->opt, r, b, bj, 64);
+	uint32_t na = role_ops(p->orig, r, 0, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, 0, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
