@@ -69,21 +69,26 @@ static bool fact_identity(const ir_trace *b, const hfact *f, uint32_t j,
 	return true;
 }
 
-/* Whether T reads field D of X before it first stores it (calls or
- * not). */
-static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
+/* T's first read or store of field D of X (calls or not), or NULL. */
+static const ir_op *first_access(const ir_trace *t, ir_vid x, const char *d)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
-		    strcmp(ir_strtext(t, op->descr), d))
-			continue;
-		if (op->opc == IR_SETFIELD_GC)
-			return false;
-		if (op->opc == IR_GETFIELD_GC_R || op->opc == IR_GETFIELD_GC_I)
-			return true;
+		bool access = op->opc == IR_SETFIELD_GC ||
+			      op->opc == IR_GETFIELD_GC_R ||
+			      op->opc == IR_GETFIELD_GC_I;
+		if (access && op->nargs >= 1 && op->args[0] == x && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), d))
+			return op;
 	}
-	return false;
+	return NULL;
+}
+
+/* Whether T reads field D of X before it first stores it. */
+static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
+{
+	const ir_op *a = first_access(t, x, d);
+	return a && a->opc != IR_SETFIELD_GC;
 }
 
 /* Whether weak fact F's value may be pinned by the read at op J of B, the
@@ -174,21 +179,14 @@ static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
  * optimizer drops when its heap cache says the field holds that value. */
 static bool stores_known(const ir_trace *t, ir_vid x, const hfact *f)
 {
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->nargs < 1 || op->args[0] != x || !op->descr ||
-		    strcmp(ir_strtext(t, op->descr), f->descr))
-			continue;
-		if (op->opc != IR_SETFIELD_GC || op->nargs != 2)
-			return false;
-		ir_vid v = op->args[1];
-		uint64_t k;
-		if (f->val < HF_PTR)
-			return f->val < t->ninputs && v == t->inputs[f->val];
-		return f->val == HF_CONST && pl_const_of(t, 0, 0, v, &k) &&
-		       k == f->k;
-	}
-	return false;
+	const ir_op *a = first_access(t, x, f->descr);
+	if (!a || a->opc != IR_SETFIELD_GC || a->nargs != 2)
+		return false;
+	ir_vid v = a->args[1];
+	uint64_t k;
+	if (f->val < HF_PTR)
+		return f->val < t->ninputs && v == t->inputs[f->val];
+	return f->val == HF_CONST && pl_const_of(t, 0, 0, v, &k) && k == f->k;
 }
 
 /* Whether T stores field F->descr of X anywhere. */
