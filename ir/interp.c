@@ -496,22 +496,33 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 
 /* A call that is a function of its arguments: the environment's entry,
  * no event, no effect. */
+uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
+			  const uint64_t *args)
+{
+	for (uint32_t i = 0; i < env->npure; i++) {
+		const interp_pure *p = &env->pure[i];
+		if (p->nargs == nargs && !strcmp(p->fn, fn) &&
+		    (!nargs || !memcmp(p->args, args, nargs * sizeof *args)))
+			return p->ret;
+	}
+	return 0;
+}
+
 static void do_pure(run *r, uint32_t opi, const uint64_t *args, uint64_t *out)
 {
 	const ir_trace *t = r->t;
 	const ir_op *op = &t->ops[opi];
+	ir_pycall pc = ir_pycall_of(t, op);
 	uint32_t first;
 	const char *fn = ir_pycall_fn(t, op, &first);
 	*out = 0;
-	for (uint32_t i = 0; i < r->env->npure; i++) {
-		const interp_pure *p = &r->env->pure[i];
-		if (p->nargs != op->nargs - first || strcmp(p->fn, fn) ||
-		    (p->nargs &&
-		     memcmp(p->args, args + first, p->nargs * sizeof *args)))
-			continue;
-		*out = p->ret;
-		break;
+	if (pc == IR_PYCALL_NOEXC)
+		return; /* passes */
+	if (pc == IR_PYCALL_CACHED && args[0] != 0) {
+		*out = args[0]; /* the cache's value */
+		return;
 	}
+	*out = interp_pure_find(r->env, fn, op->nargs - first, args + first);
 	if (op->kind == 'i')
 		*out = sem_mask(t->width, *out);
 }

@@ -24,7 +24,9 @@
  * it never changes an immutable field (" pure" descr) of an object that
  * is not fresh (such a write is rejected too).  A call whose descr makes
  * it a function of its arguments (ir_pycall_of) is no event: it returns
- * env->pure's entry for its arguments and changes nothing.
+ * env->pure's entry for its arguments and changes nothing (a cached hash,
+ * IR_PYCALL_CACHED, returns its first argument when that is not 0, and
+ * the guard_no_exception after it passes).
  * Array items are fields of their object named "D[i]" (interp_item_field),
  * at any index; a call never changes a field whose descr ends in
  * ".length" (such a write is counted in nrejected, not made).
@@ -199,6 +201,11 @@ typedef struct interp_result {
  * arguments, JP_ENOMEM.  A guard failing is not an error. */
 jp_status interp_run(const ir_trace *t, const interp_env *env,
 		     interp_result *res, jp_err *err);
+
+/* ENV's result of the function FN on the NARGS values ARGS (the
+ * arguments after the function; interp_env.pure): 0 when not listed. */
+uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
+			  const uint64_t *args);
 
 /* NULL when the interpreter runs OPC (every op); otherwise why not. */
 const char *interp_unhandled(ir_opcode opc);

@@ -264,6 +264,11 @@ const char *ir_py_call_event(const ir_trace *t, const ir_op *op,
 
 const char *ir_pycall_fn(const ir_trace *t, const ir_op *op, uint32_t *first)
 {
+	if (ir_py_cond_of(t, op) == IR_PYCOND_VALUE &&
+	    t->vals[op->args[1]].tag == IR_VAL_CONST_CLASS) {
+		*first = 2;
+		return t->strs[t->vals[op->args[1]].name];
+	}
 	if (op->nargs && t->vals[op->args[0]].tag == IR_VAL_CONST_CLASS) {
 		*first = 1;
 		return t->strs[t->vals[op->args[0]].name];
@@ -294,6 +299,33 @@ static bool int_args(const ir_trace *t, const ir_op *op, bool consts)
 	return true;
 }
 
+/* A string's hash as rstr.py's ll_strhash reads it:
+ * cond_call_value_i(s.hash, _ll_strhash..., s).  _ll_strhash computes a
+ * hash of the characters and stores it in the cache; it allocates
+ * nothing and raises nothing. */
+static bool cached_hash(const ir_trace *t, const ir_op *op)
+{
+	const char *p = "_ll_strhash";
+	return ir_py_cond_of(t, op) == IR_PYCOND_VALUE && op->kind == 'i' &&
+	       op->nargs >= 3 &&
+	       t->vals[op->args[1]].tag == IR_VAL_CONST_CLASS &&
+	       !strncmp(t->strs[t->vals[op->args[1]].name], p, strlen(p));
+}
+
+/* A guard_no_exception looks at what its call left: the last call before
+ * it that is not itself such a guard (ir_py_seen_descr). */
+static ir_pycall noexc_guard(const ir_trace *t, const ir_op *op)
+{
+	for (size_t i = (size_t)(op - t->ops); i-- > 0;) {
+		const ir_op *q = &t->ops[i];
+		if (!ir_op_has((ir_opcode)q->opc, IRF_CALL) ||
+		    ir_py_writes_nothing(ir_op_name(t, q)))
+			continue;
+		return cached_hash(t, q) ? IR_PYCALL_NOEXC : IR_PYCALL_OPAQUE;
+	}
+	return IR_PYCALL_OPAQUE;
+}
+
 ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
 {
 	static const char *const pure[] = {"call_i", "call_f", "call_pure_i",
@@ -316,8 +348,13 @@ ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
 	    "float_lt",		 "float_le",	      "float_eq",
 	    "float_ne",		 "float_gt",	      "float_ge",
 	    "cast_float_to_int", "cast_int_to_float", NULL};
+	if (op->opc == IR_OPAQUE && op->result == IR_NOVAL &&
+	    !strcmp(t->strs[op->opname], "guard_no_exception"))
+		return noexc_guard(t, op);
 	if (op->opc != IR_OPAQUE || op->result == IR_NOVAL)
 		return IR_PYCALL_OPAQUE;
+	if (cached_hash(t, op))
+		return IR_PYCALL_CACHED;
 	const char *name = t->strs[op->opname];
 	if (op->kind == 'i' && name_in(name, fp)) {
 		bool ints = true;

@@ -57,6 +57,17 @@ typedef enum ir_pycall {
 	 * one value per run, never an object the trace allocated; no
 	 * effect, not an event. */
 	IR_PYCALL_FRAME,
+	/* cond_call_value_i(v, f, s...) of a string hash (f named
+	 * _ll_strhash...: jit.conditional_call_elidable(s.hash, ...)):
+	 * v when it is not 0, else F(s...), F a function of (f, arguments
+	 * after f); PyPy's optimizer takes it as a pure call whatever v is
+	 * (pure.py), so v is assumed to be 0 or F(s...) in the original.
+	 * No effect on the heap (the store into the cache is left out), no
+	 * exception, not an event. */
+	IR_PYCALL_CACHED,
+	/* A guard_no_exception whose call (ir_py_seen_descr's) is
+	 * IR_PYCALL_CACHED: it passes; not an event. */
+	IR_PYCALL_NOEXC,
 } ir_pycall;
 
 struct ir_trace;
@@ -67,7 +78,8 @@ struct ir_op;
 ir_pycall ir_pycall_of(const struct ir_trace *t, const struct ir_op *op);
 
 /* The function of a call that is not opaque: the name of its ConstClass
- * first argument (*FIRST = 1, the arguments follow), or the op's own name
+ * first argument (*FIRST = 1, the arguments follow), of its second for a
+ * cached value (IR_PYCALL_CACHED; *FIRST = 2), or the op's own name
  * (force_token; *FIRST = 0). */
 const char *ir_pycall_fn(const struct ir_trace *t, const struct ir_op *op,
 			 uint32_t *first);

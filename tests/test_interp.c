@@ -478,6 +478,50 @@ static void test_pure_calls_and_immutable_fields(void)
 	ir_trace_free(t);
 }
 
+/* A string's hash (IR_PYCALL_CACHED) is its cache when that is not 0,
+ * else the environment's entry for the string, and neither it nor the
+ * guard_no_exception after it is an event. */
+static void test_cached_hash(void)
+{
+	const char *text = "[p0, p1]\n"
+			   "i2 = getfield_gc_i(p0, descr=<str>.hash)\n"
+			   "i3 = cond_call_value_i(i2, "
+			   "ConstClass(_ll_strhash__rpy_stringPtr), "
+			   "p0, descr=<Calli 8 r EF=5>)\n"
+			   "guard_no_exception()\n"
+			   "i4 = getfield_gc_i(p1, descr=<str>.hash)\n"
+			   "i5 = cond_call_value_i(i4, "
+			   "ConstClass(_ll_strhash__rpy_stringPtr), "
+			   "p1, descr=<Calli 8 r EF=5>)\n"
+			   "guard_no_exception()\n"
+			   "finish(i3, i5)\n";
+	ir_trace *t = parse_pypy(text);
+	jp_err e;
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t args[2] = {0x2000, 0x3000}, a0[1] = {0x2000}, a1[1] = {0x3000};
+	interp_pure pure[] = {{"_ll_strhash__rpy_stringPtr", 1, a0, 41},
+			      {"_ll_strhash__rpy_stringPtr", 1, a1, 43}};
+	interp_cell init[] = {{0, 0x3000, "<str>.hash", 17}};
+	interp_env env = {.args = args,
+			  .nargs = 2,
+			  .init = init,
+			  .ninit = 1,
+			  .pure = pure,
+			  .npure = 2};
+	interp_result r;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.nout == 2);
+	if (r.outcome == INTERP_FINISH && r.nout == 2) {
+		CHECK(r.ncalls == 0);
+		CHECK_EQ_U64(r.out[0], 41); /* cache 0: the hash */
+		CHECK_EQ_U64(r.out[1], 17); /* the cache */
+	}
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 /* Array items: item i of descr D is the field "D[i]" of the array's
  * object, at any index; initial items come from the environment; a call
  * never changes a length; an item access through NULL is undefined. */
@@ -612,6 +656,7 @@ int main(void)
 	test_kept_fields();
 	test_claims();
 	test_pure_calls_and_immutable_fields();
+	test_cached_hash();
 	test_call_snapshots_and_obj_writes();
 	test_fresh_avoids_heap_addresses();
 	test_wraparound();

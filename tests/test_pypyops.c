@@ -434,6 +434,40 @@ static void test_cond_calls(void)
 	CHECK(!ir_py_cond_calls(IR_PYCOND_VALUE, 7));
 }
 
+/* A string's hash (IR_PYCALL_CACHED) is a function of the string, its
+ * guard_no_exception passes (IR_PYCALL_NOEXC), also after a store the
+ * optimizer delayed past it; another cond_call_value and the guard after
+ * it, or after another call, stay opaque. */
+static void test_cached_hash(void)
+{
+	jp_err e;
+	ir_trace *t = parse("[p0, i1]\n"
+			    "i2 = cond_call_value_i(i1, "
+			    "ConstClass(_ll_strhash__rpy_stringPtr), "
+			    "p0, descr=<Calli 8 r EF=5>)\n"
+			    "setfield_gc(p0, i2, descr=<FieldS a.B.c 8>)\n"
+			    "guard_no_exception()\n"
+			    "i3 = cond_call_value_i(i1, ConstClass(f), p0, "
+			    "descr=<Calli 8 r EF=5>)\n"
+			    "guard_no_exception()\n"
+			    "finish(i3)\n",
+			    true, &e);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	static const ir_pycall want[] = {IR_PYCALL_CACHED, IR_PYCALL_OPAQUE,
+					 IR_PYCALL_NOEXC,  IR_PYCALL_OPAQUE,
+					 IR_PYCALL_OPAQUE, IR_PYCALL_OPAQUE};
+	CHECK(t->nops == 6);
+	for (uint32_t i = 0; i < t->nops && i < 6; i++)
+		CHECK(ir_pycall_of(t, &t->ops[i]) == want[i]);
+	uint32_t first = 0;
+	CHECK(!strcmp(ir_pycall_fn(t, &t->ops[0], &first),
+		      "_ll_strhash__rpy_stringPtr"));
+	CHECK(first == 2);
+	ir_trace_free(t);
+}
+
 /* The string helpers PyPy's optimizer takes apart need their string
  * arguments non-NULL (ir_py_needs_nonnull); OS_STR_EQUAL accepts NULL,
  * integer arguments and the function never count. */
@@ -507,6 +541,7 @@ int main(void)
 	test_seen_descr();
 	test_string_args_nonnull();
 	test_cond_calls();
+	test_cached_hash();
 	test_table();
 	test_descr_guarantees();
 	test_item_bits();

@@ -390,12 +390,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->other[op->result] = true;
 }
 
-/* A call PyPy's descr makes a function of its arguments (ir_pycall_of):
- * the application of an uninterpreted function, one per function name,
- * kind and arity, shared by both traces, to the integer arguments after
- * the function; no event, no effect on the heap.  A loop-invariant
- * reference or the frame (force_token) is recorded for hp_li_facts. */
-static void enc_pure(hp *h, htrace *e, uint32_t i)
+Z3_ast hp_pure_app(hp *h, const htrace *e, uint32_t i)
 {
 	const ir_trace *t = e->t;
 	const ir_op *op = &t->ops[i];
@@ -406,25 +401,82 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 	ir_pycall pc = ir_pycall_of(t, op);
 	Z3_sort *dom = calloc(n + 1, sizeof *dom);
 	Z3_ast *args = calloc(n + 1, sizeof *args);
+	Z3_ast r = NULL;
 	strbuf sb;
 	sb_init(&sb);
 	sb_printf(&sb, "%s:%s/%c%u",
-		  pc == IR_PYCALL_PURE ? "pure" : "loopinvariant", fn, op->kind,
-		  n);
+		  pc == IR_PYCALL_PURE	   ? "pure"
+		  : pc == IR_PYCALL_CACHED ? "cached"
+					   : "loopinvariant",
+		  fn, op->kind, n);
 	if (!dom || !args || !sb.buf) {
 		h->S.failed = true;
 		goto out;
 	}
+	/* A reference argument is a 64-bit address whatever the width. */
 	for (uint32_t j = 0; j < n; j++) {
-		dom[j] = zc_bv_sort(z, (unsigned)h->w);
 		args[j] = e->val[op->args[j + first]];
+		dom[j] = Z3_get_sort(z, args[j]);
 	}
 	Z3_sort range = zc_bv_sort(z, op->kind == 'r' ? 64 : (unsigned)h->w);
 	Z3_func_decl f =
 	    Z3_mk_func_decl(z, Z3_mk_string_symbol(z, sb.buf), n, dom, range);
 	Z3_inc_ref(z, Z3_func_decl_to_ast(z, f));
-	e->val[op->result] = K(h, Z3_mk_app(z, f, n, args));
+	r = K(h, Z3_mk_app(z, f, n, args));
 	Z3_dec_ref(z, Z3_func_decl_to_ast(z, f));
+out:
+	sb_release(&sb);
+	free(dom);
+	free(args);
+	return r;
+}
+
+/* A cached hash (IR_PYCALL_CACHED): the cache V when it is not 0, else
+ * F.  The original is defined where V is 0 or F: PyPy's optimizer takes
+ * the op as a pure call of F whatever V is (pure.py), which holds only
+ * when the cache never holds another value.  OPT's V is not assumed: an
+ * optimizer that hands the op something else is caught. */
+static void enc_cached(hp *h, htrace *e, uint32_t i, Z3_ast fx)
+{
+	const ir_op *op = &e->t->ops[i];
+	Z3_context z = h->z;
+	Z3_ast v = e->val[op->args[0]];
+	Z3_ast zero =
+	    zc_bv(&h->S, Z3_get_bv_sort_size(z, Z3_get_sort(z, v)), 0);
+	Z3_ast is0 = K(h, Z3_mk_eq(z, v, zero));
+	e->val[op->result] = K(h, Z3_mk_ite(z, is0, fx, v));
+	if (e == &h->ho) {
+		Z3_ast ok[2] = {is0, K(h, Z3_mk_eq(z, v, fx))};
+		Z3_ast c = K(h, Z3_mk_or(z, 2, ok));
+		if (e->nn[i]) {
+			Z3_ast both[2] = {e->nn[i], c};
+			c = K(h, Z3_mk_and(z, 2, both));
+		}
+		e->nn[i] = c;
+	}
+}
+
+/* A call PyPy's descr makes a function of its arguments (ir_pycall_of):
+ * the application of an uninterpreted function, one per function name,
+ * kind and arity, shared by both traces, to the arguments after the
+ * function (hp_pure_app); no event, no effect on the heap.  A
+ * loop-invariant reference or the frame (force_token) is recorded for
+ * hp_li_facts.  A guard_no_exception after a cached hash passes. */
+static void enc_pure(hp *h, htrace *e, uint32_t i)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	ir_pycall pc = ir_pycall_of(t, op);
+	if (pc == IR_PYCALL_NOEXC)
+		return;
+	Z3_ast fx = hp_pure_app(h, e, i);
+	if (!fx)
+		return;
+	if (pc == IR_PYCALL_CACHED) {
+		enc_cached(h, e, i, fx);
+		return;
+	}
+	e->val[op->result] = fx;
 	if (op->kind == 'r') {
 		e->pts[op->result] = hs_none();
 		e->other[op->result] = true;
@@ -439,10 +491,6 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 		    !hs_any(e->esc) || pc == IR_PYCALL_FRAME ||
 		    (op->descr && ir_py_oopspec(t->strs[op->descr]) == 5);
 	}
-out:
-	sb_release(&sb);
-	free(dom);
-	free(args);
 }
 
 jp_status hp_li_facts(hp *h)

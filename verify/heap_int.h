@@ -394,6 +394,13 @@ jp_status hp_realism(hp *h);
 
 jp_status hp_enc_one(hp *h, htrace *e);
 
+/* The application, for op I of E that is a function of its arguments
+ * (ir_pycall_of: not opaque, not IR_PYCALL_NOEXC), of its uninterpreted
+ * function to E's values of the arguments after the function: the
+ * result, or for a cached hash the value F it stands for (what the
+ * replay lists in interp_env.pure).  NULL when out of memory. */
+Z3_ast hp_pure_app(hp *h, const htrace *e, uint32_t i);
+
 /* "The heaps X and Y (nf states each) differ" where CALL (an op of the
  * original, or NULL) sees them: every field but those its descr says it
  * ignores (ir_py_call_ignores). */

@@ -697,9 +697,16 @@ static jp_status pure_table(hp *h, Z3_model m, henv *v)
 		const ir_trace *t = es[s]->t;
 		for (uint32_t i = 0; i < t->nops; i++) {
 			const ir_op *op = &t->ops[i];
-			if (ir_pycall_of(t, op) == IR_PYCALL_OPAQUE ||
+			ir_pycall pc = ir_pycall_of(t, op);
+			if (pc == IR_PYCALL_OPAQUE || pc == IR_PYCALL_NOEXC ||
 			    !es[s]->val[op->result])
 				continue;
+			Z3_ast fx = pc == IR_PYCALL_CACHED
+					? hp_pure_app(h, es[s], i)
+					: es[s]->val[op->result];
+			if (!fx)
+				return jp_fail(h->err, JP_ENOMEM,
+					       "out of memory");
 			interp_pure *p = &v->pure[v->npure++];
 			uint32_t first;
 			p->fn = ir_pycall_fn(t, op, &first);
@@ -708,7 +715,7 @@ static jp_status pure_table(hp *h, Z3_model m, henv *v)
 			for (uint32_t j = first; j < op->nargs; j++)
 				v->pargs[na++] =
 				    eval(h, m, es[s]->val[op->args[j]]);
-			p->ret = eval(h, m, es[s]->val[op->result]);
+			p->ret = eval(h, m, fx);
 		}
 	}
 	return JP_OK;
@@ -929,15 +936,37 @@ static void explain_unconfirmed(hp *h, const henv *v, const char *what,
 	h->res->unconfirmed_text = sb_detach(&sb);
 }
 
+/* Whether a cached hash (IR_PYCALL_CACHED) of O's run R had in its
+ * cache 0 or the hash ENV lists: what the model assumes of the original
+ * (heap_encode.c, enc_cached). */
+static bool cache_ok(const ir_trace *o, const ir_op *op, const interp_env *env,
+		     const interp_result *r)
+{
+	if (ir_pycall_of(o, op) != IR_PYCALL_CACHED || !r->known[op->result])
+		return true;
+	uint64_t a[8];
+	uint32_t first, n = 0;
+	const char *fn = ir_pycall_fn(o, op, &first);
+	for (uint32_t j = first; j < op->nargs && n < 8; j++)
+		a[n++] = r->vals[op->args[j]];
+	uint64_t v = r->vals[op->args[0]];
+	return n == op->nargs - first &&
+	       (v == 0 || v == interp_pure_find(env, fn, n, a));
+}
+
 /* Whether the original's run R respects what hp_realism states that a
  * run can check: no immutable field it dereferences unchecked reads NULL
  * from an object the run did not allocate (hp_nonnull_read).  Screening
  * inputs leave such fields 0; a run with one is no run of PyPy, and no
- * counterexample. */
-static bool realistic(const ir_trace *o, const interp_result *r)
+ * counterexample.  Nor is one whose cached hash holds another value than
+ * the hash (cache_ok). */
+static bool realistic(const ir_trace *o, const interp_env *env,
+		      const interp_result *r)
 {
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
+		if (!cache_ok(o, op, env, r))
+			return false;
 		if (op->result == IR_NOVAL || !r->known[op->result] ||
 		    r->vals[op->result] != 0 || !hp_nonnull_read(o, i))
 			continue;
@@ -971,7 +1000,7 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	strbuf why;
 	sb_init(&why);
 	uint32_t k;
-	if (!realistic(h->o, &ro)) {
+	if (!realistic(h->o, &v.env, &ro)) {
 		ans = model ? -1 : 0;
 	} else if (diverges_at(h, &A, &B, &why, &k)) {
 		ans = 1;
