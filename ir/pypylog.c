@@ -283,6 +283,7 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 			n->flags |= IR_OPF_IMPLICIT_LABEL;
 		if (guard && c->keep_labels)
 			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
+		n->flags |= op->flags & IR_OPF_RECORDED;
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out: PyPy's unoptimized log prints
@@ -439,8 +440,11 @@ static ir_trace *unrolled(const ir_trace *n, int iters, char *why, size_t ws)
 			for (uint32_t i = 0; i < n->ninputs; i++)
 				c.map[n->inputs[i]] = next[i];
 		}
+		uint32_t from = d->nops;
 		for (uint32_t o = 0; ok && o + 1 < n->nops; o++)
 			ok = pl_copy_op(&c, o, sfx, why, ws);
+		for (uint32_t o = from; ok && it == 1 && o < d->nops; o++)
+			d->ops[o].flags |= IR_OPF_RECORDED;
 	}
 	ok = ok && pl_emit_end(&c, end);
 	free(next);
@@ -744,6 +748,22 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 
 /* ---- the driver --------------------------------------------------------- */
 
+/* The end of the ops of P's ORIG that PyPy recorded: all but the end op
+ * of a bridge's or an entry bridge's (one copy of its unoptimized trace),
+ * the facts and the first copy of a loop's (IR_OPF_RECORDED; a rewrite
+ * that emits an op of its own there ends the range early, which only
+ * loses facts). */
+static uint32_t recorded_end(const pl_pair *p)
+{
+	const ir_trace *t = p->orig;
+	if (p->kind != PL_LOOP)
+		return pl_end_op(t);
+	uint32_t i = p->nprefix;
+	while (i < pl_end_op(t) && (t->ops[i].flags & IR_OPF_RECORDED))
+		i++;
+	return i;
+}
+
 /* The id of an optimized section from its "# Loop 1 (...) : loop with"
  * or "# bridge out of Guard 0x7f... with" comment. */
 static void section_id(const section *s, uint32_t k, pl_pair *p)
@@ -928,14 +948,16 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		 * optimized bridge's knowledge before its first call. */
 		if (p->orig && (!o || !o->write_all))
 			pl_call_effects(p);
-		/* A bridge's facts held on its recorded run too: with them
-		 * and the fields its calls keep, the recording may prove more
-		 * of its constants (an input the parent knew to be a field's
-		 * value, promoted, and the field read again after a call
-		 * that keeps it, promoted to another name).  A bridge's ORIG
-		 * is all recorded. */
-		if (p->orig && p->nfacts)
-			pl_recorded_facts(p, pl_end_op(p->orig));
+		/* A bridge's facts held on its recorded run too, and so did
+		 * the fields its calls keep: with them the recording may
+		 * prove more of its constants (an input the parent knew to
+		 * be a field's value, promoted, and the field read again
+		 * after a call that keeps it, promoted to another name; a
+		 * module's locals and globals read again after a dict store
+		 * and compared).  Only the facts not found before are
+		 * added. */
+		if (p->orig)
+			pl_recorded_facts(p, recorded_end(p));
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);
@@ -972,6 +994,7 @@ void pl_free(pl_log *log)
 		ir_trace_free(log->pairs[i].opt);
 		free(log->pairs[i].reason);
 		free(log->pairs[i].error);
+		free(log->pairs[i].rec_keys);
 	}
 	free(log->pairs);
 	memset(log, 0, sizeof *log);

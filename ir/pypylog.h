@@ -78,6 +78,9 @@ typedef struct pl_pair {
 	/* How many ops both traces start with that the front end added (the
 	 * facts above): pl_facts_probe checks they leave a run. */
 	uint32_t nprefix;
+	/* The recorded facts made so far, one line each (malloc'd, or
+	 * NULL): a later pass adds only facts not among them. */
+	char *rec_keys;
 	char *reason; /* malloc'd: why the pair is unknown, or NULL */
 	char *error;  /* malloc'd: why a section could not be read, or NULL */
 } pl_pair;

@@ -36,6 +36,7 @@
 
 #include "pypylog_int.h"
 #include "pypyops.h"
+#include "strbuf.h"
 
 /* ---- equal values ------------------------------------------------------- */
 
@@ -426,6 +427,57 @@ void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 	free(r.kptr);
 }
 
+/* A line that names fact F of S's values. */
+static void fact_key(const ir_trace *s, const fact *f, strbuf *sb)
+{
+	ir_vid v[2] = {f->subj, f->arg};
+	sb_printf(sb, "%d %d %s", (int)f->opc, f->get,
+		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-");
+	for (int i = 0; i < 2; i++) {
+		const ir_value *x = v[i] == IR_NOVAL ? NULL : ir_val(s, v[i]);
+		if (!x)
+			sb_puts(sb, " -");
+		else if (x->tag == IR_VAL_CONST_INT)
+			sb_printf(sb, " %llu", (unsigned long long)x->cval);
+		else if (x->tag == IR_VAL_CONST_NULL)
+			sb_puts(sb, " NULL");
+		else
+			sb_printf(sb, " %d:%s", (int)x->tag,
+				  ir_strtext(s, x->name));
+	}
+	sb_puts(sb, "\n");
+}
+
+/* Leaves in FS the facts whose key is not among P's (rec_keys), and in
+ * KEYS P's keys and theirs; whether any is left (false also when out of
+ * memory). */
+static bool only_new(const pl_pair *p, const ir_trace *s, facts *fs,
+		     strbuf *keys)
+{
+	if (p->rec_keys)
+		sb_puts(keys, p->rec_keys);
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < fs->n; i++) {
+		strbuf k;
+		sb_init(&k);
+		fact_key(s, &fs->v[i], &k);
+		if (k.oom || !k.buf) {
+			sb_release(&k);
+			return false;
+		}
+		/* Keys end in a newline: a whole line matches. */
+		const char *hit = keys->buf ? strstr(keys->buf, k.buf) : NULL;
+		bool line = hit && (hit == keys->buf || hit[-1] == '\n');
+		if (!line) {
+			sb_puts(keys, k.buf);
+			fs->v[n++] = fs->v[i];
+		}
+		sb_release(&k);
+	}
+	fs->n = n;
+	return n > 0 && !keys->oom;
+}
+
 void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 {
 	if (!p->orig || !p->opt || nrec > p->orig->nops)
@@ -442,9 +494,12 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		collect(&r, &fs);
 	}
 	/* A second pass (pl_read_text, after a bridge's facts and its
-	 * calls' kept fields) finds what the first did and more, or
-	 * nothing new. */
-	if (r.up && r.kptr && !fs.oom && fs.n > before) {
+	 * calls' kept fields) adds only what the first did not find: it
+	 * may find fewer facts in all, one constant standing for several
+	 * the first kept apart. */
+	strbuf keys;
+	sb_init(&keys);
+	if (r.up && r.kptr && !fs.oom && only_new(p, t, &fs, &keys)) {
 		uint32_t n = 0;
 		ir_trace *o = with_recorded(p->orig, t, &fs, before, &n);
 		ir_trace *q =
@@ -453,8 +508,11 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		if (o && q) {
 			p->nrecorded = before + fs.n; /* the old stay too */
 			p->nprefix += n;
+			free(p->rec_keys);
+			p->rec_keys = sb_detach(&keys);
 		}
 	}
+	sb_release(&keys);
 	free(r.up);
 	free(r.kptr);
 	free(fs.v);

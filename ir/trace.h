@@ -57,6 +57,9 @@ enum {
 	    1u << 1, /* a fail-args list was written (maybe []) */
 	IR_OPF_TOY_PRINT = 1u
 			   << 2, /* toy spelling: print(...) not escape(...) */
+	/* jitprove log: an op of the run PyPy recorded (a loop's first
+	 * unrolled iteration; ir/pypylog.c), kept by its copies. */
+	IR_OPF_RECORDED = 1u << 3,
 };
 
 typedef struct ir_op {
