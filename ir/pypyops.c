@@ -215,6 +215,16 @@ bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
 	return false;
 }
 
+bool ir_py_returns_string(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || !op->descr || op->kind != 'r' ||
+	    op->result == IR_NOVAL || !op->nargs ||
+	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+		return false;
+	int os = ir_py_oopspec(t->strs[op->descr]);
+	return os == 22 || os == 23 || os == 42 || os == 43;
+}
+
 bool ir_py_call_ignores(const char *call_descr, const char *field)
 {
 	/* An elidable call neither reads nor writes a mutable field (its

@@ -167,6 +167,13 @@ bool ir_py_call_ignores(const char *call_descr, const char *field);
  * after it; NULL when there is none. */
 const char *ir_py_seen_descr(const struct ir_trace *t, const struct ir_op *op);
 
+/* Whether OP of T is a string helper that returns a string (OS_STR_CONCAT,
+ * OS_STR_SLICE and their unicode twins, effectinfo.py): on strings that
+ * are not NULL (ir_py_needs_nonnull) rstr.py's ll_strconcat and
+ * _ll_stringslice return a string, a new one or an argument, never
+ * NULL. */
+bool ir_py_returns_string(const struct ir_trace *t, const struct ir_op *op);
+
 /* Whether an opaque op of this name returns a reference that is never an
  * object the trace allocated: force_token (the JIT frame), virtual_ref (a
  * new vref object). */

@@ -492,6 +492,8 @@ static void test_string_args_nonnull(void)
 	    {"p2 = call_r(ConstClass(f), p0, descr=<Callr 8 r EF=5>)",
 	     {false, false, false, false}},
 	};
+	/* Which of them make a string (ir_py_returns_string). */
+	static const bool makes[] = {true, true, false, false, false};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		ir_trace *t = one_op(cases[i].op);
 		CHECK(t != NULL);
@@ -500,6 +502,7 @@ static void test_string_args_nonnull(void)
 		for (uint32_t j = 0; j < 4; j++)
 			CHECK(ir_py_needs_nonnull(t, &t->ops[0], j) ==
 			      cases[i].need[j]);
+		CHECK(ir_py_returns_string(t, &t->ops[0]) == makes[i]);
 		ir_trace_free(t);
 	}
 }

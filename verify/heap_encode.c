@@ -388,6 +388,16 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->val[op->result] = h->rkr[k];
 	e->pts[op->result] = hs_none();
 	e->other[op->result] = true;
+	/* A string helper's string (ir_py_returns_string) is not NULL: the
+	 * original is defined where it is not; OPT's is not assumed. */
+	if (e == &h->ho && ir_py_returns_string(e->t, op)) {
+		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, h->rkr[k])));
+		if (e->nn[i]) {
+			Z3_ast both[2] = {e->nn[i], nn};
+			nn = K(h, Z3_mk_and(h->z, 2, both));
+		}
+		e->nn[i] = nn;
+	}
 }
 
 Z3_ast hp_pure_app(hp *h, const htrace *e, uint32_t i)

@@ -959,7 +959,8 @@ static bool cache_ok(const ir_trace *o, const ir_op *op, const interp_env *env,
  * from an object the run did not allocate (hp_nonnull_read).  Screening
  * inputs leave such fields 0; a run with one is no run of PyPy, and no
  * counterexample.  Nor is one whose cached hash holds another value than
- * the hash (cache_ok). */
+ * the hash (cache_ok), or where a string helper returns NULL
+ * (ir_py_returns_string). */
 static bool realistic(const ir_trace *o, const interp_env *env,
 		      const interp_result *r)
 {
@@ -967,6 +968,9 @@ static bool realistic(const ir_trace *o, const interp_env *env,
 		const ir_op *op = &o->ops[i];
 		if (!cache_ok(o, op, env, r))
 			return false;
+		if (ir_py_returns_string(o, op) && r->known[op->result] &&
+		    r->vals[op->result] == 0)
+			return false; /* a string helper's NULL */
 		if (op->result == IR_NOVAL || !r->known[op->result] ||
 		    r->vals[op->result] != 0 || !hp_nonnull_read(o, i))
 			continue;
