@@ -743,6 +743,7 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
 	pl_private_objects(p);
+	pl_float_consts(p);
 	lists_typed(p);
 }
 

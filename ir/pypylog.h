@@ -75,6 +75,10 @@ typedef struct pl_pair {
 	 * keep, an assumption (docs/pypy.md, "Call effects"); the pair's
 	 * verdict assumes them. */
 	uint32_t nkept;
+	/* How many float constants of the optimized trace were read as the
+	 * original's that print the same (PyPy prints six decimals; an
+	 * assumption, docs/pypy.md). */
+	uint32_t nfloat;
 	/* How many ops both traces start with that the front end added (the
 	 * facts above): pl_facts_probe checks they leave a run. */
 	uint32_t nprefix;

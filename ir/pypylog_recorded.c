@@ -105,20 +105,60 @@ static bool field_read(const ir_op *op)
 	       op->nargs == 1 && op->descr;
 }
 
-/* Whether op OP leaves field D (a descr) of every object that exists
- * before the trace as it was, on every run: pure ops, guards, markers,
- * reads, item stores (items are no fields), allocations, calls the model
- * takes as functions without effect (ir_pycall_of), and field stores of
- * another field or through one of the trace's own allocations (an object
- * made in the trace is none of the older ones).  Anything else (an opaque
- * call, an op this list does not name) may write D. */
-static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d)
+/* Whether a store through Y may write a field of X: Y may be X.  An
+ * object the trace allocates is none of the objects that exist before
+ * it (inputs, constants) nor another allocation; anything else (a value
+ * read from memory, a call's result) may be any object, X too once it
+ * escaped. */
+static bool may_alias(const ir_trace *t, ir_vid y, ir_vid x)
+{
+	if (y == x)
+		return true;
+	if (allocation(t, x))
+		return !preexisting(t, y) && !allocation(t, y);
+	return !allocation(t, y);
+}
+
+/* Whether an allocation X of T may have escaped before op J: X is an
+ * argument of an op between its allocation and J other than as the
+ * object of a field or item access, or of a guard or pointer comparison;
+ * a stored X or an X passed to a call may reach any call after. */
+static bool escaped_before(const ir_trace *t, ir_vid x, uint32_t j)
+{
+	for (uint32_t i = ir_val(t, x)->def + 1; i < j; i++) {
+		const ir_op *op = &t->ops[i];
+		ir_opcode c = (ir_opcode)op->opc;
+		bool obj = field_read(op) || c == IR_SETFIELD_GC ||
+			   c == IR_SETARRAYITEM_GC ||
+			   c == IR_GETARRAYITEM_GC_I ||
+			   c == IR_GETARRAYITEM_GC_R;
+		bool looks = ir_op_has(c, IRF_GUARD) || c == IR_PTR_EQ ||
+			     c == IR_PTR_NE || ir_op_has(c, IRF_MARK);
+		for (uint32_t k = 0; k < op->nargs; k++)
+			if (op->args[k] == x && !looks && !(obj && k == 0))
+				return true;
+	}
+	return false;
+}
+
+/* Whether op OP leaves field D (a descr) of X as it was, on every run:
+ * pure ops, guards, markers, reads, item stores (items are no fields),
+ * allocations, calls the model takes as functions without effect
+ * (ir_pycall_of) or whose descr keeps D, a call an allocation X has not
+ * escaped to (escaped_before; the call itself counts), and field stores
+ * of another field or through an object that is not X (may_alias).  Anything
+ * else (an opaque call, an op this list does not name) may write D. */
+static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
+			ir_vid x)
 {
 	ir_opcode c = (ir_opcode)op->opc;
 	if (c == IR_SETFIELD_GC)
 		return op->nargs == 2 && op->descr &&
 		       (strcmp(ir_strtext(t, op->descr), ir_strtext(t, d)) ||
-			allocation(t, op->args[0]));
+			!may_alias(t, op->args[0], x));
+	if (c == IR_OPAQUE && allocation(t, x) &&
+	    !escaped_before(t, x, (uint32_t)(op - t->ops) + 1))
+		return true; /* no call reaches it yet */
 	if (c == IR_OPAQUE)
 		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE ||
 		       ir_py_call_keeps(ir_op_name(t, op),
@@ -136,31 +176,62 @@ static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d)
 	       ir_op_has(c, IRF_ALLOC);
 }
 
-/* Two reads of field D of one object that exists before the trace, with
- * nothing between them that may write D there, read the same value on the
- * run (the cell did not change): unites their results.  PyPy's recorder
- * reads a field again when its heap cache lost it (an object stored into
- * an array forgets what it knew), and each read has its own guard_value
- * with a constant of its own name. */
+/* Whether op B of T reads field D of X. */
+static bool reads(const ir_trace *t, const ir_op *b, uint32_t d, ir_vid x,
+		  ir_opcode get)
+{
+	return field_read(b) && b->opc == get && b->args[0] == x &&
+	       !strcmp(ir_strtext(t, b->descr), ir_strtext(t, d));
+}
+
+/* The op after I that reads field D of X (with getfield GET) before
+ * anything that may write it there, or UINT32_MAX. */
+static uint32_t next_read(const rec *r, uint32_t i, uint32_t d, ir_vid x,
+			  ir_opcode get)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t j = i + 1; j < r->nrec; j++) {
+		const ir_op *b = &t->ops[j];
+		if (reads(t, b, d, x, get))
+			return j;
+		if (!keeps_field(t, b, d, x))
+			break;
+	}
+	return UINT32_MAX;
+}
+
+/* A read of field D of an object, after a store there or another read
+ * with nothing between them that may write D there, reads on the run
+ * what was stored or read (the cell did not change): unites them.  PyPy's
+ * recorder reads a field again when its heap cache lost it (an object
+ * stored into an array forgets what it knew), and each read has its own
+ * guard_value with a constant of its own name; a frame the trace made
+ * gets its code object stored, and the code read back is promoted under
+ * another name. */
 static void unchanged_reads(rec *r)
 {
 	const ir_trace *t = r->t;
 	for (uint32_t i = 0; i < r->nrec; i++) {
 		const ir_op *a = &t->ops[i];
-		if (!field_read(a) || !preexisting(t, a->args[0]))
+		ir_vid x, v;
+		ir_opcode get;
+		if (field_read(a)) {
+			x = a->args[0];
+			v = a->result;
+			get = (ir_opcode)a->opc;
+		} else if (a->opc == IR_SETFIELD_GC && a->nargs == 2 &&
+			   a->descr && ir_val(t, a->args[1])->kind == 'r') {
+			x = a->args[0];
+			v = a->args[1];
+			get = IR_GETFIELD_GC_R;
+		} else
 			continue;
-		for (uint32_t j = i + 1; j < r->nrec; j++) {
-			const ir_op *b = &t->ops[j];
-			if (field_read(b) && b->opc == a->opc &&
-			    b->args[0] == a->args[0] &&
-			    !strcmp(ir_strtext(t, b->descr),
-				    ir_strtext(t, a->descr))) {
-				unite(r, a->result, b->result);
-				break; /* B carries on the chain */
-			}
-			if (!keeps_field(t, b, a->descr))
-				break;
-		}
+		if (!preexisting(t, x) && !allocation(t, x))
+			continue;
+		/* The next read carries on the chain. */
+		uint32_t j = next_read(r, i, a->descr, x, get);
+		if (j != UINT32_MAX)
+			unite(r, v, t->ops[j].result);
 	}
 }
 

@@ -701,6 +701,98 @@ void pl_float_div_pow2(ir_trace *t)
 	}
 }
 
+/* ---- float constants printed with six decimals ----------------------- */
+
+/* PyPy 7.3's log prints a float constant as RPython's str() does, with
+ * six decimals ("0.000000" for 2**-53): the text names every double that
+ * prints so.  The parser takes the nearest one, the same in both traces
+ * for the same text.  The original can hold the exact value where the
+ * optimized one has only its text: a rewrite made it exact
+ * (pl_float_div_pow2: 1/2**53 from "9007199254740992.000000"), or the
+ * optimizer folded a constant the unoptimized trace computes.  An
+ * optimized float op's constant that is none of the constants the
+ * original's ops of that name have at that argument, but prints as
+ * exactly one of them, is read as that one (p->nfloat counts them: an
+ * assumption). */
+
+static bool float_op(const ir_trace *t, const ir_op *op)
+{
+	return op->opc == IR_OPAQUE && op->opname &&
+	       !strncmp(ir_strtext(t, op->opname), "float_", 6);
+}
+
+static void text6(uint64_t bits, char *buf, size_t n)
+{
+	double d;
+	memcpy(&d, &bits, sizeof d);
+	snprintf(buf, n, "%.6f", d);
+}
+
+/* Whether float op Q of T is named NAME (an opname string of another
+ * trace) and has a constant at argument J. */
+static bool same_place(const ir_trace *t, const ir_op *q, const char *name,
+		       uint32_t j)
+{
+	return float_op(t, q) && !strcmp(ir_strtext(t, q->opname), name) &&
+	       j < q->nargs && ir_val(t, q->args[j])->tag == IR_VAL_CONST_INT;
+}
+
+/* Whether T's float ops named NAME have the constant B at argument J. */
+static bool has_float_const(const ir_trace *t, const char *name, uint32_t j,
+			    uint64_t b)
+{
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (same_place(t, &t->ops[i], name, j) &&
+		    ir_val(t, t->ops[i].args[j])->cval == b)
+			return true;
+	return false;
+}
+
+/* The one constant at argument J of T's float ops named NAME that prints
+ * as TEXT; false when none or several do. */
+static bool one_float_const(const ir_trace *t, const char *name, uint32_t j,
+			    const char *text, uint64_t *c)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		if (!same_place(t, &t->ops[i], name, j))
+			continue;
+		uint64_t x = ir_val(t, t->ops[i].args[j])->cval;
+		char buf[400];
+		text6(x, buf, sizeof buf);
+		if ((n && x == *c) || strcmp(buf, text))
+			continue;
+		*c = x;
+		n++;
+	}
+	return n == 1;
+}
+
+void pl_float_consts(pl_pair *p)
+{
+	ir_trace *t = p->opt;
+	for (uint32_t i = 0; t && p->orig && i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; float_op(t, op) && j < op->nargs; j++) {
+			const ir_value *x = ir_val(t, op->args[j]);
+			const char *name = ir_strtext(t, op->opname);
+			char buf[400];
+			uint64_t c = 0;
+			if (x->tag != IR_VAL_CONST_INT ||
+			    has_float_const(p->orig, name, j, x->cval))
+				continue;
+			text6(x->cval, buf, sizeof buf);
+			if (!one_float_const(p->orig, name, j, buf, &c))
+				continue;
+			ir_vid k = ir_const_int(t, c);
+			if (k == IR_NOVAL)
+				return; /* out of memory: left as it was */
+			op->args[j] = k;
+			p->nfloat++;
+		}
+	}
+}
+
 /* ---- virtual refs ------------------------------------------------------- */
 
 /* virtual_ref and virtual_ref_finish never reach a backend: PyPy's

@@ -43,6 +43,7 @@ typedef struct record {
 	verdict v;
 	uint32_t assumed; /* proved assuming this many ConstPtr identities */
 	uint32_t kept;	  /* ... and this many fields kept by calls */
+	uint32_t floats;  /* ... and float constants read as the original's */
 	double ms;
 	char reason[400];
 } record;
@@ -155,6 +156,7 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 	if (r->v == V_PROVED) {
 		r->assumed = p->nsame;
 		r->kept = p->nkept;
+		r->floats = p->nfloat;
 	}
 }
 
@@ -296,6 +298,7 @@ typedef struct totals {
 	uint32_t n[4];
 	uint32_t assumed; /* proved pairs that assume ConstPtr identities */
 	uint32_t kept;	  /* proved pairs that assume fields kept by calls */
+	uint32_t floats;  /* proved pairs that assume float constants */
 	double ms;
 } totals;
 
@@ -307,13 +310,22 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 	       r->ms);
 	if (r->v != V_PROVED && r->reason[0])
 		printf("  %s", r->reason);
-	if (r->assumed)
-		printf("  (assuming %u ConstPtr identit%s%s", r->assumed,
-		       r->assumed == 1 ? "y" : "ies", r->kept ? ", " : ")");
-	if (r->kept)
-		printf("%s%u field%s kept by calls)",
-		       r->assumed ? "" : "  (assuming ", r->kept,
+	const char *sep = "  (assuming ";
+	if (r->assumed) {
+		printf("%s%u ConstPtr identit%s", sep, r->assumed,
+		       r->assumed == 1 ? "y" : "ies");
+		sep = ", ";
+	}
+	if (r->kept) {
+		printf("%s%u field%s kept by calls", sep, r->kept,
 		       r->kept == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (r->floats)
+		printf("%s%u float constant%s as the original's", sep,
+		       r->floats, r->floats == 1 ? "" : "s");
+	if (r->assumed || r->kept || r->floats)
+		putchar(')');
 	putchar('\n');
 }
 
@@ -336,8 +348,10 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, vname(r->v));
 	sb_printf(sb, ",\"ms\":%.1f,\"reason\":", r->ms);
 	sb_json_str(sb, r->reason);
-	sb_printf(sb, ",\"ptr_identities\":%u,\"kept_fields\":%u}", r->assumed,
-		  r->kept);
+	sb_printf(sb,
+		  ",\"ptr_identities\":%u,\"kept_fields\":%u,"
+		  "\"float_constants\":%u}",
+		  r->assumed, r->kept, r->floats);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -502,6 +516,7 @@ int cmd_log(int argc, char **argv)
 			t.n[recs[i].v]++;
 			t.assumed += recs[i].assumed != 0;
 			t.kept += recs[i].kept != 0;
+			t.floats += recs[i].floats != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -520,19 +535,20 @@ int cmd_log(int argc, char **argv)
 	if (json) {
 		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
 		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
-		       "identities\":%u,\"proved_assuming_kept_fields\":%u},"
+		       "identities\":%u,\"proved_assuming_kept_fields\":%u,"
+		       "\"proved_assuming_float_constants\":%u},"
 		       "\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       t.assumed, t.kept, js.buf ? js.buf : "");
+		       t.assumed, t.kept, t.floats, js.buf ? js.buf : "");
 	} else {
 		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
 		       "ConstPtr identities, %u assuming fields kept by "
-		       "calls), %u "
+		       "calls, %u float constants), %u "
 		       "counterexample, %u unknown, %u error; %.1f s\n",
 		       total, t.n[V_PROVED],
 		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
-		       t.kept, t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       (clk_now_ms() - t0) / 1e3);
+		       t.kept, t.floats, t.n[V_CEX], t.n[V_UNKNOWN],
+		       t.n[V_ERROR], (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);
 	free(pos);
