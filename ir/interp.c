@@ -364,10 +364,11 @@ static bool reached_addr(const run *r, uint64_t a)
 }
 
 /* Whether FIELD of the object at A is one no call changes: an immutable
- * field (docs/pypy.md) of an object that is not fresh. */
+ * field or a string's character (docs/pypy.md) of an object that is not
+ * fresh. */
 static bool immutable_cell(run *r, uint64_t a, const char *field)
 {
-	if (!ir_py_field_immutable(field))
+	if (!ir_py_field_immutable(field) && !ir_py_items_immutable(field))
 		return false;
 	const interp_obj *o = find(&r->h, a);
 	return !o || o->fresh < 0;

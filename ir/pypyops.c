@@ -76,6 +76,18 @@ bool ir_py_field_immutable(const char *descr)
 	return n > 6 && !strcmp(descr + n - 6, " pure>");
 }
 
+bool ir_py_items_immutable(const char *name)
+{
+	static const char *const strs[] = {"<str>", "<unicode>"};
+	for (int i = 0; name && i < 2; i++) {
+		size_t n = strlen(strs[i]);
+		if (!strncmp(name, strs[i], n) &&
+		    (name[n] == '\0' || name[n] == '['))
+			return true;
+	}
+	return false;
+}
+
 unsigned ir_py_item_bits(const char *descr, bool *is_signed)
 {
 	*is_signed = false;

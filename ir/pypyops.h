@@ -113,6 +113,12 @@ bool ir_py_needs_nonnull(const struct ir_trace *t, const struct ir_op *op,
  * at its end: immutable and quasi-immutable fields). */
 bool ir_py_field_immutable(const char *descr);
 
+/* Whether NAME names a string's characters: the item descr "<str>" or
+ * "<unicode>", or one item of it ("<str>[3]", interp_item_field).  An
+ * RPython string is immutable once made: only the code that makes it
+ * writes its characters. */
+bool ir_py_items_immutable(const char *name);
+
 /* How many low bits of its word an integer array item under DESCR holds,
  * or 0 for a whole word.  A string's items are chars: "<str>" is 8 bits,
  * unsigned.  PyPy prints an array descr's item size and sign: "<ArrayU

@@ -303,6 +303,11 @@ static void test_descr_guarantees(void)
 	CHECK(!ir_py_field_immutable("<FieldS W_IntObject.inst_intval 8>"));
 	CHECK(!ir_py_field_immutable("<ArrayP 8 pure>[0]"));
 	CHECK(!ir_py_field_immutable("pure"));
+	CHECK(ir_py_items_immutable("<str>"));
+	CHECK(ir_py_items_immutable("<unicode>[3]"));
+	CHECK(!ir_py_items_immutable("<str>.length"));
+	CHECK(!ir_py_items_immutable("<ArrayU 1>[0]"));
+	CHECK(!ir_py_items_immutable("<strx>"));
 	/* fields a call keeps: listed by name after " keeps=", and every
 	 * field for the guards on the last call's exception or frame */
 	const char *kd = "<Calli 8 rri EF=5 OS=4 keeps=a.D.inst_s,a.D.inst_t>";

@@ -345,19 +345,21 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			continue; /* a length: no call changes it */
 		if (ir_py_call_keeps(ir_op_name(e->t, op), cd, h->f[f].name))
 			continue; /* the descr says the call keeps it */
-		if (h->f[f].immutable && !h->f[f].indexed) {
-			/* An immutable field (docs/pypy.md): the call may
-			 * set it only in escaped fresh objects (their
-			 * construction may end in it); elsewhere it keeps
-			 * its value. */
-			hmem a = e->cur[f];
+		if (h->f[f].immutable) {
+			/* An immutable field or a string's characters
+			 * (docs/pypy.md): the call may set them only in
+			 * escaped fresh objects (their construction may end
+			 * in it); elsewhere they keep their values. */
+			hmem a = e->cur[f], hk = {h->hk[k * h->nf + f], NULL};
 			for (uint32_t x = 0; x < h->nid; x++)
 				if (hs_has(e->esc, x))
-					a = mem_write(
-					    h, a, NULL, h->id[x].addr,
-					    K(h, Z3_mk_select(
-						     h->z, h->hk[k * h->nf + f],
-						     h->id[x].addr)));
+					a = h->f[f].indexed
+						? mem_copy(h, a, h->id[x].addr,
+							   hk)
+						: mem_write(
+						      h, a, NULL, h->id[x].addr,
+						      mem_read(h, hk,
+							       h->id[x].addr));
 			e->cur[f] = a;
 			continue;
 		}

@@ -149,7 +149,8 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
 	hfield *f = &h->f[h->nf++];
 	f->name = name;
 	f->kind = kind;
-	f->immutable = ir_py_field_immutable(name);
+	f->immutable = ir_py_field_immutable(name) ||
+		       (indexed && ir_py_items_immutable(name));
 	f->indexed = indexed;
 	f->immut = !indexed && ends_with(name, ".length");
 	f->bits = indexed ? ir_py_item_bits(name, &f->bits_signed) : 0;
