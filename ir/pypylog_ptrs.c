@@ -382,8 +382,9 @@ static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 }
 
 /* What becomes of the allocation X of T after op FROM: the calls after
- * FROM it is passed to, with the position, and (DEPTH more levels) the
- * fields of allocations it is stored into anywhere, with their fates. */
+ * FROM it is passed to, with the position, the arrays it is stored into
+ * as an item (their descr), and (DEPTH more levels) the fields of
+ * allocations it is stored into anywhere, with their fates. */
 static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
 {
 	uint64_t h = 11;
@@ -395,6 +396,11 @@ static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
 			for (uint32_t j = 0; j < c->nargs; j++)
 				if (c->args[j] == x)
 					h = pl_mix(pl_mix(h, c->opc), j);
+		} else if (c->opc == IR_SETARRAYITEM_GC && c->nargs == 3 &&
+			   c->args[2] == x && c->descr) {
+			/* stored as an item: appended to a list */
+			h = pl_mix(pl_mix(h, c->opc),
+				   pl_hash_text(ir_strtext(t, c->descr)));
 		} else if (depth > 0 && c->opc == IR_SETFIELD_GC &&
 			   c->nargs == 2 && c->args[1] == x && c->descr) {
 			if (ir_allocated(t, c->args[0]))

@@ -55,6 +55,20 @@ static bool stores_ptr(const ir_trace *t, uint32_t k, const char *n)
 	return false;
 }
 
+/* Reads TEXT, a log of one pair, into LOG: the pair's optimized trace, or
+ * NULL (a failed check says so; LOG is freed then). */
+static const ir_trace *read_opt(const char *text, pl_log *log)
+{
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, log, &e) ==
+	      JP_OK);
+	CHECK(log->n == 1 && log->pairs[0].opt);
+	if (log->n == 1 && log->pairs[0].opt)
+		return log->pairs[0].opt;
+	pl_free(log);
+	return NULL;
+}
+
 static void test_kept_frame(void)
 {
 	pl_log log;
@@ -332,15 +346,67 @@ static void test_same_order(void)
 				       "with 4 ops\n"
 				       "[i10]\n%s[4] jit-log-opt-bridge}\n",
 			 opt);
-		jp_err e;
-		CHECK(pl_read_text(text, strlen(text), "t.log", NULL, &log,
-				   &e) == JP_OK);
-		if (log.n != 1 || !log.pairs[0].opt)
+		const ir_trace *t = read_opt(text, &log);
+		if (!t)
 			return;
-		const ir_trace *t = log.pairs[0].opt;
 		const char *first = ir_valname(t, t->ops[1].args[0]);
 		CHECK(log.pairs[0].nsame == (fewer ? 0 : 3));
 		CHECK(is_ptr(first, fewer ? "ptr13" : "ptr2"));
+		pl_free(&log);
+	}
+}
+
+/* One role, as many occurrences in neither trace: twice, the unoptimized
+ * trace stores a list strategy into a list that dies (the optimizer made
+ * it virtual) and into one it appends; the optimized one stores it only
+ * into the two it appends, under two names (knapsack_dp's preamble and
+ * body), a call between.  An object's fate counts the arrays it is
+ * stored into as an item (obj_fate), so the appended lists are told from
+ * the ones that die and pair in order; when the optimized lists go to a
+ * call instead, no place matches and the names stay apart. */
+static void test_by_fate(void)
+{
+	for (int called = 0; called < 2; called++) {
+		char text[3072], opt[1024];
+		const char *fate = called ? "call_n(ConstClass(f), %s, "
+					    "descr=<Callv 0 r EF=5>)\n"
+					  : "setarrayitem_gc(p10, %s, %s, "
+					    "descr=<ArrayP 8>)\n";
+		char f1[128], f2[128];
+		snprintf(f1, sizeof f1, fate, called ? "p11" : "0", "p11");
+		snprintf(f2, sizeof f2, fate, called ? "p13" : "1", "p13");
+		snprintf(opt, sizeof opt,
+			 "+1: p11 = new_with_vtable(descr=W_ListObject)\n"
+			 "+2: setfield_gc(p11, ConstPtr(ptr12), " STRAT "+3: %s"
+			 "+35: call_n(ConstClass(g), descr=<Callv 0 EF=5>)\n"
+			 "+4: p13 = new_with_vtable(descr=W_ListObject)\n"
+			 "+5: setfield_gc(p13, ConstPtr(ptr14), " STRAT
+			 "+6: %s",
+			 f1, f2);
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n[p0]\n"
+			 "p1 = new_with_vtable(descr=W_ListObject)\n"
+			 "setfield_gc(p1, ConstPtr(ptr2), " STRAT
+			 "p3 = new_with_vtable(descr=W_ListObject)\n"
+			 "setfield_gc(p3, ConstPtr(ptr4), " STRAT
+			 "setarrayitem_gc(p0, 0, p3, descr=<ArrayP 8>)\n"
+			 "call_n(ConstClass(g), descr=<Callv 0 EF=5>)\n"
+			 "p5 = new_with_vtable(descr=W_ListObject)\n"
+			 "setfield_gc(p5, ConstPtr(ptr2), " STRAT
+			 "p6 = new_with_vtable(descr=W_ListObject)\n"
+			 "setfield_gc(p6, ConstPtr(ptr4), " STRAT
+			 "setarrayitem_gc(p0, 1, p6, descr=<ArrayP 8>)\n"
+			 "finish()\n[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f00001a0000 with 6 ops\n"
+			 "[p10]\n%s+7: finish()\n[4] jit-log-opt-bridge}\n",
+			 opt);
+		pl_log log;
+		const ir_trace *t = read_opt(text, &log);
+		if (!t)
+			return;
+		CHECK(stores_ptr(t, 0, called ? "ptr12" : "ptr4"));
+		CHECK(stores_ptr(t, 1, called ? "ptr14" : "ptr4"));
 		pl_free(&log);
 	}
 }
@@ -354,5 +420,6 @@ int main(void)
 	test_by_piece();
 	test_overwritten_store();
 	test_same_order();
+	test_by_fate();
 	return check_summary("test_pypylog_ptrs");
 }
