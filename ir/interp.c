@@ -495,8 +495,6 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 	return apply_obj_writes(r, k, cname, cdescr, out, c->ret);
 }
 
-/* A call that is a function of its arguments: the environment's entry,
- * no event, no effect. */
 uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
 			  const uint64_t *args)
 {
@@ -509,6 +507,9 @@ uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
 	return 0;
 }
 
+/* A call that is a function of its arguments: the environment's entry,
+ * no event, no effect (a cached hash: its cache when not 0; the
+ * guard_no_exception after it: nothing). */
 static void do_pure(run *r, uint32_t opi, const uint64_t *args, uint64_t *out)
 {
 	const ir_trace *t = r->t;

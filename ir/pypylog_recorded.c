@@ -119,25 +119,30 @@ static bool may_alias(const ir_trace *t, ir_vid y, ir_vid x)
 	return !allocation(t, y);
 }
 
-/* Whether an allocation X of T may have escaped before op J: X is an
- * argument of an op between its allocation and J other than as the
- * object of a field or item access, or of a guard or pointer comparison;
- * a stored X or an X passed to a call may reach any call after. */
-static bool escaped_before(const ir_trace *t, ir_vid x, uint32_t j)
+/* Whether op OP lets an allocation X escape: X is an argument of OP
+ * other than as the object of a field or item access, or of a guard or
+ * pointer comparison; a stored X or an X passed to a call may reach any
+ * call after. */
+static bool escapes_at(const ir_op *op, ir_vid x)
 {
-	for (uint32_t i = ir_val(t, x)->def + 1; i < j; i++) {
-		const ir_op *op = &t->ops[i];
-		ir_opcode c = (ir_opcode)op->opc;
-		bool obj = field_read(op) || c == IR_SETFIELD_GC ||
-			   c == IR_SETARRAYITEM_GC ||
-			   c == IR_GETARRAYITEM_GC_I ||
-			   c == IR_GETARRAYITEM_GC_R;
-		bool looks = ir_op_has(c, IRF_GUARD) || c == IR_PTR_EQ ||
-			     c == IR_PTR_NE || ir_op_has(c, IRF_MARK);
-		for (uint32_t k = 0; k < op->nargs; k++)
-			if (op->args[k] == x && !looks && !(obj && k == 0))
-				return true;
-	}
+	ir_opcode c = (ir_opcode)op->opc;
+	bool obj = field_read(op) || c == IR_SETFIELD_GC ||
+		   c == IR_SETARRAYITEM_GC || c == IR_GETARRAYITEM_GC_I ||
+		   c == IR_GETARRAYITEM_GC_R;
+	bool looks = ir_op_has(c, IRF_GUARD) || c == IR_PTR_EQ ||
+		     c == IR_PTR_NE || ir_op_has(c, IRF_MARK);
+	for (uint32_t k = 0; k < op->nargs; k++)
+		if (op->args[k] == x && !looks && !(obj && k == 0))
+			return true;
+	return false;
+}
+
+/* Whether an allocation X of T may have escaped by op J, J included. */
+static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j)
+{
+	for (uint32_t i = ir_val(t, x)->def + 1; i <= j; i++)
+		if (escapes_at(&t->ops[i], x))
+			return true;
 	return false;
 }
 
@@ -145,19 +150,18 @@ static bool escaped_before(const ir_trace *t, ir_vid x, uint32_t j)
  * pure ops, guards, markers, reads, item stores (items are no fields),
  * allocations, calls the model takes as functions without effect
  * (ir_pycall_of) or whose descr keeps D, a call an allocation X has not
- * escaped to (escaped_before; the call itself counts), and field stores
+ * escaped to (ESCAPED: by OP, OP included; escapes_at), and field stores
  * of another field or through an object that is not X (may_alias).  Anything
  * else (an opaque call, an op this list does not name) may write D. */
 static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
-			ir_vid x)
+			ir_vid x, bool escaped)
 {
 	ir_opcode c = (ir_opcode)op->opc;
 	if (c == IR_SETFIELD_GC)
 		return op->nargs == 2 && op->descr &&
 		       (strcmp(ir_strtext(t, op->descr), ir_strtext(t, d)) ||
 			!may_alias(t, op->args[0], x));
-	if (c == IR_OPAQUE && allocation(t, x) &&
-	    !escaped_before(t, x, (uint32_t)(op - t->ops) + 1))
+	if (c == IR_OPAQUE && allocation(t, x) && !escaped)
 		return true; /* no call reaches it yet */
 	if (c == IR_OPAQUE)
 		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE ||
@@ -190,11 +194,14 @@ static uint32_t next_read(const rec *r, uint32_t i, uint32_t d, ir_vid x,
 			  ir_opcode get)
 {
 	const ir_trace *t = r->t;
+	bool fresh = allocation(t, x);
+	bool escaped = fresh && escaped_by(t, x, i);
 	for (uint32_t j = i + 1; j < r->nrec; j++) {
 		const ir_op *b = &t->ops[j];
 		if (reads(t, b, d, x, get))
 			return j;
-		if (!keeps_field(t, b, d, x))
+		escaped = escaped || (fresh && escapes_at(b, x));
+		if (!keeps_field(t, b, d, x, escaped))
 			break;
 	}
 	return UINT32_MAX;

@@ -198,16 +198,25 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	       ir_py_call_ignores(call_descr, field);
 }
 
-const char *ir_py_seen_descr(const ir_trace *t, const ir_op *op)
+/* The call event OP of T sees: OP itself, or for a guard on what the
+ * previous call left (ir_py_writes_nothing) the last call before it that
+ * is no such guard; NULL when there is none. */
+static const ir_op *seen_call(const ir_trace *t, const ir_op *op)
 {
 	for (size_t i = (size_t)(op - t->ops) + 1; i-- > 0;) {
 		const ir_op *q = &t->ops[i];
 		if (q != op && !ir_op_has((ir_opcode)q->opc, IRF_CALL))
 			continue;
 		if (!ir_py_writes_nothing(ir_op_name(t, q)))
-			return q->descr ? t->strs[q->descr] : NULL;
+			return q;
 	}
 	return NULL;
+}
+
+const char *ir_py_seen_descr(const ir_trace *t, const ir_op *op)
+{
+	const ir_op *q = seen_call(t, op);
+	return q && q->descr ? t->strs[q->descr] : NULL;
 }
 
 bool ir_py_needs_nonnull(const ir_trace *t, const ir_op *op, uint32_t j)
@@ -334,18 +343,11 @@ static bool cached_hash(const ir_trace *t, const ir_op *op)
 	       !strncmp(t->strs[t->vals[op->args[1]].name], p, strlen(p));
 }
 
-/* A guard_no_exception looks at what its call left: the last call before
- * it that is not itself such a guard (ir_py_seen_descr). */
+/* A guard_no_exception looks at what its call left (seen_call). */
 static ir_pycall noexc_guard(const ir_trace *t, const ir_op *op)
 {
-	for (size_t i = (size_t)(op - t->ops); i-- > 0;) {
-		const ir_op *q = &t->ops[i];
-		if (!ir_op_has((ir_opcode)q->opc, IRF_CALL) ||
-		    ir_py_writes_nothing(ir_op_name(t, q)))
-			continue;
-		return cached_hash(t, q) ? IR_PYCALL_NOEXC : IR_PYCALL_OPAQUE;
-	}
-	return IR_PYCALL_OPAQUE;
+	const ir_op *q = seen_call(t, op);
+	return q && cached_hash(t, q) ? IR_PYCALL_NOEXC : IR_PYCALL_OPAQUE;
 }
 
 ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)

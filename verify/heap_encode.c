@@ -323,6 +323,17 @@ static bool item_set(htrace *e, size_t c, uint64_t idx, hset val, bool other)
 	return true;
 }
 
+/* Op I of E is defined only where C holds too (its nn: assumed of ORIG,
+ * an obligation of OPT). */
+static void defined_where(hp *h, htrace *e, uint32_t i, Z3_ast c)
+{
+	if (e->nn[i]) {
+		Z3_ast both[2] = {e->nn[i], c};
+		c = K(h, Z3_mk_and(h->z, 2, both));
+	}
+	e->nn[i] = c;
+}
+
 static void enc_call(hp *h, htrace *e, uint32_t i)
 {
 	const ir_op *op = &e->t->ops[i];
@@ -392,14 +403,9 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->other[op->result] = true;
 	/* A string helper's string (ir_py_returns_string) is not NULL: the
 	 * original is defined where it is not; OPT's is not assumed. */
-	if (e == &h->ho && ir_py_returns_string(e->t, op)) {
-		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, h->rkr[k])));
-		if (e->nn[i]) {
-			Z3_ast both[2] = {e->nn[i], nn};
-			nn = K(h, Z3_mk_and(h->z, 2, both));
-		}
-		e->nn[i] = nn;
-	}
+	if (e == &h->ho && ir_py_returns_string(e->t, op))
+		defined_where(h, e, i,
+			      K(h, Z3_mk_not(h->z, is_null(h, h->rkr[k]))));
 }
 
 Z3_ast hp_pure_app(hp *h, const htrace *e, uint32_t i)
@@ -459,12 +465,7 @@ static void enc_cached(hp *h, htrace *e, uint32_t i, Z3_ast fx)
 	e->val[op->result] = K(h, Z3_mk_ite(z, is0, fx, v));
 	if (e == &h->ho) {
 		Z3_ast ok[2] = {is0, K(h, Z3_mk_eq(z, v, fx))};
-		Z3_ast c = K(h, Z3_mk_or(z, 2, ok));
-		if (e->nn[i]) {
-			Z3_ast both[2] = {e->nn[i], c};
-			c = K(h, Z3_mk_and(z, 2, both));
-		}
-		e->nn[i] = c;
+		defined_where(h, e, i, K(h, Z3_mk_or(z, 2, ok)));
 	}
 }
 
@@ -783,12 +784,7 @@ static void string_args_nonnull(hp *h, htrace *e, uint32_t i)
 		if (!ir_py_needs_nonnull(t, op, j) ||
 		    fresh_ident_of(h, aj) != HP_NONE)
 			continue;
-		Z3_ast nn = K(h, Z3_mk_not(h->z, is_null(h, aj)));
-		if (e->nn[i]) {
-			Z3_ast both[2] = {e->nn[i], nn};
-			nn = K(h, Z3_mk_and(h->z, 2, both));
-		}
-		e->nn[i] = nn;
+		defined_where(h, e, i, K(h, Z3_mk_not(h->z, is_null(h, aj))));
 	}
 }
 
