@@ -5,14 +5,13 @@
  * Model (docs/verifier.md, "The heap"):
  *  - references are 64-bit bit-vectors; input references are unconstrained
  *    (they may alias each other);
- *  - every fresh object has an *identity*: objects of the two traces with
- *    the same result name, the same allocation op and the same type are
- *    one identity (the optimizer keeps the name of an allocation it
- *    materializes).  Allocations the names leave unpaired (pairs written
- *    by hand or by another optimizer) are paired by the first access
- *    path through which each becomes observable, when both have the same
- *    op and type and the path is unique among the unpaired allocations
- *    of each trace: "call K arg J", "end arg J", "guard L failarg J",
+ *  - every fresh object has an *identity*: allocations of the two traces
+ *    are paired by the first access path through which each becomes
+ *    observable, when both have the same op and type and the path is
+ *    unique among the unpaired allocations of each trace (a name says
+ *    nothing of what an object is for: another optimizer, or a pair
+ *    written by hand, may give one name to another object): "call K arg
+ *    J", "end arg J", "guard L failarg J",
  *    "in input K.F" (stored into field F of the K-th input; likewise
  *    of a ConstPtr, of a loop-invariant call's result -- also an input
  *    a guard_true(ptr_eq) says is one -- or of an object read from a
@@ -21,8 +20,14 @@
  *    holds what was stored), each extended by ".F" for
  *    an object first reached through field F of an object with a path
  *    (what the field holds then: a reference store replaced by a later
- *    one through the same allocation's result gives no path).
- *    Any other fresh object is an identity of its own trace.  Identity k
+ *    one through the same allocation's result gives no path; an object
+ *    held in several cells takes the smallest of their paths, breadth
+ *    first).  Allocations the paths leave unpaired are paired by the same
+ *    result name, op and type (the optimizer keeps the name of an
+ *    allocation it materializes).  Any other fresh object is an identity
+ *    of its own trace.  The pairing is a guess: the replay confirms a
+ *    difference only where it holds too with fresh objects paired as the
+ *    runs force (hp_pairing_only).  Identity k
  *    has one symbolic address a_k, shared by both traces, distinct from
  *    NULL, from every input and from the others;
  *  - one array per field, Array(BV64 -> BV64) whatever kinds it holds
@@ -209,8 +214,10 @@ void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
  * diverge there as the model compares them (RES gets the inputs and the
  * report, which names obligation WHAT).  When they do not: -1 when the
  * model needed a call to write a fresh object the world cannot reach at
- * run time (the static escape analysis allowed it), or when the pairing
- * was guessed (hp_obligations outside aligned mode): the obligation is
+ * run time (the static escape analysis allowed it), when the pairing
+ * was guessed (hp_obligations outside aligned mode), or when the runs
+ * differ only under the model's pairing of fresh objects
+ * (hp_pairing_only): the obligation is
  * unknown; else 0 with *ST a JP_EINTERNAL error (the encoding and the
  * interpreter disagree).  *ST is set on any error. */
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
@@ -219,6 +226,12 @@ int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
  * guard, the end): the ones where escape, decided statically and so
  * over-approximated, can make a model that does not replay. */
 bool hp_obl_compares_heaps(const hp *h, uint32_t i);
+
+/* Whether the last hp_replay that gave -1 did so because its runs differ
+ * only under the model's pairing of fresh objects: paired as the runs
+ * themselves force (the first meeting of two fresh objects where the
+ * world sees them), they are the same. */
+bool hp_pairing_only(const hp *h);
 
 /* The obligation of the list (hp_obligations) that the divergence of
  * the last replay or screening that found one is about (a call, the
@@ -237,7 +250,10 @@ int hp_screen(hp *h, const uint64_t *x, const char *what, jp_status *st);
  * in order with equal arguments and equal reachable heaps, the same exit,
  * equal outputs or fail-args, equal reachable heaps at the end; fresh
  * objects compared by identity (paired as hp_open pairs them), never by
- * address.  *DIV tells whether they differ, WHY (may be appended to) how.
+ * address, and a difference counts only when it is one too with fresh
+ * objects paired as the runs force (the first meeting of two where the
+ * world sees them).  *DIV tells whether they differ, WHY (may be
+ * appended to) how.
  * No solver is involved, so fuzz targets use it as a fast concrete tier
  * for heap traces.  Errors: JP_ENOMEM, JP_EUNSUPPORTED (more fresh
  * objects than the model pairs), the interpreter's errors. */

@@ -1,7 +1,7 @@
 /*
  * heap_model.c - the part of the heap model both traces share: fields,
- * identities of fresh objects (paired by name, or by their first access
- * path), calls, constant pointers, the background assumptions and the
+ * identities of fresh objects (paired by their first access path, or by
+ * name), calls, constant pointers, the background assumptions and the
  * realism check of the unknown heap (heap.h has the model).
  *
  * Map: support (hp_uses_heap, hp_supported); the shared model; pairing
@@ -387,17 +387,51 @@ static uint32_t next_event(const ir_trace *t, uint32_t i)
 	return i;
 }
 
+/* Offers the path "K.LBL" to every allocation in MASK; BEST keeps the
+ * smallest offer each has had. */
+static void key_offer(hpaths *P, char **best, hset mask, const char *k,
+		      const char *lbl)
+{
+	strbuf sb;
+	sb_init(&sb);
+	sb_printf(&sb, "%s.%s", k, lbl);
+	P->failed |= !sb.buf;
+	for (uint32_t x = 0; sb.buf && x < P->nalloc; x++) {
+		if (!hs_has(mask, x) ||
+		    (best[x] && strcmp(sb.buf, best[x]) >= 0))
+			continue;
+		char *c = malloc(sb.len + 1);
+		P->failed |= !c;
+		if (c) {
+			memcpy(c, sb.buf, sb.len + 1);
+			free(best[x]);
+			best[x] = c;
+		}
+	}
+	sb_release(&sb);
+}
+
 /* Objects stored (before op UPTO) into objects with a path, and still
  * held there at the next call or end (a store through an allocation's
  * own result replaced before then is never seen), get the path of the
- * holder extended by the field; ESCAPE adds them to the escaped set. */
+ * holder extended by the field; ESCAPE adds them to the escaped set.
+ * The paths go out breadth first, and an object held in several cells
+ * takes the smallest of their paths: which cell the trace happened to
+ * write first is not a fact of the object (the unoptimized trace moves a
+ * value through a frame's stack slots before it settles in a local,
+ * where the optimized trace stores it once), so both traces must name it
+ * alike from what the cells hold at the event. */
 static void key_closure(hpaths *P, uint32_t upto, hset seen, bool escape)
 {
 	const ir_trace *t = P->t;
 	uint32_t seen_at = next_event(t, upto);
-	bool changed = true;
-	while (changed) {
-		changed = false;
+	char **best = calloc(P->nalloc + 1, sizeof *best);
+	if (!best) {
+		P->failed = true;
+		return;
+	}
+	for (;;) {
+		hset found = hs_none();
 		for (uint32_t i = 0; i < upto; i++) {
 			const ir_op *op = &t->ops[i];
 			ir_vid sv;
@@ -409,20 +443,22 @@ static void key_closure(hpaths *P, uint32_t upto, hset seen, bool escape)
 			hset val = hs_minus(P->pts[sv], seen);
 			if (!hs_any(hs_and(obj, seen)) || !hs_any(val))
 				continue;
-			for (uint32_t x = 0; x < P->nalloc; x++) {
-				if (!hs_has(obj, x) || !P->key[x])
-					continue;
-				strbuf sb;
-				sb_init(&sb);
-				sb_printf(&sb, "%s.%s", P->key[x], lbl);
-				key_mask(P, val, sb.buf ? sb.buf : "");
-				P->failed |= !sb.buf;
-				sb_release(&sb);
-			}
-			seen = hs_or(seen, val);
-			changed = true;
+			for (uint32_t x = 0; x < P->nalloc; x++)
+				if (hs_has(obj, x) && P->key[x])
+					key_offer(P, best, val, P->key[x], lbl);
+			found = hs_or(found, val);
 		}
+		if (!hs_any(found))
+			break;
+		for (uint32_t x = 0; x < P->nalloc; x++) {
+			if (best[x])
+				key_set(P, x, best[x]);
+			free(best[x]);
+			best[x] = NULL;
+		}
+		seen = hs_or(seen, found);
 	}
+	free(best);
 	if (escape)
 		P->esc = hs_or(P->esc, seen);
 }
@@ -862,8 +898,8 @@ static jp_status pair_by_path(hp *h, bool *taken)
 	return ok ? JP_OK : jp_fail(h->err, JP_ENOMEM, "out of memory");
 }
 
-/* Pairs allocations by result name, op and type, then the rest by their
- * first access path; see heap.h. */
+/* Pairs allocations by their first access path, then the rest by result
+ * name, op and type; see heap.h. */
 jp_status hp_scan_idents(hp *h)
 {
 	const ir_trace *o = h->o, *p = h->p;
@@ -875,23 +911,25 @@ jp_status hp_scan_idents(hp *h)
 			if (st)
 				return st;
 		}
-	for (uint32_t i = 0; i < p->nops; i++) {
+	jp_status st = pair_by_path(h, taken);
+	for (uint32_t i = 0; !st && i < p->nops; i++) {
 		const ir_op *op = &p->ops[i];
-		if (!ir_op_has(op->opc, IRF_ALLOC))
+		if (!ir_op_has(op->opc, IRF_ALLOC) ||
+		    h->hpp.ident[i] != HP_NONE)
 			continue;
 		const char *nm = ir_valname(p, op->result);
 		for (uint32_t j = 0; j < o->nops; j++) {
 			const ir_op *q = &o->ops[j];
 			if (!ir_op_has(q->opc, IRF_ALLOC) ||
-			    q->opc != op->opc ||
+			    q->opc != op->opc || taken[h->ho.ident[j]] ||
 			    strcmp(ir_valname(o, q->result), nm) ||
 			    strcmp(o->strs[q->descr], p->strs[op->descr]))
 				continue;
 			h->hpp.ident[i] = h->ho.ident[j];
 			taken[h->ho.ident[j]] = true;
+			break;
 		}
 	}
-	jp_status st = pair_by_path(h, taken);
 	for (uint32_t i = 0; !st && i < p->nops; i++)
 		if (ir_op_has(p->ops[i].opc, IRF_ALLOC) &&
 		    h->hpp.ident[i] == HP_NONE)
