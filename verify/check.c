@@ -174,6 +174,10 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 		  escape ? "does not replay: the heaps differ only in an "
 			   "object the static escape analysis counts as "
 			   "escaped and the run does not reach"
+		  : hp_pairing_only(ps->heap)
+		      ? "does not replay: the runs differ only under the "
+			"model's pairing of fresh objects, not as the runs "
+			"pair them"
 		  : ps->mode == VER_MODE_ALIGNED
 		      ? "needs a call to write or return a fresh object that "
 			"the world cannot reach at run time (the static "

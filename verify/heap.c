@@ -250,6 +250,11 @@ bool hp_obl_compares_heaps(const hp *h, uint32_t i)
 	return k == H_CALL_EQ || k == H_GUARD_HEAP || k == H_END_HEAP;
 }
 
+bool hp_pairing_only(const hp *h)
+{
+	return h->pairing_only;
+}
+
 Z3_ast hp_obl_defined(hp *h, uint32_t i)
 {
 	return i < h->Q.n ? hp_def_upto(h, h->Q.v[i].d_upto) : zc_true(&h->S);

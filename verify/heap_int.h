@@ -325,6 +325,8 @@ typedef struct hp {
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
 	bool loose_guards;     /* the pairing was inferred: replay compares
 				  exits, not which guard */
+	bool pairing_only;     /* the last replay differed only under the
+				  model's pairing of fresh objects (hiso) */
 	bool over_limit;       /* beyond the model: more fresh identities than
 				* HP_MAXID, a class used as a value, ... */
 	/* Per call k: the fresh identities its reference result may be
@@ -433,5 +435,32 @@ jp_status hp_build_obls(hp *h, const obl_list *L, hlist *out);
  * call of it with the same arguments comes before any fresh object
  * escaped; else JP_EUNSUPPORTED with over_limit (the pair is unknown). */
 jp_status hp_li_facts(hp *h);
+
+/* ---- comparing two runs (heap_compare.c) -------------------------------- */
+
+struct hiso;
+
+/* One run of a trace on the interpreter, with its trace's encoding (the
+ * identities of its allocations). */
+typedef struct hrun {
+	const ir_trace *t;
+	const htrace *e;
+	const interp_result *r;
+	const interp_env *env;
+	/* The map of fresh objects (shared by both runs), or NULL: the
+	 * model's pairing. */
+	struct hiso *iso;
+} hrun;
+
+/* Whether runs A (ORIG) and B (OPT), with ISO NULL, differ as the model
+ * compares them, and differ too when fresh objects are paired as the runs
+ * themselves force (the first meeting of two fresh objects of one type
+ * where the world sees them pairs them): a difference that only the
+ * model's pairing of fresh objects makes is none (*PAIRING_ONLY, when
+ * not NULL, then says so).  WHY is appended how they differ under the
+ * model's pairing; *AT_CALL (when not NULL) which call they differ at
+ * (UINT32_MAX: at the end or exit). */
+bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
+		     uint32_t *at_call, bool *pairing_only);
 
 #endif
