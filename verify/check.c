@@ -581,29 +581,18 @@ static jp_status z3_error_is_unknown(ver_result *res, jp_status st,
 	return JP_OK;
 }
 
-jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
-		    const ver_opts *opts, ver_result *res, jp_err *err)
+/* One try at the pair from T0 on (ver_check), its fresh objects paired
+ * first as HINT says (NULL: by the model's rules).  *HINT_OUT (when not
+ * NULL) receives the pairing a replay's runs forced where the model's
+ * did not hold (hp_take_hint), or NULL. */
+static jp_status check_once(ver_ctx *c, const ir_trace *orig,
+			    const ir_trace *opt, const ver_opts *opts,
+			    bool heap, double t0, const uint32_t *hint,
+			    uint32_t **hint_out, ver_result *res, jp_err *err)
 {
-	double t0 = clk_now_ms();
-	memset(res, 0, sizeof *res);
-	res->failed = -1;
-	jp_status st = check_pair(orig, opt, opts, err);
-	if (!st && opts->nexamples && !opts->examples)
-		st = jp_fail(err, JP_EINPUT, "nexamples without examples");
-	bool heap = !st && (hp_uses_heap(orig) || hp_uses_heap(opt));
-	/* The self-check compares the integer encoder with the interpreter;
-	 * the heap model's terms are checked by replaying its models. */
-	if (!st && opts->self_check && !heap) {
-		st = chk_self_check_identity(c, orig, opts, err);
-		if (!st)
-			st = chk_self_check_identity(c, opt, opts, err);
-	}
+	jp_status st = zc_begin_check(&c->zc, err);
 	if (st)
 		return st;
-	st = zc_begin_check(&c->zc, err);
-	if (st)
-		return st;
-	c->pairs++;
 	chk_pair ps;
 	memset(&ps, 0, sizeof ps);
 	ps.c = c;
@@ -615,6 +604,7 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 	ps.t_start = t0;
 	ps.res = res;
 	ps.heap_pair = heap;
+	ps.hint = hint;
 	zc_scope_init(&ps.S, ps.z);
 	sl_init(&ps.slice.set, ps.z);
 	st = chk_init_result(&ps, err);
@@ -636,9 +626,55 @@ jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
 		st = check_modes(&ps, err);
 	if (!st)
 		st = chk_audit(&ps, err);
+	if (hint_out && ps.heap)
+		*hint_out = hp_take_hint(ps.heap);
 	pair_free(&ps);
+	return z3_error_is_unknown(res, st, err);
+}
+
+/* Whether a heap pair left unknown is worth a second try with the
+ * pairing its replay forced: there is one, and time is left. */
+static bool try_again(const ver_opts *opts, const ver_result *res,
+		      const uint32_t *hint, double t0)
+{
+	return hint && res->verdict == VER_UNKNOWN &&
+	       (!opts->budget_ms ||
+		clk_now_ms() - t0 < (double)opts->budget_ms);
+}
+
+jp_status ver_check(ver_ctx *c, const ir_trace *orig, const ir_trace *opt,
+		    const ver_opts *opts, ver_result *res, jp_err *err)
+{
+	double t0 = clk_now_ms();
+	memset(res, 0, sizeof *res);
+	res->failed = -1;
+	jp_status st = check_pair(orig, opt, opts, err);
+	if (!st && opts->nexamples && !opts->examples)
+		st = jp_fail(err, JP_EINPUT, "nexamples without examples");
+	bool heap = !st && (hp_uses_heap(orig) || hp_uses_heap(opt));
+	/* The self-check compares the integer encoder with the interpreter;
+	 * the heap model's terms are checked by replaying its models. */
+	if (!st && opts->self_check && !heap) {
+		st = chk_self_check_identity(c, orig, opts, err);
+		if (!st)
+			st = chk_self_check_identity(c, opt, opts, err);
+	}
+	if (st)
+		return st;
+	uint32_t *hint = NULL;
+	c->pairs++;
+	st = check_once(c, orig, opt, opts, heap, t0, NULL, &hint, res, err);
+	/* The model's pairing of fresh objects is a guess; where a replay
+	 * showed the runs pair them otherwise, the pair is checked once more
+	 * from that pairing.  Any pairing gives a sound proof (heap.h), and
+	 * a refutation still replays under the pairing the runs force. */
+	if (!st && try_again(opts, res, hint, t0)) {
+		ver_result_free(res);
+		st = check_once(c, orig, opt, opts, heap, t0, hint, NULL, res,
+				err);
+	}
+	free(hint);
 	res->ms_total = clk_now_ms() - t0;
-	st = z3_error_is_unknown(res, st, err);
 	if (st) {
 		ver_result_free(res);
 		return st;

@@ -59,7 +59,7 @@ static jp_status encode_heap(chk_pair *ps, jp_err *err)
 		     "encoding both traces with the heap model "
 		     "(%u and %u ops)",
 		     ps->o->nops, ps->p->nops);
-	jp_status st = hp_open(ps->z, ps->o, ps->p, ps->opts, ps->res,
+	jp_status st = hp_open(ps->z, ps->o, ps->p, ps->opts, ps->res, ps->hint,
 			       &ps->heap, &ps->heap_limit, err);
 	if (st)
 		return st;

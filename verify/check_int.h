@@ -157,6 +157,9 @@ typedef struct chk_pair {
 	 * read is kept for its replay, which needs more than the inputs. */
 	bool heap_pair;
 	bool heap_limit; /* the pair is beyond a limit of the heap model */
+	/* A pairing of fresh objects to start from (hp_open's HINT): the
+	 * one a first try's replay forced (ver_check), or NULL. */
+	const uint32_t *hint;
 	hp *heap;
 	Z3_model model;
 } chk_pair;

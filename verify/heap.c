@@ -75,8 +75,8 @@ static jp_status setup(hp *h)
 }
 
 jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		  const ver_opts *opts, ver_result *res, hp **out,
-		  bool *over_limit, jp_err *err)
+		  const ver_opts *opts, ver_result *res, const uint32_t *hint,
+		  hp **out, bool *over_limit, jp_err *err)
 {
 	*out = NULL;
 	*over_limit = false;
@@ -88,6 +88,7 @@ jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
 	h->p = opt;
 	h->opts = opts;
 	h->res = res;
+	h->hint_in = hint;
 	h->w = orig->width;
 	h->err = err;
 	h->div_call = UINT32_MAX;
@@ -128,6 +129,7 @@ void hp_close(hp *h)
 	free(h->cells);
 	free(h->li_val);
 	free(h->li_clean);
+	free(h->hint_out);
 	free(h);
 }
 

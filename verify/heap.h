@@ -173,8 +173,8 @@ typedef struct hp hp;
  * it is a limit of the model, such as more fresh objects than it pairs,
  * which the checker reports as unknown), JP_EINPUT, Z3's. */
 jp_status hp_open(Z3_context z, const ir_trace *orig, const ir_trace *opt,
-		  const ver_opts *opts, ver_result *res, hp **out,
-		  bool *over_limit, jp_err *err);
+		  const ver_opts *opts, ver_result *res, const uint32_t *hint,
+		  hp **out, bool *over_limit, jp_err *err);
 void hp_close(hp *h);
 
 /* The input variables (enc_inputs) the terms are made over. */
@@ -232,6 +232,14 @@ bool hp_obl_compares_heaps(const hp *h, uint32_t i);
  * themselves force (the first meeting of two fresh objects where the
  * world sees them), they are the same. */
 bool hp_pairing_only(const hp *h);
+
+/* The pairing of fresh objects the runs forced in the first replay that
+ * differed only under the model's (hp_pairing_only), per ORIG op: the
+ * OPT allocation op paired with ORIG's allocation there, or UINT32_MAX;
+ * NULL when there was none.  The caller owns it (free).  Given back to
+ * hp_open as HINT, it pairs those allocations before any other rule: a
+ * proof under any pairing is a proof (heap.h, identities). */
+uint32_t *hp_take_hint(hp *h);
 
 /* The obligation of the list (hp_obligations) that the divergence of
  * the last replay or screening that found one is about (a call, the

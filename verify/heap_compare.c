@@ -432,7 +432,7 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 
 /* See heap_int.h: under the model's pairing, then under the map. */
 bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
-		     uint32_t *at_call, bool *pairing_only)
+		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b)
 {
 	strbuf w;
 	sb_init(&w);
@@ -451,6 +451,8 @@ bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 		sb_release(&w2);
 		if (pairing_only)
 			*pairing_only = !d;
+		if (!d && a2b)
+			memcpy(a2b, m.a2b, sizeof m.a2b);
 	}
 	if (d && w.buf)
 		sb_puts(why, w.buf);
@@ -496,7 +498,7 @@ jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
 	if (!st) {
 		hrun A = {orig, &h->ho, &ro, env, NULL},
 		     B = {opt, &h->hpp, &rp, env, NULL};
-		*div = hp_runs_diverge(h, &A, &B, why, NULL, NULL);
+		*div = hp_runs_diverge(h, &A, &B, why, NULL, NULL, NULL);
 	}
 	interp_result_free(&ro);
 	interp_result_free(&rp);

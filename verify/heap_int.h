@@ -327,8 +327,15 @@ typedef struct hp {
 				  exits, not which guard */
 	bool pairing_only;     /* the last replay differed only under the
 				  model's pairing of fresh objects (hiso) */
-	bool over_limit;       /* beyond the model: more fresh identities than
-				* HP_MAXID, a class used as a value, ... */
+	/* Pairings of fresh objects, per ORIG op: the OPT allocation op
+	 * paired with ORIG's allocation there, or UINT32_MAX.  HINT_IN
+	 * (borrowed, may be NULL) is applied first (hp_scan_idents);
+	 * HINT_OUT (owned) is the pairing the runs forced in the last
+	 * replay that differed only under the model's (hp_take_hint). */
+	const uint32_t *hint_in;
+	uint32_t *hint_out;
+	bool over_limit; /* beyond the model: more fresh identities than
+			  * HP_MAXID, a class used as a value, ... */
 	/* Per call k: the fresh identities its reference result may be
 	 * (hp_call_results), for the replay to name them. */
 	hset *retesc;
@@ -459,8 +466,10 @@ typedef struct hrun {
  * model's pairing of fresh objects makes is none (*PAIRING_ONLY, when
  * not NULL, then says so).  WHY is appended how they differ under the
  * model's pairing; *AT_CALL (when not NULL) which call they differ at
- * (UINT32_MAX: at the end or exit). */
+ * (UINT32_MAX: at the end or exit).  With *PAIRING_ONLY, A2B (HP_MAXID
+ * entries, when not NULL) receives the forced map from A's identities to
+ * B's (HP_NONE: none). */
 bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
-		     uint32_t *at_call, bool *pairing_only);
+		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b);
 
 #endif

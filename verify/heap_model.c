@@ -898,8 +898,26 @@ static jp_status pair_by_path(hp *h, bool *taken)
 	return ok ? JP_OK : jp_fail(h->err, JP_ENOMEM, "out of memory");
 }
 
-/* Pairs allocations by their first access path, then the rest by result
- * name, op and type; see heap.h. */
+/* Pairs the allocations HINT_IN pairs (the pairing a replay's runs
+ * forced, hp_take_hint), when both are allocations of one op and type. */
+static void pair_by_hint(hp *h, bool *taken)
+{
+	const ir_trace *o = h->o, *p = h->p;
+	for (uint32_t i = 0; h->hint_in && i < o->nops; i++) {
+		uint32_t j = h->hint_in[i];
+		if (j >= p->nops || !ir_op_has(o->ops[i].opc, IRF_ALLOC) ||
+		    !ir_op_has(p->ops[j].opc, IRF_ALLOC) ||
+		    h->hpp.ident[j] != HP_NONE || taken[h->ho.ident[i]] ||
+		    o->ops[i].opc != p->ops[j].opc ||
+		    strcmp(o->strs[o->ops[i].descr], p->strs[p->ops[j].descr]))
+			continue;
+		h->hpp.ident[j] = h->ho.ident[i];
+		taken[h->ho.ident[i]] = true;
+	}
+}
+
+/* Pairs allocations as a hint says, then by their first access path, then
+ * the rest by result name, op and type; see heap.h. */
 jp_status hp_scan_idents(hp *h)
 {
 	const ir_trace *o = h->o, *p = h->p;
@@ -911,6 +929,7 @@ jp_status hp_scan_idents(hp *h)
 			if (st)
 				return st;
 		}
+	pair_by_hint(h, taken);
 	jp_status st = pair_by_path(h, taken);
 	for (uint32_t i = 0; !st && i < p->nops; i++) {
 		const ir_op *op = &p->ops[i];

@@ -605,6 +605,31 @@ static bool cache_ok(const ir_trace *o, const ir_op *op, const interp_env *env,
 	       (v == 0 || v == interp_pure_find(env, fn, n, a));
 }
 
+/* Keeps the pairing A2B (identities of ORIG to OPT's) that a replay's runs
+ * forced, per ORIG allocation op (hint_out), for the driver to check the
+ * pair again with (hp_take_hint).  The first such pairing is kept: a
+ * later model of the same pair is no better a guess. */
+static void keep_hint(hp *h, const uint32_t *a2b)
+{
+	if (h->hint_out)
+		return;
+	uint32_t *x = malloc((h->o->nops + 1) * sizeof *x);
+	if (!x)
+		return; /* out of memory: no second try */
+	for (uint32_t i = 0; i < h->o->nops; i++) {
+		x[i] = UINT32_MAX;
+		uint32_t a = ir_op_has(h->o->ops[i].opc, IRF_ALLOC)
+				 ? h->ho.ident[i]
+				 : HP_NONE;
+		uint32_t b = a != HP_NONE ? a2b[a] : HP_NONE;
+		for (uint32_t j = 0; b != HP_NONE && j < h->p->nops; j++)
+			if (ir_op_has(h->p->ops[j].opc, IRF_ALLOC) &&
+			    h->hpp.ident[j] == b)
+				x[i] = j;
+	}
+	h->hint_out = x;
+}
+
 /* Whether the original's run R respects what hp_realism states that a
  * run can check: no immutable field it dereferences unchecked reads NULL
  * from an object the run did not allocate (hp_nonnull_read).  Screening
@@ -656,10 +681,11 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	sb_init(&why);
 	uint32_t k;
 	bool pairing_only = false;
+	uint32_t a2b[HP_MAXID];
 	h->pairing_only = false;
 	if (!realistic(h->o, &v.env, &ro)) {
 		ans = model ? -1 : 0;
-	} else if (hp_runs_diverge(h, &A, &B, &why, &k, &pairing_only)) {
+	} else if (hp_runs_diverge(h, &A, &B, &why, &k, &pairing_only, a2b)) {
 		ans = 1;
 		ver_result *r = h->res;
 		for (uint32_t i = 0; i < h->o->ninputs; i++)
@@ -685,6 +711,8 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	} else {
 		explain_unconfirmed(h, &v, what, &ro, &rp, st);
 		h->pairing_only = pairing_only;
+		if (pairing_only)
+			keep_hint(h, a2b);
 		if (ro.nrejected || rp.nrejected || h->loose_guards ||
 		    pairing_only)
 			ans = -1;
@@ -700,6 +728,13 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	interp_result_free(&rp);
 	henv_free(&v);
 	return ans;
+}
+
+uint32_t *hp_take_hint(hp *h)
+{
+	uint32_t *x = h->hint_out;
+	h->hint_out = NULL;
+	return x;
 }
 
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st)
