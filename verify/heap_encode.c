@@ -720,19 +720,23 @@ static void nonnull_field(hp *h, const htrace *e, uint32_t f, uint32_t i,
 		add_cell(h, K(h, Z3_mk_select(h->z, h->f[f].h0, addr)), true);
 }
 
-/* A string length read through ADDR ("<str>.length", "<unicode>.length":
- * strlen, unicodelen) where no store of the trace matches comes from H0,
- * where no call changes it: its initial cell is one hp_realism states
- * non-negative (each cell once).  A real string has a length >= 0, and
- * PyPy's optimizer assumes it of every length it reads (intbounds).  A
- * fresh object's length is what the trace stored: its cell of H0 is never
- * read.  Array lengths are >= 0 too, but stating it of them made the
- * solver 3.5 times slower on list loops (docs/performance.md, session 21)
- * and proved nothing more: left out. */
+/* A string or array length read through ADDR ("<str>.length",
+ * "<unicode>.length": strlen, unicodelen; "<ArrayP 8>.length":
+ * arraylen_gc) where no store of the trace matches comes from H0, where
+ * no call changes it: its initial cell is one hp_realism states
+ * non-negative (each cell once).  A real string or GC array has a length
+ * >= 0, and PyPy's optimizer assumes it of every length it reads
+ * (intbounds).  A fresh object's length is what the trace stored: its
+ * cell of H0 is never read.  Array lengths were left out until session 26
+ * for solver time (3.5 times slower on a list loop in session 21); with
+ * today's encoding h4's flood_regions takes 33.7 s against 31.0 s, and
+ * the tuple loops of h11 (tictactoe_minimax, anagram_groups), which test
+ * 0 < len after len != 0, need it. */
 static void nonneg_length(hp *h, uint32_t f, Z3_ast addr)
 {
 	const char *n = h->f[f].name;
-	if (strncmp(n, "<str>", 5) && strncmp(n, "<unicode>", 9))
+	if (strncmp(n, "<str>", 5) && strncmp(n, "<unicode>", 9) &&
+	    strncmp(n, "<Array", 6))
 		return;
 	add_cell(h, K(h, Z3_mk_select(h->z, h->f[f].h0, addr)), false);
 }
