@@ -387,39 +387,28 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			     "reaches its end");
 		return true;
 	}
-	hset ma, mb;
 	const ir_op *sa = &A->t->ops[ra->stop_op],
 		    *sb_ = &B->t->ops[rb->stop_op];
-	if (fa) {
-		if (!same_guard(h, A, ra->stop_op, B, rb->stop_op)) {
-			sb_printf(why,
-				  "they leave at different guards (%s, %s)",
-				  ir_guard_label(A->t, ra->stop_op),
-				  ir_guard_label(B->t, rb->stop_op));
-			return true;
-		}
-		if ((sa->nfail != sb_->nfail ||
-		     !values_equal(A, sa->failargs, ra->out, B, sb_->failargs,
-				   rb->out, sa->nfail))) {
-			sb_puts(why, "the fail-args differ");
-			return true;
-		}
-		ma = reach(A, ra->objs, ra->nobjs, ea, sa->failargs, ra->out,
-			   sa->nfail, NULL);
-		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->failargs, rb->out,
-			   sb_->nfail, NULL);
-	} else {
-		if (sa->opc != sb_->opc || sa->nargs != sb_->nargs ||
-		    !values_equal(A, sa->args, ra->out, B, sb_->args, rb->out,
-				  sa->nargs)) {
-			sb_puts(why, "the ends or outputs differ");
-			return true;
-		}
-		ma = reach(A, ra->objs, ra->nobjs, ea, sa->args, ra->out,
-			   sa->nargs, NULL);
-		mb = reach(B, rb->objs, rb->nobjs, eb, sb_->args, rb->out,
-			   sb_->nargs, NULL);
+	if (fa && !same_guard(h, A, ra->stop_op, B, rb->stop_op)) {
+		sb_printf(why, "they leave at different guards (%s, %s)",
+			  ir_guard_label(A->t, ra->stop_op),
+			  ir_guard_label(B->t, rb->stop_op));
+		return true;
 	}
+	/* What the world sees last: the failing guard's fail-args, or the
+	 * end's arguments. */
+	const ir_vid *va = fa ? sa->failargs : sa->args;
+	const ir_vid *vb = fa ? sb_->failargs : sb_->args;
+	uint32_t na = fa ? sa->nfail : sa->nargs;
+	uint32_t nb = fa ? sb_->nfail : sb_->nargs;
+	if ((!fa && sa->opc != sb_->opc) || na != nb ||
+	    !values_equal(A, va, ra->out, B, vb, rb->out, na)) {
+		sb_puts(why, fa ? "the fail-args differ"
+				: "the ends or outputs differ");
+		return true;
+	}
+	hset ma = reach(A, ra->objs, ra->nobjs, ea, va, ra->out, na, NULL);
+	hset mb = reach(B, rb->objs, rb->nobjs, eb, vb, rb->out, nb, NULL);
 	if (!A->iso) /* one identity space: what either run's world reached */
 		ma = mb = hs_or(ma, mb);
 	if (!heaps_equal(h, A, ra->objs, ra->nobjs, ma, B, rb->objs, rb->nobjs,
