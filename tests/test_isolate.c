@@ -2,11 +2,13 @@
  * the child, and a stuck or crashing child ends as a timeout or a death
  * instead of taking the caller with it. */
 #define _POSIX_C_SOURCE 200809L
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -241,6 +243,39 @@ static void test_memory_stays_in_child(void)
 	CHECK(child.ru_maxrss >= 96 * 1024);
 }
 
+/* A child outlives no parent (Linux): a fuzz campaign reads its worker's
+ * pipe until every holder closes it, and a worker killed at the
+ * deadline left its child holding it until the child's query ended.
+ * Here a worker holds the write end of a pipe and waits on a child that
+ * never ends; once the worker is killed, the read end sees the end of
+ * the file at once. */
+static void test_child_dies_with_parent(void)
+{
+#ifdef __linux__
+	int fds[2];
+	CHECK(pipe(fds) == 0);
+	pid_t w = fork();
+	if (w == 0) {
+		close(fds[0]);
+		int out;
+		size_t len;
+		int sig;
+		iso_run(hang, NULL, &out, sizeof out, &len, 0, &sig);
+		_exit(0);
+	}
+	close(fds[1]);
+	struct timespec t = {0, 200 * 1000 * 1000};
+	nanosleep(&t, NULL); /* the worker's child is running */
+	kill(w, SIGKILL);
+	waitpid(w, NULL, 0);
+	struct pollfd p = {fds[0], POLLIN, 0};
+	int r = poll(&p, 1, 3000);
+	char c;
+	CHECK(r == 1 && read(fds[0], &c, 1) == 0); /* end of file */
+	close(fds[0]);
+#endif
+}
+
 int main(void)
 {
 	test_result_comes_back();
@@ -251,5 +286,6 @@ int main(void)
 	test_crash_skips_caller_handlers();
 	test_child_stderr_silent();
 	test_memory_stays_in_child();
+	test_child_dies_with_parent();
 	return check_summary("test_isolate");
 }
