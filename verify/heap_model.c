@@ -451,9 +451,10 @@ static void key_closure(hpaths *P, uint32_t upto, hset seen, bool escape)
 		if (!hs_any(found))
 			break;
 		for (uint32_t x = 0; x < P->nalloc; x++) {
-			if (best[x])
-				key_set(P, x, best[x]);
-			free(best[x]);
+			if (best[x] && !P->key[x])
+				P->key[x] = best[x]; /* the path is its now */
+			else
+				free(best[x]);
 			best[x] = NULL;
 		}
 		seen = hs_or(seen, found);
@@ -859,9 +860,9 @@ static bool key_unique(const hpaths *P, uint32_t x, const uint32_t *ident)
 	return true;
 }
 
-/* Pairs the allocations the names left unpaired (ORIG's that no OPT
- * allocation took, OPT's without identity) by equal, unique paths and the
- * same op and type. */
+/* Pairs the allocations left unpaired so far (ORIG's that no OPT
+ * allocation took, OPT's without identity: a hint may have paired some)
+ * by equal, unique paths and the same op and type. */
 static jp_status pair_by_path(hp *h, bool *taken)
 {
 	const ir_trace *o = h->o, *p = h->p;
