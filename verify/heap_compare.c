@@ -37,15 +37,12 @@ static uint32_t ident_at(const hrun *R, uint64_t addr)
 }
 
 /* Whether the fresh objects at X in run A and Y in run B come from the
- * same kind of allocation of the same type: the world tells the others
- * apart by their class or size whatever their fields hold. */
+ * same kind of allocation of the same type (hp_same_alloc). */
 static bool same_alloc(const hrun *A, uint64_t x, const hrun *B, uint64_t y)
 {
-	const ir_op *p = &A->t->ops[interp_find_obj(A->r, x)->alloc_op];
-	const ir_op *q = &B->t->ops[interp_find_obj(B->r, y)->alloc_op];
-	return p->opc == q->opc && !p->descr == !q->descr &&
-	       (!p->descr || !strcmp(ir_strtext(A->t, p->descr),
-				     ir_strtext(B->t, q->descr)));
+	return hp_same_alloc(
+	    A->t, &A->t->ops[interp_find_obj(A->r, x)->alloc_op], B->t,
+	    &B->t->ops[interp_find_obj(B->r, y)->alloc_op]);
 }
 
 /* Whether X (a reference when XREF) of run A equals Y of run B: fresh

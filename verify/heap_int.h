@@ -107,6 +107,17 @@ static inline bool is_ref(const ir_trace *t, ir_vid v)
 	return v != IR_NOVAL && ir_val(t, v)->kind == 'r';
 }
 
+/* Whether op A of trace TA and op B of trace TB allocate objects of one
+ * kind and type, which may then be one object: the world tells others
+ * apart by their class or size whatever their fields hold. */
+static inline bool hp_same_alloc(const ir_trace *ta, const ir_op *a,
+				 const ir_trace *tb, const ir_op *b)
+{
+	return ir_op_has(a->opc, IRF_ALLOC) && a->opc == b->opc &&
+	       !a->descr == !b->descr &&
+	       (!a->descr || !strcmp(ta->strs[a->descr], tb->strs[b->descr]));
+}
+
 /* ---- the shared model --------------------------------------------------- */
 
 typedef struct hfield {

@@ -884,8 +884,8 @@ static jp_status pair_by_path(hp *h, bool *taken)
 			const ir_op *q = &o->ops[A.aop[x]];
 			if (oid[A.aop[x]] != HP_NONE || !A.key[x] ||
 			    strcmp(A.key[x], B.key[y]) ||
-			    !key_unique(&A, x, oid) || q->opc != op->opc ||
-			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+			    !key_unique(&A, x, oid) ||
+			    !hp_same_alloc(o, q, p, op))
 				continue;
 			h->hpp.ident[B.aop[y]] = h->ho.ident[A.aop[x]];
 			oid[A.aop[x]] = h->ho.ident[A.aop[x]];
@@ -906,11 +906,9 @@ static void pair_by_hint(hp *h, bool *taken)
 	const ir_trace *o = h->o, *p = h->p;
 	for (uint32_t i = 0; h->hint_in && i < o->nops; i++) {
 		uint32_t j = h->hint_in[i];
-		if (j >= p->nops || !ir_op_has(o->ops[i].opc, IRF_ALLOC) ||
-		    !ir_op_has(p->ops[j].opc, IRF_ALLOC) ||
-		    h->hpp.ident[j] != HP_NONE || taken[h->ho.ident[i]] ||
-		    o->ops[i].opc != p->ops[j].opc ||
-		    strcmp(o->strs[o->ops[i].descr], p->strs[p->ops[j].descr]))
+		if (j >= p->nops ||
+		    !hp_same_alloc(o, &o->ops[i], p, &p->ops[j]) ||
+		    h->hpp.ident[j] != HP_NONE || taken[h->ho.ident[i]])
 			continue;
 		h->hpp.ident[j] = h->ho.ident[i];
 		taken[h->ho.ident[i]] = true;
@@ -940,10 +938,9 @@ jp_status hp_scan_idents(hp *h)
 		const char *nm = ir_valname(p, op->result);
 		for (uint32_t j = 0; j < o->nops; j++) {
 			const ir_op *q = &o->ops[j];
-			if (!ir_op_has(q->opc, IRF_ALLOC) ||
-			    q->opc != op->opc || taken[h->ho.ident[j]] ||
-			    strcmp(ir_valname(o, q->result), nm) ||
-			    strcmp(o->strs[q->descr], p->strs[op->descr]))
+			if (!hp_same_alloc(o, q, p, op) ||
+			    taken[h->ho.ident[j]] ||
+			    strcmp(ir_valname(o, q->result), nm))
 				continue;
 			h->hpp.ident[i] = h->ho.ident[j];
 			taken[h->ho.ident[j]] = true;

@@ -615,17 +615,19 @@ static void keep_hint(hp *h, const uint32_t *a2b)
 		return;
 	uint32_t *x = malloc((h->o->nops + 1) * sizeof *x);
 	if (!x)
-		return; /* out of memory: no second try */
+		return;		     /* out of memory: no second try */
+	uint32_t alloc_of[HP_MAXID]; /* OPT's allocation op per identity */
+	for (uint32_t b = 0; b < HP_MAXID; b++)
+		alloc_of[b] = UINT32_MAX;
+	for (uint32_t j = 0; j < h->p->nops; j++)
+		if (ir_op_has(h->p->ops[j].opc, IRF_ALLOC))
+			alloc_of[h->hpp.ident[j]] = j;
 	for (uint32_t i = 0; i < h->o->nops; i++) {
-		x[i] = UINT32_MAX;
 		uint32_t a = ir_op_has(h->o->ops[i].opc, IRF_ALLOC)
 				 ? h->ho.ident[i]
 				 : HP_NONE;
 		uint32_t b = a != HP_NONE ? a2b[a] : HP_NONE;
-		for (uint32_t j = 0; b != HP_NONE && j < h->p->nops; j++)
-			if (ir_op_has(h->p->ops[j].opc, IRF_ALLOC) &&
-			    h->hpp.ident[j] == b)
-				x[i] = j;
+		x[i] = b != HP_NONE ? alloc_of[b] : UINT32_MAX;
 	}
 	h->hint_out = x;
 }
