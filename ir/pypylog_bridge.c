@@ -244,8 +244,30 @@ static bool elidable(const ir_trace *t, const ir_op *op)
 	return ir_py_elidable(op->descr ? ir_strtext(t, op->descr) : NULL);
 }
 
+/* Whether the store at op I of T, into field D of object S, leaves field
+ * D of X alone because S is an object allocated at an op in [FROM, I):
+ * X names an object that existed at op FROM (every caller's X is read
+ * before FROM, a ConstPtr or an input, or a label argument for a range
+ * that starts at its label), and a new allocation is distinct from every
+ * object that existed before it (tictactoe_minimax's bridge, whose parent
+ * boxes a new W_IntObject between reading an input's intval and failing;
+ * corpus/pypy/bridge_fresh_store.log). */
+static bool store_into_fresh(const ir_trace *t, uint32_t from, uint32_t i,
+			     ir_vid s, ir_vid x)
+{
+	uint32_t a = ir_defop(t, s);
+	if (s == x || !ir_allocated(t, s) || a < from || a >= i)
+		return false;
+	/* across a label, S's name may hold what the jump passed back */
+	for (uint32_t k = a + 1; k < i; k++)
+		if (t->ops[k].opc == IR_LABEL)
+			return false;
+	return true;
+}
+
 /* Whether field D of X may change in a real run between ops FROM and TO
- * of T: a store to D (through any object), or a call, unless D is
+ * of T: a store to D (through any object but one allocated since FROM,
+ * see store_into_fresh), or a call, unless D is
  * immutable and X is not allocated by T (docs/pypy.md, "Immutable
  * fields": the model's own rule for calls) -- or, when KEPT is given,
  * the call is elidable (*KEPT is then set).  X == IR_NOVAL: a ConstPtr,
@@ -258,7 +280,8 @@ bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *op = &t->ops[i];
 		if (op->opc == IR_SETFIELD_GC && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr), d))
+		    !strcmp(ir_strtext(t, op->descr), d) &&
+		    !store_into_fresh(t, from, i, op->args[0], x))
 			return true;
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
 		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&

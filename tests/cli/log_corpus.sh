@@ -15,7 +15,8 @@
 # a float constant printed with all its digits parses; a new instance's
 # class printed as an address and its map across a loop's iterations;
 # facts kept by a call down a chain of bridges; a finish returning a
-# class and a bridge's second recorded-facts pass are no errors.
+# class and a bridge's second recorded-facts pass are no errors; a store
+# into an object allocated after a read keeps the read's fact.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -129,6 +130,16 @@ for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.i
   [ $rc -ne 0 ] && ! grep -q '^bridge 0x7f0000c0ab03 .* proved' "$tmp/bhb" ||
     bad "bridge_heap_fact with $ins: exit $rc: $(cat "$tmp/bhb")"
 done
+
+# A store into an object the parent allocated after reading a field does
+# not change that field of an input (a new object is none of the old
+# ones): the second bridge uses the parent's read for p11.intval: proved;
+# not when the store goes into an input, which may be p11.
+"$JITPROVE" log "$C/bridge_fresh_store.log" >"$tmp/bf" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge 0x7f0000c1ab02 .* proved' "$tmp/bf" ||
+  bad "bridge_fresh_store: exit $rc: $(cat "$tmp/bf")"
+sed 's/setfield_gc(p4, i2,/setfield_gc(p0, i2,/' "$C/bridge_fresh_store.log" >"$tmp/bf_bad.log"
+log_has "bridge_fresh_store into an input" '^bridge 0x7f0000c1ab02 .* unknown' "$tmp/bf_bad.log"
 
 # A bridge's inputs are its guard's fail-args without the None ones, and
 # a bridge of a bridge knows what its parent knew on entry: the chain's
