@@ -831,6 +831,20 @@ static char **all_labels(ir_trace **opts, uint32_t n, uint32_t *count)
  * printed with descr=<Guard0xADDR>): its optimized section among the
  * first UPTO, into *SK, and op, into *G.  False when the log does not
  * have it. */
+/* Whether OP of T is a guard a bridge may leave from: one of the IR's
+ * guards, or a guard_no_exception, which the IR keeps as an opaque op
+ * (the exception a call raised is not modelled), its fail-args and its
+ * place in the trace as PyPy wrote them -- what held before it holds when
+ * it fails (tictactoe_minimax's bridges out of `x in list`,
+ * corpus/pypy/bridge_no_exception.log). */
+static bool fails_to_bridge(const ir_trace *t, const ir_op *op)
+{
+	if (ir_op_has((ir_opcode)op->opc, IRF_GUARD))
+		return true;
+	return op->opc == IR_OPAQUE && op->opname &&
+	       !strcmp(ir_strtext(t, op->opname), "guard_no_exception");
+}
+
 static bool parent_guard(const pl_pair *p, const section *secs,
 			 ir_trace *const *tr, uint32_t upto, uint32_t *sk,
 			 uint32_t *g)
@@ -855,7 +869,7 @@ static bool parent_guard(const pl_pair *p, const section *secs,
 			for (uint32_t i = 0; i < tr[k]->nops; i++) {
 				const ir_op *op = &tr[k]->ops[i];
 				if (op->line == line && op->nfail > 0 &&
-				    ir_op_has((ir_opcode)op->opc, IRF_GUARD)) {
+				    fails_to_bridge(tr[k], op)) {
 					*g = i;
 					found = true;
 				}

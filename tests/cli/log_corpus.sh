@@ -16,7 +16,8 @@
 # class printed as an address and its map across a loop's iterations;
 # facts kept by a call down a chain of bridges; a finish returning a
 # class and a bridge's second recorded-facts pass are no errors; a store
-# into an object allocated after a read keeps the read's fact.
+# into an object allocated after a read keeps the read's fact; a bridge
+# out of a guard_no_exception has facts.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -140,6 +141,15 @@ done
   bad "bridge_fresh_store: exit $rc: $(cat "$tmp/bf")"
 sed 's/setfield_gc(p4, i2,/setfield_gc(p0, i2,/' "$C/bridge_fresh_store.log" >"$tmp/bf_bad.log"
 log_has "bridge_fresh_store into an input" '^bridge 0x7f0000c1ab02 .* unknown' "$tmp/bf_bad.log"
+
+# A bridge out of a guard_no_exception (the call raised) knows what held
+# before the call: proved; not when the parent never checked the list.
+"$JITPROVE" log "$C/bridge_no_exception.log" >"$tmp/bn" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^bridge 0x7f0000c2ab02 .* proved' "$tmp/bn" ||
+  bad "bridge_no_exception: exit $rc: $(cat "$tmp/bn")"
+sed 's/guard_nonnull_class(p1, ConstClass(W_ListObject)/guard_true(i2/' \
+  "$C/bridge_no_exception.log" >"$tmp/bn_bad.log"
+log_has "bridge_no_exception unchecked" '^bridge 0x7f0000c2ab02 .* unknown' "$tmp/bn_bad.log"
 
 # A bridge's inputs are its guard's fail-args without the None ones, and
 # a bridge of a bridge knows what its parent knew on entry: the chain's
