@@ -827,10 +827,6 @@ static char **all_labels(ir_trace **opts, uint32_t n, uint32_t *count)
 	return v;
 }
 
-/* The guard bridge P leaves from ("bridge 0xADDR" leaves from the guard
- * printed with descr=<Guard0xADDR>): its optimized section among the
- * first UPTO, into *SK, and op, into *G.  False when the log does not
- * have it. */
 /* Whether OP of T is a guard a bridge may leave from: one of the IR's
  * guards, or a guard_no_exception, which the IR keeps as an opaque op
  * (the exception a call raised is not modelled), its fail-args and its
@@ -845,6 +841,10 @@ static bool fails_to_bridge(const ir_trace *t, const ir_op *op)
 	       !strcmp(ir_strtext(t, op->opname), "guard_no_exception");
 }
 
+/* The guard bridge P leaves from ("bridge 0xADDR" leaves from the guard
+ * printed with descr=<Guard0xADDR>): its optimized section among the
+ * first UPTO, into *SK, and op, into *G.  False when the log does not
+ * have it. */
 static bool parent_guard(const pl_pair *p, const section *secs,
 			 ir_trace *const *tr, uint32_t upto, uint32_t *sk,
 			 uint32_t *g)
