@@ -422,9 +422,9 @@ int cmd_log(int argc, char **argv)
 	 * Session 27: 16 of 1,241 proved pairs of thirteen sets took over
 	 * 5 s, while unknown pairs spent 2,400 of 3,450 s running into the
 	 * limits; 8 s per pair and 4 s per query halved holdout12 (769 s to
-	 * 369 s, no proof lost) and cost holdout10 one of 140 proofs
-	 * (docs/performance.md).  A user gating on one hard log raises
-	 * them. */
+	 * 369 s, no proof lost), and over the twelve older sets cost five
+	 * loops that needed more than 8 s (docs/performance.md).  A user
+	 * gating on one hard log raises them. */
 	long budget = 8000;
 	cli_opt opts[] = {
 	    cli_opt_json(&json),
