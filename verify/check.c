@@ -178,6 +178,10 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 		      ? "does not replay: the runs differ only under the "
 			"model's pairing of fresh objects, not as the runs "
 			"pair them"
+		  : hp_elided(ps->heap)
+		      ? "does not replay: one run makes a call of an "
+			"elidable function the other does not, which PyPy "
+			"may remove or fold"
 		  : ps->mode == VER_MODE_ALIGNED
 		      ? "needs a call to write or return a fresh object that "
 			"the world cannot reach at run time (the static "

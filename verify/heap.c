@@ -257,6 +257,11 @@ bool hp_pairing_only(const hp *h)
 	return h->pairing_only;
 }
 
+bool hp_elided(const hp *h)
+{
+	return h->elided;
+}
+
 Z3_ast hp_obl_defined(hp *h, uint32_t i)
 {
 	return i < h->Q.n ? hp_def_upto(h, h->Q.v[i].d_upto) : zc_true(&h->S);

@@ -217,7 +217,8 @@ void hp_model_describe(const hp *h, const obl *b, strbuf *sb);
  * run time (the static escape analysis allowed it), when the pairing
  * was guessed (hp_obligations outside aligned mode), or when the runs
  * differ only under the model's pairing of fresh objects
- * (hp_pairing_only): the obligation is
+ * (hp_pairing_only) or where one makes an elidable call the other does
+ * not (hp_elided): the obligation is
  * unknown; else 0 with *ST a JP_EINTERNAL error (the encoding and the
  * interpreter disagree).  *ST is set on any error. */
 int hp_replay(hp *h, Z3_model m, const char *what, jp_status *st);
@@ -232,6 +233,12 @@ bool hp_obl_compares_heaps(const hp *h, uint32_t i);
  * themselves force (the first meeting of two fresh objects where the
  * world sees them), they are the same. */
 bool hp_pairing_only(const hp *h);
+
+/* Whether the last hp_replay that gave -1 did so because one run makes a
+ * call of an elidable function (or the guard_no_exception on one) that
+ * the other does not: PyPy may remove or fold such a call, and the
+ * world's result for it may be one the function never returns. */
+bool hp_elided(const hp *h);
 
 /* The pairing of fresh objects the runs forced in the first replay that
  * differed only under the model's (hp_pairing_only), per ORIG op: the

@@ -307,6 +307,27 @@ static bool same_guard(const hp *h, const hrun *A, uint32_t ga, const hrun *B,
 	return !strcmp(ir_guard_label(A->t, ga), ir_guard_label(B->t, gb));
 }
 
+/* Whether call event K of run R is one PyPy's optimizer may remove: a
+ * call of an elidable function (EF 0, 3 or 4 in its descr), or a guard on
+ * what such a call left (the guard_no_exception after it).  rlib/jit.py
+ * lets the optimizer remove an elidable call, reorder it, or fold it into
+ * its result when the arguments are constants; optimizeopt/rewrite.py
+ * drops the guard_no_exception of a call it removed.  The model takes
+ * such calls as events both traces make alike (docs/pypy.md, "Kept
+ * elidable calls"), and the world gives a call any result; when one run
+ * makes the call and the other does not, what follows may rest on a
+ * result the function never returns (kv_parser's bridge: PyPy folded
+ * ll_int2dec(0), and the world's string for it was 2^63 - 16 characters
+ * long).  Such runs confirm no divergence. */
+static bool removable(const hrun *R, uint32_t k)
+{
+	if (k >= R->r->ncalls)
+		return false;
+	const ir_op *op = &R->t->ops[R->r->calls[k].op];
+	const char *d = ir_py_seen_descr(R->t, op);
+	return d && ir_py_elidable(d);
+}
+
 /* Whether runs A (ORIG) and B (OPT) differ as the model compares them;
  * WHY says how, and *AT_CALL (when not NULL) which call they differ at
  * (UINT32_MAX: at the end or exit). */
@@ -314,7 +335,7 @@ static bool same_guard(const hp *h, const hrun *A, uint32_t ga, const hrun *B,
 /* diverges_at under the model's pairing of fresh objects (A->iso NULL)
  * or under the map A->iso. */
 static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
-			 uint32_t *at_call)
+			 uint32_t *at_call, bool *elided)
 {
 	const interp_result *ra = A->r, *rb = B->r;
 	if (at_call)
@@ -331,6 +352,10 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 		const interp_call *ca = &ra->calls[k], *cb = &rb->calls[k];
 		const ir_op *oa = &A->t->ops[ca->op], *ob = &B->t->ops[cb->op];
 		if (!same_made_call(A, ca, B, cb)) {
+			if (removable(A, k) || removable(B, k)) {
+				*elided = true;
+				return false;
+			}
 			sb_printf(why, "call %u differs (op or arguments)", k);
 			if (at_call)
 				*at_call = k;
@@ -353,6 +378,11 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 	/* Undefined behaviour (docs/semantics.md): once ORIG is undefined,
 	 * only the calls it made before count; OPT undefined where ORIG is
 	 * not is a divergence. */
+	/* Past the calls both make, one run's elidable call. */
+	if (removable(A, nc) || removable(B, nc)) {
+		*elided = true;
+		return false;
+	}
 	if (ra->outcome == INTERP_UNDEFINED) {
 		if (rb->ncalls >= ra->ncalls)
 			return false;
@@ -418,11 +448,15 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 
 /* See heap_int.h: under the model's pairing, then under the map. */
 bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
-		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b)
+		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b,
+		     bool *elided)
 {
 	strbuf w;
 	sb_init(&w);
-	bool d = diverges_run(h, A, B, &w, at_call);
+	bool el = false;
+	bool d = diverges_run(h, A, B, &w, at_call, &el);
+	if (elided)
+		*elided = el;
 	if (pairing_only)
 		*pairing_only = false;
 	if (d) {
@@ -433,11 +467,13 @@ bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 		a.iso = b.iso = &m;
 		strbuf w2;
 		sb_init(&w2);
-		d = diverges_run(h, &a, &b, &w2, NULL);
+		d = diverges_run(h, &a, &b, &w2, NULL, &el);
 		sb_release(&w2);
 		if (pairing_only)
-			*pairing_only = !d;
-		if (!d && a2b)
+			*pairing_only = !d && !el;
+		if (elided)
+			*elided = el;
+		if (!d && !el && a2b)
 			memcpy(a2b, m.a2b, sizeof m.a2b);
 	}
 	if (d && w.buf)
@@ -484,7 +520,7 @@ jp_status hp_run_diverges(const ir_trace *orig, const ir_trace *opt,
 	if (!st) {
 		hrun A = {orig, &h->ho, &ro, env, NULL},
 		     B = {opt, &h->hpp, &rp, env, NULL};
-		*div = hp_runs_diverge(h, &A, &B, why, NULL, NULL, NULL);
+		*div = hp_runs_diverge(h, &A, &B, why, NULL, NULL, NULL, NULL);
 	}
 	interp_result_free(&ro);
 	interp_result_free(&rp);

@@ -338,6 +338,8 @@ typedef struct hp {
 				  exits, not which guard */
 	bool pairing_only;     /* the last replay differed only under the
 				  model's pairing of fresh objects (hiso) */
+	bool elided;	       /* the last replay's runs met an elidable
+				  call only one makes (hp_elided) */
 	/* Pairings of fresh objects, per ORIG op: the OPT allocation op
 	 * paired with ORIG's allocation there, or UINT32_MAX.  HINT_IN
 	 * (borrowed, may be NULL) is applied first (hp_scan_idents);
@@ -479,8 +481,12 @@ typedef struct hrun {
  * model's pairing; *AT_CALL (when not NULL) which call they differ at
  * (UINT32_MAX: at the end or exit).  With *PAIRING_ONLY, A2B (HP_MAXID
  * entries, when not NULL) receives the forced map from A's identities to
- * B's (HP_NONE: none). */
+ * B's (HP_NONE: none).  Runs where one makes a call of an elidable
+ * function, or the guard_no_exception on one, that the other does not
+ * differ in nothing this can confirm: PyPy may remove or fold such a call
+ * (heap_compare.c, removable); *ELIDED (when not NULL) says so. */
 bool hp_runs_diverge(const hp *h, const hrun *A, const hrun *B, strbuf *why,
-		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b);
+		     uint32_t *at_call, bool *pairing_only, uint32_t *a2b,
+		     bool *elided);
 
 #endif

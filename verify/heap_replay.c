@@ -682,12 +682,14 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	strbuf why;
 	sb_init(&why);
 	uint32_t k;
-	bool pairing_only = false;
+	bool pairing_only = false, elided = false;
 	uint32_t a2b[HP_MAXID];
 	h->pairing_only = false;
+	h->elided = false;
 	if (!realistic(h->o, &v.env, &ro)) {
 		ans = model ? -1 : 0;
-	} else if (hp_runs_diverge(h, &A, &B, &why, &k, &pairing_only, a2b)) {
+	} else if (hp_runs_diverge(h, &A, &B, &why, &k, &pairing_only, a2b,
+				   &elided)) {
 		ans = 1;
 		ver_result *r = h->res;
 		for (uint32_t i = 0; i < h->o->ninputs; i++)
@@ -713,10 +715,11 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	} else {
 		explain_unconfirmed(h, &v, what, &ro, &rp, st);
 		h->pairing_only = pairing_only;
+		h->elided = elided;
 		if (pairing_only)
 			keep_hint(h, a2b);
 		if (ro.nrejected || rp.nrejected || h->loose_guards ||
-		    pairing_only)
+		    pairing_only || elided)
 			ans = -1;
 		else
 			*st = jp_fail(h->err, JP_EINTERNAL,
