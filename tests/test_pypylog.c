@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "ir/pypylog.h"
+#include "test_pypylog_util.h"
 
 static const char loop_log[] =
     "[10] {jit-log-noopt\n"
@@ -55,20 +56,6 @@ static uint32_t count_op(const ir_trace *t, ir_opcode opc)
 	for (uint32_t i = 0; i < t->nops; i++)
 		n += t->ops[i].opc == opc;
 	return n;
-}
-
-/* Reads TEXT, which must give N pairs, into LOG; pair K when it was
- * shaped (orig and opt made), else NULL (a failed check says so). */
-static const pl_pair *read_pair(const char *text, uint32_t n, uint32_t k,
-				pl_log *log)
-{
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", NULL, log, &e) ==
-	      JP_OK);
-	CHECK(log->n == n && log->pairs[k].orig && log->pairs[k].opt);
-	if (log->n != n || !log->pairs[k].orig || !log->pairs[k].opt)
-		return NULL;
-	return &log->pairs[k];
 }
 
 /* The ConstPtr name of T's first guard_value, or "". */
@@ -558,208 +545,6 @@ static void test_recorded_loop_copy(void)
 	pl_free(&log);
 }
 
-/* The fields the optimizer took a call to keep (pl_call_effects): read
- * before the call, not again after it in the optimized trace, read after
- * it in the unoptimized one.  Field b is read again after the call (not
- * kept); field c is not read after it by either trace (nothing to keep);
- * guard_no_exception is a call event too, and keeps everything itself. */
-static void test_call_effects(void)
-{
-	const char *text =
-	    "[1] {jit-log-noopt\n"
-	    "[p0]\n"
-	    "i1 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
-	    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
-	    "i3 = getfield_gc_i(p0, descr=<FieldS m.M.inst_c 24>)\n"
-	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
-	    "guard_no_exception()\n"
-	    "i4 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
-	    "i5 = getfield_gc_i(p0, descr=<FieldS m.M.inst_b 16>)\n"
-	    "finish(i1, i2, i3, i4, i5)\n"
-	    "[2] jit-log-noopt}\n"
-	    "[3] {jit-log-opt-bridge\n"
-	    "# bridge out of Guard 0x7f0a with 6 ops\n"
-	    "[p10]\n"
-	    "+1: i11 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
-	    "+2: i12 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
-	    "+3: i13 = getfield_gc_i(p10, descr=<FieldS m.M.inst_c 24>)\n"
-	    "+4: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
-	    "+5: guard_no_exception(descr=<Guard0x2>) [p10]\n"
-	    "+6: i15 = getfield_gc_i(p10, descr=<FieldS m.M.inst_b 16>)\n"
-	    "+7: finish(i11, i12, i13, i11, i15)\n"
-	    "[4] jit-log-opt-bridge}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
-		return;
-	CHECK(p->nkept == 1);
-	const ir_trace *sides[2] = {p->orig, p->opt};
-	for (int s = 0; s < 2; s++) {
-		const ir_trace *t = sides[s];
-		CHECK(t->ops[3].opc == IR_OPAQUE && t->ops[3].descr &&
-		      !strcmp(ir_strtext(t, t->ops[3].descr),
-			      "<Callv 0 r EF=5 keeps=m.M.inst_a>"));
-	}
-	pl_free(&log);
-	pl_opts o = {.write_all = true};
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
-	CHECK(log.n == 1 && log.pairs[0].nkept == 0);
-	pl_free(&log);
-	/* Read again after the next call, not before it: the first call
-	 * keeps inst_a (the original reads it there), the second does not
-	 * (the optimized trace reads it again after it). */
-	const char *two =
-	    "[1] {jit-log-noopt\n"
-	    "[p0]\n"
-	    "i1 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
-	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
-	    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
-	    "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5>)\n"
-	    "i3 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
-	    "finish(i1, i2, i3)\n"
-	    "[2] jit-log-noopt}\n"
-	    "[3] {jit-log-opt-bridge\n"
-	    "# bridge out of Guard 0x7f0a with 5 ops\n"
-	    "[p10]\n"
-	    "+1: i11 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
-	    "+2: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
-	    "+3: call_n(ConstClass(g), p10, descr=<Callv 0 r EF=5>)\n"
-	    "+4: i13 = getfield_gc_i(p10, descr=<FieldS m.M.inst_a 8>)\n"
-	    "+5: finish(i11, i11, i13)\n"
-	    "[4] jit-log-opt-bridge}\n";
-	p = read_pair(two, 1, 0, &log);
-	if (!p)
-		return;
-	CHECK(p->nkept == 1);
-	for (int s = 0; s < 2; s++) {
-		const ir_trace *t = s ? p->opt : p->orig;
-		uint32_t g = s ? 2 : 3; /* call g: the original reads between */
-		CHECK(!strcmp(ir_strtext(t, t->ops[1].descr),
-			      "<Callv 0 r EF=5 keeps=m.M.inst_a>"));
-		CHECK(!strcmp(ir_strtext(t, t->ops[g].descr),
-			      "<Callv 0 r EF=5>"));
-	}
-	pl_free(&log);
-	/* A store the optimizer delayed past a call: both calls get
-	 * " ignores=" (the call neither reads nor writes it), counted. */
-	const char *delayed =
-	    "[1] {jit-log-noopt\n"
-	    "[p0, i1]\n"
-	    "setfield_gc(p0, i1, descr=<FieldS m.M.inst_t 8>)\n"
-	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=2>)\n"
-	    "finish()\n"
-	    "[2] jit-log-noopt}\n"
-	    "[3] {jit-log-opt-bridge\n"
-	    "# bridge out of Guard 0x7f0a with 3 ops\n"
-	    "[p10, i11]\n"
-	    "+1: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=2>)\n"
-	    "+2: setfield_gc(p10, i11, descr=<FieldS m.M.inst_t 8>)\n"
-	    "+3: finish()\n"
-	    "[4] jit-log-opt-bridge}\n";
-	p = read_pair(delayed, 1, 0, &log);
-	if (!p)
-		return;
-	CHECK(p->nkept == 1);
-	CHECK(!strcmp(ir_strtext(p->orig, p->orig->ops[1].descr),
-		      "<Callv 0 r EF=2 ignores=m.M.inst_t>"));
-	CHECK(!strcmp(ir_strtext(p->opt, p->opt->ops[0].descr),
-		      "<Callv 0 r EF=2 ignores=m.M.inst_t>"));
-	pl_free(&log);
-	/* The original's store went into an object of its own before an
-	 * earlier call that cannot see it (bench/pypy_holdout5/life_set.py:
-	 * a dict's new value, stored into the dict by the second call):
-	 * the same delay, also when a pointer comparison looks at it first
-	 * (memo).  Not when the earlier call takes the object. */
-	for (int seen = 0; seen < 3; seen++) {
-		char early[1200];
-		snprintf(early, sizeof early,
-			 "[1] {jit-log-noopt\n"
-			 "[p0, i1]\n"
-			 "p2 = new_with_vtable(descr=W_IntObject)\n"
-			 "setfield_gc(p2, i1, descr=<FieldS m.M.inst_t 8>)\n"
-			 "%s"
-			 "i3 = call_i(ConstClass(g), %s, descr=<Calli 8 %s "
-			 "EF=5>)\n"
-			 "call_n(ConstClass(f), p0, p2, descr=<Callv 0 rr "
-			 "EF=2>)\n"
-			 "finish()\n"
-			 "[2] jit-log-noopt}\n"
-			 "[3] {jit-log-opt-bridge\n"
-			 "# bridge out of Guard 0x7f0c with 5 ops\n"
-			 "[p10, i11]\n"
-			 "+1: p12 = new_with_vtable(descr=W_IntObject)\n"
-			 "+2: i13 = call_i(ConstClass(g), %s, descr=<Calli 8 "
-			 "%s EF=5>)\n"
-			 "+3: call_n(ConstClass(f), p10, p12, descr=<Callv 0 "
-			 "rr EF=2>)\n"
-			 "+4: setfield_gc(p12, i11, descr=<FieldS m.M.inst_t "
-			 "8>)\n"
-			 "+5: finish()\n"
-			 "[4] jit-log-opt-bridge}\n",
-			 seen == 2 ? "i4 = ptr_eq(p2, p0)\nguard_false(i4)\n"
-				   : "",
-			 seen == 1 ? "p2" : "i1", seen == 1 ? "r" : "i",
-			 seen == 1 ? "p12" : "i11", seen == 1 ? "r" : "i");
-		p = read_pair(early, 1, 0, &log);
-		if (!p)
-			return;
-		CHECK(p->nkept == (seen == 1 ? 0 : 1));
-		const ir_op *f = &p->orig->ops[p->orig->nops - 2];
-		CHECK(f->descr &&
-		      !strcmp(ir_strtext(p->orig, f->descr),
-			      seen == 1
-				  ? "<Callv 0 rr EF=2>"
-				  : "<Callv 0 rr EF=2 ignores=m.M.inst_t>"));
-		pl_free(&log);
-	}
-}
-
-/* A field of the call's own result read after the call is a first read
- * (checkout_queue: the map of the object a list pop returns), not a sign
- * that the call writes the field: the call keeps the map the optimized
- * trace carried across it.  A read of an input's field after the call
- * is such a sign (list_types). */
-static void test_call_result_read(void)
-{
-	for (int input = 0; input < 2; input++) {
-		char text[1200];
-		snprintf(
-		    text, sizeof text,
-		    "[1] {jit-log-noopt\n"
-		    "[p0, p1]\n"
-		    "p2 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
-		    "p3 = call_r(ConstClass(pop), p1, descr=<Callr 8 r "
-		    "EF=5>)\n"
-		    "p4 = getfield_gc_r(p0, descr=<FieldP m.M.inst_map 8>)\n"
-		    "p5 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
-		    "8>)\n"
-		    "finish(p2, p4, p5)\n"
-		    "[2] jit-log-noopt}\n"
-		    "[3] {jit-log-opt-bridge\n"
-		    "# bridge out of Guard 0x7f0d with 4 ops\n"
-		    "[p10, p11]\n"
-		    "+1: p12 = getfield_gc_r(p10, descr=<FieldP m.M.inst_map "
-		    "8>)\n"
-		    "+2: p13 = call_r(ConstClass(pop), p11, descr=<Callr 8 "
-		    "r EF=5>)\n"
-		    "+3: p15 = getfield_gc_r(%s, descr=<FieldP m.M.inst_map "
-		    "8>)\n"
-		    "+4: finish(p12, p12, p15)\n"
-		    "[4] jit-log-opt-bridge}\n",
-		    input ? "p1" : "p3", input ? "p11" : "p13");
-		pl_log log;
-		const pl_pair *p = read_pair(text, 1, 0, &log);
-		if (!p)
-			return;
-		CHECK(p->nkept == (input ? 0 : 1));
-		CHECK(!strcmp(ir_strtext(p->opt, p->opt->ops[1].descr),
-			      input ? "<Callr 8 r EF=5>"
-				    : "<Callr 8 r EF=5 keeps=m.M.inst_map>"));
-		pl_free(&log);
-	}
-}
-
 /* float_truediv by a power of two whose reciprocal is one too is PyPy's
  * float_mul by that reciprocal, in both traces; by 3.0, or by 2**-1074
  * (whose reciprocal overflows), it stays a division. */
@@ -799,61 +584,6 @@ static void test_float_div_pow2(void)
 			CHECK(c->tag == IR_VAL_CONST_INT &&
 			      (!bits[k] || !strcmp(b, bits[k])));
 		}
-		pl_free(&log);
-	}
-}
-
-/* A store into an object the trace did not allocate, delayed past two
- * calls (pypylog_effects.c, delayed_at): both calls ignore the field --
- * the execution context's topframeref, which PyPy stores after the calls
- * whose EffectInfo does not read it (sparse_dot).  Not when a call
- * between takes the object. */
-static void test_delayed_store(void)
-{
-	for (int taken = 0; taken < 2; taken++) {
-		char text[1400];
-		snprintf(
-		    text, sizeof text,
-		    "[1] {jit-log-noopt\n"
-		    "[p0, p1]\n"
-		    "p2 = new_with_vtable(descr=JitVirtualRef)\n"
-		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
-		    "i3 = call_i(ConstClass(f), %s, descr=<Calli 8 r "
-		    "EF=5>)\n"
-		    "guard_no_exception()\n"
-		    "i4 = call_i(ConstClass(g), p1, descr=<Calli 8 r "
-		    "EF=5>)\n"
-		    "guard_no_exception()\n"
-		    "finish(i3, i4)\n"
-		    "[2] jit-log-noopt}\n"
-		    "[3] {jit-log-opt-bridge\n"
-		    "# bridge out of Guard 0x7f0d with 6 ops\n"
-		    "[p10, p11]\n"
-		    "+1: i13 = call_i(ConstClass(f), %s, descr=<Calli 8 r "
-		    "EF=5>)\n"
-		    "+2: guard_no_exception(descr=<Guard0x3>) [p10]\n"
-		    "+3: i14 = call_i(ConstClass(g), p11, descr=<Calli 8 r "
-		    "EF=5>)\n"
-		    "+4: guard_no_exception(descr=<Guard0x4>) [p10]\n"
-		    "+5: p12 = new_with_vtable(descr=JitVirtualRef)\n"
-		    "+6: setfield_gc(p10, p12, descr=<FieldP e.E.inst_top "
-		    "8>)\n"
-		    "+7: finish(i13, i14)\n"
-		    "[4] jit-log-opt-bridge}\n",
-		    taken ? "p0" : "p1", taken ? "p10" : "p11");
-		pl_log log;
-		const pl_pair *p = read_pair(text, 1, 0, &log);
-		if (!p)
-			return;
-		CHECK(p->nkept == (taken ? 0 : 2));
-		uint32_t n = 0;
-		for (uint32_t i = 0; i < p->opt->nops; i++) {
-			const ir_op *op = &p->opt->ops[i];
-			n +=
-			    op->descr && strstr(ir_strtext(p->opt, op->descr),
-						"ignores=e.E.inst_top") != NULL;
-		}
-		CHECK(n == (taken ? 0u : 2u));
 		pl_free(&log);
 	}
 }
@@ -1142,14 +872,11 @@ static void test_list_types(void)
 
 int main(void)
 {
-	test_delayed_store();
 	test_str_slices();
 	test_str_slice_guard();
 	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();
-	test_call_effects();
-	test_call_result_read();
 	test_float_div_pow2();
 	test_recorded_facts();
 	test_recorded_loop_copy();
