@@ -350,12 +350,42 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 	return false;
 }
 
+/* Whether U's store at op I (of field D into X) is undone after op C: the
+ * next store of D after C writes into X the value U read from X's D
+ * before I, with no store of D between that read and I.  PyPy pushes a
+ * frame for an inlined call by storing a new virtual reference into the
+ * execution context's topframeref and pops it by storing the old one
+ * back; when the reference stays virtual the optimizer removes both
+ * stores (lfsr_stream's dict lookups, holdout13). */
+static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
+			 const char *d)
+{
+	ir_vid x = u->ops[i].args[0], old = IR_NOVAL;
+	for (uint32_t j = i; j-- > 0 && old == IR_NOVAL;) {
+		const ir_op *op = &u->ops[j];
+		const char *r = field_read(u, op), *w = field_store(u, op);
+		if (w && !strcmp(w, d))
+			return false;
+		if (r && !strcmp(r, d) && op->args[0] == x)
+			old = op->result;
+	}
+	for (uint32_t j = c + 1; old != IR_NOVAL && j < u->nops; j++) {
+		const ir_op *op = &u->ops[j];
+		const char *w = field_store(u, op);
+		if (w && !strcmp(w, d))
+			return op->args[0] == x && op->args[1] == old;
+	}
+	return false;
+}
+
 /* The fields the optimizer delayed a store of past several calls, call K
  * among them (C and O: the two traces' calls, aligned; ignored_at names
  * the ones delayed past one call): the original's last store of F before
  * its call K comes before its call J <= K, the optimized trace stores F
  * nowhere between its call J - 1 and call K, and stores F after call K
- * before it reads F; the store goes into an object the original did not
+ * before it reads F (or, when the original undoes its store after call K,
+ * stores F nowhere after call J - 1); the store goes into an object the
+ * original did not
  * allocate and that no call between takes.  PyPy keeps a store pending (a
  * virtual reference stored into the execution context's topframeref) across
  * every call whose EffectInfo neither reads nor writes the field, so calls J..K
@@ -380,7 +410,12 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 			j++;
 		uint32_t from =
 		    j > 0 && c[j - 1] != UINT32_MAX ? c[j - 1] + 1 : 0;
-		if (stores_in(t, from, c[k], d) || !stored_later(t, c[k], d))
+		/* Stored after call K, or never in the optimized trace when
+		 * the original undoes its store (undone_after). */
+		if (stores_in(t, from, c[k], d) ||
+		    (!stored_later(t, c[k], d) &&
+		     (stores_in(t, from, t->nops, d) ||
+		      !undone_after(u, i, o[k], d))))
 			continue;
 		add_kept(sb, d);
 		n++;
