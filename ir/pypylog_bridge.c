@@ -265,6 +265,14 @@ static bool store_into_fresh(const ir_trace *t, uint32_t from, uint32_t i,
 	return true;
 }
 
+/* Whether the call OP of T is force_virtualizable, which writes no field
+ * but the frame's vable_token (ir_py_forces_vable), and D another field. */
+static bool vable_kept(const ir_trace *t, const ir_op *op, const char *d)
+{
+	const char *cd = op->descr ? ir_strtext(t, op->descr) : NULL;
+	return cd && ir_py_forces_vable(cd) && ir_py_call_keeps("", cd, d);
+}
+
 /* Whether field D of X may change in a real run between ops FROM and TO
  * of T: a store to D (through any object but one allocated since FROM,
  * see store_into_fresh), or a call, unless D is
@@ -285,7 +293,7 @@ bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 			return true;
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
 		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
-		    !pl_is_raw_read(t, op)) {
+		    !pl_is_raw_read(t, op) && !vable_kept(t, op, d)) {
 			if (!kept || (!any_call && !elidable(t, op)))
 				return true;
 			*kept = true;

@@ -186,6 +186,11 @@ bool ir_py_writes_nothing(const char *opname)
 	return false;
 }
 
+bool ir_py_forces_vable(const char *call_descr)
+{
+	return ir_py_oopspec(call_descr) == 121;
+}
+
 bool ir_py_call_keeps(const char *opname, const char *call_descr,
 		      const char *field)
 {
@@ -193,6 +198,8 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 		return true;
 	if (ir_py_elidable(call_descr))
 		return true; /* it writes nothing: no field, no item */
+	if (ir_py_forces_vable(call_descr))
+		return !strstr(field, ".vable_token ");
 	return listed(call_descr, " keeps=", field) ||
 	       items_kept(call_descr, field) ||
 	       ir_py_call_ignores(call_descr, field);

@@ -141,6 +141,8 @@ unsigned ir_py_item_bits(const char *descr, bool *is_signed);
  *  - a call whose descr lists it after " ignores=" (below);
  *  - an elidable call (EF=0, 3 or 4), which writes nothing: every field
  *    and every item;
+ *  - a call of force_virtualizable (OS=121): every field but the
+ *    frame's vable_token, and every item (ir_py_forces_vable);
  *  - the items of array descr D ("<ArrayS 8>", or an item's name
  *    "<ArrayS 8>[3]") when the keep list names "ArrayS8[]": PyPy's
  *    EffectInfo lists the array descrs a call may write, all items of
@@ -150,6 +152,17 @@ unsigned ir_py_item_bits(const char *descr, bool *is_signed);
  * "<ArrayS 8>[3]" give "ArrayS8[]") into BUF; false when DESCR names no
  * array item. */
 bool ir_py_items_token(const char *descr, char *buf, size_t cap);
+/* Whether CALL_DESCR is the descr of force_virtualizable (oopspec
+ * OS_JIT_FORCE_VIRTUALIZABLE, 121): the call PyPy puts before the
+ * interpreter touches a virtualizable frame that a JIT frame may hold in
+ * registers.  rpython/jit/metainterp/virtualizable.py gives it an
+ * EffectInfo with empty read and write lists: to the optimizer it writes
+ * no field and no item, and the heap cache keeps everything across it.
+ * What it writes back is what the JIT frame holds of the frame, the
+ * values the interpreter last stored, and it sets the frame's vable_token
+ * to NULL -- the one field the model lets it change. */
+bool ir_py_forces_vable(const char *call_descr);
+
 bool ir_py_call_keeps(const char *name, const char *call_descr,
 		      const char *field);
 

@@ -347,6 +347,21 @@ static void test_descr_guarantees(void)
 		/* and writes no item either */
 		CHECK(ir_py_call_keeps("call_i", d, "<ArrayU 1>") == el);
 	}
+	/* force_virtualizable (OS=121) writes no field but vable_token, and
+	 * no item; another EF=2 call may write any */
+	const char *fv = "<Callv 0 r EF=2 OS=121>";
+	const char *vt =
+	    "<FieldP pypy.interpreter.pyframe.PyFrame.vable_token 8>";
+	CHECK(ir_py_forces_vable(fv));
+	CHECK(!ir_py_forces_vable("<Callv 0 r EF=2 OS=12>"));
+	CHECK(!ir_py_forces_vable(NULL));
+	CHECK(ir_py_call_keeps("cond_call", fv,
+			       "<FieldP pypy.interpreter.pyframe.PyFrame."
+			       "inst_pycode 64>"));
+	CHECK(ir_py_call_keeps("cond_call", fv, "<ArrayP 8>"));
+	CHECK(!ir_py_call_keeps("cond_call", fv, vt));
+	CHECK(!ir_py_call_keeps("cond_call", "<Callv 0 r EF=2>",
+				"<FieldP a.D.inst_s 16>"));
 	CHECK(!ir_py_call_keeps("call_i", NULL, "<FieldP a.D.inst_s 16>"));
 	CHECK(ir_py_call_keeps("guard_no_exception", NULL, "<FieldP x.X.y 8>"));
 	CHECK(ir_py_call_keeps("guard_not_forced", NULL, "<ArrayP 8>"));

@@ -124,6 +124,16 @@ awk -v ins="+55: call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)" '/^\+60: i6 
 log_has "bridge_heap_fact with a call" '^bridge 0x7f0000c0ab03 .* proved .*1 field kept by calls' "$tmp/bh_call.log"
 log_has "bridge_heap_fact with a call, --calls-write-all" '^bridge 0x7f0000c0ab03 .* unknown' \
   --calls-write-all "$tmp/bh_call.log"
+# force_virtualizable (OS=121) writes no field but the frame's vable_token
+# (its EffectInfo is empty: docs/pypy.md, "Call effects"): the facts pass
+# it even with --calls-write-all; another call without keeps does not.
+for os in 'EF=2 OS=121' 'EF=2'; do
+  awk -v ins="+55: cond_call(i2, ConstClass(fv), p0, descr=<Callv 0 r $os>)" \
+    '/^\+60: i6 = int_lt/ { print ins } { print }' "$C/bridge_heap_fact.log" >"$tmp/bh_fv.log"
+  want=proved; [ "$os" = 'EF=2' ] && want=unknown
+  log_has "bridge_heap_fact with a cond_call $os" "^bridge 0x7f0000c0ab03 .* $want" \
+    --calls-write-all "$tmp/bh_fv.log"
+done
 for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.inst_last_instr 40>)'; do
   awk -v ins="+55: $ins" '/^\+60: i6 = int_lt/ { print ins } { print }' \
     "$C/bridge_heap_fact.log" >"$tmp/bh_bad.log"
