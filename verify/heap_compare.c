@@ -333,7 +333,8 @@ static bool removable(const hrun *R, uint32_t k)
  * (UINT32_MAX: at the end or exit). */
 
 /* diverges_at under the model's pairing of fresh objects (A->iso NULL)
- * or under the map A->iso. */
+ * or under the map A->iso.  *ELIDED is set when the comparison stops,
+ * with no divergence, at a removable call only one run makes. */
 static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			 uint32_t *at_call, bool *elided)
 {
@@ -375,14 +376,14 @@ static bool diverges_run(const hp *h, const hrun *A, const hrun *B, strbuf *why,
 			return true;
 		}
 	}
-	/* Undefined behaviour (docs/semantics.md): once ORIG is undefined,
-	 * only the calls it made before count; OPT undefined where ORIG is
-	 * not is a divergence. */
 	/* Past the calls both make, one run's elidable call. */
 	if (removable(A, nc) || removable(B, nc)) {
 		*elided = true;
 		return false;
 	}
+	/* Undefined behaviour (docs/semantics.md): once ORIG is undefined,
+	 * only the calls it made before count; OPT undefined where ORIG is
+	 * not is a divergence. */
 	if (ra->outcome == INTERP_UNDEFINED) {
 		if (rb->ncalls >= ra->ncalls)
 			return false;
