@@ -118,6 +118,15 @@ const char *pl_kind_name(pl_kind k);
  * vacuous).  NULL when out of memory or P has no such ops. */
 ir_trace *pl_facts_probe(const pl_pair *p, bool jump);
 
+/* The ConstPtr whose class, identity or contents guard G of T tests, or
+ * NULL: the guard's own subject is one (guard_class, guard_nonnull...),
+ * or its subject is computed from one by the op that defines it (ptr_eq
+ * against it, a read of its field or item, a call that takes it).  PyPy's
+ * optimizer reads the constants' memory and the log prints only their
+ * names, so a guard the optimized trace dropped on such grounds cannot be
+ * proved from the log (docs/pypy.md, "What the logs do not print"). */
+const char *pl_guard_const(const ir_trace *t, uint32_t g);
+
 void pl_free(pl_log *log);
 
 #endif

@@ -595,3 +595,29 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 	free(r.kptr);
 	free(fs.v);
 }
+
+/* ---- guards on constants ------------------------------------------------ */
+
+/* The first ConstPtr among the N values A of T, or NULL. */
+static const char *first_cptr(const ir_trace *t, const ir_vid *a, uint32_t n)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (is_cptr(t, a[j]))
+			return ir_strtext(t, ir_val(t, a[j])->name);
+	return NULL;
+}
+
+const char *pl_guard_const(const ir_trace *t, uint32_t g)
+{
+	const ir_op *op = &t->ops[g];
+	if (!ir_op_has((ir_opcode)op->opc, IRF_GUARD) || op->nargs == 0)
+		return NULL;
+	/* guard_value(x, K) tests x against K, not what K holds */
+	if (is_cptr(t, op->args[0]))
+		return ir_strtext(t, ir_val(t, op->args[0])->name);
+	uint32_t d = ir_defop(t, op->args[0]);
+	if (d == UINT32_MAX)
+		return NULL;
+	const ir_op *def = &t->ops[d];
+	return first_cptr(t, def->args, def->nargs);
+}

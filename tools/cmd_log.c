@@ -144,10 +144,22 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 			char keep[400];
 			snprintf(keep, sizeof keep, "%s", r->reason);
 			r->v = V_UNKNOWN;
-			snprintf(r->reason, sizeof r->reason,
-				 "not confirmed: counterexample under the "
-				 "inferred guard pairing: %.300s",
-				 keep);
+			const char *k =
+			    res.cex_orig_guarded
+				? pl_guard_const(p->orig, res.cex_orig_guard)
+				: NULL;
+			if (k)
+				snprintf(r->reason, sizeof r->reason,
+					 "not confirmed: the original leaves "
+					 "at a guard on ConstPtr(%.40s), whose "
+					 "contents PyPy reads and the log does "
+					 "not print: %.220s",
+					 k, keep);
+			else
+				snprintf(r->reason, sizeof r->reason,
+					 "not confirmed: counterexample under "
+					 "the inferred guard pairing: %.300s",
+					 keep);
 		}
 	}
 	ver_result_free(&res);

@@ -160,6 +160,8 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 	ver_result *res = ps->res;
 	if (r == 1) {
 		*refuted = true;
+		res->cex_orig_guarded =
+		    hp_div_orig_guard(ps->heap, &res->cex_orig_guard);
 		chk_settle(ps, i, VER_REFUTED, VER_BY_SOLVER,
 			   clk_now_ms() - t1);
 		res->failed = (int32_t)i;

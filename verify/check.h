@@ -149,8 +149,13 @@ typedef struct ver_result {
 	/* Counterexample (VER_REFUTED): input values in canonical form. */
 	uint32_t ninputs;
 	uint64_t *inputs;
-	char *cex_text;	    /* the human-readable report: inputs, both traces
-			       with values, first divergence; NULL if none */
+	char *cex_text; /* the human-readable report: inputs, both traces
+			   with values, first divergence; NULL if none */
+	/* A heap pair's counterexample where ORIG's run left at a guard:
+	 * that guard's op index in ORIG (callers that name why a
+	 * counterexample is not believed look at it: cmd_log.c). */
+	bool cex_orig_guarded;
+	uint32_t cex_orig_guard;
 	char **input_names; /* ninputs names (of ORIG), for reports */
 	char *input_kinds;  /* ninputs letters: 'i' int, 'r' ref */
 	int width;

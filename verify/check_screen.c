@@ -136,6 +136,8 @@ static jp_status screen_heap(chk_pair *ps, bool *refuted, jp_err *err)
 		    st)
 			continue;
 		*refuted = true;
+		r->cex_orig_guarded =
+		    hp_div_orig_guard(ps->heap, &r->cex_orig_guard);
 		/* The obligation the divergence is about, else the first
 		 * one not proved. */
 		int32_t k = hp_divergence_obl(ps->heap);

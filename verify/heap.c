@@ -262,6 +262,14 @@ bool hp_elided(const hp *h)
 	return h->elided;
 }
 
+bool hp_div_orig_guard(const hp *h, uint32_t *g)
+{
+	if (h->div_outcome_o != INTERP_GUARD_FAIL)
+		return false;
+	*g = h->div_stop_o;
+	return true;
+}
+
 Z3_ast hp_obl_defined(hp *h, uint32_t i)
 {
 	return i < h->Q.n ? hp_def_upto(h, h->Q.v[i].d_upto) : zc_true(&h->S);

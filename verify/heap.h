@@ -240,6 +240,10 @@ bool hp_pairing_only(const hp *h);
  * world's result for it may be one the function never returns. */
 bool hp_elided(const hp *h);
 
+/* Whether the last replay that confirmed a divergence saw ORIG's run
+ * leave at a guard; *G is then that guard's op index in ORIG. */
+bool hp_div_orig_guard(const hp *h, uint32_t *g);
+
 /* The pairing of fresh objects the runs forced in the first replay that
  * differed only under the model's (hp_pairing_only), per ORIG op: the
  * OPT allocation op paired with ORIG's allocation there, or UINT32_MAX;

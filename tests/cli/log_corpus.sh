@@ -621,6 +621,16 @@ JP_TEST_WORKER_CRASH="bridge 0x7fc5111aaf98" "$JITPROVE" log --jobs 2 "$C/real_n
   [ "$(grep -c '^[a-z]* [0-9a-fx]* .* proved ' "$tmp/crash")" -eq 3 ] &&
   grep -q '^4 pairs: 3 proved.* 1 error' "$tmp/crash" || bad "worker crash: exit $rc: $(cat "$tmp/crash")"
 
+# An unknown pair whose original leaves at a guard on a ConstPtr (its
+# class: PyPy's optimizer read it, the log does not print it) says so;
+# the same guard on an input gets the general reason.
+log_has "const_class_unknown names the constant" \
+  '^bridge 0x7f0000c3aaaa .* unknown .*guard on ConstPtr(s0_ptr3), whose contents PyPy reads' \
+  "$C/const_class_unknown.log"
+sed 's/ptr_eq(ConstPtr(ptr3), p0)/ptr_eq(p1, p0)/' "$C/const_class_unknown.log" >"$tmp/cc_in.log"
+log_has "const_class_unknown on an input" \
+  '^bridge 0x7f0000c3aaaa .* unknown .*not confirmed: counterexample under the inferred' "$tmp/cc_in.log"
+
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'jit-log-noopt' "$tmp/e" || bad "not a log: exit $rc: $(cat "$tmp/e")"
