@@ -270,7 +270,8 @@ static bool store_into_fresh(const ir_trace *t, uint32_t from, uint32_t i,
 static bool vable_kept(const ir_trace *t, const ir_op *op, const char *d)
 {
 	const char *cd = op->descr ? ir_strtext(t, op->descr) : NULL;
-	return cd && ir_py_forces_vable(cd) && ir_py_call_keeps("", cd, d);
+	return cd && ir_py_forces_vable(cd) &&
+	       ir_py_call_keeps(ir_op_name(t, op), cd, d);
 }
 
 /* Whether field D of X may change in a real run between ops FROM and TO

@@ -9,6 +9,19 @@
 #include "ir/pypylog.h"
 #include "test_pypylog_util.h"
 
+/* How many ops of T have a descr that says the op ignores the field
+ * e.E.inst_top. */
+static uint32_t ignoring_top(const ir_trace *t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		n += op->descr && strstr(ir_strtext(t, op->descr),
+					 "ignores=e.E.inst_top") != NULL;
+	}
+	return n;
+}
+
 /* The fields the optimizer took a call to keep (pl_call_effects): read
  * before the call, not again after it in the optimized trace, read after
  * it in the unoptimized one.  Field b is read again after the call (not
@@ -254,13 +267,7 @@ static void test_delayed_store(void)
 		if (!p)
 			return;
 		CHECK(p->nkept == (taken ? 0 : 2));
-		uint32_t n = 0;
-		for (uint32_t i = 0; i < p->opt->nops; i++) {
-			const ir_op *op = &p->opt->ops[i];
-			n +=
-			    op->descr && strstr(ir_strtext(p->opt, op->descr),
-						"ignores=e.E.inst_top") != NULL;
-		}
+		uint32_t n = ignoring_top(p->opt);
 		CHECK(n == (taken ? 0u : 2u));
 		pl_free(&log);
 	}
@@ -311,13 +318,7 @@ static void test_undone_store(void)
 		const pl_pair *p = read_pair(text, 1, 0, &log);
 		if (!p)
 			return;
-		uint32_t n = 0;
-		for (uint32_t i = 0; i < p->opt->nops; i++) {
-			const ir_op *op = &p->opt->ops[i];
-			n +=
-			    op->descr && strstr(ir_strtext(p->opt, op->descr),
-						"ignores=e.E.inst_top") != NULL;
-		}
+		uint32_t n = ignoring_top(p->opt);
 		CHECK(n == (v == 0 ? 1u : 0u));
 		pl_free(&log);
 	}
