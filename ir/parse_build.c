@@ -325,6 +325,8 @@ static jp_status classify(builder *b, const syn_stmt *st, int *opc, char *kind,
 	if (py && py->act == IR_PY_ALIAS) {
 		*opc = py->target;
 		*kind = ir_opinfos[py->target].result;
+		if (!strncmp(py->name, "instance_", 9))
+			*flags = IR_OPF_INSTANCE;
 		return JP_OK;
 	}
 	if (py && py->act == IR_PY_SPLIT) {

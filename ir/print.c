@@ -99,7 +99,8 @@ static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 		print_rule(t, op, sb);
 		return;
 	}
-	sb_printf(sb, "%s(", ir_op_name(t, op));
+	sb_printf(sb, "%s%s(", op->flags & IR_OPF_INSTANCE ? "instance_" : "",
+		  ir_op_name(t, op));
 	if (op->opc == IR_DEBUG_MERGE_POINT) {
 		sb_puts(sb, t->strs[op->opname]);
 	} else {

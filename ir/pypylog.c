@@ -283,7 +283,7 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 			n->flags |= IR_OPF_IMPLICIT_LABEL;
 		if (guard && c->keep_labels)
 			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
-		n->flags |= op->flags & IR_OPF_RECORDED;
+		n->flags |= op->flags & (IR_OPF_RECORDED | IR_OPF_INSTANCE);
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out: PyPy's unoptimized log prints
@@ -973,6 +973,10 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		 * added. */
 		if (p->orig)
 			pl_recorded_facts(p, recorded_end(p));
+		/* After the recorded facts, which may state a constant's
+		 * class: such a constant is left alone. */
+		if (p->orig && (!o || !o->classes_unknown))
+			pl_const_classes(p);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);

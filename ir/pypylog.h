@@ -79,6 +79,10 @@ typedef struct pl_pair {
 	 * original's that print the same (PyPy prints six decimals; an
 	 * assumption, docs/pypy.md). */
 	uint32_t nfloat;
+	/* How many ConstPtrs the pair takes to be no instance of a class,
+	 * because the optimized trace folded their instance comparisons
+	 * (an assumption, docs/pypy.md, "Constant classes"). */
+	uint32_t nclasses;
 	/* How many ops both traces start with that the front end added (the
 	 * facts above): pl_facts_probe checks they leave a run. */
 	uint32_t nprefix;
@@ -92,6 +96,7 @@ typedef struct pl_pair {
 typedef struct pl_opts {
 	bool apart;	/* keep every ConstPtr name apart (no identities) */
 	bool write_all; /* take no field as kept by a call (pl_pair.nkept) */
+	bool classes_unknown; /* no constant classes (pl_pair.nclasses) */
 } pl_opts;
 
 typedef struct pl_log {

@@ -146,6 +146,10 @@ bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
+/* The classes the optimized trace shows its ConstPtrs are not, written
+ * into the descr of the original's instance comparisons
+ * (pypylog_classes.c); P->nclasses counts them. */
+void pl_const_classes(pl_pair *p);
 
 /* ---- heap facts of a bridge (pypylog_bridge.c, pypylog_keep.c) ---------- */
 

@@ -191,6 +191,17 @@ bool ir_py_forces_vable(const char *call_descr)
 	return ir_py_oopspec(call_descr) == 121;
 }
 
+const char *ir_py_not_class(const char *descr, size_t *len)
+{
+	static const char key[] = "<not-class=";
+	size_t n = descr ? strlen(descr) : 0;
+	if (n < sizeof key + 1 || strncmp(descr, key, sizeof key - 1) ||
+	    descr[n - 1] != '>')
+		return NULL;
+	*len = n - sizeof key; /* minus the key and the closing '>' */
+	return descr + sizeof key - 1;
+}
+
 bool ir_py_call_keeps(const char *opname, const char *call_descr,
 		      const char *field)
 {

@@ -60,6 +60,10 @@ enum {
 	/* jitprove log: an op of the run PyPy recorded (a loop's first
 	 * unrolled iteration; ir/pypylog.c), kept by its copies. */
 	IR_OPF_RECORDED = 1u << 3,
+	/* PyPy's instance_ptr_eq/ne: ptr_eq/ne of two instances, which
+	 * PyPy's optimizer may fold when their known classes differ
+	 * (ir/pypylog_classes.c); printed with PyPy's name. */
+	IR_OPF_INSTANCE = 1u << 4,
 };
 
 typedef struct ir_op {

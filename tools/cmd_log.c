@@ -44,6 +44,8 @@ typedef struct record {
 	uint32_t assumed; /* proved assuming this many ConstPtr identities */
 	uint32_t kept;	  /* ... and this many fields kept by calls */
 	uint32_t floats;  /* ... and float constants read as the original's */
+	uint32_t classes; /* ... and ConstPtrs taken to be no instance of a
+			     class (pl_pair.nclasses) */
 	double ms;
 	char reason[400];
 } record;
@@ -169,6 +171,7 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		r->assumed = p->nsame;
 		r->kept = p->nkept;
 		r->floats = p->nfloat;
+		r->classes = p->nclasses;
 	}
 }
 
@@ -311,6 +314,7 @@ typedef struct totals {
 	uint32_t assumed; /* proved pairs that assume ConstPtr identities */
 	uint32_t kept;	  /* proved pairs that assume fields kept by calls */
 	uint32_t floats;  /* proved pairs that assume float constants */
+	uint32_t classes; /* proved pairs that assume constant classes */
 	double ms;
 } totals;
 
@@ -333,10 +337,15 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 		       r->kept == 1 ? "" : "s");
 		sep = ", ";
 	}
-	if (r->floats)
+	if (r->floats) {
 		printf("%s%u float constant%s as the original's", sep,
 		       r->floats, r->floats == 1 ? "" : "s");
-	if (r->assumed || r->kept || r->floats)
+		sep = ", ";
+	}
+	if (r->classes)
+		printf("%s%u constant class%s", sep, r->classes,
+		       r->classes == 1 ? "" : "es");
+	if (r->assumed || r->kept || r->floats || r->classes)
 		putchar(')');
 	putchar('\n');
 }
@@ -362,8 +371,8 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, r->reason);
 	sb_printf(sb,
 		  ",\"ptr_identities\":%u,\"kept_fields\":%u,"
-		  "\"float_constants\":%u}",
-		  r->assumed, r->kept, r->floats);
+		  "\"float_constants\":%u,\"const_classes\":%u}",
+		  r->assumed, r->kept, r->floats, r->classes);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -422,7 +431,7 @@ static bool write_pair(const char *dir, uint32_t logi, const pl_pair *p,
 
 int cmd_log(int argc, char **argv)
 {
-	bool json = false, apart = false, writeall = false;
+	bool json = false, apart = false, writeall = false, unread = false;
 	const char *out = NULL;
 	/* PyPy's traces are longer than the fuzzer's: the unrolled loop of a
 	 * small program holds dozens of objects, and its heap queries need
@@ -451,6 +460,11 @@ int cmd_log(int argc, char **argv)
 	    {"calls-write-all", CLI_FLAG, &writeall,
 	     "take no field as kept by a call: every call may write every "
 	     "field (pairs that need one kept stay unknown)",
+	     0, 0, NULL, false},
+	    {"classes-unknown", CLI_FLAG, &unread,
+	     "take no ConstPtr to be no instance of a class because the "
+	     "optimized trace folded its instance comparisons (pairs that "
+	     "need it stay unknown)",
 	     0, 0, NULL, false},
 	    cli_opt_jobs(&jobs),
 	    cli_opt_timeout(&timeout),
@@ -511,7 +525,9 @@ int cmd_log(int argc, char **argv)
 		pl_log log;
 		jp_err err;
 		jp_err_clear(&err);
-		pl_opts po = {.apart = apart, .write_all = writeall};
+		pl_opts po = {.apart = apart,
+			      .write_all = writeall,
+			      .classes_unknown = unread};
 		if (pl_read(pos[f], &po, &log, &err)) {
 			cli_error(&err);
 			read_error = true;
@@ -534,6 +550,7 @@ int cmd_log(int argc, char **argv)
 			t.assumed += recs[i].assumed != 0;
 			t.kept += recs[i].kept != 0;
 			t.floats += recs[i].floats != 0;
+			t.classes += recs[i].classes != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -553,18 +570,20 @@ int cmd_log(int argc, char **argv)
 		printf("{\"summary\":{\"proved\":%u,\"counterexample\":%u,"
 		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
 		       "identities\":%u,\"proved_assuming_kept_fields\":%u,"
-		       "\"proved_assuming_float_constants\":%u},"
+		       "\"proved_assuming_float_constants\":%u,"
+		       "\"proved_assuming_const_classes\":%u},"
 		       "\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       t.assumed, t.kept, t.floats, js.buf ? js.buf : "");
+		       t.assumed, t.kept, t.floats, t.classes,
+		       js.buf ? js.buf : "");
 	} else {
 		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
 		       "ConstPtr identities, %u assuming fields kept by "
-		       "calls, %u float constants), %u "
+		       "calls, %u float constants, %u constant classes), %u "
 		       "counterexample, %u unknown, %u error; %.1f s\n",
 		       total, t.n[V_PROVED],
 		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
-		       t.kept, t.floats, t.n[V_CEX], t.n[V_UNKNOWN],
+		       t.kept, t.floats, t.classes, t.n[V_CEX], t.n[V_UNKNOWN],
 		       t.n[V_ERROR], (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);

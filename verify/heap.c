@@ -12,7 +12,8 @@
  * the obligations.  Replay is in heap_replay.c.
  * Files: heap_int.h (the model's types), heap_model.c (the shared model),
  * heap_encode.c (one trace's encoding), heap_obl.c (the obligations),
- * heap_replay.c (concrete comparison and replay).
+ * heap_replay.c (concrete comparison and replay), heap_classes.c (the
+ * classes a pair assumes its constants are not).
  */
 #include "heap_int.h"
 
@@ -71,6 +72,8 @@ static jp_status setup(hp *h)
 		st = hp_li_facts(h);
 	if (!st)
 		st = hp_realism(h);
+	if (!st)
+		hp_class_facts(h);
 	return st;
 }
 

@@ -50,7 +50,8 @@ s = d["summary"]
 assert set(s) == {"proved", "counterexample", "unknown", "error",
                   "proved_assuming_ptr_identities",
                   "proved_assuming_kept_fields",
-                  "proved_assuming_float_constants"}, s
+                  "proved_assuming_float_constants",
+                  "proved_assuming_const_classes"}, s
 assert s["counterexample"] == 0 and s["error"] == 0, s
 assert s["proved"] >= 1, s
 assert len(d["traces"]) == (s["proved"] + s["counterexample"] +
@@ -58,7 +59,8 @@ assert len(d["traces"]) == (s["proved"] + s["counterexample"] +
 assumed = kept = 0
 for t in d["traces"]:
     assert set(t) == {"id", "kind", "verdict", "ms", "reason",
-                      "ptr_identities", "kept_fields", "float_constants"}, t
+                      "ptr_identities", "kept_fields", "float_constants",
+                      "const_classes"}, t
     assumed += t["verdict"] == "proved" and t["ptr_identities"] > 0
     kept += t["verdict"] == "proved" and t["kept_fields"] > 0
     if t["id"].endswith("real_int_loop.log: loop 1"):
@@ -630,6 +632,24 @@ log_has "const_class_unknown names the constant" \
 sed 's/ptr_eq(ConstPtr(ptr3), p0)/ptr_eq(p1, p0)/' "$C/const_class_unknown.log" >"$tmp/cc_in.log"
 log_has "const_class_unknown on an input" \
   '^bridge 0x7f0000c3aaaa .* unknown .*not confirmed: counterexample under the inferred' "$tmp/cc_in.log"
+
+# The same comparison as PyPy writes it for two instances: the optimized
+# trace folded it, so PyPy read the constant's class and found another
+# (docs/pypy.md, "Constant classes"): proved with that assumption,
+# counted; unknown without it.  The pair written by --out carries it
+# (descr=<not-class=...>) and proves alone.
+log_has "const_class_fold proved" \
+  '^bridge 0x7f01 .* proved .*1 constant class)' "$C/const_class_fold.log"
+log_has "const_class_fold without the assumption" \
+  '^bridge 0x7f01 .* unknown .*guard on ConstPtr(s0_ptr2)' \
+  --classes-unknown "$C/const_class_fold.log"
+rm -rf "$tmp/ccf"
+"$JITPROVE" log --out "$tmp/ccf" "$C/const_class_fold.log" >/dev/null 2>&1
+d=$(ls -d "$tmp/ccf"/*bridge* 2>/dev/null | head -1)
+grep -q 'instance_ptr_eq(ConstPtr(s0_ptr2), p1, descr=<not-class=W_ObjectObjectUserDictWeakrefable>)' "$d/orig.trace" ||
+  bad "const_class_fold --out: $(cat "$d/orig.trace" 2>&1)"
+"$JITPROVE" check "$d/orig.trace" "$d/opt.trace" --opaque >"$tmp/ccf.out" 2>&1 ||
+  bad "const_class_fold --out pair: $(cat "$tmp/ccf.out")"
 
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?

@@ -1,0 +1,161 @@
+/* ir/pypylog_classes.c: the classes a pair takes its ConstPtrs not to
+ * have, because the optimized trace folded their instance comparisons;
+ * and the heap model's use of them (verify/heap_classes.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ir/parse.h"
+#include "ir/pypylog.h"
+#include "test_pypylog_util.h"
+#include "verify/check.h"
+
+/* A bridge whose original compares ConstPtr(ptr1) with its input as
+ * instances; BEFORE and AFTER go before and after the comparison, OPT is
+ * the optimized bridge's body (its ops numbered from +1). */
+static void make_log(char *buf, size_t cap, const char *cmp, const char *before,
+		     const char *after, const char *opt)
+{
+	snprintf(buf, cap,
+		 "[1] {jit-log-noopt\n"
+		 "[p0]\n"
+		 "%s"
+		 "i1 = %s(ConstPtr(ptr1), p0)\n"
+		 "guard_false(i1)\n"
+		 "%s"
+		 "finish(p0)\n"
+		 "[2] jit-log-noopt}\n"
+		 "[3] {jit-log-opt-bridge\n"
+		 "# bridge out of Guard 0x7f0a with 3 ops\n"
+		 "[p10]\n"
+		 "%s"
+		 "+9: finish(p10)\n"
+		 "[4] jit-log-opt-bridge}\n",
+		 before, cmp, after, opt);
+}
+
+static const char *const GC0 = "guard_class(p0, ConstClass(W_A))\n";
+static const char *const GC10 =
+    "+1: guard_class(p10, ConstClass(W_A), descr=<Guard0x1>) [p10]\n";
+
+/* The descr of the original's first comparison, or "" without one (the
+ * front end may put facts before it). */
+static const char *cmp_descr(const pl_pair *p)
+{
+	for (uint32_t i = 0; i < p->orig->nops; i++) {
+		const ir_op *op = &p->orig->ops[i];
+		if (op->opc == IR_PTR_EQ)
+			return op->descr ? ir_strtext(p->orig, op->descr) : "";
+	}
+	return "no comparison";
+}
+
+/* Folded: the class a guard_class gave the input before the comparison,
+ * none of the optimized trace's comparisons with the constant left. */
+static void test_folded(void)
+{
+	char text[1200];
+	make_log(text, sizeof text, "instance_ptr_eq", GC0, "", GC10);
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	CHECK(p->nclasses == 1);
+	CHECK(!strcmp(cmp_descr(p), "<not-class=W_A>"));
+	pl_free(&log);
+	pl_opts o = {.classes_unknown = true};
+	jp_err e;
+	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
+	CHECK(log.n == 1 && log.pairs[0].nclasses == 0 && log.pairs[0].orig &&
+	      !strcmp(cmp_descr(&log.pairs[0]), ""));
+	pl_free(&log);
+}
+
+/* Not taken: a plain ptr_eq (PyPy folds it by classes never); the class
+ * known only after the comparison; a comparison the optimized trace
+ * keeps; a constant whose class the traces pin (guard_value of the input
+ * to it, or a guard_class on it). */
+static void test_not_taken(void)
+{
+	struct {
+		const char *cmp, *before, *after, *opt;
+	} cases[] = {
+	    {"ptr_eq", GC0, "", GC10},
+	    {"instance_ptr_eq", "", GC0, GC10},
+	    {"instance_ptr_eq", GC0, "",
+	     "+1: i11 = instance_ptr_eq(ConstPtr(ptr5), p10)\n"
+	     "+2: guard_false(i11, descr=<Guard0x1>) [p10]\n"},
+	    {"instance_ptr_eq", GC0, "guard_value(p0, ConstPtr(ptr1))\n", GC10},
+	    {"instance_ptr_eq", GC0,
+	     "guard_class(ConstPtr(ptr1), ConstClass(W_B))\n", GC10},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[1400];
+		make_log(text, sizeof text, cases[i].cmp, cases[i].before,
+			 cases[i].after, cases[i].opt);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			continue;
+		CHECK(p->nclasses == 0);
+		CHECK(!strcmp(cmp_descr(p), ""));
+		pl_free(&log);
+	}
+}
+
+/* The heap model takes "<not-class=C>" as type(K) != C: the pair whose
+ * optimized trace drops the comparison is proved with it, refuted
+ * without it (the input may be the constant). */
+static void test_heap_model(void)
+{
+	const char *orig_fmt =
+	    "[p0]\n"
+	    "guard_class(p0, ConstClass(W_A))\n"
+	    "i1 = instance_ptr_eq(ConstPtr(k), p0%s)\n"
+	    "guard_false(i1)\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS m.A.inst_x 8>)\n"
+	    "finish(i2)\n";
+	const char *opt_text =
+	    "[p0]\n"
+	    "guard_class(p0, ConstClass(W_A))\n"
+	    "i2 = getfield_gc_i(p0, descr=<FieldS m.A.inst_x 8>)\n"
+	    "finish(i2)\n";
+	for (int with = 0; with < 2; with++) {
+		char orig_text[600];
+		snprintf(orig_text, sizeof orig_text, orig_fmt,
+			 with ? ", descr=<not-class=W_A>" : "");
+		ir_parse_opts po = {.width = 64, .opaque = true, .file = "t"};
+		ir_trace *o = NULL, *p = NULL;
+		jp_err e;
+		CHECK(ir_parse(orig_text, strlen(orig_text), &po, &o, &e) ==
+		      JP_OK);
+		CHECK(ir_parse(opt_text, strlen(opt_text), &po, &p, &e) ==
+		      JP_OK);
+		if (!o || !p) {
+			ir_trace_free(o);
+			ir_trace_free(p);
+			continue;
+		}
+		ver_opts vo = ver_default_opts();
+		vo.isolate = false;
+		ver_result r;
+		memset(&r, 0, sizeof r);
+		ver_ctx *c = ver_ctx_new(&e);
+		CHECK(c && ver_check(c, o, p, &vo, &r, &e) == JP_OK);
+		CHECK(r.verdict == (with ? VER_PROVED : VER_REFUTED));
+		ver_result_free(&r);
+		ver_ctx_free(c);
+		ir_trace_free(o);
+		ir_trace_free(p);
+	}
+}
+
+int main(void)
+{
+	test_folded();
+	test_not_taken();
+	test_heap_model();
+	return check_summary("test_pypylog_classes");
+}
