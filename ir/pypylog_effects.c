@@ -47,6 +47,15 @@ static const char *field_read(const ir_trace *t, const ir_op *op)
 	return d;
 }
 
+/* The descr of a store to a field at op OP of T, or NULL. */
+static const char *field_store(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_SETFIELD_GC || !op->descr)
+		return NULL;
+	const char *d = ir_strtext(t, op->descr);
+	return strncmp(d, "<Field", 6) ? NULL : d;
+}
+
 /* The descr text of op OP of T when it reads what a call may keep: a
  * mutable field, or an item of an array ("<ArrayS 8>": PyPy's EffectInfo
  * lists the array descrs a call may write, all items of one alike). */
@@ -137,9 +146,42 @@ static bool made_after(const ir_trace *t, ir_vid v, uint32_t oc)
 	return d != UINT32_MAX && d >= oc;
 }
 
+/* Whether T reads or stores field D of object X before op OC: the
+ * optimizer may then have had X.D cached across OC. */
+static bool touched_before(const ir_trace *t, uint32_t oc, ir_vid x,
+			   const char *d)
+{
+	for (uint32_t i = 0; i < oc; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *r = field_read(t, op);
+		if (!r)
+			r = field_store(t, op);
+		if (r && op->nargs >= 1 && op->args[0] == x && !strcmp(r, d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether X is an argument of op OC of T. */
+static bool passed_to(const ir_trace *t, uint32_t oc, ir_vid x)
+{
+	const ir_op *op = &t->ops[oc];
+	for (uint32_t a = 0; a < op->nargs; a++)
+		if (op->args[a] == x)
+			return true;
+	return false;
+}
+
 /* Whether T reads what RD read (field D, or the same item) after op OC
  * before a later call that may write it (one whose descr does not keep D:
- * guard_no_exception and the like write nothing) or its end. */
+ * guard_no_exception and the like write nothing) or its end.  A field of
+ * an object made by the call or after it (its result) is not one the
+ * optimizer can have had cached, and neither is one of an object whose
+ * field D it first looks at after the call, unless the call takes the
+ * object: PyPy reads such a field whatever the call does (bowling_score:
+ * the map of another instance), but a call is likeliest to write the
+ * objects it is passed, and the model's one field D may stand for several
+ * of PyPy's descrs (a list's length, list_types). */
 static bool read_again(const ir_trace *t, uint32_t oc, const ir_op *rd)
 {
 	const char *d = kept_read(t, rd);
@@ -147,13 +189,12 @@ static bool read_again(const ir_trace *t, uint32_t oc, const ir_op *rd)
 	for (uint32_t i = oc + 1; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		const char *r = kept_read(t, op);
-		/* an item: the same one (array and index) read again; a
-		 * field of an object made by the call or after it (its
-		 * result) is not one the optimizer can have had cached */
 		if (r && !strcmp(r, d) &&
 		    (!item || (op->nargs == 2 && op->args[0] == rd->args[0] &&
 			       op->args[1] == rd->args[1])) &&
-		    (item || !made_after(t, op->args[0], oc)))
+		    (item || (!made_after(t, op->args[0], oc) &&
+			      (touched_before(t, oc, op->args[0], d) ||
+			       passed_to(t, oc, op->args[0])))))
 			return true;
 		if (!is_call(t, op))
 			continue;
@@ -197,15 +238,6 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 static bool guard_call(const ir_trace *t, const ir_op *op)
 {
 	return ir_py_writes_nothing(ir_op_name(t, op));
-}
-
-/* The descr of a store to a field at op OP of T, or NULL. */
-static const char *field_store(const ir_trace *t, const ir_op *op)
-{
-	if (op->opc != IR_SETFIELD_GC || !op->descr)
-		return NULL;
-	const char *d = ir_strtext(t, op->descr);
-	return strncmp(d, "<Field", 6) ? NULL : d;
 }
 
 /* Whether T stores field D between its calls around op C: before it
