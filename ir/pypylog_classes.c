@@ -116,6 +116,19 @@ static bool counted(const ir_trace *t, uint32_t i, const char *k, uint32_t d)
 	return false;
 }
 
+bool pl_class_foldable(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (!(op->flags & IR_OPF_INSTANCE) || op->nargs != 2 ||
+	    (op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE))
+		return false;
+	bool k0 = cptr_name(t, op->args[0]) != NULL;
+	bool k1 = cptr_name(t, op->args[1]) != NULL;
+	if (k0 == k1)
+		return false;
+	return class_before(t, i, op->args[k0 ? 1 : 0]) != NULL;
+}
+
 void pl_const_classes(pl_pair *p)
 {
 	ir_trace *o = p->orig;

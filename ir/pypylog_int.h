@@ -150,6 +150,10 @@ void pl_call_effects(pl_pair *p);
  * into the descr of the original's instance comparisons
  * (pypylog_classes.c); P->nclasses counts them. */
 void pl_const_classes(pl_pair *p);
+/* Whether op I of T is an instance comparison of a ConstPtr with a value
+ * a guard_class before it gives a class: one PyPy's optimizer folds when
+ * the constant's class is another (pypylog_classes.c). */
+bool pl_class_foldable(const ir_trace *t, uint32_t i);
 
 /* ---- heap facts of a bridge (pypylog_bridge.c, pypylog_keep.c) ---------- */
 

@@ -200,10 +200,30 @@ static bool call_op(const ir_trace *t, const ir_op *op)
 	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
 }
 
-/* The ConstPtr that V, read at op AT, holds when V is a field read of an
- * object the trace allocated whose last store of that field before AT is
- * a ConstPtr with no call between (which could write it; a raw read
- * cannot); else IR_NOVAL. */
+/* The ConstPtr a guard_value after op J (and before AT) of T pins J's
+ * result to, or IR_NOVAL. */
+static ir_vid pinned_after(const ir_trace *t, uint32_t j, uint32_t at)
+{
+	ir_vid r = t->ops[j].result;
+	for (uint32_t k = j + 1; k < at && r != IR_NOVAL; k++) {
+		const ir_op *g = &t->ops[k];
+		if (g->opc == IR_GUARD_VALUE && g->nargs == 2 &&
+		    g->args[0] == r && const_ptr_name(t, g->args[1]))
+			return g->args[1];
+	}
+	return IR_NOVAL;
+}
+
+/* The ConstPtr that V, read at op AT, holds when V is a field read whose
+ * field the trace last set to a ConstPtr, with no call between (which
+ * could write it; a raw read cannot): a store into an object the trace
+ * allocated (stores into other objects cannot reach it), or, with no
+ * store of that field through any other object between, a
+ * guard_value of an earlier read of the same field of the same object
+ * (a loop's second iteration reads again the map of the object the first
+ * one passes on, which the first one promoted: on a run that gets there
+ * the two constants are one object, and PyPy's loop closes only when its
+ * two boxes are one address); else IR_NOVAL. */
 static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 {
 	const ir_value *x = ir_val(t, v);
@@ -211,17 +231,29 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 		return IR_NOVAL;
 	const ir_op *rd = &t->ops[x->def];
 	if (rd->opc != IR_GETFIELD_GC_R || rd->nargs != 1 || !rd->descr ||
-	    !ir_allocated(t, rd->args[0]) || x->def > at)
+	    x->def > at)
 		return IR_NOVAL;
+	bool fresh = ir_allocated(t, rd->args[0]);
+	const char *d = ir_strtext(t, rd->descr);
 	for (uint32_t i = x->def; i-- > 0;) {
 		const ir_op *op = &t->ops[i];
 		if (call_op(t, op) && !pl_is_raw_read(t, op))
 			return IR_NOVAL;
-		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
-		    op->args[0] == rd->args[0] && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr), ir_strtext(t, rd->descr)))
-			return const_ptr_name(t, op->args[1]) ? op->args[1]
-							      : IR_NOVAL;
+		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 && same) {
+			if (op->args[0] == rd->args[0])
+				return const_ptr_name(t, op->args[1])
+					   ? op->args[1]
+					   : IR_NOVAL;
+			if (!fresh)
+				return IR_NOVAL; /* may be the object */
+		}
+		if (!fresh && op->opc == IR_GETFIELD_GC_R && op->nargs == 1 &&
+		    same && op->args[0] == rd->args[0]) {
+			ir_vid k = pinned_after(t, i, x->def);
+			if (k != IR_NOVAL)
+				return k;
+		}
 	}
 	return IR_NOVAL;
 }
@@ -265,7 +297,11 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 {
 	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
 		const ir_op *op = &t->ops[i];
-		bool dead = overwritten(t, i);
+		/* plays no role: a store overwritten unseen; in ORIG, an
+		 * instance comparison PyPy may have folded by classes (the
+		 * optimized trace keeps only the ones it could not fold) */
+		bool dead =
+		    overwritten(t, i) || (side == 0 && pl_class_foldable(t, i));
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
