@@ -561,6 +561,70 @@ static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2, uint32_t g,
 	return true;
 }
 
+/* The body [L2, E)'s last access of field D of Z: at op *J, a ConstPtr
+ * (*K unused) or an integer constant (*K), with nothing after it up to
+ * the jump that may store D (through any object) or call. */
+static bool body_last_pinned(const ir_trace *t, uint32_t l2, uint32_t e,
+			     const char *d, ir_vid z, bool *ptr, uint64_t *k)
+{
+	for (uint32_t j = e; j-- > l2;) {
+		ir_vid x, y;
+		ir_opcode get;
+		const char *dj;
+		if (!field_access(t, j, &x, &y, &get, &dj) || strcmp(dj, d))
+			continue;
+		if (x != z ||
+		    pl_may_change_calls(t, j + 1, e, d, z, NULL, true))
+			return false;
+		*ptr = !pl_const_of(t, j, e, y, k);
+		return !*ptr || ptr_of(t, j, e, y);
+	}
+	return false;
+}
+
+/* A loop invariant about field D of X, a label argument the jump does
+ * not pass back but replaces by Z (a loop walking nodes: node = next):
+ * the preamble's access at op I leaves a constant there (Y, the value)
+ * with nothing after it in the preamble that may change D, the body's
+ * last access of D of Z leaves the same kind of constant with nothing
+ * after it up to the jump (body_last_pinned), and nothing in the body
+ * before G may change D.  At the label D holds the preamble's constant on
+ * the first iteration and the body's on every later one.  Two integer
+ * constants must be equal; two ConstPtrs -- one name each, per box --
+ * are one object, since PyPy closes the loop only when the state at the
+ * jump matches the label's, constants by address (unroll.py inlines the
+ * short preamble, which checks the field against the preamble's box).
+ * So the fact is as sure as the ConstPtr identities (counted with them by
+ * the bridge that takes the name, pypylog_keep.c). */
+static bool rotating_const(const ir_trace *t, uint32_t i, uint32_t l2,
+			   uint32_t g, hfact *f, ir_vid x, ir_vid y, ir_vid z)
+{
+	uint32_t e = pl_end_op(t);
+	const char *d = f->descr;
+	bool ptr;
+	uint64_t k2;
+	if (g <= l2 || !body_last_pinned(t, l2, e, d, z, &ptr, &k2) ||
+	    pl_may_change_calls(t, i + 1, l2, d, x, NULL, true) ||
+	    pl_may_change_calls(t, l2, g, d, x, NULL, true))
+		return false;
+	if (ptr) {
+		f->val = HF_PTR;
+		return ir_val(t, y)->kind == 'r' && ptr_of(t, i, l2, y);
+	}
+	f->val = HF_CONST;
+	return pl_const_of(t, i, l2, y, &f->k) && f->k == k2;
+}
+
+/* The value the jump END passes in place of label argument X of LAB, or
+ * IR_NOVAL when X is no label argument or is passed back itself. */
+static ir_vid replaced_by(const ir_op *lab, const ir_op *end, ir_vid x)
+{
+	for (uint32_t m = 0; m < lab->nargs; m++)
+		if (lab->args[m] == x)
+			return end->args[m] == x ? IR_NOVAL : end->args[m];
+	return IR_NOVAL;
+}
+
 /* Loop invariants about fields: an object X -- an argument of the
  * body's label L2 passed back unchanged by the jump, or a ConstPtr --
  * whose field D the preamble [L1, L2) read or wrote as a constant
@@ -603,8 +667,16 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		/* A value the jump passes back is the optimizer's word that
 		 * no call of the loop changed the field (below). */
 		bool word = passed_back(lab, end, y);
-		if (!hfact_of(t, g, x, get, d, &f) || !passed)
+		if (!hfact_of(t, g, x, get, d, &f))
 			continue;
+		if (!passed) {
+			ir_vid z = replaced_by(lab, end, x);
+			if (z != IR_NOVAL &&
+			    rotating_const(t, i, l2, g, &f, x, y, z) &&
+			    !add_hfact(hs, f))
+				return false;
+			continue;
+		}
 		if (!word &&
 		    pl_may_change_calls(t, l2, e, d, x, &f.kept, true)) {
 			if (cyclic_const(t, i, l2, g, &f, x, y) &&

@@ -633,6 +633,18 @@ sed 's/ptr_eq(ConstPtr(ptr3), p0)/ptr_eq(p1, p0)/' "$C/const_class_unknown.log" 
 log_has "const_class_unknown on an input" \
   '^bridge 0x7f0000c3aaaa .* unknown .*not confirmed: counterexample under the inferred' "$tmp/cc_in.log"
 
+# A loop walking nodes (node = node.next): the body's label argument is
+# replaced by the next node at the jump, whose map the body promoted, as
+# the preamble promoted the first node's; at a guard of the body the
+# node's map is that constant (pypylog_bridge.c, rotating_const), so the
+# bridge need not check it.  Not with a call after the body's promotion.
+log_has loop_rotating_map '^bridge 0x7f00000f1005 .* proved .*1 ConstPtr identity' \
+  "$C/loop_rotating_map.log"
+awk '/^\+190: jump/ { print "+185: call_n(ConstClass(f), descr=<Callv 0 EF=5>)" } { print }' \
+  "$C/loop_rotating_map.log" >"$tmp/rm1.log"
+grep -q '^+185: call_n' "$tmp/rm1.log" || bad "loop_rotating_map: the edit did not apply"
+log_has "loop_rotating_map with a call" '^bridge 0x7f00000f1005 .* unknown' "$tmp/rm1.log"
+
 # The same comparison as PyPy writes it for two instances: the optimized
 # trace folded it, so PyPy read the constant's class and found another
 # (docs/pypy.md, "Constant classes"): proved with that assumption,
