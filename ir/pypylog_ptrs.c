@@ -83,13 +83,18 @@ uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
  * Each class takes the name ORIG gives it first.  These identities are
  * assumptions the log cannot confirm; P->nsame counts them. */
 
+enum { OCC_LIVE, OCC_DEAD, OCC_UNSEEN };
+
 typedef struct ptr_occ {
 	uint64_t sig;
 	uint32_t name; /* index into the name table */
 	uint32_t seq;  /* order of collection: op order within a side */
 	uint32_t op;   /* the op's index in its trace */
 	uint8_t side;  /* 0 ORIG, 1 OPT */
-	bool dead;     /* in a store overwritten unseen (overwritten) */
+	/* plays no role: OCC_DEAD in a store overwritten unseen
+	 * (overwritten) or a comparison PyPy may have folded; OCC_UNSEEN in
+	 * a store into an object nothing looks at (never_seen) */
+	uint8_t dead;
 } ptr_occ;
 
 typedef struct ptr_names {
@@ -152,7 +157,7 @@ static bool unite(ptr_names *pn, uint32_t a, uint32_t b)
 }
 
 static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
-		    uint8_t side, bool dead)
+		    uint8_t side, uint8_t dead)
 {
 	if (pn->nocc == pn->occcap) {
 		uint32_t cap = pn->occcap ? 2 * pn->occcap : 32;
@@ -258,14 +263,58 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 	return IR_NOVAL;
 }
 
-/* Whether op I of T is a store that a later store of the same field of
- * the same object overwrites before anything could see it: no guard (an
- * exit shows the heap), no call, no read of the field, no other use of
- * the object than accesses of its other fields.  PyPy's optimizer drops
- * such a store (a new list's strategy set twice): a role whose
- * occurrences the traces have in different numbers is tried again without
- * such stores (unite_live); a name left out stays apart, which only
- * proves less. */
+/* Whether guard G of T passes on every run: guard_false of a ptr_eq (or
+ * guard_true of a ptr_ne) between an object the trace allocated and a
+ * ConstPtr, which is never a new object.  PyPy's optimizer folds that
+ * comparison (the new object is virtual) and makes no exit of it. */
+static bool sure_pass(const ir_trace *t, const ir_op *g)
+{
+	if ((g->opc != IR_GUARD_FALSE && g->opc != IR_GUARD_TRUE) ||
+	    g->nargs != 1)
+		return false;
+	uint32_t d = ir_defop(t, g->args[0]);
+	const ir_op *c = d == UINT32_MAX ? NULL : &t->ops[d];
+	if (!c || c->nargs != 2 ||
+	    c->opc != (g->opc == IR_GUARD_FALSE ? IR_PTR_EQ : IR_PTR_NE))
+		return false;
+	for (int a = 0; a < 2; a++)
+		if (ir_allocated(t, c->args[a]) &&
+		    const_ptr_name(t, c->args[1 - a]))
+			return true;
+	return false;
+}
+
+/* Whether X, an object T allocated, is never looked at: no op takes it
+ * but as the object its fields are stored into, no guard passes it on.
+ * PyPy's optimizer drops such an object and its stores (a StopIteration
+ * made when a loop's iterator runs out, then dropped by the code that
+ * catches it). */
+static bool never_seen(const ir_trace *t, ir_vid x)
+{
+	if (!ir_allocated(t, x))
+		return false;
+	for (uint32_t k = ir_val(t, x)->def + 1; k < t->nops; k++) {
+		const ir_op *op = &t->ops[k];
+		bool store =
+		    op->opc == IR_SETFIELD_GC || op->opc == IR_SETARRAYITEM_GC;
+		for (uint32_t j = 0; j < op->nargs; j++)
+			if (op->args[j] == x && !(store && j == 0))
+				return false;
+		for (uint32_t j = 0; j < op->nfail; j++)
+			if (op->failargs[j] == x)
+				return false;
+	}
+	return true;
+}
+
+/* Whether op I of T is a store that PyPy's optimizer drops because a
+ * later store of the same field of the same object overwrites it before
+ * anything could see it: no guard (an exit shows the heap) but one that
+ * passes on every run (sure_pass), no call, no read of the field, no
+ * other use of the object than accesses of its other fields (a new list's
+ * strategy set twice).  A role whose occurrences the traces have in different
+ * numbers is tried again without such stores (unite_live); a name left
+ * out stays apart, which only proves less. */
 static bool overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
@@ -279,7 +328,8 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
 		    op->args[0] == x && same)
 			return op->args[1] != x;
-		if (ir_op_has((ir_opcode)op->opc, IRF_GUARD) ||
+		if ((ir_op_has((ir_opcode)op->opc, IRF_GUARD) &&
+		     !sure_pass(t, op)) ||
 		    ir_op_has((ir_opcode)op->opc, IRF_CALL) ||
 		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
 			return false;
@@ -299,9 +349,14 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 		const ir_op *op = &t->ops[i];
 		/* plays no role: a store overwritten unseen; in ORIG, an
 		 * instance comparison PyPy may have folded by classes (the
-		 * optimized trace keeps only the ones it could not fold) */
-		bool dead =
-		    overwritten(t, i) || (side == 0 && pl_class_foldable(t, i));
+		 * optimized trace keeps only the ones it could not fold); a
+		 * store into an object nothing looks at */
+		uint8_t dead = OCC_LIVE;
+		if (overwritten(t, i) || (side == 0 && pl_class_foldable(t, i)))
+			dead = OCC_DEAD;
+		else if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
+			 never_seen(t, op->args[0]))
+			dead = OCC_UNSEEN;
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = const_ptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
@@ -903,13 +958,18 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 }
 
 /* Group [I, J) (one role) paired neither way: the same without its
- * occurrences in stores overwritten unseen, copied after the others
- * (the group's own order is kept for the pairing by pieces). */
+ * occurrences that play no role, copied after the others (the group's own
+ * order is kept for the pairing by pieces).  Without stores into objects
+ * nothing looks at, only one name left in each trace pairs: what becomes
+ * of the objects (holder_fate, pair_left_apart) decides among several. */
 static bool unite_live(ptr_names *pn, uint32_t i, uint32_t j)
 {
 	uint32_t ndead = 0, k = 0;
-	for (uint32_t x = i; x < j; x++)
-		ndead += pn->occ[x].dead;
+	bool unseen = false;
+	for (uint32_t x = i; x < j; x++) {
+		ndead += pn->occ[x].dead != OCC_LIVE;
+		unseen |= pn->occ[x].dead == OCC_UNSEEN;
+	}
 	if (!ndead || ndead == j - i)
 		return false;
 	if (pn->nocc + (j - i) > pn->occcap) {
@@ -929,7 +989,7 @@ static bool unite_live(ptr_names *pn, uint32_t i, uint32_t j)
 	uint32_t a = group_name(pn, base, base + k, 0);
 	uint32_t b = group_name(pn, base, base + k, 1);
 	if (a == UINT32_MAX || b == UINT32_MAX)
-		return unite_in_order(pn, base, base + k);
+		return !unseen && unite_in_order(pn, base, base + k);
 	unite(pn, a, b);
 	return true;
 }
