@@ -85,6 +85,9 @@ void pl_str_eq_calls(ir_trace *t);
 /* Spells float_truediv(x, C) of T as float_mul(x, 1/C) when C and 1/C are
  * powers of two, as PyPy's optimizer does (pypylog_rewrite.c). */
 void pl_float_div_pow2(ir_trace *t);
+/* Makes float_mul(x, 1.0) of T a copy of x, as PyPy's optimizer does
+ * (pypylog_rewrite.c). */
+void pl_float_mul_one(ir_trace *t);
 /* An optimized float op's constant that is none of the original's but
  * prints with six decimals as exactly one of them becomes that one
  * (P->nfloat counts them; pypylog_rewrite.c). */

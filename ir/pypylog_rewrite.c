@@ -701,6 +701,36 @@ void pl_float_div_pow2(ir_trace *t)
 	}
 }
 
+/* PyPy's optimizer makes float_mul(x, 1.0), and float_mul(1.0, x), x
+ * itself (rewrite.py, optimize_FLOAT_MUL: "these work in all cases,
+ * including NaN and inf").  In IEEE arithmetic x * 1.0 is x bit for bit
+ * but for a signaling NaN, which the product quiets; Python's floats
+ * hold none (PyPy takes the rule for every x).  To the checker floats are
+ * uninterpreted functions of their bits, so both traces get the copy:
+ * one spelling of one value, in each trace alike. */
+void pl_float_mul_one(ir_trace *t)
+{
+	const uint64_t one = 0x3ff0000000000000u; /* the bits of 1.0 */
+	for (uint32_t i = 0; i < t->nops; i++) {
+		ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname || op->nargs != 2 ||
+		    op->result == IR_NOVAL ||
+		    strcmp(ir_strtext(t, op->opname), "float_mul"))
+			continue;
+		for (uint32_t a = 0; a < 2; a++) {
+			const ir_value *c = ir_val(t, op->args[a]);
+			if (c->tag != IR_VAL_CONST_INT || c->cval != one)
+				continue;
+			op->opc = IR_SAME_AS_I;
+			op->kind = 'i';
+			op->opname = 0;
+			op->args[0] = op->args[1 - a];
+			op->nargs = 1;
+			break;
+		}
+	}
+}
+
 /* ---- float constants printed with six decimals ----------------------- */
 
 /* PyPy 7.3's log prints a float constant as RPython's str() does, with

@@ -588,6 +588,38 @@ static void test_float_div_pow2(void)
 	}
 }
 
+/* float_mul(x, 1.0), either way round, is x in both traces, as PyPy's
+ * optimizer makes it (pl_float_mul_one).  Not 2.0, nor -1.0 (PyPy's
+ * float_neg for it flips a NaN's sign, which the product need not). */
+static void test_float_mul_one(void)
+{
+	const char *factors[] = {"f0, 1.0", "1.000000, f0", "f0, 2.0",
+				 "f0, -1.0"};
+	for (int k = 0; k < 4; k++) {
+		char text[800];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[f0]\n"
+			 "f1 = float_mul(%s)\n"
+			 "finish(f1)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0e with 1 ops\n"
+			 "[f10]\n"
+			 "+1: finish(f10)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 factors[k]);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		const ir_op *op = &p->orig->ops[0];
+		CHECK((op->opc == IR_SAME_AS_I) == (k < 2));
+		CHECK(op->opc != IR_SAME_AS_I || op->nargs == 1);
+		pl_free(&log);
+	}
+}
+
 /* Global cells (pypylog_ptrs.c, "cells"): the stores pair in order, the
  * kept read by the use of its value, and the read the optimizer removed
  * names the one store before it. */
@@ -878,6 +910,7 @@ int main(void)
 	test_left_apart();
 	test_global_cells();
 	test_float_div_pow2();
+	test_float_mul_one();
 	test_recorded_facts();
 	test_recorded_loop_copy();
 	test_arraycopy_force_token();
