@@ -962,6 +962,9 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		/* Last: after the rewrites that turn calls into inputs, and
 		 * after a bridge's facts, whose reads of fields are the
 		 * optimized bridge's knowledge before its first call. */
+		/* Before the call effects, which then see the char form. */
+		if (p->orig && (!o || !o->consts_unknown))
+			pl_const_strings(p);
 		if (p->orig && (!o || !o->write_all))
 			pl_call_effects(p);
 		/* A bridge's facts held on its recorded run too, and so did
@@ -976,7 +979,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_recorded_facts(p, recorded_end(p));
 		/* After the recorded facts, which may state a constant's
 		 * class: such a constant is left alone. */
-		if (p->orig && (!o || !o->classes_unknown))
+		if (p->orig && (!o || !o->consts_unknown))
 			pl_const_classes(p);
 	}
 	for (uint32_t k = 0; k < ns; k++) {

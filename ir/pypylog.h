@@ -83,6 +83,11 @@ typedef struct pl_pair {
 	 * because the optimized trace folded their instance comparisons
 	 * (an assumption, docs/pypy.md, "Constant classes"). */
 	uint32_t nclasses;
+	/* How many ConstPtrs the pair takes to be a one-char string, because
+	 * the optimized trace compares with that char where the original
+	 * compares with the constant (an assumption, docs/pypy.md,
+	 * "Constant strings"). */
+	uint32_t nstrs;
 	/* How many ops both traces start with that the front end added (the
 	 * facts above): pl_facts_probe checks they leave a run. */
 	uint32_t nprefix;
@@ -96,7 +101,8 @@ typedef struct pl_pair {
 typedef struct pl_opts {
 	bool apart;	/* keep every ConstPtr name apart (no identities) */
 	bool write_all; /* take no field as kept by a call (pl_pair.nkept) */
-	bool classes_unknown; /* no constant classes (pl_pair.nclasses) */
+	bool consts_unknown; /* nothing of a ConstPtr's memory from the
+				optimized trace (pl_pair.nclasses, nstrs) */
 } pl_opts;
 
 typedef struct pl_log {

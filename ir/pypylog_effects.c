@@ -525,15 +525,28 @@ static bool align_calls(const pl_pair *p, uint32_t *c, uint32_t nc,
 	return true;
 }
 
+bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc, uint32_t **o)
+{
+	uint32_t no;
+	*c = calls_of(p->opt, nc);
+	uint32_t *o0 = calls_of(p->orig, &no);
+	*o = *c && o0 ? calloc(*nc + 1, sizeof **o) : NULL;
+	bool ok = *o && align_calls(p, *c, *nc, o0, no, *o);
+	free(o0);
+	if (!ok) {
+		free(*c);
+		free(*o);
+		*c = *o = NULL;
+	}
+	return ok;
+}
+
 void pl_call_effects(pl_pair *p)
 {
 	if (!p->orig || !p->opt)
 		return;
-	uint32_t nc, no;
-	uint32_t *c = calls_of(p->opt, &nc);
-	uint32_t *o0 = calls_of(p->orig, &no);
-	uint32_t *o = c && o0 ? calloc(nc + 1, sizeof *o) : NULL;
-	if (o && align_calls(p, c, nc, o0, no, o)) {
+	uint32_t nc, *c, *o;
+	if (pl_paired_calls(p, &c, &nc, &o)) {
 		for (uint32_t k = 0; k < nc; k++) {
 			if (c[k] == UINT32_MAX)
 				continue;
@@ -565,5 +578,4 @@ void pl_call_effects(pl_pair *p)
 	}
 	free(c);
 	free(o);
-	free(o0);
 }

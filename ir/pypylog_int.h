@@ -149,13 +149,23 @@ bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
+/* The calls of P's traces as pl_call_effects pairs them: *C the optimized
+ * trace's call ops (*NC of them; UINT32_MAX where unpaired), *O the
+ * original's partner of each; both malloc'd.  False (nothing to free)
+ * when out of memory. */
+bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc,
+		     uint32_t **o);
 /* The classes the optimized trace shows its ConstPtrs are not, written
  * into the descr of the original's instance comparisons
- * (pypylog_classes.c); P->nclasses counts them. */
+ * (pypylog_consts.c); P->nclasses counts them. */
 void pl_const_classes(pl_pair *p);
+/* The one-char strings the optimized trace shows its ConstPtrs are: an
+ * original str_eq with the constant becomes str_eq_char with the char
+ * (pypylog_consts.c); P->nstrs counts them. */
+void pl_const_strings(pl_pair *p);
 /* Whether op I of T is an instance comparison of a ConstPtr with a value
  * a guard_class before it gives a class: one PyPy's optimizer folds when
- * the constant's class is another (pypylog_classes.c). */
+ * the constant's class is another (pypylog_consts.c). */
 bool pl_class_foldable(const ir_trace *t, uint32_t i);
 
 /* ---- heap facts of a bridge (pypylog_bridge.c, pypylog_keep.c) ---------- */

@@ -164,7 +164,7 @@ bool ir_py_items_token(const char *descr, char *buf, size_t cap);
 bool ir_py_forces_vable(const char *call_descr);
 
 /* The class named by the descr "<not-class=C>" of a ptr_eq or ptr_ne
- * (jitprove log's constant classes, ir/pypylog_classes.c): the
+ * (jitprove log's constant classes, ir/pypylog_consts.c): the
  * comparison's ConstPtr operand is no instance of C.  Returns C and its
  * length in *LEN, or NULL when DESCR is not of that form. */
 const char *ir_py_not_class(const char *descr, size_t *len);

@@ -62,7 +62,7 @@ enum {
 	IR_OPF_RECORDED = 1u << 3,
 	/* PyPy's instance_ptr_eq/ne: ptr_eq/ne of two instances, which
 	 * PyPy's optimizer may fold when their known classes differ
-	 * (ir/pypylog_classes.c); printed with PyPy's name. */
+	 * (ir/pypylog_consts.c); printed with PyPy's name. */
 	IR_OPF_INSTANCE = 1u << 4,
 };
 

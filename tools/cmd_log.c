@@ -46,6 +46,8 @@ typedef struct record {
 	uint32_t floats;  /* ... and float constants read as the original's */
 	uint32_t classes; /* ... and ConstPtrs taken to be no instance of a
 			     class (pl_pair.nclasses) */
+	uint32_t strs;	  /* ... and ConstPtrs taken to be a one-char string
+			     (pl_pair.nstrs) */
 	double ms;
 	char reason[400];
 } record;
@@ -172,6 +174,7 @@ static void check_pair(ver_ctx *c, const ver_opts *vo, const pl_pair *p,
 		r->kept = p->nkept;
 		r->floats = p->nfloat;
 		r->classes = p->nclasses;
+		r->strs = p->nstrs;
 	}
 }
 
@@ -315,6 +318,7 @@ typedef struct totals {
 	uint32_t kept;	  /* proved pairs that assume fields kept by calls */
 	uint32_t floats;  /* proved pairs that assume float constants */
 	uint32_t classes; /* proved pairs that assume constant classes */
+	uint32_t strs;	  /* proved pairs that assume constant strings */
 	double ms;
 } totals;
 
@@ -342,10 +346,15 @@ static void print_line(const char *file, const pl_pair *p, const record *r,
 		       r->floats, r->floats == 1 ? "" : "s");
 		sep = ", ";
 	}
-	if (r->classes)
+	if (r->classes) {
 		printf("%s%u constant class%s", sep, r->classes,
 		       r->classes == 1 ? "" : "es");
-	if (r->assumed || r->kept || r->floats || r->classes)
+		sep = ", ";
+	}
+	if (r->strs)
+		printf("%s%u constant string%s", sep, r->strs,
+		       r->strs == 1 ? "" : "s");
+	if (r->assumed || r->kept || r->floats || r->classes || r->strs)
 		putchar(')');
 	putchar('\n');
 }
@@ -371,8 +380,9 @@ static void json_pair(strbuf *sb, const char *file, const pl_pair *p,
 	sb_json_str(sb, r->reason);
 	sb_printf(sb,
 		  ",\"ptr_identities\":%u,\"kept_fields\":%u,"
-		  "\"float_constants\":%u,\"const_classes\":%u}",
-		  r->assumed, r->kept, r->floats, r->classes);
+		  "\"float_constants\":%u,\"const_classes\":%u,"
+		  "\"const_strings\":%u}",
+		  r->assumed, r->kept, r->floats, r->classes, r->strs);
 }
 
 /* ---- --out -------------------------------------------------------------- */
@@ -461,10 +471,11 @@ int cmd_log(int argc, char **argv)
 	     "take no field as kept by a call: every call may write every "
 	     "field (pairs that need one kept stay unknown)",
 	     0, 0, NULL, false},
-	    {"classes-unknown", CLI_FLAG, &unread,
-	     "take no ConstPtr to be no instance of a class because the "
-	     "optimized trace folded its instance comparisons (pairs that "
-	     "need it stay unknown)",
+	    {"consts-unknown", CLI_FLAG, &unread,
+	     "take nothing of a ConstPtr's memory from the optimized trace: "
+	     "not its class from a folded instance comparison, nor a "
+	     "one-char string from a string comparison made a char one "
+	     "(pairs that need it stay unknown)",
 	     0, 0, NULL, false},
 	    cli_opt_jobs(&jobs),
 	    cli_opt_timeout(&timeout),
@@ -527,7 +538,7 @@ int cmd_log(int argc, char **argv)
 		jp_err_clear(&err);
 		pl_opts po = {.apart = apart,
 			      .write_all = writeall,
-			      .classes_unknown = unread};
+			      .consts_unknown = unread};
 		if (pl_read(pos[f], &po, &log, &err)) {
 			cli_error(&err);
 			read_error = true;
@@ -551,6 +562,7 @@ int cmd_log(int argc, char **argv)
 			t.kept += recs[i].kept != 0;
 			t.floats += recs[i].floats != 0;
 			t.classes += recs[i].classes != 0;
+			t.strs += recs[i].strs != 0;
 			t.ms += recs[i].ms;
 			if (json)
 				json_pair(&js, pos[f], &log.pairs[i], &recs[i],
@@ -571,20 +583,22 @@ int cmd_log(int argc, char **argv)
 		       "\"unknown\":%u,\"error\":%u,\"proved_assuming_ptr_"
 		       "identities\":%u,\"proved_assuming_kept_fields\":%u,"
 		       "\"proved_assuming_float_constants\":%u,"
-		       "\"proved_assuming_const_classes\":%u},"
+		       "\"proved_assuming_const_classes\":%u,"
+		       "\"proved_assuming_const_strings\":%u},"
 		       "\"traces\":[%s]}\n",
 		       t.n[V_PROVED], t.n[V_CEX], t.n[V_UNKNOWN], t.n[V_ERROR],
-		       t.assumed, t.kept, t.floats, t.classes,
+		       t.assumed, t.kept, t.floats, t.classes, t.strs,
 		       js.buf ? js.buf : "");
 	} else {
 		printf("%u pairs: %u proved (%.1f%%; %u of them assuming "
 		       "ConstPtr identities, %u assuming fields kept by "
-		       "calls, %u float constants, %u constant classes), %u "
-		       "counterexample, %u unknown, %u error; %.1f s\n",
+		       "calls, %u float constants, %u constant classes, %u "
+		       "constant strings), %u counterexample, %u unknown, %u "
+		       "error; %.1f s\n",
 		       total, t.n[V_PROVED],
 		       total ? 100.0 * t.n[V_PROVED] / total : 0.0, t.assumed,
-		       t.kept, t.floats, t.classes, t.n[V_CEX], t.n[V_UNKNOWN],
-		       t.n[V_ERROR], (clk_now_ms() - t0) / 1e3);
+		       t.kept, t.floats, t.classes, t.strs, t.n[V_CEX],
+		       t.n[V_UNKNOWN], t.n[V_ERROR], (clk_now_ms() - t0) / 1e3);
 	}
 	sb_release(&js);
 	free(pos);

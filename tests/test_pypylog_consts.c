@@ -1,6 +1,7 @@
-/* ir/pypylog_classes.c: the classes a pair takes its ConstPtrs not to
- * have, because the optimized trace folded their instance comparisons;
- * and the heap model's use of them (verify/heap_classes.c). */
+/* ir/pypylog_consts.c: the classes a pair takes its ConstPtrs not to
+ * have, because the optimized trace folded their instance comparisons,
+ * and the heap model's use of them (verify/heap_classes.c); the one-char
+ * strings it takes them to be. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ static void test_folded(void)
 	CHECK(p->nclasses == 1);
 	CHECK(!strcmp(cmp_descr(p), "<not-class=W_A>"));
 	pl_free(&log);
-	pl_opts o = {.classes_unknown = true};
+	pl_opts o = {.consts_unknown = true};
 	jp_err e;
 	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
 	CHECK(log.n == 1 && log.pairs[0].nclasses == 0 && log.pairs[0].orig &&
@@ -152,10 +153,69 @@ static void test_heap_model(void)
 	}
 }
 
+/* A string comparison with a constant that the optimized trace makes a
+ * comparison with one char: the original's call takes the char form with
+ * that char, its descr naming the constant (pl_const_strings).  Not with
+ * --consts-unknown, nor when two calls show two chars for one constant. */
+static void test_const_strings(void)
+{
+	for (int v = 0; v < 3; v++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "i2 = call_i(ConstClass(ll_streq__rpy_stringPtr_rpy_"
+		    "stringPtr), p0, ConstPtr(ptr3), descr=<Calli 1 rr "
+		    "EF=0 OS=24>)\n"
+		    "i4 = call_i(ConstClass(ll_streq__rpy_stringPtr_rpy_"
+		    "stringPtr), p1, ConstPtr(ptr3), descr=<Calli 1 rr "
+		    "EF=0 OS=24>)\n"
+		    "finish(i2, i4)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0f with 3 ops\n"
+		    "[p10, p11]\n"
+		    "+1: i12 = call_i(ConstClass(_ll_2_str_eq_nonnull_char__"
+		    "rpy_stringPtr_Char), p10, 35, descr=<Calli 8 ri EF=0 "
+		    "OS=29>)\n"
+		    "+2: i14 = call_i(ConstClass(_ll_2_str_eq_nonnull_char__"
+		    "rpy_stringPtr_Char), p11, %d, descr=<Calli 8 ri EF=0 "
+		    "OS=29>)\n"
+		    "+3: finish(i12, i14)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 2 ? 36 : 35);
+		pl_opts o = {.consts_unknown = v == 1};
+		pl_log log;
+		jp_err e;
+		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
+		      JP_OK);
+		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
+		CHECK(p && p->orig);
+		if (p && p->orig) {
+			bool taken = v == 0;
+			const ir_trace *t = p->orig;
+			CHECK(p->nstrs == (taken ? 1u : 0u));
+			for (uint32_t i = 0; i < 2; i++) {
+				const ir_op *op = &t->ops[i];
+				CHECK(
+				    !strcmp(ir_valname(t, op->args[0]),
+					    taken ? "str_eq_char" : "str_eq"));
+				CHECK(!taken ||
+				      (ir_val(t, op->args[2])->cval == 35 &&
+				       strstr(ir_strtext(t, op->descr),
+					      "const-str=")));
+			}
+		}
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_folded();
 	test_not_taken();
 	test_heap_model();
-	return check_summary("test_pypylog_classes");
+	test_const_strings();
+	return check_summary("test_pypylog_consts");
 }
