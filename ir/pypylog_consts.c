@@ -270,11 +270,12 @@ void pl_const_strings(pl_pair *p)
 		if (c[k] == UINT32_MAX || o[k] == UINT32_MAX)
 			continue;
 		const ir_op *q = &p->opt->ops[c[k]], *r = &p->orig->ops[o[k]];
-		uint32_t a =
-		    calls_fn(p->orig, r, "str_eq") ? const_arg(p->orig, r) : 0;
+		if (!calls_fn(p->orig, r, "str_eq") ||
+		    !calls_fn(p->opt, q, "str_eq_char"))
+			continue;
+		uint32_t a = const_arg(p->orig, r);
 		const ir_value *ch = ir_val(p->opt, q->args[2]);
-		if (a && calls_fn(p->opt, q, "str_eq_char") &&
-		    ch->tag == IR_VAL_CONST_INT)
+		if (a && ch->tag == IR_VAL_CONST_INT)
 			note_char(v, &n, cptr_name(p->orig, r->args[a]),
 				  ch->cval);
 	}

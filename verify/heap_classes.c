@@ -3,7 +3,7 @@
  *
  * jitprove log marks an instance comparison of the original that PyPy's
  * optimizer folded by the classes of its operands with the descr
- * "<not-class=C>" (ir/pypylog_classes.c, docs/pypy.md "Constant
+ * "<not-class=C>" (ir/pypylog_consts.c, docs/pypy.md "Constant
  * classes"): the comparison's ConstPtr K is no instance of C.  Here that
  * becomes type(K) != C in the background, for the whole pair: a fact of
  * the object, like its address.  A class no guard or allocation of the

@@ -417,7 +417,7 @@ jp_status hp_realism(hp *h);
 /* Adds to the background what the pair assumes of its constants' classes:
  * type(K) != C for each ptr_eq/ptr_ne of either trace with the descr
  * "<not-class=C>" and the ConstPtr K as an operand (jitprove log's
- * constant classes, ir/pypylog_classes.c). */
+ * constant classes, ir/pypylog_consts.c). */
 void hp_class_facts(hp *h);
 
 /* ---- heap_encode.c ----------------------------------------------- */
