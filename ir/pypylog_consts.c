@@ -179,8 +179,7 @@ void pl_const_classes(pl_pair *p)
 	}
 }
 
-/* ---- one-char strings -----------------------------------------------------
- */
+/* ---- one-char strings --------------------------------------------------- */
 
 /* Whether op OP of T calls the str_eq family function NAME (after
  * pl_str_eq_calls: "str_eq" or "str_eq_char") with three arguments. */
