@@ -959,12 +959,12 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 				lists_typed(p); /* the facts' list fields */
 			}
 		}
-		/* Last: after the rewrites that turn calls into inputs, and
-		 * after a bridge's facts, whose reads of fields are the
-		 * optimized bridge's knowledge before its first call. */
 		/* Before the call effects, which then see the char form. */
 		if (p->orig && (!o || !o->consts_unknown))
 			pl_const_strings(p);
+		/* Last: after the rewrites that turn calls into inputs, and
+		 * after a bridge's facts, whose reads of fields are the
+		 * optimized bridge's knowledge before its first call. */
 		if (p->orig && (!o || !o->write_all))
 			pl_call_effects(p);
 		/* A bridge's facts held on its recorded run too, and so did

@@ -42,16 +42,9 @@
 
 /* ---- classes ------------------------------------------------------------ */
 
-static const char *cptr_name(const ir_trace *t, ir_vid v)
-{
-	if (v == IR_NOVAL || ir_val(t, v)->tag != IR_VAL_CONST_PTR)
-		return NULL;
-	return ir_strtext(t, ir_val(t, v)->name);
-}
-
 static bool names(const ir_trace *t, ir_vid v, const char *k)
 {
-	const char *n = cptr_name(t, v);
+	const char *n = pl_cptr_name(t, v);
 	return n && !strcmp(n, k);
 }
 
@@ -130,17 +123,29 @@ static bool counted(const ir_trace *t, uint32_t i, const char *k, uint32_t d)
 	return false;
 }
 
-bool pl_class_foldable(const ir_trace *t, uint32_t i)
+/* Whether OP of T is an instance comparison of exactly one ConstPtr (*K,
+ * its name) with a value *V. */
+static bool instance_cmp(const ir_trace *t, const ir_op *op, const char **k,
+			 ir_vid *v)
 {
-	const ir_op *op = &t->ops[i];
 	if (!(op->flags & IR_OPF_INSTANCE) || op->nargs != 2 ||
 	    (op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE))
 		return false;
-	bool k0 = cptr_name(t, op->args[0]) != NULL;
-	bool k1 = cptr_name(t, op->args[1]) != NULL;
-	if (k0 == k1)
-		return false;
-	return class_before(t, i, op->args[k0 ? 1 : 0]) != NULL;
+	*k = pl_cptr_name(t, op->args[0]);
+	*v = op->args[1];
+	if (!*k) {
+		*k = pl_cptr_name(t, op->args[1]);
+		*v = op->args[0];
+	}
+	return *k && !pl_cptr_name(t, *v);
+}
+
+bool pl_class_foldable(const ir_trace *t, uint32_t i)
+{
+	const char *k;
+	ir_vid v;
+	return instance_cmp(t, &t->ops[i], &k, &v) &&
+	       class_before(t, i, v) != NULL;
 }
 
 void pl_const_classes(pl_pair *p)
@@ -150,16 +155,9 @@ void pl_const_classes(pl_pair *p)
 		return;
 	for (uint32_t i = 0; i < o->nops; i++) {
 		ir_op *op = &o->ops[i];
-		if (!(op->flags & IR_OPF_INSTANCE) || op->nargs != 2 ||
-		    op->descr || (op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE))
-			continue;
-		const char *k = cptr_name(o, op->args[0]);
-		ir_vid v = op->args[1];
-		if (!k) {
-			k = cptr_name(o, op->args[1]);
-			v = op->args[0];
-		}
-		if (!k || ir_val(o, v)->tag == IR_VAL_CONST_PTR ||
+		const char *k;
+		ir_vid v;
+		if (op->descr || !instance_cmp(o, op, &k, &v) ||
 		    !class_unsaid(o, k) || !class_unsaid(p->opt, k) ||
 		    compares(p->opt, k))
 			continue;
@@ -196,7 +194,8 @@ static bool calls_fn(const ir_trace *t, const ir_op *op, const char *name)
 static uint32_t const_arg(const ir_trace *t, const ir_op *op)
 {
 	for (uint32_t k = 2; k >= 1; k--)
-		if (cptr_name(t, op->args[k]) && !cptr_name(t, op->args[3 - k]))
+		if (pl_cptr_name(t, op->args[k]) &&
+		    !pl_cptr_name(t, op->args[3 - k]))
 			return k;
 	return 0;
 }
@@ -230,7 +229,7 @@ static uint32_t rewrite_streq(ir_trace *o, const kchar *v, uint32_t n)
 		uint32_t a = calls_fn(o, op, "str_eq") ? const_arg(o, op) : 0;
 		for (uint32_t x = 0; a && x < n; x++) {
 			if (v[x].clash ||
-			    strcmp(cptr_name(o, op->args[a]), v[x].k))
+			    strcmp(pl_cptr_name(o, op->args[a]), v[x].k))
 				continue;
 			char d[300];
 			int len = snprintf(
@@ -275,7 +274,7 @@ void pl_const_strings(pl_pair *p)
 		uint32_t a = const_arg(p->orig, r);
 		const ir_value *ch = ir_val(p->opt, q->args[2]);
 		if (a && ch->tag == IR_VAL_CONST_INT)
-			note_char(v, &n, cptr_name(p->orig, r->args[a]),
+			note_char(v, &n, pl_cptr_name(p->orig, r->args[a]),
 				  ch->cval);
 	}
 	if (v && n)

@@ -232,6 +232,28 @@ static inline uint32_t pl_uf_find(uint32_t *up, uint32_t i)
 	return i;
 }
 
+/* The name of ConstPtr V of T, or NULL when V is no ConstPtr. */
+static inline const char *pl_cptr_name(const ir_trace *t, ir_vid v)
+{
+	if (v == IR_NOVAL || ir_val(t, v)->tag != IR_VAL_CONST_PTR)
+		return NULL;
+	return ir_strtext(t, ir_val(t, v)->name);
+}
+
+/* The ConstPtr the first guard_value on V in ops [FROM, TO) of T pins it
+ * to, or IR_NOVAL. */
+static inline ir_vid pl_pinned(const ir_trace *t, ir_vid v, uint32_t from,
+			       uint32_t to)
+{
+	for (uint32_t m = from; m < to; m++) {
+		const ir_op *g = &t->ops[m];
+		if (g->opc == IR_GUARD_VALUE && g->nargs == 2 &&
+		    g->args[0] == v && pl_cptr_name(t, g->args[1]))
+			return g->args[1];
+	}
+	return IR_NOVAL;
+}
+
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);
 uint64_t pl_hash_text(const char *s);

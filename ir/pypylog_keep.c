@@ -27,18 +27,11 @@
  * no such read, or an ambiguous one, is dropped, and so is every one
  * when APART (--ptrs-apart: no identity assumed). */
 
-/* The ConstPtr that a guard_value after op J of B pins the value V to,
- * or NULL. */
+/* The name of the ConstPtr a guard_value after op J of B pins the value V
+ * to, or NULL. */
 static const char *pinned(const ir_trace *b, uint32_t j, ir_vid v)
 {
-	for (uint32_t m = j; m < b->nops; m++) {
-		const ir_op *gv = &b->ops[m];
-		if (gv->opc == IR_GUARD_VALUE && gv->nargs == 2 &&
-		    gv->args[0] == v &&
-		    ir_val(b, gv->args[1])->tag == IR_VAL_CONST_PTR)
-			return ir_strtext(b, ir_val(b, gv->args[1])->name);
-	}
-	return NULL;
+	return pl_cptr_name(b, pl_pinned(b, v, j, b->nops));
 }
 
 /* A fact "field D of the ConstPtr read at op J of B holds input K": the

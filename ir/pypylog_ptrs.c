@@ -173,12 +173,6 @@ static void add_occ(ptr_names *pn, uint64_t sig, uint32_t name, uint32_t op,
 	pn->nocc++;
 }
 
-static const char *const_ptr_name(const ir_trace *t, ir_vid v)
-{
-	const ir_value *x = ir_val(t, v);
-	return x->tag == IR_VAL_CONST_PTR ? ir_strtext(t, x->name) : NULL;
-}
-
 /* The role of argument J of op OPI. */
 static uint64_t role_sig(const ir_trace *t, uint32_t opi, uint32_t j)
 {
@@ -203,20 +197,6 @@ static bool call_op(const ir_trace *t, const ir_op *op)
 {
 	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
 	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
-}
-
-/* The ConstPtr a guard_value after op J (and before AT) of T pins J's
- * result to, or IR_NOVAL. */
-static ir_vid pinned_after(const ir_trace *t, uint32_t j, uint32_t at)
-{
-	ir_vid r = t->ops[j].result;
-	for (uint32_t k = j + 1; k < at && r != IR_NOVAL; k++) {
-		const ir_op *g = &t->ops[k];
-		if (g->opc == IR_GUARD_VALUE && g->nargs == 2 &&
-		    g->args[0] == r && const_ptr_name(t, g->args[1]))
-			return g->args[1];
-	}
-	return IR_NOVAL;
 }
 
 /* The ConstPtr that V, read at op AT, holds when V is a field read whose
@@ -247,7 +227,7 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 && same) {
 			if (op->args[0] == rd->args[0])
-				return const_ptr_name(t, op->args[1])
+				return pl_cptr_name(t, op->args[1])
 					   ? op->args[1]
 					   : IR_NOVAL;
 			if (!fresh)
@@ -255,7 +235,7 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 		}
 		if (!fresh && op->opc == IR_GETFIELD_GC_R && op->nargs == 1 &&
 		    same && op->args[0] == rd->args[0]) {
-			ir_vid k = pinned_after(t, i, x->def);
+			ir_vid k = pl_pinned(t, op->result, i + 1, x->def);
 			if (k != IR_NOVAL)
 				return k;
 		}
@@ -279,7 +259,7 @@ static bool sure_pass(const ir_trace *t, const ir_op *g)
 		return false;
 	for (int a = 0; a < 2; a++)
 		if (ir_allocated(t, c->args[a]) &&
-		    const_ptr_name(t, c->args[1 - a]))
+		    pl_cptr_name(t, c->args[1 - a]))
 			return true;
 	return false;
 }
@@ -358,7 +338,7 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 			 never_seen(t, op->args[0]))
 			dead = OCC_UNSEEN;
 		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = const_ptr_name(t, op->args[j]);
+			const char *s = pl_cptr_name(t, op->args[j]);
 			uint32_t k = s ? name_index(pn, s) : UINT32_MAX;
 			if (k != UINT32_MAX)
 				add_occ(pn, role_sig(t, i, j), k, i, side,
@@ -366,9 +346,9 @@ static void collect(ptr_names *pn, const ir_trace *t, uint8_t side)
 		}
 		if (op->opc == IR_GUARD_VALUE && op->nargs == 2) {
 			ir_vid s0 = stored_const(t, op->args[0], i);
-			const char *a = const_ptr_name(
-			    t, s0 != IR_NOVAL ? s0 : op->args[0]);
-			const char *b = const_ptr_name(t, op->args[1]);
+			const char *a =
+			    pl_cptr_name(t, s0 != IR_NOVAL ? s0 : op->args[0]);
+			const char *b = pl_cptr_name(t, op->args[1]);
 			uint32_t x = a ? name_index(pn, a) : UINT32_MAX;
 			uint32_t y = b ? name_index(pn, b) : UINT32_MAX;
 			if (x != UINT32_MAX && y != UINT32_MAX)
@@ -546,7 +526,7 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = const_ptr_name(o, op->args[j]);
+			const char *s = pl_cptr_name(o, op->args[j]);
 			if (!s || shallow_role(o, i, j) != r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
@@ -571,7 +551,7 @@ static uint32_t role_ops(const ir_trace *t, uint64_t r, uint64_t fate,
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++)
-			if (const_ptr_name(t, op->args[j]) &&
+			if (pl_cptr_name(t, op->args[j]) &&
 			    shallow_role(t, i, j) == r &&
 			    (fate ? holder_fate(t, i) == fate
 				  : !folded_compare(t, op))) {
@@ -603,7 +583,7 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 			continue;
 		const ir_op *op = &p->orig->ops[a[k]];
 		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = const_ptr_name(p->orig, op->args[j]);
+			const char *s = pl_cptr_name(p->orig, op->args[j]);
 			if (s && shallow_role(p->orig, a[k], j) == r)
 				return find(pn, rec_obj(pn, name_index(pn, s)));
 		}
@@ -629,9 +609,9 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
 		const char *sa =
-		    const_ptr_name(p->orig, p->orig->ops[a[m]].args[aj[m]]);
+		    pl_cptr_name(p->orig, p->orig->ops[a[m]].args[aj[m]]);
 		const char *sb =
-		    const_ptr_name(p->opt, p->opt->ops[b[m]].args[bj[m]]);
+		    pl_cptr_name(p->opt, p->opt->ops[b[m]].args[bj[m]]);
 		uint32_t x = find(pn, rec_obj(pn, name_index(pn, sa)));
 		uint32_t y = find(pn, name_index(pn, sb));
 		if (y < norig && y != x)
@@ -659,7 +639,7 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = const_ptr_name(t, op->args[j]);
+			const char *s = pl_cptr_name(t, op->args[j]);
 			uint32_t x = s ? name_index(pn, s) : UINT32_MAX;
 			if (x == UINT32_MAX || find(pn, x) < norig)
 				continue;
@@ -712,7 +692,7 @@ static int cell_access(const ir_trace *t, const ir_op *op, const char *d)
 	if ((!get && !set) || !op->descr || op->nargs == 0 ||
 	    strcmp(ir_strtext(t, op->descr), d))
 		return 0;
-	if (!const_ptr_name(t, op->args[0]))
+	if (!pl_cptr_name(t, op->args[0]))
 		return -1;
 	return get ? 1 : 2;
 }
@@ -744,7 +724,7 @@ static void accesses(const piece *p, const char *d, int kind, uint32_t *ops,
 
 static uint32_t name_at(ptr_names *pn, const ir_trace *t, uint32_t opi)
 {
-	return name_index(pn, const_ptr_name(t, t->ops[opi].args[0]));
+	return name_index(pn, pl_cptr_name(t, t->ops[opi].args[0]));
 }
 
 /* The one store of D in piece O before op AT and after its last call

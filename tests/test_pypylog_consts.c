@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "ir/parse.h"
 #include "ir/pypylog.h"
+#include "test_heap_util.h"
 #include "test_pypylog_util.h"
 #include "verify/check.h"
 
@@ -127,27 +127,17 @@ static void test_heap_model(void)
 		char orig_text[600];
 		snprintf(orig_text, sizeof orig_text, orig_fmt,
 			 with ? ", descr=<not-class=W_A>" : "");
-		ir_parse_opts po = {.width = 64, .opaque = true, .file = "t"};
-		ir_trace *o = NULL, *p = NULL;
-		jp_err e;
-		CHECK(ir_parse(orig_text, strlen(orig_text), &po, &o, &e) ==
-		      JP_OK);
-		CHECK(ir_parse(opt_text, strlen(opt_text), &po, &p, &e) ==
-		      JP_OK);
-		if (!o || !p) {
-			ir_trace_free(o);
-			ir_trace_free(p);
-			continue;
-		}
+		ir_trace *o = parse(orig_text), *p = parse(opt_text);
+		CHECK(o && p);
 		ver_opts vo = ver_default_opts();
 		vo.isolate = false;
 		ver_result r;
-		memset(&r, 0, sizeof r);
-		ver_ctx *c = ver_ctx_new(&e);
-		CHECK(c && ver_check(c, o, p, &vo, &r, &e) == JP_OK);
-		CHECK(r.verdict == (with ? VER_PROVED : VER_REFUTED));
-		ver_result_free(&r);
-		ver_ctx_free(c);
+		jp_err e;
+		bool ok = o && p && ver_check(C, o, p, &vo, &r, &e) == JP_OK;
+		CHECK(ok);
+		CHECK(ok && r.verdict == (with ? VER_PROVED : VER_REFUTED));
+		if (ok)
+			ver_result_free(&r);
 		ir_trace_free(o);
 		ir_trace_free(p);
 	}
@@ -213,9 +203,15 @@ static void test_const_strings(void)
 
 int main(void)
 {
+	jp_err err;
+	C = ver_ctx_new(&err);
+	CHECK(C != NULL);
+	if (!C)
+		return check_summary("test_pypylog_consts");
 	test_folded();
 	test_not_taken();
 	test_heap_model();
 	test_const_strings();
+	ver_ctx_free(C);
 	return check_summary("test_pypylog_consts");
 }

@@ -12,16 +12,6 @@
  */
 #include "heap_int.h"
 
-/* The index of the class named by the LEN bytes at NAME, or HP_NONE. */
-static uint32_t class_named(const hp *h, const char *name, size_t len)
-{
-	for (uint32_t i = 0; i < h->ncls; i++)
-		if (strlen(h->cls[i].name) == len &&
-		    !strncmp(h->cls[i].name, name, len))
-			return i + 1; /* as hp_class_index */
-	return HP_NONE;
-}
-
 /* The fact op OP of T states, or NULL. */
 static Z3_ast fact_of(hp *h, const ir_trace *t, const ir_op *op)
 {
@@ -30,7 +20,7 @@ static Z3_ast fact_of(hp *h, const ir_trace *t, const ir_op *op)
 		return NULL;
 	size_t len;
 	const char *c = ir_py_not_class(ir_strtext(t, op->descr), &len);
-	uint32_t ci = c ? class_named(h, c, len) : HP_NONE;
+	uint32_t ci = c ? hp_class_find(h, c, len) : HP_NONE;
 	if (ci == HP_NONE)
 		return NULL;
 	for (uint32_t a = 0; a < 2; a++) {

@@ -378,7 +378,10 @@ uint32_t hp_field_index(const hp *h, const char *name);
  * for array items. */
 Z3_sort hp_key_sort(const hp *h, const hfield *f);
 
+/* The index of the class named NAME (made on first use), and of the one
+ * named by the LEN bytes at NAME (HP_NONE when the pair names none). */
 uint32_t hp_class_index(hp *h, const char *name);
+uint32_t hp_class_find(const hp *h, const char *name, size_t len);
 
 jp_status hp_scan_fields(hp *h, const ir_trace *t);
 /* A ConstClass of T used as a value (an argument of a call other than the

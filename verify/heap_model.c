@@ -89,11 +89,20 @@ uint32_t hp_field_index(const hp *h, const char *name)
 	return HP_NONE;
 }
 
-uint32_t hp_class_index(hp *h, const char *name)
+uint32_t hp_class_find(const hp *h, const char *name, size_t len)
 {
 	for (uint32_t i = 0; i < h->ncls; i++)
-		if (!strcmp(h->cls[i].name, name))
+		if (strlen(h->cls[i].name) == len &&
+		    !strncmp(h->cls[i].name, name, len))
 			return i + 1;
+	return HP_NONE;
+}
+
+uint32_t hp_class_index(hp *h, const char *name)
+{
+	uint32_t c = hp_class_find(h, name, strlen(name));
+	if (c != HP_NONE)
+		return c;
 	h->cls[h->ncls].name = name;
 	return ++h->ncls;
 }
