@@ -31,7 +31,9 @@
  * original's str_eq calls with K becomes str_eq_char(s, c) with OS 30,
  * ll_streq's own meaning for such a K (false for a NULL s), its descr
  * naming K (" const-str=K").  Not when two calls show two chars for one
- * K.  pl_pair.nstrs counts the constants.
+ * K.  The same for s[i:i+1] == K, which PyPy compares as
+ * str_eq_slice_char(s, i, 1, c): the original's str_eq_char(K, s[i])
+ * becomes that call.  pl_pair.nstrs counts the constants.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -39,6 +41,7 @@
 #include <string.h>
 
 #include "pypylog_int.h"
+#include "pypyops.h"
 
 /* ---- classes ------------------------------------------------------------ */
 
@@ -204,7 +207,50 @@ typedef struct kchar {
 	const char *k; /* the ConstPtr's name (ORIG's string) */
 	uint64_t c;
 	bool clash; /* two calls show two chars */
+	bool used;  /* a call of ORIG was rewritten with it */
 } kchar;
+
+/* Whether op OP of T calls PyPy's str_eq_slice_char(s, start, 1, c)
+ * (OS 27) with a constant char; *C receives it. */
+static bool slice_char_call(const ir_trace *t, const ir_op *op, uint64_t *c)
+{
+	if (op->opc != IR_OPAQUE || op->nargs != 5 || op->result == IR_NOVAL ||
+	    !op->descr || ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS ||
+	    ir_py_oopspec(ir_strtext(t, op->descr)) != 27)
+		return false;
+	const ir_value *len = ir_val(t, op->args[3]),
+		       *ch = ir_val(t, op->args[4]);
+	if (len->tag != IR_VAL_CONST_INT || len->cval != 1 ||
+	    ch->tag != IR_VAL_CONST_INT)
+		return false;
+	*c = ch->cval;
+	return true;
+}
+
+/* Whether op R of T is str_eq_char(K, x) (pl_str_eq_calls' form of
+ * ll_streq(K, t) with t the one-char string of x) with x = s[i], a char
+ * read of a string that nothing between the read and R may write: then
+ * *S and *I receive s and i. */
+static bool char_of_read(const ir_trace *t, const ir_op *r, ir_vid *s,
+			 ir_vid *i)
+{
+	if (!calls_fn(t, r, "str_eq_char") || !pl_cptr_name(t, r->args[1]) ||
+	    pl_cptr_name(t, r->args[2]))
+		return false;
+	uint32_t d = ir_defop(t, r->args[2]);
+	if (d == UINT32_MAX)
+		return false;
+	const ir_op *g = &t->ops[d];
+	if (g->opc != IR_GETARRAYITEM_GC_I || g->nargs != 2 || !g->descr ||
+	    strcmp(ir_strtext(t, g->descr), "<str>"))
+		return false;
+	*s = g->args[0];
+	*i = g->args[1];
+	for (const ir_op *op = g + 1; op < r; op++)
+		if (!pl_leaves_chars(op, *s))
+			return false;
+	return true;
+}
 
 /* Adds "K is the string C" to V (*N entries, room for one more). */
 static void note_char(kchar *v, uint32_t *n, const char *k, uint64_t c)
@@ -214,45 +260,101 @@ static void note_char(kchar *v, uint32_t *n, const char *k, uint64_t c)
 			v[i].clash |= v[i].c != c;
 			return;
 		}
-	v[(*n)++] = (kchar){k, c, false};
+	v[(*n)++] = (kchar){k, c, false, false};
+}
+
+/* The entry of V (N of them) for ORIG's ConstPtr K, NULL when there is
+ * none or it is ambiguous. */
+static kchar *find_char(kchar *v, uint32_t n, const ir_trace *o, ir_vid k)
+{
+	for (uint32_t x = 0; x < n; x++)
+		if (!v[x].clash && !strcmp(pl_cptr_name(o, k), v[x].k))
+			return &v[x];
+	return NULL;
+}
+
+/* Gives op OP of ORIG the descr D with " const-str=K" before its '>';
+ * false (OP unchanged) when out of memory. */
+static bool name_const(ir_trace *o, ir_op *op, const char *d, const char *k)
+{
+	char buf[300];
+	int len = snprintf(buf, sizeof buf, "%.*s const-str=%s>",
+			   (int)strcspn(d, ">"), d, k);
+	uint32_t ds =
+	    len > 0 && (size_t)len < sizeof buf ? ir_cstr(o, buf) : UINT32_MAX;
+	if (ds == UINT32_MAX)
+		return false;
+	op->descr = ds;
+	return true;
 }
 
 /* Rewrites ORIG's str_eq calls with the constants of V into the char
- * form; how many constants it used. */
-static uint32_t rewrite_streq(ir_trace *o, const kchar *v, uint32_t n)
+ * form. */
+static void rewrite_streq(ir_trace *o, kchar *v, uint32_t n)
 {
-	uint32_t used = 0;
-	bool *seen = calloc(n + 1, sizeof *seen);
-	ir_vid fn = seen ? ir_const_class(o, "str_eq_char") : IR_NOVAL;
+	ir_vid fn = ir_const_class(o, "str_eq_char");
 	for (uint32_t i = 0; fn != IR_NOVAL && i < o->nops; i++) {
 		ir_op *op = &o->ops[i];
 		uint32_t a = calls_fn(o, op, "str_eq") ? const_arg(o, op) : 0;
-		for (uint32_t x = 0; a && x < n; x++) {
-			if (v[x].clash ||
-			    strcmp(pl_cptr_name(o, op->args[a]), v[x].k))
-				continue;
-			char d[300];
-			int len = snprintf(
-			    d, sizeof d, "<Calli 8 ri EF=0 OS=30 const-str=%s>",
-			    v[x].k);
-			uint32_t ds = len > 0 && (size_t)len < sizeof d
-					  ? ir_cstr(o, d)
-					  : UINT32_MAX;
-			ir_vid c = ds != UINT32_MAX ? ir_const_int(o, v[x].c)
-						    : IR_NOVAL;
-			if (c == IR_NOVAL)
-				break; /* the call stays as it was */
-			op->args[1] = op->args[3 - a];
-			op->args[2] = c;
-			op->args[0] = fn;
-			op->descr = ds;
-			used += !seen[x];
-			seen[x] = true;
-			break;
-		}
+		kchar *x = a ? find_char(v, n, o, op->args[a]) : NULL;
+		ir_vid c = x ? ir_const_int(o, x->c) : IR_NOVAL;
+		ir_op was = *op;
+		if (c == IR_NOVAL ||
+		    !name_const(o, op, "<Calli 8 ri EF=0 OS=30>", x->k))
+			continue; /* the call stays as it was */
+		op->args[1] = was.args[3 - a];
+		op->args[2] = c;
+		op->args[0] = fn;
+		x->used = true;
 	}
-	free(seen);
-	return used;
+}
+
+/* Rewrites ORIG's call R, str_eq_char(K, s[i]) (char_of_read), into Q,
+ * the optimized trace's str_eq_slice_char(s', i', 1, c) call it pairs
+ * with, on s and i: with K the string of c, both say s[i] == c. */
+static void rewrite_slice(pl_pair *p, ir_op *r, const ir_op *q, kchar *x)
+{
+	ir_trace *o = p->orig;
+	ir_vid s, i;
+	if (!char_of_read(o, r, &s, &i))
+		return;
+	ir_vid *a = arena_alloc(&o->A, 5 * sizeof *a);
+	ir_vid fn = ir_const_class(o, ir_valname(p->opt, q->args[0]));
+	ir_vid one = ir_const_int(o, 1), c = ir_const_int(o, x->c);
+	if (!a || fn == IR_NOVAL || one == IR_NOVAL || c == IR_NOVAL ||
+	    !name_const(o, r, ir_strtext(p->opt, q->descr), x->k))
+		return; /* the call stays as it was */
+	a[0] = fn;
+	a[1] = s;
+	a[2] = i;
+	a[3] = one;
+	a[4] = c;
+	r->args = a;
+	r->nargs = 5;
+	x->used = true;
+}
+
+/* Notes in V (*N entries) the char that the optimized trace's call Q
+ * shows for the ConstPtr of ORIG's call R, its partner; *SLICE says
+ * whether R is a char comparison Q makes on a slice. */
+static void note_pair(const pl_pair *p, const ir_op *q, const ir_op *r,
+		      kchar *v, uint32_t *n, bool *slice)
+{
+	uint64_t c;
+	ir_vid s, i;
+	*slice = false;
+	if (calls_fn(p->orig, r, "str_eq") &&
+	    calls_fn(p->opt, q, "str_eq_char")) {
+		uint32_t a = const_arg(p->orig, r);
+		const ir_value *ch = ir_val(p->opt, q->args[2]);
+		if (a && ch->tag == IR_VAL_CONST_INT)
+			note_char(v, n, pl_cptr_name(p->orig, r->args[a]),
+				  ch->cval);
+	} else if (slice_char_call(p->opt, q, &c) &&
+		   char_of_read(p->orig, r, &s, &i)) {
+		note_char(v, n, pl_cptr_name(p->orig, r->args[1]), c);
+		*slice = true;
+	}
 }
 
 void pl_const_strings(pl_pair *p)
@@ -263,22 +365,23 @@ void pl_const_strings(pl_pair *p)
 	if (!pl_paired_calls(p, &c, &nc, &o))
 		return;
 	kchar *v = calloc(nc + 1, sizeof *v);
+	bool *slice = calloc(nc + 1, sizeof *slice);
 	uint32_t n = 0;
-	for (uint32_t k = 0; v && k < nc; k++) {
-		if (c[k] == UINT32_MAX || o[k] == UINT32_MAX)
-			continue;
-		const ir_op *q = &p->opt->ops[c[k]], *r = &p->orig->ops[o[k]];
-		if (!calls_fn(p->orig, r, "str_eq") ||
-		    !calls_fn(p->opt, q, "str_eq_char"))
-			continue;
-		uint32_t a = const_arg(p->orig, r);
-		const ir_value *ch = ir_val(p->opt, q->args[2]);
-		if (a && ch->tag == IR_VAL_CONST_INT)
-			note_char(v, &n, pl_cptr_name(p->orig, r->args[a]),
-				  ch->cval);
+	for (uint32_t k = 0; v && slice && k < nc; k++)
+		if (c[k] != UINT32_MAX && o[k] != UINT32_MAX)
+			note_pair(p, &p->opt->ops[c[k]], &p->orig->ops[o[k]], v,
+				  &n, &slice[k]);
+	for (uint32_t k = 0; n && k < nc; k++) {
+		ir_op *r = slice[k] ? &p->orig->ops[o[k]] : NULL;
+		kchar *x = r ? find_char(v, n, p->orig, r->args[1]) : NULL;
+		if (x)
+			rewrite_slice(p, r, &p->opt->ops[c[k]], x);
 	}
-	if (v && n)
-		p->nstrs += rewrite_streq(p->orig, v, n);
+	if (n)
+		rewrite_streq(p->orig, v, n);
+	for (uint32_t x = 0; x < n; x++)
+		p->nstrs += v[x].used;
+	free(slice);
 	free(v);
 	free(c);
 	free(o);

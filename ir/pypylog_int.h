@@ -155,6 +155,10 @@ void pl_call_effects(pl_pair *p);
  * when out of memory. */
 bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc,
 		     uint32_t **o);
+/* Whether OP leaves the chars of string S as they are: it does not take
+ * S, or only reads it or stores it elsewhere (a call or copystrcontent
+ * taking S could fill a new string; pypylog_rewrite.c). */
+bool pl_leaves_chars(const ir_op *op, ir_vid s);
 /* The classes the optimized trace shows its ConstPtrs are not, written
  * into the descr of the original's instance comparisons
  * (pypylog_consts.c); P->nclasses counts them. */

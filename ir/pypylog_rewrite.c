@@ -574,6 +574,14 @@ static bool leaves_chars(const ir_op *op, ir_vid s)
 	}
 }
 
+bool pl_leaves_chars(const ir_op *op, ir_vid s)
+{
+	for (uint32_t j = 0; j < op->nargs; j++)
+		if (op->args[j] == s)
+			return leaves_chars(op, s);
+	return true;
+}
+
 /* The char C of T's string S when S is a new "<str>" of length 1 whose
  * item 0 was set to C, and nothing in [0, BEFORE) may change its chars. */
 static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
@@ -588,10 +596,7 @@ static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
 	*c = IR_NOVAL;
 	for (uint32_t i = x->def + 1; i < before; i++) {
 		const ir_op *op = &t->ops[i];
-		bool uses = false;
-		for (uint32_t j = 0; j < op->nargs; j++)
-			uses |= op->args[j] == s;
-		if (!uses || leaves_chars(op, s))
+		if (pl_leaves_chars(op, s))
 			continue;
 		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
 		const ir_value *a1 =

@@ -201,6 +201,83 @@ static void test_const_strings(void)
 	}
 }
 
+/* The original compares a one-char slice s[i:i+1] with a constant, the
+ * optimized trace compares s's char i with '#' (str_eq_slice_char): the
+ * original's call becomes that call on s and i, its descr naming the
+ * constant, and the pair is proved.  Not with --consts-unknown (V 1),
+ * nor when s may change between the slice and the comparison (V 2). */
+static void test_const_slice_char(void)
+{
+	for (int v = 0; v < 3; v++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, i1]\n"
+		    "i2 = int_add(i1, 1)\n"
+		    "p3 = call_pure_r(ConstClass(_ll_stringslice__rpy_"
+		    "stringPtr_Signed_Signed), p0, i1, i2, descr=<Callr 8 rii "
+		    "EF=3 OS=23>)\n"
+		    "guard_no_exception()\n"
+		    "%s"
+		    "i4 = call_pure_i(ConstClass(ll_streq__rpy_stringPtr_rpy_"
+		    "stringPtr), p3, ConstPtr(ptr5), descr=<Calli 1 rr EF=0 "
+		    "OS=24>)\n"
+		    "finish(i4)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0f with 2 ops\n"
+		    "[p10, i11]\n"
+		    "+1: i12 = call_i(ConstClass(_ll_4_str_eq_slice_char__rpy_"
+		    "stringPtr_Signed_Signed_Char), p10, i11, 1, 35, "
+		    "descr=<Calli 8 riii EF=0 OS=27>)\n"
+		    "+2: finish(i12)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 2 ? "strsetitem(p0, 0, 65)\n" : "");
+		pl_opts o = {.consts_unknown = v == 1};
+		pl_log log;
+		jp_err e;
+		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
+		      JP_OK);
+		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
+		CHECK(p && p->orig && p->opt);
+		if (!p || !p->orig || !p->opt) {
+			pl_free(&log);
+			continue;
+		}
+		bool taken = v == 0;
+		CHECK(p->nstrs == (taken ? 1u : 0u));
+		const ir_trace *t = p->orig;
+		const ir_op *call = NULL;
+		for (uint32_t i = 0; i < t->nops; i++)
+			if (t->ops[i].opc == IR_OPAQUE &&
+			    t->ops[i].nargs >= 3 &&
+			    strstr(ir_valname(t, t->ops[i].args[0]), "str_eq"))
+				call = &t->ops[i];
+		CHECK(call != NULL);
+		if (call && taken) {
+			CHECK(
+			    call->nargs == 5 &&
+			    strstr(ir_valname(t, call->args[0]), "slice_char"));
+			CHECK(call->nargs == 5 &&
+			      ir_val(t, call->args[4])->cval == 35);
+			CHECK(strstr(ir_strtext(t, call->descr),
+				     "const-str=") != NULL);
+		} else if (call) {
+			CHECK(call->nargs == 3);
+		}
+		ver_opts vo = ver_default_opts();
+		vo.isolate = false;
+		ver_result r;
+		bool ok = ver_check(C, p->orig, p->opt, &vo, &r, &e) == JP_OK;
+		CHECK(ok);
+		CHECK(ok && (r.verdict == VER_PROVED) == taken);
+		if (ok)
+			ver_result_free(&r);
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	jp_err err;
@@ -212,6 +289,7 @@ int main(void)
 	test_not_taken();
 	test_heap_model();
 	test_const_strings();
+	test_const_slice_char();
 	ver_ctx_free(C);
 	return check_summary("test_pypylog_consts");
 }

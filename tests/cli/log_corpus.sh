@@ -653,6 +653,13 @@ log_has "const_str_char proved" \
   '^bridge 0x7f0000c4aaaa .* proved .*1 constant string)' "$C/const_str_char.log"
 log_has "const_str_char without the assumption" '^bridge 0x7f0000c4aaaa .* unknown' \
   --consts-unknown "$C/const_str_char.log"
+# The same for a one-char slice, s[i:i+1] == '#', which PyPy compares as
+# s's char i (str_eq_slice_char): proved with the assumption, counted;
+# unknown without it.
+log_has "const_slice_char proved" \
+  '^bridge 0x7f0000c4bbbb .* proved .*1 constant string)' "$C/const_slice_char.log"
+log_has "const_slice_char without the assumption" '^bridge 0x7f0000c4bbbb .* unknown' \
+  --consts-unknown "$C/const_slice_char.log"
 
 # The same comparison as PyPy writes it for two instances: the optimized
 # trace folded it, so PyPy read the constant's class and found another
