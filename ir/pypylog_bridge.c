@@ -625,6 +625,64 @@ static ir_vid replaced_by(const ir_op *lab, const ir_op *end, ir_vid x)
 	return IR_NOVAL;
 }
 
+/* The slot of V among the arguments of LAB when V is there exactly
+ * once; -1 otherwise. */
+static int only_slot(const ir_op *lab, ir_vid v)
+{
+	int m = -1;
+	for (uint32_t j = 0; j < lab->nargs; j++)
+		if (lab->args[j] == v) {
+			if (m >= 0)
+				return -1;
+			m = (int)j;
+		}
+	return m;
+}
+
+/* The body [L2, E)'s last access of field D, on Z with the value W, with
+ * nothing after it up to the jump that may store D (through any object)
+ * or call. */
+static bool body_last_value(const ir_trace *t, uint32_t l2, uint32_t e,
+			    const char *d, ir_vid z, ir_vid w)
+{
+	for (uint32_t j = e; j-- > l2;) {
+		ir_vid x, y;
+		ir_opcode get;
+		const char *dj;
+		if (!field_access(t, j, &x, &y, &get, &dj) || strcmp(dj, d))
+			continue;
+		return x == z && y == w &&
+		       !pl_may_change_calls(t, j + 1, e, d, z, NULL, true);
+	}
+	return false;
+}
+
+/* A loop invariant relating two arguments of the body's label L2: the
+ * object X, which the jump replaces by Z, and Y, the value the
+ * preamble's access at op I found in its field D (a float loop carrying
+ * a W_FloatObject and its floatval).  The preamble leaves X.D == Y at
+ * the label (nothing after I may change D), and the jump passes Z and W
+ * in their slots where the body's last access of D was on Z with value
+ * W (body_last_value); so at the label X.D == Y on every iteration, by
+ * induction, and at G when nothing in the body before G may change D. */
+static bool rotating_pair(const ir_trace *t, uint32_t i, uint32_t l2,
+			  uint32_t g, hfact *f, ir_vid x, ir_vid y)
+{
+	const ir_op *lab = &t->ops[l2];
+	uint32_t e = pl_end_op(t);
+	int mx = only_slot(lab, x), my = only_slot(lab, y);
+	int yk = failarg_of(&t->ops[g], y);
+	if (g <= l2 || mx < 0 || my < 0 || yk < 0)
+		return false;
+	ir_vid z = t->ops[e].args[mx], w = t->ops[e].args[my];
+	if (!body_last_value(t, l2, e, f->descr, z, w) ||
+	    pl_may_change_calls(t, i + 1, l2, f->descr, x, NULL, true) ||
+	    pl_may_change_calls(t, l2, g, f->descr, x, NULL, true))
+		return false;
+	f->val = (uint32_t)yk;
+	return true;
+}
+
 /* Loop invariants about fields: an object X -- an argument of the
  * body's label L2 passed back unchanged by the jump, or a ConstPtr --
  * whose field D the preamble [L1, L2) read or wrote as a constant
@@ -672,7 +730,8 @@ static bool invariant_hfacts(const ir_trace *t, uint32_t l1, uint32_t l2,
 		if (!passed) {
 			ir_vid z = replaced_by(lab, end, x);
 			if (z != IR_NOVAL &&
-			    rotating_const(t, i, l2, g, &f, x, y, z) &&
+			    (rotating_const(t, i, l2, g, &f, x, y, z) ||
+			     rotating_pair(t, i, l2, g, &f, x, y)) &&
 			    !add_hfact(hs, f))
 				return false;
 			continue;

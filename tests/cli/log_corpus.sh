@@ -17,7 +17,8 @@
 # facts kept by a call down a chain of bridges; a finish returning a
 # class and a bridge's second recorded-facts pass are no errors; a store
 # into an object allocated after a read keeps the read's fact; a bridge
-# out of a guard_no_exception has facts.
+# out of a guard_no_exception has facts; a float loop's object and its
+# floatval carried together.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 C="$JP_SRC/corpus/pypy"
@@ -645,6 +646,18 @@ awk '/^\+190: jump/ { print "+185: call_n(ConstClass(f), descr=<Callv 0 EF=5>)" 
   "$C/loop_rotating_map.log" >"$tmp/rm1.log"
 grep -q '^+185: call_n' "$tmp/rm1.log" || bad "loop_rotating_map: the edit did not apply"
 log_has "loop_rotating_map with a call" '^bridge 0x7f00000f1005 .* unknown' "$tmp/rm1.log"
+
+# A float loop carrying an object and its floatval in two label
+# arguments the jump replaces by the next object and the floatval the body
+# read of it: at a guard of the body the one's field holds the other
+# (pypylog_bridge.c, rotating_pair), so the bridge need not read it.  Not
+# when the jump passes the old value.
+log_has loop_rotating_float '^bridge 0x7f00000f2005 .* proved' \
+  "$C/loop_rotating_float.log"
+sed 's/^+150: jump(p0, p7, f8,/+150: jump(p0, p7, f5,/' \
+  "$C/loop_rotating_float.log" >"$tmp/rf1.log"
+grep -q '^+150: jump(p0, p7, f5,' "$tmp/rf1.log" || bad "loop_rotating_float: the edit did not apply"
+log_has "loop_rotating_float passing the old value" '^bridge 0x7f00000f2005 .* unknown' "$tmp/rf1.log"
 
 # ll_streq with a constant that the optimized trace compares as one char
 # ('#'): PyPy read the constant's one char (docs/pypy.md, "Constant
