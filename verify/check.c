@@ -243,6 +243,8 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 		return st;
 	ps->res->mode_used = ps->mode;
 	*proved = false;
+	/* An unknown of an earlier mode says nothing about this one. */
+	ps->gave_up = false;
 	uint32_t n = ps->o->ninputs;
 	uint64_t *x = calloc(n + 1, sizeof *x);
 	if (!x)
@@ -288,7 +290,9 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 		if (st || !neg)
 			continue;
 		Z3_lbool ans;
-		st = chk_query(ps, neg, false, &ans, x, err);
+		/* A first try (proof_only) gets the short budget only: what
+		 * it cannot settle quickly goes to the mode after it. */
+		st = chk_query(ps, neg, fl.proof_only, &ans, x, err);
 		if (st)
 			break;
 		if (ans == Z3_L_FALSE) {
