@@ -981,6 +981,8 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		 * class: such a constant is left alone. */
 		if (p->orig && (!o || !o->consts_unknown))
 			pl_const_classes(p);
+		if (p->orig)
+			pl_class_outputs(p);
 	}
 	for (uint32_t k = 0; k < ns; k++) {
 		pl_entry_free(ent[k]);

@@ -167,6 +167,9 @@ void pl_const_classes(pl_pair *p);
  * original str_eq with the constant becomes str_eq_char with the char
  * (pypylog_consts.c); P->nstrs counts them. */
 void pl_const_strings(pl_pair *p);
+/* Leaves out of both finishes of P the outputs that are the same
+ * ConstClass in both (pypylog_consts.c). */
+void pl_class_outputs(pl_pair *p);
 /* Whether op I of T is an instance comparison of a ConstPtr with a value
  * a guard_class before it gives a class: one PyPy's optimizer folds when
  * the constant's class is another (pypylog_consts.c). */
