@@ -561,25 +561,35 @@ static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2, uint32_t g,
 	return true;
 }
 
-/* The body [L2, E)'s last access of field D of Z: at op *J, a ConstPtr
- * (*K unused) or an integer constant (*K), with nothing after it up to
- * the jump that may store D (through any object) or call. */
+/* Whether the body [L2, E)'s last access of field D (through any object)
+ * is on Z, at op *J with the value *Y, with nothing after it up to the
+ * jump that may store D (through any object) or call. */
+static bool body_last_access(const ir_trace *t, uint32_t l2, uint32_t e,
+			     const char *d, ir_vid z, uint32_t *j, ir_vid *y)
+{
+	for (*j = e; (*j)-- > l2;) {
+		ir_vid x;
+		ir_opcode get;
+		const char *dj;
+		if (!field_access(t, *j, &x, y, &get, &dj) || strcmp(dj, d))
+			continue;
+		return x == z &&
+		       !pl_may_change_calls(t, *j + 1, e, d, z, NULL, true);
+	}
+	return false;
+}
+
+/* The body [L2, E)'s last access of field D of Z (body_last_access)
+ * leaves a ConstPtr (*K unused) or an integer constant (*K). */
 static bool body_last_pinned(const ir_trace *t, uint32_t l2, uint32_t e,
 			     const char *d, ir_vid z, bool *ptr, uint64_t *k)
 {
-	for (uint32_t j = e; j-- > l2;) {
-		ir_vid x, y;
-		ir_opcode get;
-		const char *dj;
-		if (!field_access(t, j, &x, &y, &get, &dj) || strcmp(dj, d))
-			continue;
-		if (x != z ||
-		    pl_may_change_calls(t, j + 1, e, d, z, NULL, true))
-			return false;
-		*ptr = !pl_const_of(t, j, e, y, k);
-		return !*ptr || ptr_of(t, j, e, y);
-	}
-	return false;
+	uint32_t j;
+	ir_vid y;
+	if (!body_last_access(t, l2, e, d, z, &j, &y))
+		return false;
+	*ptr = !pl_const_of(t, j, e, y, k);
+	return !*ptr || ptr_of(t, j, e, y);
 }
 
 /* A loop invariant about field D of X, a label argument the jump does
@@ -639,31 +649,13 @@ static int only_slot(const ir_op *lab, ir_vid v)
 	return m;
 }
 
-/* The body [L2, E)'s last access of field D, on Z with the value W, with
- * nothing after it up to the jump that may store D (through any object)
- * or call. */
-static bool body_last_value(const ir_trace *t, uint32_t l2, uint32_t e,
-			    const char *d, ir_vid z, ir_vid w)
-{
-	for (uint32_t j = e; j-- > l2;) {
-		ir_vid x, y;
-		ir_opcode get;
-		const char *dj;
-		if (!field_access(t, j, &x, &y, &get, &dj) || strcmp(dj, d))
-			continue;
-		return x == z && y == w &&
-		       !pl_may_change_calls(t, j + 1, e, d, z, NULL, true);
-	}
-	return false;
-}
-
 /* A loop invariant relating two arguments of the body's label L2: the
  * object X, which the jump replaces by Z, and Y, the value the
  * preamble's access at op I found in its field D (a float loop carrying
  * a W_FloatObject and its floatval).  The preamble leaves X.D == Y at
  * the label (nothing after I may change D), and the jump passes Z and W
  * in their slots where the body's last access of D was on Z with value
- * W (body_last_value); so at the label X.D == Y on every iteration, by
+ * W (body_last_access); so at the label X.D == Y on every iteration, by
  * induction, and at G when nothing in the body before G may change D. */
 static bool rotating_pair(const ir_trace *t, uint32_t i, uint32_t l2,
 			  uint32_t g, hfact *f, ir_vid x, ir_vid y)
@@ -674,8 +666,9 @@ static bool rotating_pair(const ir_trace *t, uint32_t i, uint32_t l2,
 	int yk = failarg_of(&t->ops[g], y);
 	if (g <= l2 || mx < 0 || my < 0 || yk < 0)
 		return false;
-	ir_vid z = t->ops[e].args[mx], w = t->ops[e].args[my];
-	if (!body_last_value(t, l2, e, f->descr, z, w) ||
+	ir_vid z = t->ops[e].args[mx], w = t->ops[e].args[my], v;
+	uint32_t j;
+	if (!body_last_access(t, l2, e, f->descr, z, &j, &v) || v != w ||
 	    pl_may_change_calls(t, i + 1, l2, f->descr, x, NULL, true) ||
 	    pl_may_change_calls(t, l2, g, f->descr, x, NULL, true))
 		return false;
