@@ -382,13 +382,15 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 	return false;
 }
 
-/* Whether U's store at op I (of field D into X) is undone after op C: the
- * next store of D after C writes into X the value U read from X's D
- * before I, with no store of D between that read and I.  PyPy pushes a
- * frame for an inlined call by storing a new virtual reference into the
- * execution context's topframeref and pops it by storing the old one
- * back; when the reference stays virtual the optimizer removes both
- * stores (lfsr_stream's dict lookups, holdout13). */
+/* Whether U's store at op I (of field D into X) is undone after op C: a
+ * store of D after C writes into X the value U read from X's D before
+ * its first store of D, and every store of D from that read to that
+ * store goes into X.  PyPy pushes a frame for an inlined call by storing
+ * a new virtual reference into the execution context's topframeref and
+ * pops it by storing the old one back; when the references stay virtual
+ * the optimizer removes every such store, however deep the calls nest
+ * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
+ * two frames down, holdout12). */
 static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 			 const char *d)
 {
@@ -396,16 +398,19 @@ static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 	for (uint32_t j = i; j-- > 0 && old == IR_NOVAL;) {
 		const ir_op *op = &u->ops[j];
 		const char *r = field_read(u, op), *w = field_store(u, op);
-		if (w && !strcmp(w, d))
+		if (w && !strcmp(w, d) && op->args[0] != x)
 			return false;
-		if (r && !strcmp(r, d) && op->args[0] == x)
+		if (r && !strcmp(r, d) && op->args[0] == x &&
+		    !stores_in(u, 0, j, d))
 			old = op->result;
 	}
 	for (uint32_t j = c + 1; old != IR_NOVAL && j < u->nops; j++) {
 		const ir_op *op = &u->ops[j];
 		const char *w = field_store(u, op);
-		if (w && !strcmp(w, d))
-			return op->args[0] == x && op->args[1] == old;
+		if (w && !strcmp(w, d) && op->args[0] != x)
+			return false;
+		if (w && !strcmp(w, d) && op->args[1] == old)
+			return true;
 	}
 	return false;
 }
