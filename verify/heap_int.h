@@ -488,7 +488,9 @@ typedef struct hrun {
  * themselves force (the first meeting of two fresh objects of one type
  * where the world sees them pairs them): a difference that only the
  * model's pairing of fresh objects makes is none (*PAIRING_ONLY, when
- * not NULL, then says so).  WHY is appended how they differ under the
+ * not NULL, then says so); so is one under a map that pairs identities
+ * the model kept apart, since the world's writes into fresh objects are
+ * the model's per identity.  WHY is appended how they differ under the
  * model's pairing; *AT_CALL (when not NULL) which call they differ at
  * (UINT32_MAX: at the end or exit).  With *PAIRING_ONLY, A2B (HP_MAXID
  * entries, when not NULL) receives the forced map from A's identities to
