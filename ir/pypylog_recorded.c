@@ -105,18 +105,27 @@ static bool field_read(const ir_op *op)
 	       op->nargs == 1 && op->descr;
 }
 
+static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j);
+
 /* Whether a store through Y may write a field of X: Y may be X.  An
  * object the trace allocates is none of the objects that exist before
  * it (inputs, constants) nor another allocation; anything else (a value
  * read from memory, a call's result) may be any object, X too once it
- * escaped. */
+ * escaped.  Such an X may be an allocation too, but only one made before
+ * X was read and escaped by then (stored, or passed to a call). */
 static bool may_alias(const ir_trace *t, ir_vid y, ir_vid x)
 {
 	if (y == x)
 		return true;
 	if (allocation(t, x))
 		return !preexisting(t, y) && !allocation(t, y);
-	return !allocation(t, y);
+	if (!allocation(t, y))
+		return true;
+	if (preexisting(t, x))
+		return false;
+	uint32_t xd = ir_val(t, x)->def, yd = ir_val(t, y)->def;
+	return ir_val(t, x)->tag != IR_VAL_OP ||
+	       (yd < xd && escaped_by(t, y, xd));
 }
 
 /* Whether op OP lets an allocation X escape: X is an argument of OP
@@ -180,17 +189,20 @@ static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
 	       ir_op_has(c, IRF_ALLOC);
 }
 
-/* Whether op B of T reads field D of X. */
-static bool reads(const ir_trace *t, const ir_op *b, uint32_t d, ir_vid x,
+/* Whether op B of R's trace reads field D of X (or of a value the run
+ * showed to be X). */
+static bool reads(rec *r, const ir_op *b, uint32_t d, ir_vid x,
 		  ir_opcode get)
 {
-	return field_read(b) && b->opc == get && b->args[0] == x &&
+	const ir_trace *t = r->t;
+	return field_read(b) && b->opc == get &&
+	       find(r, b->args[0]) == find(r, x) &&
 	       !strcmp(ir_strtext(t, b->descr), ir_strtext(t, d));
 }
 
 /* The op after I that reads field D of X (with getfield GET) before
  * anything that may write it there, or UINT32_MAX. */
-static uint32_t next_read(const rec *r, uint32_t i, uint32_t d, ir_vid x,
+static uint32_t next_read(rec *r, uint32_t i, uint32_t d, ir_vid x,
 			  ir_opcode get)
 {
 	const ir_trace *t = r->t;
@@ -198,7 +210,7 @@ static uint32_t next_read(const rec *r, uint32_t i, uint32_t d, ir_vid x,
 	bool escaped = fresh && escaped_by(t, x, i);
 	for (uint32_t j = i + 1; j < r->nrec; j++) {
 		const ir_op *b = &t->ops[j];
-		if (reads(t, b, d, x, get))
+		if (reads(r, b, d, x, get))
 			return j;
 		escaped = escaped || (fresh && escapes_at(b, x));
 		if (!keeps_field(t, b, d, x, escaped))
@@ -232,8 +244,6 @@ static void unchanged_reads(rec *r)
 			v = a->args[1];
 			get = IR_GETFIELD_GC_R;
 		} else
-			continue;
-		if (!preexisting(t, x) && !allocation(t, x))
 			continue;
 		/* The next read carries on the chain. */
 		uint32_t j = next_read(r, i, a->descr, x, get);
