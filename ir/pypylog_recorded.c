@@ -191,8 +191,7 @@ static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
 
 /* Whether op B of R's trace reads field D of X (or of a value the run
  * showed to be X). */
-static bool reads(rec *r, const ir_op *b, uint32_t d, ir_vid x,
-		  ir_opcode get)
+static bool reads(rec *r, const ir_op *b, uint32_t d, ir_vid x, ir_opcode get)
 {
 	const ir_trace *t = r->t;
 	return field_read(b) && b->opc == get &&
