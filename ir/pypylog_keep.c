@@ -84,12 +84,15 @@ static bool reads_before_store(const ir_trace *t, ir_vid x, const char *d)
 	return a && a->opc != IR_SETFIELD_GC;
 }
 
-/* Whether weak fact F's value may be pinned by the read at op J of B, the
+/* Whether fact F's value may be pinned by the read at op J of B, the
  * bridge's unoptimized trace, though a call of B comes first: B stores
  * field D of that input nowhere before J, and the optimized trace OPT
  * never reads it before a store -- the optimizer carried the parent's
- * value across the parent's calls and the bridge's own, which is what a
- * weak fact assumes (pl_call_effects then has those calls keep D). */
+ * value across the bridge's own calls (and, for a weak fact, the
+ * parent's), which is what the name assumes (pl_call_effects then has
+ * those calls keep D).  Since session 31 for facts that are not weak too
+ * (bowling_score's bridges three down from the entry bridge that
+ * promoted the map, holdout12). */
 static bool carried(const ir_trace *b, const ir_trace *opt, const hfact *f,
 		    uint32_t j)
 {
@@ -124,10 +127,16 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 			if (po ? xv->tag != IR_VAL_CONST_PTR
 			       : (f.obj >= b->ninputs || x != b->inputs[f.obj]))
 				continue;
+			/* A read after a call names the entry value only if
+			 * the calls kept the field: what the optimized trace
+			 * shows by carrying it (counted as kept, as a weak
+			 * fact's use is). */
 			if (pl_may_change_calls(b, 0, j, f.descr, x, NULL,
-						false) &&
-			    !(f.weak && !po && carried(b, opt, &f, j)))
-				break;
+						false)) {
+				if (po || !carried(b, opt, &f, j))
+					break;
+				f.kept = true;
+			}
 			if (po) {
 				f.objname = ir_strtext(b, xv->name);
 				if (!pv && fact_identity(b, &f, j, ren))
