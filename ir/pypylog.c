@@ -837,8 +837,12 @@ static bool fails_to_bridge(const ir_trace *t, const ir_op *op)
 {
 	if (ir_op_has((ir_opcode)op->opc, IRF_GUARD))
 		return true;
+	/* the guards on what the previous call left are opaque ops
+	 * (guard_no_exception, guard_exception, guard_not_forced(_2)):
+	 * each can fail to a bridge (elevator_sim's bridge out of a
+	 * guard_exception, holdout11) */
 	return op->opc == IR_OPAQUE && op->opname &&
-	       !strcmp(ir_strtext(t, op->opname), "guard_no_exception");
+	       ir_py_writes_nothing(ir_strtext(t, op->opname));
 }
 
 /* The guard bridge P leaves from ("bridge 0xADDR" leaves from the guard

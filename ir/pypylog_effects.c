@@ -385,12 +385,39 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 /* Whether U's store at op I (of field D into X) is undone after op C: a
  * store of D after C writes into X the value U read from X's D before
  * its first store of D, and every store of D from that read to that
- * store goes into X.  PyPy pushes a frame for an inlined call by storing
+ * store goes into X (the value may be read back from where it was kept:
+ * read_back).  PyPy pushes a frame for an inlined call by storing
  * a new virtual reference into the execution context's topframeref and
  * pops it by storing the old one back; when the references stay virtual
  * the optimizer removes every such store, however deep the calls nest
  * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
  * two frames down, holdout12). */
+/* Whether V, a value of U, is OLD read back: V reads a field of an
+ * object whose last store of that field before the read, with no store of
+ * it into anything else between, put OLD there (json_pretty's inlined
+ * frame keeps the caller's topframeref in its f_backref, and the pop
+ * stores what it reads from there). */
+static bool read_back(const ir_trace *u, ir_vid v, ir_vid old)
+{
+	const ir_value *x = ir_val(u, v);
+	if (v == old)
+		return true;
+	if (x->tag != IR_VAL_OP)
+		return false;
+	const ir_op *r = &u->ops[x->def];
+	const char *d = field_read(u, r);
+	if (!d)
+		return false;
+	for (uint32_t j = x->def; j-- > 0;) {
+		const ir_op *op = &u->ops[j];
+		const char *w = field_store(u, op);
+		if (!w || strcmp(w, d))
+			continue;
+		return op->args[0] == r->args[0] && op->args[1] == old;
+	}
+	return false;
+}
+
 static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 			 const char *d)
 {
@@ -409,7 +436,7 @@ static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 		const char *w = field_store(u, op);
 		if (w && !strcmp(w, d) && op->args[0] != x)
 			return false;
-		if (w && !strcmp(w, d) && op->args[1] == old)
+		if (w && !strcmp(w, d) && read_back(u, op->args[1], old))
 			return true;
 	}
 	return false;

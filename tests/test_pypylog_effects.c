@@ -374,6 +374,54 @@ static void test_undone_nested(void)
 	}
 }
 
+/* The pop may put back the old value read from where the push kept it
+ * (json_pretty's inlined frame keeps the caller's topframeref in its
+ * f_backref, holdout14: read_back).  Not when another value was stored
+ * there since. */
+static void test_undone_read_back(void)
+{
+	for (int v = 0; v < 2; v++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1, p9]\n"
+		    "p5 = getfield_gc_r(p0, descr=<FieldP e.E.inst_top 8>)\n"
+		    "setfield_gc(p9, p5, descr=<FieldP f.F.inst_back 8>)\n"
+		    "p2 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+		    "i3 = call_i(ConstClass(f), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "%s"
+		    "p8 = getfield_gc_r(p9, descr=<FieldP f.F.inst_back 8>)\n"
+		    "setfield_gc(p0, p8, descr=<FieldP e.E.inst_top 8>)\n"
+		    "finish(i3)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0d with 4 ops\n"
+		    "[p10, p11, p19]\n"
+		    "+1: p15 = getfield_gc_r(p10, descr=<FieldP e.E.inst_top "
+		    "8>)\n"
+		    "+2: setfield_gc(p19, p15, descr=<FieldP f.F.inst_back "
+		    "8>)\n"
+		    "+3: i13 = call_i(ConstClass(f), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+4: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+		    "+5: finish(i13)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 1 ? "setfield_gc(p9, p1, descr=<FieldP f.F.inst_back "
+			     "8>)\n"
+			   : "");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		uint32_t n = ignoring_top(p->opt);
+		CHECK(n == (v == 0 ? 1u : 0u));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_call_effects();
@@ -381,5 +429,6 @@ int main(void)
 	test_delayed_store();
 	test_undone_store();
 	test_undone_nested();
+	test_undone_read_back();
 	return check_summary("test_pypylog_effects");
 }

@@ -323,6 +323,15 @@ awk -v ins="setfield_gc(p10, p10, $M)" '/^call_n\(ConstClass\(ll_note\), i11/ { 
   "$C/bridge_weak_after_call.log" >"$tmp/bwc.log"
 grep -q '^setfield_gc(p10, p10' "$tmp/bwc.log" || bad "bridge_weak_after_call: the edit did not apply"
 log_has "bridge_weak_after_call with a store" '^bridge 0x7f00000b2005 .* unknown' "$tmp/bwc.log"
+# a bridge out of a guard_exception (an opaque op, like guard_no_exception)
+# inherits its parent's facts: the class its parent checked (since session
+# 31; elevator_sim, holdout11)
+log_has bridge_from_guard_exception '^bridge 0x7f0000c0aa02 .* proved' \
+  "$C/bridge_from_guard_exception.log"
+sed 's/^+10: guard_nonnull_class(p10, ConstClass(W_IntObject)/+10: guard_nonnull(p10/' \
+  "$C/bridge_from_guard_exception.log" >"$tmp/bge.log"
+log_has "bridge_from_guard_exception without the class" '^bridge 0x7f0000c0aa02 .* unknown' "$tmp/bge.log"
+
 # the same for a fact that is not weak (the parent's guard comes before
 # any call): its value named by the bridge's read after its own call,
 # which the optimized bridge carries (since session 31, bowling_score's
