@@ -937,6 +937,64 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 	return r;
 }
 
+/* The loop whose call_assembler the holder of op OPI's constant (an
+ * allocation of T: a frame) is passed to after OPI, hashed; 0 when none.
+ * call_assembler runs the loop's code on the frame it gets. */
+static uint64_t holder_loop(const ir_trace *t, uint32_t opi)
+{
+	const ir_op *op = &t->ops[opi];
+	if (op->opc != IR_SETFIELD_GC || op->nargs != 2 ||
+	    !ir_allocated(t, op->args[0]))
+		return 0;
+	for (uint32_t i = opi + 1; i < t->nops; i++) {
+		const ir_op *c = &t->ops[i];
+		if (c->opc != IR_OPAQUE || !c->opname || !c->descr ||
+		    c->nargs == 0 || c->args[0] != op->args[0] ||
+		    strncmp(ir_strtext(t, c->opname), "call_assembler_", 15))
+			continue;
+		const char *d = ir_strtext(t, c->descr);
+		char tok[48];
+		snprintf(tok, sizeof tok, "%.*s", (int)strcspn(d, " >"), d);
+		return pl_mix(12, pl_hash_text(tok));
+	}
+	return 0;
+}
+
+/* Group [I, J) (one role) with several names: when the traces have as
+ * many occurrences, each storing its constant into a frame of its trace
+ * passed to the call_assembler of a loop (holder_loop) that no other
+ * occurrence of that trace reaches, occurrences of one loop name one
+ * object.  The optimizer materializes the frames it keeps in another
+ * order than the recording made them (tictactoe_minimax's bridges: the
+ * frame for Loop1 first, the caller's frame for Loop65 at the end), so
+ * order alone pairs the wrong ones. */
+static bool unite_by_fate(ptr_names *pn, const pl_pair *p, uint32_t i,
+			  uint32_t j)
+{
+	uint32_t n[2] = {0, 0};
+	uint64_t *f = calloc(j - i + 1, sizeof *f);
+	bool ok = f != NULL;
+	for (uint32_t x = i; ok && x < j; x++) {
+		const ptr_occ *o = &pn->occ[x];
+		f[x - i] = holder_loop(o->side ? p->opt : p->orig, o->op);
+		ok = f[x - i] != 0;
+		n[o->side]++;
+	}
+	ok = ok && n[0] == n[1] && n[0] > 1;
+	for (uint32_t x = i; ok && x < j; x++) {
+		uint32_t same[2] = {0, 0};
+		for (uint32_t y = i; y < j; y++)
+			same[pn->occ[y].side] += f[y - i] == f[x - i];
+		ok = same[0] == 1 && same[1] == 1;
+	}
+	for (uint32_t x = i; ok && x < j; x++)
+		for (uint32_t y = i; pn->occ[x].side == 0 && y < j; y++)
+			if (pn->occ[y].side == 1 && f[y - i] == f[x - i])
+				unite(pn, pn->occ[x].name, pn->occ[y].name);
+	free(f);
+	return ok;
+}
+
 /* Group [I, J) (one role) paired neither way: the same without its
  * occurrences that play no role, copied after the others (the group's own
  * order is kept for the pairing by pieces).  Without stores into objects
@@ -993,7 +1051,8 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		uint32_t b = group_name(&pn, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
-		else if (!unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
+		else if (!unite_by_fate(&pn, p, i, j) &&
+			 !unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
 			 cb[0] && cb[1])
 			unite_by_piece(&pn, p, i, j, cb);
 	}

@@ -323,6 +323,13 @@ awk -v ins="setfield_gc(p10, p10, $M)" '/^call_n\(ConstClass\(ll_note\), i11/ { 
   "$C/bridge_weak_after_call.log" >"$tmp/bwc.log"
 grep -q '^setfield_gc(p10, p10' "$tmp/bwc.log" || bad "bridge_weak_after_call: the edit did not apply"
 log_has "bridge_weak_after_call with a store" '^bridge 0x7f00000b2005 .* unknown' "$tmp/bwc.log"
+# two frames made in one order and materialized by the optimizer in the
+# other: their pycode constants pair by the loop whose call_assembler each
+# frame goes to, not by order (since session 31; tictactoe_minimax)
+log_has frames_by_loop '^bridge 0x7f0000c0bb01 .* proved' "$C/frames_by_loop.log"
+sed 's/descr=<Loop2>)$/descr=<Loop1>)/' "$C/frames_by_loop.log" >"$tmp/fbl.log"
+log_has "frames_by_loop, one loop" '^bridge 0x7f0000c0bb01 .* unknown' "$tmp/fbl.log"
+
 # a bridge out of a guard_exception (an opaque op, like guard_no_exception)
 # inherits its parent's facts: the class its parent checked (since session
 # 31; elevator_sim, holdout11)
