@@ -968,7 +968,7 @@ static uint64_t holder_loop(const ir_trace *t, uint32_t opi)
  * order than the recording made them (tictactoe_minimax's bridges: the
  * frame for Loop1 first, the caller's frame for Loop65 at the end), so
  * order alone pairs the wrong ones. */
-static bool unite_by_fate(ptr_names *pn, const pl_pair *p, uint32_t i,
+static bool unite_by_loop(ptr_names *pn, const pl_pair *p, uint32_t i,
 			  uint32_t j)
 {
 	uint32_t n[2] = {0, 0};
@@ -1051,7 +1051,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		uint32_t b = group_name(&pn, i, j, 1);
 		if (a != UINT32_MAX && b != UINT32_MAX)
 			unite(&pn, a, b);
-		else if (!unite_by_fate(&pn, p, i, j) &&
+		else if (!unite_by_loop(&pn, p, i, j) &&
 			 !unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
 			 cb[0] && cb[1])
 			unite_by_piece(&pn, p, i, j, cb);
