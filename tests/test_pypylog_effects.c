@@ -422,6 +422,49 @@ static void test_undone_read_back(void)
 	}
 }
 
+/* A field the optimized trace stored before a call, reads nowhere before
+ * it and not again after it, while the original reads it back after the
+ * call: the call keeps it (stored_kept_at; ring_median's generator frame
+ * and its code object).  Not when the optimized trace reads it again
+ * after the call. */
+static void test_stored_kept(void)
+{
+	for (int again = 0; again < 2; again++) {
+		char text[1400];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, i1]\n"
+		    "setfield_gc(p0, i1, descr=<FieldS m.M.inst_a 8>)\n"
+		    "call_n(ConstClass(f), descr=<Callv 0 EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "i2 = getfield_gc_i(p0, descr=<FieldS m.M.inst_a 8>)\n"
+		    "finish(i2)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0a with 4 ops\n"
+		    "[p10, i11]\n"
+		    "+1: setfield_gc(p10, i11, descr=<FieldS m.M.inst_a 8>)\n"
+		    "+2: call_n(ConstClass(f), descr=<Callv 0 EF=5>)\n"
+		    "+3: guard_no_exception(descr=<Guard0x2>) [p10]\n"
+		    "%s"
+		    "[4] jit-log-opt-bridge}\n",
+		    again ? "+4: i12 = getfield_gc_i(p10, descr=<FieldS "
+			    "m.M.inst_a 8>)\n+5: finish(i12)\n"
+			  : "+4: finish(i11)\n");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(p->nkept == (again ? 0u : 1u));
+		const ir_trace *t = p->opt;
+		CHECK(t->ops[1].descr &&
+		      (strstr(ir_strtext(t, t->ops[1].descr),
+			      "keeps=m.M.inst_a") != NULL) == !again);
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_call_effects();
@@ -430,5 +473,6 @@ int main(void)
 	test_undone_store();
 	test_undone_nested();
 	test_undone_read_back();
+	test_stored_kept();
 	return check_summary("test_pypylog_effects");
 }
