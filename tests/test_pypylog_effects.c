@@ -465,6 +465,47 @@ static void test_stored_kept(void)
 	}
 }
 
+/* A cond_call the optimizer knew to be taken is printed as a call_n of
+ * the same function: the two pair when the traces make different numbers
+ * of calls (same_call; json_pretty's list resize of an empty list, the
+ * original's force_virtualizable cond_call dropped), so the store the
+ * optimizer delayed past it is ignored there.  Not for another
+ * function. */
+static void test_cond_call_taken(void)
+{
+	for (int other = 0; other < 2; other++) {
+		char text[1400];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, i1, i2]\n"
+		    "setfield_gc(p0, i1, descr=<FieldS m.M.inst_t 8>)\n"
+		    "cond_call(i2, ConstClass(f), p0, 1, descr=<Callv 0 ri "
+		    "EF=5>)\n"
+		    "cond_call(i2, 7, p0, descr=<Callv 0 r EF=2 OS=121>)\n"
+		    "finish()\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0a with 3 ops\n"
+		    "[p10, i11, i12]\n"
+		    "+1: call_n(ConstClass(%s), p10, 1, descr=<Callv 0 ri "
+		    "EF=5>)\n"
+		    "+2: setfield_gc(p10, i11, descr=<FieldS m.M.inst_t 8>)\n"
+		    "+3: finish()\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    other ? "g" : "f");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		const ir_trace *t = p->opt;
+		CHECK(t->ops[0].descr &&
+		      (strstr(ir_strtext(t, t->ops[0].descr),
+			      "ignores=m.M.inst_t") != NULL) == !other);
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_call_effects();
@@ -474,5 +515,6 @@ int main(void)
 	test_undone_nested();
 	test_undone_read_back();
 	test_stored_kept();
+	test_cond_call_taken();
 	return check_summary("test_pypylog_effects");
 }
