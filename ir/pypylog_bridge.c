@@ -93,6 +93,16 @@ static fact facts_in(const ir_trace *t, uint32_t from, uint32_t to, ir_vid v)
 		if (op->nargs == 0 || op->args[0] != v)
 			continue;
 		switch ((int)op->opc) {
+		/* a field or item access through V passed: a run that gets
+		 * further had V not NULL (through NULL a JIT's access faults;
+		 * PyPy's optimizer takes it as known not NULL after one,
+		 * elevator_sim's execution context, holdout11) */
+		case IR_GETFIELD_GC_I:
+		case IR_GETFIELD_GC_R:
+		case IR_SETFIELD_GC:
+		case IR_GETARRAYITEM_GC_I:
+		case IR_GETARRAYITEM_GC_R:
+		case IR_SETARRAYITEM_GC:
 		case IR_GUARD_NONNULL: f.nonnull = true; break;
 		case IR_GUARD_ISNULL: f.isnull = true; break;
 		case IR_GUARD_CLASS:

@@ -330,6 +330,19 @@ log_has frames_by_loop '^bridge 0x7f0000c0bb01 .* proved' "$C/frames_by_loop.log
 sed 's/descr=<Loop2>)$/descr=<Loop1>)/' "$C/frames_by_loop.log" >"$tmp/fbl.log"
 log_has "frames_by_loop, one loop" '^bridge 0x7f0000c0bb01 .* unknown' "$tmp/fbl.log"
 
+# an input whose field the parent read before the guard is not NULL in
+# the bridge (a JIT's access through NULL faults; PyPy's optimizer knows
+# it after one): the bridge's guard_nonnull is dropped (since session 31;
+# until then a counterexample); not when the parent never touched it
+log_has bridge_nonnull_by_access '^bridge 0x7f0000c0cc01 .* proved' \
+  "$C/bridge_nonnull_by_access.log"
+sed 's/^+10: i12 = getfield_gc_i(p10, .*/+10: i12 = same_as_i(i11)/' \
+  "$C/bridge_nonnull_by_access.log" >"$tmp/bna.log"
+grep -q 'same_as_i(i11)' "$tmp/bna.log" || bad "bridge_nonnull_by_access: the edit did not apply"
+"$JITPROVE" log "$tmp/bna.log" >"$tmp/bna" 2>&1
+! grep -q '^bridge 0x7f0000c0cc01 .* proved' "$tmp/bna" ||
+  bad "bridge_nonnull_by_access without the read: $(cat "$tmp/bna")"
+
 # a bridge out of a guard_exception (an opaque op, like guard_no_exception)
 # inherits its parent's facts: the class its parent checked (since session
 # 31; elevator_sim, holdout11)
