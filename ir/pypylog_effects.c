@@ -418,16 +418,6 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 	return false;
 }
 
-/* Whether U's store at op I (of field D into X) is undone after op C: a
- * store of D after C writes into X the value U read from X's D before
- * its first store of D, and every store of D from that read to that
- * store goes into X (the value may be read back from where it was kept:
- * read_back).  PyPy pushes a frame for an inlined call by storing
- * a new virtual reference into the execution context's topframeref and
- * pops it by storing the old one back; when the references stay virtual
- * the optimizer removes every such store, however deep the calls nest
- * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
- * two frames down, holdout12). */
 /* Whether V, a value of U, is OLD read back: V reads a field of an
  * object whose last store of that field before the read, with no store of
  * it into anything else between, put OLD there (json_pretty's inlined
@@ -454,6 +444,16 @@ static bool read_back(const ir_trace *u, ir_vid v, ir_vid old)
 	return false;
 }
 
+/* Whether U's store at op I (of field D into X) is undone after op C: a
+ * store of D after C writes into X the value U read from X's D before
+ * its first store of D, and every store of D from that read to that
+ * store goes into X (the value may be read back from where it was kept:
+ * read_back).  PyPy pushes a frame for an inlined call by storing
+ * a new virtual reference into the execution context's topframeref and
+ * pops it by storing the old one back; when the references stay virtual
+ * the optimizer removes every such store, however deep the calls nest
+ * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
+ * two frames down, holdout12). */
 static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 			 const char *d)
 {
@@ -546,7 +546,7 @@ static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
 	(void)ir_py_call_event(t, a, &j);
 	(void)ir_py_call_event(u, b, &k);
 	if (j >= a->nargs || k >= b->nargs)
-		return a->nargs - j == b->nargs - k;
+		return j >= a->nargs && k >= b->nargs && a->nargs == b->nargs;
 	if (a->nargs - j != b->nargs - k)
 		return false;
 	const ir_value *x = ir_val(t, a->args[j]), *y = ir_val(u, b->args[k]);
