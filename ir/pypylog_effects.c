@@ -172,7 +172,8 @@ static bool passed_to(const ir_trace *t, uint32_t oc, ir_vid x)
 	return false;
 }
 
-/* Whether T reads what RD read (field D, or the same item) after op OC
+/* Whether T reads field D (or, for RD an item read, the item RD read;
+ * RD is NULL for a field the optimized trace stored) after op OC
  * before a later call that may write it (one whose descr does not keep D:
  * guard_no_exception and the like write nothing) or its end.  A field of
  * an object made by the call or after it (its result) is not one the
@@ -182,8 +183,8 @@ static bool passed_to(const ir_trace *t, uint32_t oc, ir_vid x)
  * the map of another instance), but a call is likeliest to write the
  * objects it is passed, and the model's one field D may stand for several
  * of PyPy's descrs (a list's length, list_types). */
-static bool read_again_d(const ir_trace *t, uint32_t oc, const char *d,
-			 const ir_op *rd)
+static bool read_again(const ir_trace *t, uint32_t oc, const char *d,
+		       const ir_op *rd)
 {
 	bool item = rd && !field_read(t, rd);
 	for (uint32_t i = oc + 1; i < t->nops; i++) {
@@ -205,60 +206,34 @@ static bool read_again_d(const ir_trace *t, uint32_t oc, const char *d,
 	return false;
 }
 
-static bool read_again(const ir_trace *t, uint32_t oc, const ir_op *rd)
-{
-	return read_again_d(t, oc, kept_read(t, rd), rd);
-}
-
 static bool in_list(const strbuf *sb, const char *d);
-
-/* The fields the optimized trace stored before its call K (at op OC) and
- * carries across it, the unoptimized one's at OO: it reads the field
- * nowhere before the call and not again after it before a call that may
- * write it, while the original reads it after its call K.  PyPy's heap
- * cache keeps what a store wrote as it keeps what a read found
- * (ring_median's generator frame, whose code object the original reads
- * back after a list resize). */
-static uint32_t stored_kept_at(const pl_pair *p, uint32_t oc, uint32_t oo,
-			       strbuf *sb)
-{
-	const ir_trace *t = p->opt;
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < oc; i++) {
-		const char *d = field_store(t, &t->ops[i]);
-		uint32_t f, l, fo, lo;
-		if (!d || in_list(sb, d))
-			continue;
-		reads_of(t, d, 0, oc, &f, &l);
-		if (f != UINT32_MAX || read_again_d(t, oc, d, NULL))
-			continue; /* read before: kept_at's; or read after */
-		reads_of(p->orig, d, oo + 1, p->orig->nops, &fo, &lo);
-		if (fo == UINT32_MAX)
-			continue; /* the original does not read it after */
-		add_kept(sb, d);
-		n++;
-	}
-	return n;
-}
 
 /* The fields the optimized trace takes its call K (at op OC) to keep, the
  * unoptimized one's at OO, appended to SB; their number.  A field the
  * optimized trace reads again before its next call that may write it is
  * one it took the call to change; one it does not read there, while the
- * original does read it after the call, is one it carried across. */
+ * original does read it after the call, is one it carried across.  Since
+ * session 31 so is a field it stored before the call and read nowhere
+ * before it: PyPy's heap cache keeps what a store wrote as it keeps what
+ * a read found (ring_median's generator frame, whose code object the
+ * original reads back after a list resize). */
 static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 {
 	const ir_trace *t = p->opt;
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < oc; i++) {
-		const char *d = kept_read(t, &t->ops[i]);
+		const ir_op *op = &t->ops[i];
+		const char *d = kept_read(t, op);
+		bool store = !d;
+		if (store)
+			d = field_store(t, op);
 		if (!d)
 			continue;
 		uint32_t f, l, fo, lo;
 		reads_of(t, d, 0, oc, &f, &l);
-		if (f != i)
-			continue; /* counted at its first read */
-		if (read_again(t, oc, &t->ops[i]))
+		if (store ? f != UINT32_MAX || in_list(sb, d) : f != i)
+			continue; /* counted at its first read, or once */
+		if (read_again(t, oc, d, store ? NULL : op))
 			continue;
 		reads_of(p->orig, d, oo + 1, p->orig->nops, &fo, &lo);
 		if (fo == UINT32_MAX)
@@ -628,7 +603,6 @@ void pl_call_effects(pl_pair *p)
 			strbuf sb;
 			sb_init(&sb);
 			uint32_t n = kept_at(p, c[k], o[k], &sb);
-			n += stored_kept_at(p, c[k], o[k], &sb);
 			uint32_t was = p->opt->ops[c[k]].descr;
 			if (n && sb.buf && !sb.oom &&
 			    set_list(p->opt, c[k], " keeps", sb.buf)) {

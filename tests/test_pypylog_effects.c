@@ -424,7 +424,7 @@ static void test_undone_read_back(void)
 
 /* A field the optimized trace stored before a call, reads nowhere before
  * it and not again after it, while the original reads it back after the
- * call: the call keeps it (stored_kept_at; ring_median's generator frame
+ * call: the call keeps it (kept_at; ring_median's generator frame
  * and its code object).  Not when the optimized trace reads it again
  * after the call. */
 static void test_stored_kept(void)

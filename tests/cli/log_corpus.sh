@@ -677,7 +677,7 @@ log_has "float_six_decimals, two candidates" '^bridge 0x7f0000e0bb01 .* unknown'
 # the call between -- unless the call keeps the field: since session 31
 # the optimized trace, which stored the field before the call and does
 # not read it after while the original does, is taken to have carried
-# the stored value across it (stored_kept_at), a counted kept field, so
+# the stored value across it (kept_at), a counted kept field, so
 # only --calls-write-all leaves that pair unknown.
 log_has recorded_store_read '^bridge 0x7f0000e0aa01 .* proved' "$C/recorded_store_read.log"
 sed 's/ll_note), p0, i1,/ll_note), p0, p2,/; s/ll_note), p10, i11,/ll_note), p10, p12,/' \
