@@ -22,6 +22,19 @@ static uint32_t ignoring_top(const ir_trace *t)
 	return n;
 }
 
+/* How many calls of the optimized trace of log TEXT's one pair ignore
+ * e.E.inst_top (ignoring_top); UINT32_MAX when the log does not read. */
+static uint32_t top_ignored(const char *text)
+{
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return UINT32_MAX;
+	uint32_t n = ignoring_top(p->opt);
+	pl_free(&log);
+	return n;
+}
+
 /* The fields the optimizer took a call to keep (pl_call_effects): read
  * before the call, not again after it in the optimized trace, read after
  * it in the unoptimized one.  Field b is read again after the call (not
@@ -318,13 +331,7 @@ static void test_undone_store(void)
 		    v == 2 ? "+1: setfield_gc(p10, p15, descr=<FieldP "
 			     "e.E.inst_top 8>)\n"
 			   : "");
-		pl_log log;
-		const pl_pair *p = read_pair(text, 1, 0, &log);
-		if (!p)
-			return;
-		uint32_t n = ignoring_top(p->opt);
-		CHECK(n == (v == 0 ? 1u : 0u));
-		pl_free(&log);
+		CHECK(top_ignored(text) == (v == 0 ? 1u : 0u));
 	}
 }
 
@@ -364,13 +371,7 @@ static void test_undone_nested(void)
 		    "+4: finish(i13)\n"
 		    "[4] jit-log-opt-bridge}\n",
 		    v == 2 ? "p1" : "p0", back[v]);
-		pl_log log;
-		const pl_pair *p = read_pair(text, 1, 0, &log);
-		if (!p)
-			return;
-		uint32_t n = ignoring_top(p->opt);
-		CHECK(n == (v == 0 ? 1u : 0u));
-		pl_free(&log);
+		CHECK(top_ignored(text) == (v == 0 ? 1u : 0u));
 	}
 }
 
@@ -412,13 +413,7 @@ static void test_undone_read_back(void)
 		    v == 1 ? "setfield_gc(p9, p1, descr=<FieldP f.F.inst_back "
 			     "8>)\n"
 			   : "");
-		pl_log log;
-		const pl_pair *p = read_pair(text, 1, 0, &log);
-		if (!p)
-			return;
-		uint32_t n = ignoring_top(p->opt);
-		CHECK(n == (v == 0 ? 1u : 0u));
-		pl_free(&log);
+		CHECK(top_ignored(text) == (v == 0 ? 1u : 0u));
 	}
 }
 
