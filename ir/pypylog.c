@@ -286,8 +286,14 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		n->flags |= op->flags & (IR_OPF_RECORDED | IR_OPF_INSTANCE);
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
-		/* Fail-args are left out: PyPy's unoptimized log prints
-		 * none, so there is nothing to compare them with. */
+		/* Fail-args are left out unless asked for: PyPy's
+		 * unoptimized log prints none, so there is nothing to
+		 * compare them with. */
+		if (c->keep_failargs && op->nfail &&
+		    ir_set_failargs(c->d, ni, op->nfail, fa) != JP_OK) {
+			snprintf(why, whysize, "out of memory");
+			ok = false;
+		}
 		if (op->result != IR_NOVAL)
 			c->map[op->result] = n->result;
 	}

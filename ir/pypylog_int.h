@@ -25,6 +25,10 @@ typedef struct copier {
 	ir_vid *map;	   /* source vid -> vid in d, IR_NOVAL unset */
 	uint32_t nguards;  /* guards emitted into d */
 	bool keep_labels;  /* copy guard labels instead of numbering them */
+	/* copy guards' fail-args too: a log's trace rewritten before the
+	 * pairs are made is the parent of bridges, found by its guards'
+	 * fail-args (pypylog.c, parent_guard; pypylog_bridge.c) */
+	bool keep_failargs;
 	/* ConstPtr names to rename while copying (pl_pair.opt_same) */
 	const char **ren_from, **ren_to;
 	uint32_t nren;

@@ -304,6 +304,7 @@ static void rewrite_ops(ir_trace **tp, const rewrite *rw)
 	if (!pl_copier_new(&c, t))
 		return;
 	ir_trace *x = c.d;
+	c.keep_failargs = true; /* the trace may be a bridge's parent */
 	bool ok = pl_copy_inputs(&c);
 	char why[256];
 	for (uint32_t i = 0; ok && i < t->nops; i++)
@@ -416,15 +417,73 @@ void pl_arraycopy(ir_trace **tp)
 	rewrite_ops(tp, &rw);
 }
 
-/* ---- string slices ------------------------------------------------------ */
+/* ---- string slices and copies ------------------------------------------ */
 
 /* A call with OS_STR_SLICE (oopspec 23) or OS_UNI_SLICE (43) calls
  * rstr's _ll_stringslice(s, start, stop): a new string of length
  * stop - start holding s's items from start (rtyper/lltypesystem/rstr.py;
- * no other effect).  When stop is start + K or both are constants, with
- * 0 <= K <= 64, the call is that allocation, its length and K item
- * copies -- what PyPy's string optimizer (vstring.py) reasons with, so
- * `s[i:i+1]` of iterating over a string is checked. */
+ * no other effect).  When stop - start is a constant K, 0 <= K <= 64
+ * (both constants, or both one value plus or minus constants: s[i:i+1],
+ * s[n-8:n]), the call is that allocation, its length and K item copies --
+ * what PyPy's string optimizer (vstring.py) reasons with, so `s[i:i+1]`
+ * of iterating over a string is checked.
+ *
+ * copystrcontent(src, dst, srcstart, dststart, length) and its unicode
+ * twin copy LENGTH chars and do nothing else (resoperation.py; the
+ * backend's memcpy).  PyPy's optimizer emits them where it forces a
+ * virtual string (a slice, a concatenation) into a new one.  With a
+ * constant length of at most 64 and a destination this trace allocated
+ * as a string (so that it is not the source), the op is those item reads
+ * and stores, as the slice above is: both traces then say the same
+ * thing, where an opaque op could change any field. */
+
+/* V as BASE + *OFF (wrapping), following int_add and int_sub by
+ * constants and same_as_i; BASE is IR_NOVAL when V is the constant
+ * *OFF. */
+static ir_vid lin_of(const ir_trace *t, ir_vid v, uint64_t *off)
+{
+	*off = 0;
+	for (int depth = 0; depth < 8; depth++) {
+		const ir_value *x = ir_val(t, v);
+		if (x->tag == IR_VAL_CONST_INT) {
+			*off += x->cval;
+			return IR_NOVAL;
+		}
+		uint32_t d = ir_defop(t, v);
+		if (d == UINT32_MAX)
+			return v;
+		const ir_op *op = &t->ops[d];
+		if (op->opc == IR_SAME_AS_I && op->nargs == 1) {
+			v = op->args[0];
+			continue;
+		}
+		if ((op->opc != IR_INT_ADD && op->opc != IR_INT_SUB) ||
+		    op->nargs != 2)
+			return v;
+		const ir_value *a = ir_val(t, op->args[0]);
+		const ir_value *b = ir_val(t, op->args[1]);
+		if (b->tag == IR_VAL_CONST_INT) {
+			*off += op->opc == IR_INT_ADD ? b->cval : -b->cval;
+			v = op->args[0];
+		} else if (a->tag == IR_VAL_CONST_INT &&
+			   op->opc == IR_INT_ADD) {
+			*off += a->cval;
+			v = op->args[1];
+		} else
+			return v;
+	}
+	return v;
+}
+
+/* STOP - START when it is a constant in [0, 64], else -1. */
+static int64_t const_distance(const ir_trace *t, ir_vid start, ir_vid stop)
+{
+	uint64_t a, b;
+	if (lin_of(t, start, &a) != lin_of(t, stop, &b))
+		return -1;
+	uint64_t k = b - a;
+	return k <= 64 ? (int64_t)k : -1;
+}
 
 static int slice_os(const ir_trace *t, const ir_op *op)
 {
@@ -441,24 +500,52 @@ static int64_t slice_len(const ir_trace *t, const ir_op *op)
 {
 	if (slice_os(t, op) < 0)
 		return -1;
-	ir_vid start = op->args[2], stop = op->args[3];
-	const ir_value *a = ir_val(t, start), *b = ir_val(t, stop);
-	int64_t k = -1;
-	if (a->tag == IR_VAL_CONST_INT && b->tag == IR_VAL_CONST_INT)
-		k = (int64_t)(b->cval - a->cval);
-	uint32_t d = ir_defop(t, stop);
-	if (d != UINT32_MAX && t->ops[d].opc == IR_INT_ADD &&
-	    t->ops[d].nargs == 2 && t->ops[d].args[0] == start &&
-	    ir_val(t, t->ops[d].args[1])->tag == IR_VAL_CONST_INT)
-		k = (int64_t)ir_val(t, t->ops[d].args[1])->cval;
-	return k >= 0 && k <= 64 ? k : -1;
+	return const_distance(t, op->args[2], op->args[3]);
+}
+
+/* Emits N reads of SRC's items from SRC_AT on and stores of them into
+ * DST's items from DST_AT on, items of descr DS; NAME names the values. */
+static bool emit_items(copier *c, ir_vid src, ir_vid src_at, ir_vid dst,
+		       ir_vid dst_at, int64_t n, const char *ds,
+		       const char *name)
+{
+	ir_trace *d = c->d;
+	char nm[96];
+	for (int64_t k = 0; k < n; k++) {
+		ir_vid at[2] = {src_at, dst_at};
+		for (int j = 0; j < 2 && k > 0; j++) {
+			const ir_value *cv = ir_val(d, at[j]);
+			if (cv->tag == IR_VAL_CONST_INT) {
+				at[j] = ir_const_int(d, cv->cval + (uint64_t)k);
+				continue;
+			}
+			ir_vid aa[2] = {at[j], ir_const_int(d, (uint64_t)k)};
+			snprintf(nm, sizeof nm, "%s_%s%lld", name,
+				 j ? "to" : "at", (long long)k);
+			uint32_t x = ir_emit(d, IR_INT_ADD, 2, aa, 0, nm);
+			if (x == UINT32_MAX)
+				return false;
+			at[j] = d->ops[x].result;
+		}
+		snprintf(nm, sizeof nm, "%s_ch%lld", name, (long long)k);
+		ir_vid ga[2] = {src, at[0]};
+		uint32_t g =
+		    ir_emit(d, IR_GETARRAYITEM_GC_I, 2, ga, ir_cstr(d, ds), nm);
+		if (g == UINT32_MAX)
+			return false;
+		ir_vid sa[3] = {dst, at[1], d->ops[g].result};
+		if (ir_emit(d, IR_SETARRAYITEM_GC, 3, sa, ir_cstr(d, ds),
+			    NULL) == UINT32_MAX)
+			return false;
+	}
+	return true;
 }
 
 static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 {
 	ir_trace *d = c->d;
 	const char *ds = slice_os(c->s, op) == 23 ? "<str>" : "<unicode>";
-	char len[32], nm[96];
+	char len[32];
 	snprintf(len, sizeof len, "%s.length", ds);
 	ir_vid src = pl_map_val(c, op->args[1]);
 	ir_vid start = pl_map_val(c, op->args[2]);
@@ -472,31 +559,44 @@ static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, len), NULL) ==
 	    UINT32_MAX)
 		return false;
-	for (int64_t k = 0; k < n; k++) {
-		ir_vid at = start;
-		if (k > 0) {
-			ir_vid aa[2] = {start, ir_const_int(d, (uint64_t)k)};
-			snprintf(nm, sizeof nm, "%s_at%lld",
-				 ir_valname(c->s, op->result), (long long)k);
-			uint32_t x = ir_emit(d, IR_INT_ADD, 2, aa, 0, nm);
-			if (x == UINT32_MAX)
-				return false;
-			at = d->ops[x].result;
-		}
-		snprintf(nm, sizeof nm, "%s_ch%lld",
-			 ir_valname(c->s, op->result), (long long)k);
-		ir_vid ga[2] = {src, at};
-		uint32_t g =
-		    ir_emit(d, IR_GETARRAYITEM_GC_I, 2, ga, ir_cstr(d, ds), nm);
-		if (g == UINT32_MAX)
+	return emit_items(c, src, start, res, ir_const_int(d, 0), n, ds,
+			  ir_valname(c->s, op->result));
+}
+
+/* The item descr of a string copy op OP of T (see above) whose length
+ * is a constant in [0, 64] (*N) and whose destination T allocated as a
+ * string; NULL otherwise. */
+static const char *str_copy(const ir_trace *t, const ir_op *op, int64_t *n)
+{
+	if (op->opc != IR_OPAQUE || !op->opname || op->nargs != 5 ||
+	    op->args[0] == op->args[1])
+		return NULL;
+	const char *name = ir_strtext(t, op->opname);
+	const char *ds = !strcmp(name, "copystrcontent")       ? "<str>"
+			 : !strcmp(name, "copyunicodecontent") ? "<unicode>"
+							       : NULL;
+	uint32_t d = ir_defop(t, op->args[1]);
+	uint64_t k;
+	if (!ds || d == UINT32_MAX || t->ops[d].opc != IR_NEW ||
+	    !t->ops[d].descr || strcmp(ir_strtext(t, t->ops[d].descr), ds) ||
+	    !const_int(t, op->args[4], 64, &k))
+		return NULL;
+	*n = (int64_t)k;
+	return ds;
+}
+
+static bool emit_str_copy(copier *c, uint32_t i)
+{
+	const ir_op *op = &c->s->ops[i];
+	int64_t n;
+	const char *ds = str_copy(c->s, op, &n);
+	ir_vid v[4];
+	for (int j = 0; j < 4; j++)
+		if ((v[j] = pl_map_val(c, op->args[j])) == IR_NOVAL)
 			return false;
-		ir_vid sa[3] = {res, ir_const_int(d, (uint64_t)k),
-				d->ops[g].result};
-		if (ir_emit(d, IR_SETARRAYITEM_GC, 3, sa, ir_cstr(d, ds),
-			    NULL) == UINT32_MAX)
-			return false;
-	}
-	return true;
+	char name[32];
+	snprintf(name, sizeof name, "icopy%u", i);
+	return ds && emit_items(c, v[0], v[2], v[1], v[3], n, ds, name);
 }
 
 /* Whether op I of T is a guard_no_exception right after a slice that is
@@ -519,13 +619,17 @@ static bool slice_guard(const ir_trace *t, uint32_t i)
 
 static bool match_slice(const ir_trace *t, uint32_t i)
 {
-	return slice_len(t, &t->ops[i]) >= 0 || slice_guard(t, i);
+	int64_t n;
+	return slice_len(t, &t->ops[i]) >= 0 || slice_guard(t, i) ||
+	       str_copy(t, &t->ops[i], &n);
 }
 
 static bool emit_slice_at(copier *c, uint32_t i)
 {
 	if (slice_guard(c->s, i))
 		return true; /* left out */
+	if (slice_len(c->s, &c->s->ops[i]) < 0)
+		return emit_str_copy(c, i);
 	return emit_slice(c, &c->s->ops[i], slice_len(c->s, &c->s->ops[i]));
 }
 

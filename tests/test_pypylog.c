@@ -782,6 +782,95 @@ static void test_str_slices(void)
 	pl_free(&log);
 }
 
+/* A slice whose start is its stop minus a constant (s[n-8:n], written
+ * int_add(-8, n) or int_sub(n, 2)) is that many item copies too; a
+ * distance over 64 or of two unrelated values stays a call. */
+static void test_str_slice_from_end(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, i5]\n"
+	    "i2 = int_add(-3, i1)\n"
+	    "p3 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i2, i1, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "i6 = int_sub(i1, 2)\n"
+	    "i7 = int_add(i6, 1)\n"
+	    "p4 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i7, i1, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "i8 = int_sub(i1, 65)\n"
+	    "p9 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i8, i1, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "p10 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i2, i5, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "finish(p3, p4)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[p10, i11, i15]\n"
+	    "+1: finish(p10, p10)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	CHECK(count_op(o, IR_OPAQUE) == 2); /* 65 chars; i2 to i5 */
+	CHECK(count_op(o, IR_NEW) == 2 && count_op(o, IR_SETFIELD_GC) == 2 &&
+	      count_op(o, IR_GETARRAYITEM_GC_I) == 3 + 1 &&
+	      count_op(o, IR_SETARRAYITEM_GC) == 3 + 1);
+	uint64_t lens = 0;
+	for (uint32_t i = 0; i < o->nops; i++)
+		if (o->ops[i].opc == IR_SETFIELD_GC)
+			lens = lens * 10 + ir_val(o, o->ops[i].args[1])->cval;
+	CHECK(lens == 31);
+	pl_free(&log);
+}
+
+/* copystrcontent of a constant length into a string the trace made is
+ * its item reads and stores, from the two starts on; into a string it
+ * did not make, or of a length it does not know, it stays an op. */
+static void test_str_copies(void)
+{
+	const char *text = "[1] {jit-log-noopt\n"
+			   "[p0, p1, i2, i3]\n"
+			   "finish(p0)\n"
+			   "[2] jit-log-noopt}\n"
+			   "[3] {jit-log-opt-bridge\n"
+			   "# bridge out of Guard 0x7f0f with 6 ops\n"
+			   "[p10, p11, i12, i13]\n"
+			   "+1: p14 = newstr(4)\n"
+			   "+2: copystrcontent(p10, p14, i12, 1, 3)\n"
+			   "+3: copystrcontent(p10, p11, i12, 1, 3)\n"
+			   "+4: copystrcontent(p10, p14, i12, 0, i13)\n"
+			   "+5: p15 = newunicode(2)\n"
+			   "+6: copyunicodecontent(p10, p15, 0, 0, 2)\n"
+			   "+7: finish(p14, p15)\n"
+			   "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *t = p->opt;
+	CHECK(count_op(t, IR_OPAQUE) == 2);
+	CHECK(count_op(t, IR_GETARRAYITEM_GC_I) == 5 &&
+	      count_op(t, IR_SETARRAYITEM_GC) == 5);
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_SETARRAYITEM_GC)
+			continue;
+		const ir_value *at = ir_val(t, op->args[1]);
+		const char *d = ir_strtext(t, op->descr);
+		if (k < 3) /* items 1, 2, 3 of the new <str> */
+			CHECK(at->tag == IR_VAL_CONST_INT &&
+			      at->cval == k + 1 && !strcmp(d, "<str>"));
+		else
+			CHECK(!strcmp(d, "<unicode>"));
+		k++;
+	}
+	pl_free(&log);
+}
+
 /* The guard_no_exception after a slice that becomes an allocation is
  * left out (the allocation raises nothing; PyPy's optimizer drops the
  * guard of a call it removes): kept, it was a call event of the original
@@ -909,6 +998,8 @@ int main(void)
 {
 	test_str_slices();
 	test_str_slice_guard();
+	test_str_slice_from_end();
+	test_str_copies();
 	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();

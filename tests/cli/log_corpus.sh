@@ -767,6 +767,18 @@ grep -q 'instance_ptr_eq(ConstPtr(s0_ptr2), p1, descr=<not-class=W_ObjectObjectU
 "$JITPROVE" check "$d/orig.trace" "$d/opt.trace" --opaque >"$tmp/ccf.out" 2>&1 ||
   bad "const_class_fold --out pair: $(cat "$tmp/ccf.out")"
 
+# A bridge whose parent's optimized trace the front end rewrites (an
+# arraycopy, a string copy of constant length) still finds its parent's
+# guard and gets its facts: the rewrite keeps the guards' fail-args
+# (since session 32; before, the copy lost them and query_string's
+# bridges out of traces with string copies started with no facts)
+log_has bridge_parent_copies '^bridge 0x7f0000c0bb02 .* proved' \
+  "$C/bridge_parent_copies.log"
+sed 's/^+10: guard_nonnull_class(p10, ConstClass(W_IntObject), /+10: guard_nonnull(p10, /' \
+  "$C/bridge_parent_copies.log" >"$tmp/bpc.log"
+log_has "bridge_parent_copies without the class" \
+  '^bridge 0x7f0000c0bb02 .* unknown' "$tmp/bpc.log"
+
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'jit-log-noopt' "$tmp/e" || bad "not a log: exit $rc: $(cat "$tmp/e")"
