@@ -507,6 +507,43 @@ uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
 	return 0;
 }
 
+/* A string copy (ir_py_str_copy) of A[4] items of descr D from A[0]'s
+ * items at A[2] on to A[3]'s items at A[3] on: all read before any is
+ * written, as the heap model's copy reads the state before it.  Through
+ * NULL or with a negative length: undefined.  More than
+ * INTERP_MAX_COPY items: the run stops there as too long
+ * (interp_result.too_long), which says nothing about the trace. */
+static jp_status str_copy(run *r, const char *d, const uint64_t *a)
+{
+	const ir_trace *t = r->t;
+	uint64_t n = a[4];
+	if (a[0] == 0 || a[1] == 0 || sem_is_negative(t->width, n)) {
+		r->undef = true;
+		return JP_OK;
+	}
+	if (n > INTERP_MAX_COPY) {
+		r->res->too_long = true;
+		r->undef = true;
+		return JP_OK;
+	}
+	uint64_t buf[INTERP_MAX_COPY];
+	interp_obj *o;
+	for (uint64_t k = 0; k < n; k++) {
+		const char *from =
+		    item_name(r, d, sem_mask(t->width, a[2] + k));
+		if (!from || !(o = touch(r, a[0])))
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+		buf[k] = get_field(r, o, from);
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		const char *to = item_name(r, d, sem_mask(t->width, a[3] + k));
+		if (!to || !(o = touch(r, a[1])) ||
+		    !set_field(o, to, buf[k], 'i'))
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	}
+	return JP_OK;
+}
+
 /* A call that is a function of its arguments: the environment's entry,
  * no event, no effect (a cached hash: its cache when not 0; the
  * guard_no_exception after it: nothing). */
@@ -604,6 +641,9 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 	case IR_ESCAPE_N:
 	case IR_ESCAPE_I:
 	case IR_OPAQUE: {
+		const char *cd = ir_py_str_copy(t, op);
+		if (cd)
+			return str_copy(r, cd, a);
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE) {
 			do_pure(r, opi, a, out);
 			return JP_OK;

@@ -132,6 +132,10 @@ typedef struct interp_env {
 	bool cond_always;
 } interp_env;
 
+/* The most items a string copy may copy in a run (interp_result.too_long
+ * beyond). */
+#define INTERP_MAX_COPY 1024u
+
 typedef enum interp_outcome {
 	INTERP_FINISH,	   /* reached finish(...) */
 	INTERP_JUMP,	   /* reached jump(...) */
@@ -191,6 +195,10 @@ typedef struct interp_result {
 	 * applied; an environment with any is not one the heap semantics
 	 * allow. */
 	uint32_t nrejected;
+	/* A string copy longer than INTERP_MAX_COPY items stopped the run
+	 * (outcome INTERP_UNDEFINED): a run the interpreter does not make,
+	 * which confirms and refutes nothing. */
+	bool too_long;
 	/* The field names of the array items touched ("D[I]",
 	 * interp_item_field), owned here. */
 	char **names;

@@ -82,6 +82,22 @@ void pl_oopspec_calls(ir_trace *t);
 void pl_pure_call_names(ir_trace *t);
 /* May replace *T by a copy with string slices of a known length spelled
  * as the new string and its items. */
+/* How one rewrite spells an op: MATCH says whether op I of T is one it
+ * rewrites, EMIT writes op I of C's source into C's trace instead of the
+ * copy (false when out of memory or when it cannot). */
+typedef struct pl_rewrite {
+	bool (*match)(const ir_trace *t, uint32_t i);
+	bool (*emit)(copier *c, uint32_t i);
+} pl_rewrite;
+
+/* Replaces *TP by a copy with every op RW matches rewritten, guards with
+ * their labels and fail-args; *TP is left as it was when none matches or
+ * a step fails. */
+void pl_rewrite_ops(ir_trace **tp, const pl_rewrite *rw);
+
+/* Whether V of T is an integer constant at most MAX (*OUT). */
+bool pl_const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out);
+
 void pl_str_slices(ir_trace **t);
 /* Gives the string equality helpers of T one function name per family,
  * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */

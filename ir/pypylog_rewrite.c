@@ -3,9 +3,9 @@
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
  * addresses, force_token, virtual refs.  Sections: classes; oopspec
- * calls; rewriting ops; arraycopy; string slices; float division by a
- * power of two; virtual refs; adding inputs to a pair; raw reads;
- * force_token.
+ * calls; rewriting ops; arraycopy; float division by a power of two; virtual
+ * refs; adding inputs to a pair; raw reads; force_token.  String slices, copies
+ * and equality are in pypylog_strings.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -282,17 +282,7 @@ void pl_pure_call_names(ir_trace *t)
 
 /* ---- rewriting ops ------------------------------------------------------ */
 
-/* How one rewrite spells an op: MATCH says whether op I of T is one it
- * rewrites, EMIT writes op I of C's source into C's trace instead of the
- * copy (false when out of memory or when it cannot). */
-typedef struct rewrite {
-	bool (*match)(const ir_trace *t, uint32_t i);
-	bool (*emit)(copier *c, uint32_t i);
-} rewrite;
-
-/* Replaces *TP by a copy with every op RW matches rewritten; *TP is left
- * as it was when none matches or a step fails. */
-static void rewrite_ops(ir_trace **tp, const rewrite *rw)
+void pl_rewrite_ops(ir_trace **tp, const pl_rewrite *rw)
 {
 	const ir_trace *t = *tp;
 	bool any = false;
@@ -340,7 +330,7 @@ static const char *array_descr(const ir_trace *t, ir_vid v)
 	return strncmp(s, "<Array", 6) == 0 ? s : NULL;
 }
 
-static bool const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out)
+bool pl_const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out)
 {
 	const ir_value *x = ir_val(t, v);
 	if (x->tag != IR_VAL_CONST_INT || x->cval > max)
@@ -362,9 +352,9 @@ static bool arraycopy(const ir_trace *t, uint32_t i, const char **d,
 	    op->args[1] == op->args[2])
 		return false;
 	*d = array_descr(t, op->args[2]);
-	return *d && const_int(t, op->args[3], 1u << 20, a) &&
-	       const_int(t, op->args[4], 1u << 20, b) &&
-	       const_int(t, op->args[5], 64, n);
+	return *d && pl_const_int(t, op->args[3], 1u << 20, a) &&
+	       pl_const_int(t, op->args[4], 1u << 20, b) &&
+	       pl_const_int(t, op->args[5], 64, n);
 }
 
 /* Emits into C's trace the copy of op I (see arraycopy()): for each k, a
@@ -413,348 +403,8 @@ static bool emit_copy_at(copier *c, uint32_t i)
 
 void pl_arraycopy(ir_trace **tp)
 {
-	static const rewrite rw = {match_copy, emit_copy_at};
-	rewrite_ops(tp, &rw);
-}
-
-/* ---- string slices and copies ------------------------------------------ */
-
-/* A call with OS_STR_SLICE (oopspec 23) or OS_UNI_SLICE (43) calls
- * rstr's _ll_stringslice(s, start, stop): a new string of length
- * stop - start holding s's items from start (rtyper/lltypesystem/rstr.py;
- * no other effect).  When stop - start is a constant K, 0 <= K <= 64
- * (both constants, or both one value plus or minus constants: s[i:i+1],
- * s[n-8:n]), the call is that allocation, its length and K item copies --
- * what PyPy's string optimizer (vstring.py) reasons with, so `s[i:i+1]`
- * of iterating over a string is checked.
- *
- * copystrcontent(src, dst, srcstart, dststart, length) and its unicode
- * twin copy LENGTH chars and do nothing else (resoperation.py; the
- * backend's memcpy).  PyPy's optimizer emits them where it forces a
- * virtual string (a slice, a concatenation) into a new one.  With a
- * constant length of at most 64 and a destination this trace allocated
- * as a string (so that it is not the source), the op is those item reads
- * and stores, as the slice above is: both traces then say the same
- * thing, where an opaque op could change any field. */
-
-/* V as BASE + *OFF (wrapping), following int_add and int_sub by
- * constants and same_as_i; BASE is IR_NOVAL when V is the constant
- * *OFF. */
-static ir_vid lin_of(const ir_trace *t, ir_vid v, uint64_t *off)
-{
-	*off = 0;
-	for (int depth = 0; depth < 8; depth++) {
-		const ir_value *x = ir_val(t, v);
-		if (x->tag == IR_VAL_CONST_INT) {
-			*off += x->cval;
-			return IR_NOVAL;
-		}
-		uint32_t d = ir_defop(t, v);
-		if (d == UINT32_MAX)
-			return v;
-		const ir_op *op = &t->ops[d];
-		if (op->opc == IR_SAME_AS_I && op->nargs == 1) {
-			v = op->args[0];
-			continue;
-		}
-		if ((op->opc != IR_INT_ADD && op->opc != IR_INT_SUB) ||
-		    op->nargs != 2)
-			return v;
-		const ir_value *a = ir_val(t, op->args[0]);
-		const ir_value *b = ir_val(t, op->args[1]);
-		if (b->tag == IR_VAL_CONST_INT) {
-			*off += op->opc == IR_INT_ADD ? b->cval : -b->cval;
-			v = op->args[0];
-		} else if (a->tag == IR_VAL_CONST_INT &&
-			   op->opc == IR_INT_ADD) {
-			*off += a->cval;
-			v = op->args[1];
-		} else
-			return v;
-	}
-	return v;
-}
-
-/* STOP - START when it is a constant in [0, 64], else -1. */
-static int64_t const_distance(const ir_trace *t, ir_vid start, ir_vid stop)
-{
-	uint64_t a, b;
-	if (lin_of(t, start, &a) != lin_of(t, stop, &b))
-		return -1;
-	uint64_t k = b - a;
-	return k <= 64 ? (int64_t)k : -1;
-}
-
-static int slice_os(const ir_trace *t, const ir_op *op)
-{
-	if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
-	    op->nargs != 4 || op->kind != 'r' || op->result == IR_NOVAL ||
-	    strcmp(ir_strtext(t, op->opname), "call_r"))
-		return -1;
-	int k = ir_py_oopspec(ir_strtext(t, op->descr));
-	return k == 23 || k == 43 ? k : -1;
-}
-
-/* K for a slice op OP (see above), or -1. */
-static int64_t slice_len(const ir_trace *t, const ir_op *op)
-{
-	if (slice_os(t, op) < 0)
-		return -1;
-	return const_distance(t, op->args[2], op->args[3]);
-}
-
-/* Emits N reads of SRC's items from SRC_AT on and stores of them into
- * DST's items from DST_AT on, items of descr DS; NAME names the values. */
-static bool emit_items(copier *c, ir_vid src, ir_vid src_at, ir_vid dst,
-		       ir_vid dst_at, int64_t n, const char *ds,
-		       const char *name)
-{
-	ir_trace *d = c->d;
-	char nm[96];
-	for (int64_t k = 0; k < n; k++) {
-		ir_vid at[2] = {src_at, dst_at};
-		for (int j = 0; j < 2 && k > 0; j++) {
-			const ir_value *cv = ir_val(d, at[j]);
-			if (cv->tag == IR_VAL_CONST_INT) {
-				at[j] = ir_const_int(d, cv->cval + (uint64_t)k);
-				continue;
-			}
-			ir_vid aa[2] = {at[j], ir_const_int(d, (uint64_t)k)};
-			snprintf(nm, sizeof nm, "%s_%s%lld", name,
-				 j ? "to" : "at", (long long)k);
-			uint32_t x = ir_emit(d, IR_INT_ADD, 2, aa, 0, nm);
-			if (x == UINT32_MAX)
-				return false;
-			at[j] = d->ops[x].result;
-		}
-		snprintf(nm, sizeof nm, "%s_ch%lld", name, (long long)k);
-		ir_vid ga[2] = {src, at[0]};
-		uint32_t g =
-		    ir_emit(d, IR_GETARRAYITEM_GC_I, 2, ga, ir_cstr(d, ds), nm);
-		if (g == UINT32_MAX)
-			return false;
-		ir_vid sa[3] = {dst, at[1], d->ops[g].result};
-		if (ir_emit(d, IR_SETARRAYITEM_GC, 3, sa, ir_cstr(d, ds),
-			    NULL) == UINT32_MAX)
-			return false;
-	}
-	return true;
-}
-
-static bool emit_slice(copier *c, const ir_op *op, int64_t n)
-{
-	ir_trace *d = c->d;
-	const char *ds = slice_os(c->s, op) == 23 ? "<str>" : "<unicode>";
-	char len[32];
-	snprintf(len, sizeof len, "%s.length", ds);
-	ir_vid src = pl_map_val(c, op->args[1]);
-	ir_vid start = pl_map_val(c, op->args[2]);
-	uint32_t o = ir_emit(d, IR_NEW, 0, NULL, ir_cstr(d, ds),
-			     ir_valname(c->s, op->result));
-	if (src == IR_NOVAL || start == IR_NOVAL || o == UINT32_MAX)
-		return false;
-	ir_vid res = d->ops[o].result;
-	c->map[op->result] = res;
-	ir_vid la[2] = {res, ir_const_int(d, (uint64_t)n)};
-	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, len), NULL) ==
-	    UINT32_MAX)
-		return false;
-	return emit_items(c, src, start, res, ir_const_int(d, 0), n, ds,
-			  ir_valname(c->s, op->result));
-}
-
-/* The item descr of a string copy op OP of T (see above) whose length
- * is a constant in [0, 64] (*N) and whose destination T allocated as a
- * string; NULL otherwise. */
-static const char *str_copy(const ir_trace *t, const ir_op *op, int64_t *n)
-{
-	if (op->opc != IR_OPAQUE || !op->opname || op->nargs != 5 ||
-	    op->args[0] == op->args[1])
-		return NULL;
-	const char *name = ir_strtext(t, op->opname);
-	const char *ds = !strcmp(name, "copystrcontent")       ? "<str>"
-			 : !strcmp(name, "copyunicodecontent") ? "<unicode>"
-							       : NULL;
-	uint32_t d = ir_defop(t, op->args[1]);
-	uint64_t k;
-	if (!ds || d == UINT32_MAX || t->ops[d].opc != IR_NEW ||
-	    !t->ops[d].descr || strcmp(ir_strtext(t, t->ops[d].descr), ds) ||
-	    !const_int(t, op->args[4], 64, &k))
-		return NULL;
-	*n = (int64_t)k;
-	return ds;
-}
-
-static bool emit_str_copy(copier *c, uint32_t i)
-{
-	const ir_op *op = &c->s->ops[i];
-	int64_t n;
-	const char *ds = str_copy(c->s, op, &n);
-	ir_vid v[4];
-	for (int j = 0; j < 4; j++)
-		if ((v[j] = pl_map_val(c, op->args[j])) == IR_NOVAL)
-			return false;
-	char name[32];
-	snprintf(name, sizeof name, "icopy%u", i);
-	return ds && emit_items(c, v[0], v[2], v[1], v[3], n, ds, name);
-}
-
-/* Whether op I of T is a guard_no_exception right after a slice that is
- * rewritten (only debug_merge_points between).  The slice may raise only
- * MemoryError (EF=3); as an allocation it raises nothing, so the guard
- * passes and is left out, as PyPy's optimizer leaves out the
- * guard_no_exception of a call it removed (rewrite.py,
- * optimize_GUARD_NO_EXCEPTION).  Kept, it would be a call event of one
- * trace only, and the original would be taken as defined only up to it. */
-static bool slice_guard(const ir_trace *t, uint32_t i)
-{
-	const ir_op *op = &t->ops[i];
-	if (op->opc != IR_OPAQUE || !op->opname ||
-	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
-		return false;
-	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
-		i--;
-	return i > 0 && slice_len(t, &t->ops[i - 1]) >= 0;
-}
-
-static bool match_slice(const ir_trace *t, uint32_t i)
-{
-	int64_t n;
-	return slice_len(t, &t->ops[i]) >= 0 || slice_guard(t, i) ||
-	       str_copy(t, &t->ops[i], &n);
-}
-
-static bool emit_slice_at(copier *c, uint32_t i)
-{
-	if (slice_guard(c->s, i))
-		return true; /* left out */
-	if (slice_len(c->s, &c->s->ops[i]) < 0)
-		return emit_str_copy(c, i);
-	return emit_slice(c, &c->s->ops[i], slice_len(c->s, &c->s->ops[i]));
-}
-
-void pl_str_slices(ir_trace **tp)
-{
-	static const rewrite rw = {match_slice, emit_slice_at};
-	rewrite_ops(tp, &rw);
-}
-
-/* ---- string equality ---------------------------------------------------- */
-
-/* PyPy's optimizer rewrites string equality by what it knows of the
- * strings (vstring.py, opt_call_stroruni_STR_EQUAL): ll_streq(s, t)
- * (OS_STR_EQUAL, 24) with t a string of one known char c becomes
- * str_eq_checknull_char(s, c) (OS 30), or str_eq_nonnull_char(s, c)
- * (OS 29) when s is known not to be NULL; and ll_streq of two strings
- * known not to be NULL becomes streq_nonnull (OS 28).  The helpers are
- * elidable calls (EF=0) with the same answer wherever both are defined.
- * The model compares calls by function and arguments, so each family is
- * given one function name here, in both traces: "str_eq_char" for 29 and
- * 30, "str_eq" for 24 and 28; and ll_streq(s, t) (either order) with t a
- * one-char string the trace just made (a new <str> of length 1 whose
- * item 0 is c, nothing else done to it before) becomes
- * str_eq_char(s, c) with OS 30 -- its exact meaning: false when s is NULL
- * (t is not), else s == c.  The descr keeps its OS, so str_eq_nonnull_char
- * and streq_nonnull stay undefined on NULL (ir_py_needs_nonnull); on
- * NULL the one function of a family answers as it likes where the helper
- * says false, which covers the helper's answer: a proof holds for it. */
-
-/* Whether OP only reads S or stores S elsewhere: it cannot change S's
- * chars (a call or copystrcontent could fill a new string). */
-static bool leaves_chars(const ir_op *op, ir_vid s)
-{
-	switch ((int)op->opc) {
-	case IR_SETFIELD_GC: return op->args[0] != s;
-	case IR_SETARRAYITEM_GC: return op->args[0] != s;
-	case IR_GETFIELD_GC_I:
-	case IR_GETFIELD_GC_R:
-	case IR_GETARRAYITEM_GC_I:
-	case IR_GETARRAYITEM_GC_R:
-	case IR_PTR_EQ:
-	case IR_PTR_NE:
-	case IR_GUARD_NONNULL:
-	case IR_GUARD_CLASS: return true;
-	default: return false;
-	}
-}
-
-bool pl_leaves_chars(const ir_op *op, ir_vid s)
-{
-	for (uint32_t j = 0; j < op->nargs; j++)
-		if (op->args[j] == s)
-			return leaves_chars(op, s);
-	return true;
-}
-
-/* The char C of T's string S when S is a new "<str>" of length 1 whose
- * item 0 was set to C, and nothing in [0, BEFORE) may change its chars. */
-static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
-			    ir_vid *c)
-{
-	const ir_value *x = ir_val(t, s);
-	if (x->tag != IR_VAL_OP || t->ops[x->def].opc != IR_NEW ||
-	    !t->ops[x->def].descr ||
-	    strcmp(ir_strtext(t, t->ops[x->def].descr), "<str>"))
-		return false;
-	bool len = false;
-	*c = IR_NOVAL;
-	for (uint32_t i = x->def + 1; i < before; i++) {
-		const ir_op *op = &t->ops[i];
-		if (pl_leaves_chars(op, s))
-			continue;
-		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
-		const ir_value *a1 =
-		    op->nargs > 1 ? ir_val(t, op->args[1]) : NULL;
-		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
-		    !strcmp(d, "<str>.length") && a1->tag == IR_VAL_CONST_INT &&
-		    a1->cval == 1 && !len)
-			len = true;
-		else if (op->opc == IR_SETARRAYITEM_GC && op->nargs == 3 &&
-			 !strcmp(d, "<str>") && a1->tag == IR_VAL_CONST_INT &&
-			 a1->cval == 0 && *c == IR_NOVAL)
-			*c = op->args[2];
-		else
-			return false;
-	}
-	return len && *c != IR_NOVAL;
-}
-
-void pl_str_eq_calls(ir_trace *t)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		ir_op *op = &t->ops[i];
-		if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
-		    op->nargs != 3 || op->result == IR_NOVAL ||
-		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS ||
-		    strncmp(ir_strtext(t, op->opname), "call_", 5))
-			continue;
-		int os = ir_py_oopspec(ir_strtext(t, op->descr));
-		const char *fn = os == 29 || os == 30	? "str_eq_char"
-				 : os == 24 || os == 28 ? "str_eq"
-							: NULL;
-		if (!fn)
-			continue;
-		ir_vid c = IR_NOVAL;
-		uint32_t one = 0; /* the one-char string's argument */
-		/* PyPy tries the second string first (handle_str_equal_level1
-		 * with the arguments as given, then swapped). */
-		for (uint32_t k = 2; os == 24 && k >= 1 && !one; k--)
-			if (one_char_string(t, op->args[k], i, &c))
-				one = k;
-		if (one)
-			fn = "str_eq_char";
-		uint32_t d =
-		    one ? ir_cstr(t, "<Calli 8 ri EF=0 OS=30>") : op->descr;
-		ir_vid f = d != UINT32_MAX ? ir_const_class(t, fn) : IR_NOVAL;
-		if (f == IR_NOVAL)
-			continue; /* out of memory: the call stays as it was */
-		if (one) {
-			op->args[1] = op->args[3 - one];
-			op->args[2] = c;
-		}
-		op->args[0] = f;
-		op->descr = d;
-	}
+	static const pl_rewrite rw = {match_copy, emit_copy_at};
+	pl_rewrite_ops(tp, &rw);
 }
 
 /* ---- float division by a power of two ---------------------------------- */
@@ -1006,8 +656,8 @@ static bool emit_vref_at(copier *c, uint32_t i)
 
 void pl_virtual_refs(ir_trace **tp)
 {
-	static const rewrite rw = {match_vref, emit_vref_at};
-	rewrite_ops(tp, &rw);
+	static const pl_rewrite rw = {match_vref, emit_vref_at};
+	pl_rewrite_ops(tp, &rw);
 }
 
 /* ---- raw reads ------------------------------------------------------------

@@ -368,6 +368,21 @@ static ir_pycall noexc_guard(const ir_trace *t, const ir_op *op)
 	return q && cached_hash(t, q) ? IR_PYCALL_NOEXC : IR_PYCALL_OPAQUE;
 }
 
+const char *ir_py_str_copy(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || !op->opname || op->result != IR_NOVAL ||
+	    op->nargs != 5)
+		return NULL;
+	const char *n = t->strs[op->opname];
+	const char *d = !strcmp(n, "copystrcontent")	   ? "<str>"
+			: !strcmp(n, "copyunicodecontent") ? "<unicode>"
+							   : NULL;
+	for (uint32_t j = 0; d && j < 5; j++)
+		if (t->vals[op->args[j]].kind != (j < 2 ? 'r' : 'i'))
+			return NULL;
+	return d;
+}
+
 ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
 {
 	static const char *const pure[] = {"call_i", "call_f", "call_pure_i",
@@ -393,6 +408,8 @@ ir_pycall ir_pycall_of(const ir_trace *t, const ir_op *op)
 	if (op->opc == IR_OPAQUE && op->result == IR_NOVAL &&
 	    !strcmp(t->strs[op->opname], "guard_no_exception"))
 		return noexc_guard(t, op);
+	if (ir_py_str_copy(t, op))
+		return IR_PYCALL_STRCOPY;
 	if (op->opc != IR_OPAQUE || op->result == IR_NOVAL)
 		return IR_PYCALL_OPAQUE;
 	if (cached_hash(t, op))

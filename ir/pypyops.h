@@ -68,6 +68,12 @@ typedef enum ir_pycall {
 	/* A guard_no_exception whose call (ir_py_seen_descr's) is
 	 * IR_PYCALL_CACHED: it passes; not an event. */
 	IR_PYCALL_NOEXC,
+	/* copystrcontent(src, dst, srcstart, dststart, length) or
+	 * copyunicodecontent (ir_py_str_copy): item k of dst from dststart
+	 * on becomes item srcstart + k of src, for k < length; nothing else
+	 * changes.  Undefined where src or dst is NULL or length is
+	 * negative (the backend's memcpy).  Not an event. */
+	IR_PYCALL_STRCOPY,
 } ir_pycall;
 
 struct ir_trace;
@@ -76,6 +82,10 @@ struct ir_op;
 /* How the verifier takes op OP of T (IR_PYCALL_OPAQUE for any op that is
  * not an opaque call or whose descr states nothing it uses). */
 ir_pycall ir_pycall_of(const struct ir_trace *t, const struct ir_op *op);
+
+/* The item descr ("<str>" or "<unicode>") that OP of T copies when it
+ * is a string copy (IR_PYCALL_STRCOPY), else NULL. */
+const char *ir_py_str_copy(const struct ir_trace *t, const struct ir_op *op);
 
 /* The function of a call that is not opaque: the name of its ConstClass
  * first argument (*FIRST = 1, the arguments follow), of its second for a

@@ -649,6 +649,53 @@ static void test_string_helper_on_null(void)
 	ir_trace_free(t);
 }
 
+/* copystrcontent copies items (all read before any is written, so an
+ * overlapping copy moves the old ones), is no call event, and is
+ * undefined through NULL or with a negative length; a copy longer than
+ * INTERP_MAX_COPY stops the run as too long. */
+static void test_str_copies(void)
+{
+	ir_trace *t = parse_pypy("[p0, i1, i2]\n"
+				 "p3 = newstr(4)\n"
+				 "copystrcontent(p0, p3, i1, 1, 2)\n"
+				 "copystrcontent(p3, p3, 1, 2, i2)\n"
+				 "i4 = strgetitem(p3, 1)\n"
+				 "i5 = strgetitem(p3, 2)\n"
+				 "i6 = strgetitem(p3, 3)\n"
+				 "finish(i4, i5, i6)\n");
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	uint64_t args[3] = {0x1000, 5, 2};
+	interp_cell init[] = {{0, 0x1000, "<str>[5]", 'a'},
+			      {0, 0x1000, "<str>[6]", 'b'}};
+	interp_env env = {.args = args, .nargs = 3, .init = init, .ninit = 2};
+	interp_result r;
+	jp_err e;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_FINISH && r.ncalls == 0 && !r.too_long);
+	if (r.outcome == INTERP_FINISH && r.nout == 3) {
+		CHECK_EQ_U64(r.out[0], 'a');
+		CHECK_EQ_U64(r.out[1], 'a'); /* item 1 before the second copy */
+		CHECK_EQ_U64(r.out[2], 'b');
+	}
+	interp_result_free(&r);
+	args[2] = (uint64_t)-1; /* a negative length */
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_UNDEFINED && !r.too_long);
+	interp_result_free(&r);
+	args[2] = INTERP_MAX_COPY + 1;
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_UNDEFINED && r.too_long);
+	interp_result_free(&r);
+	args[2] = 1;
+	args[0] = 0; /* through NULL */
+	CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+	CHECK(r.outcome == INTERP_UNDEFINED && !r.too_long);
+	interp_result_free(&r);
+	ir_trace_free(t);
+}
+
 int main(void)
 {
 	test_string_helper_on_null();
@@ -667,5 +714,6 @@ int main(void)
 	test_mixed_kinds();
 	test_obj_write_reach();
 	test_array_items();
+	test_str_copies();
 	return check_summary("test_interp");
 }

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "ir/pypylog.h"
+#include "ir/pypyops.h"
 #include "test_pypylog_util.h"
 
 static const char loop_log[] =
@@ -871,6 +872,62 @@ static void test_str_copies(void)
 	pl_free(&log);
 }
 
+/* A slice of a length the trace orders (a guard that fails unless
+ * start <= stop, or start 0 and stop a length) is the new string, its
+ * length stop - start and one string copy, its guard_no_exception left
+ * out; one the trace does not order stays a call with its guard.  A
+ * concatenation is the two lengths, the new string of their sum and two
+ * copies. */
+static void test_str_slice_copies(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, i2, p9]\n"
+	    "i3 = int_ge(i1, i2)\n"
+	    "guard_false(i3)\n"
+	    "p4 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i1, i2, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "guard_no_exception()\n"
+	    "p5 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i2, i1, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "guard_no_exception()\n"
+	    "i6 = strlen(p0)\n"
+	    "p7 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, 0, i6, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "p8 = call_r(ConstClass(ll_strconcat__rpy_stringPtr_rpy_"
+	    "stringPtr), p4, p9, descr=<Callr 8 rr EF=3 OS=22>)\n"
+	    "guard_no_exception()\n"
+	    "finish(p4, p5, p7, p8)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[p10, i11, i12, p19]\n"
+	    "+1: finish(p10, p10, p10, p10)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	uint32_t copies = 0, calls = 0, guards = 0;
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		if (op->opc != IR_OPAQUE)
+			continue;
+		const char *n = ir_strtext(o, op->opname);
+		copies += ir_py_str_copy(o, op) != NULL;
+		calls += !strcmp(n, "call_r");
+		guards += !strcmp(n, "guard_no_exception");
+		if (!strcmp(n, "guard_no_exception")) /* the kept slice's */
+			CHECK(i > 0 &&
+			      !strcmp(ir_strtext(o, o->ops[i - 1].opname),
+				      "call_r"));
+	}
+	CHECK(copies == 2 + 2 && calls == 1 && guards == 1);
+	CHECK(count_op(o, IR_NEW) == 3);
+	pl_free(&log);
+}
+
 /* The guard_no_exception after a slice that becomes an allocation is
  * left out (the allocation raises nothing; PyPy's optimizer drops the
  * guard of a call it removes): kept, it was a call event of the original
@@ -1000,6 +1057,7 @@ int main(void)
 	test_str_slice_guard();
 	test_str_slice_from_end();
 	test_str_copies();
+	test_str_slice_copies();
 	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();

@@ -398,6 +398,10 @@ static void test_descr_guarantees(void)
 	    {"p2 = force_token()", IR_PYCALL_FRAME},
 	    {"p2 = virtual_ref(p0, 0)", IR_PYCALL_OPAQUE},
 	    {"i2 = int_add(i1, 1)", IR_PYCALL_OPAQUE},
+	    {"copystrcontent(p0, p0, i1, 0, i1)", IR_PYCALL_STRCOPY},
+	    {"copyunicodecontent(p0, p0, 0, i1, 2)", IR_PYCALL_STRCOPY},
+	    {"copystrcontent(p0, i1, i1, 0, i1)", IR_PYCALL_OPAQUE},
+	    {"copystrcontent(p0, p0, i1, 0)", IR_PYCALL_OPAQUE},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		ir_trace *t = one_op(cases[i].op);

@@ -135,8 +135,8 @@ static jp_status check_pair(const ir_trace *o, const ir_trace *p,
 
 /* The solver's model for obligation I of a heap pair: refuted when it
  * replays on the interpreter (hp_replay), else unknown with the reason. */
-static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
-			  jp_err *err)
+static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, Z3_ast neg,
+			  uint64_t *x, bool *refuted, jp_err *err)
 {
 	*refuted = false;
 	if (!ps->model)
@@ -144,6 +144,22 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 			       "a satisfiable heap query left no model");
 	jp_status st = JP_OK;
 	int r = hp_replay(ps->heap, ps->model, ps->res->obl[i].what, &st);
+	/* A model whose string copies are too long to run: ask once more
+	 * with every copy short (hp_short_copies), a narrower query, so
+	 * that its models are models of this one too -- a refutation if
+	 * one replays, else the same unknown. */
+	Z3_ast shorter = !st && r == -1 && hp_copy_too_long(ps->heap)
+			     ? hp_short_copies(ps->heap)
+			     : NULL;
+	if (shorter) {
+		Z3_ast both[2] = {neg, shorter};
+		Z3_lbool ans = Z3_L_UNDEF;
+		st = chk_query(ps, zc_keep(&ps->S, Z3_mk_and(ps->z, 2, both)),
+			       false, &ans, x, err);
+		if (!st && ans == Z3_L_TRUE)
+			r = hp_replay(ps->heap, ps->model, ps->res->obl[i].what,
+				      &st);
+	}
 	bool escape = false;
 	if (st == JP_EINTERNAL && hp_obl_compares_heaps(ps->heap, i)) {
 		/* A heap comparison whose model does not replay: escape is
@@ -180,6 +196,9 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, bool *refuted,
 		      ? "does not replay: the runs differ only under the "
 			"model's pairing of fresh objects, not as the runs "
 			"pair them"
+		  : hp_copy_too_long(ps->heap)
+		      ? "was not replayed: a string copy in it copies more "
+			"items than a replay runs"
 		  : hp_elided(ps->heap)
 		      ? "does not replay: one run makes a call of an "
 			"elidable function the other does not, which PyPy "
@@ -315,7 +334,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 			break;
 		if (ps->heap_pair) {
 			bool refuted;
-			st = heap_cex(ps, i, t1, &refuted, err);
+			st = heap_cex(ps, i, t1, neg, x, &refuted, err);
 			if (st || refuted)
 				break;
 			continue;

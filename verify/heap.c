@@ -265,6 +265,11 @@ bool hp_elided(const hp *h)
 	return h->elided;
 }
 
+bool hp_copy_too_long(const hp *h)
+{
+	return h->copy_too_long;
+}
+
 bool hp_div_orig_guard(const hp *h, uint32_t *g)
 {
 	if (h->div_outcome_o != INTERP_GUARD_FAIL)

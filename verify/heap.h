@@ -240,6 +240,17 @@ bool hp_pairing_only(const hp *h);
  * world's result for it may be one the function never returns. */
 bool hp_elided(const hp *h);
 
+/* Whether the last hp_replay that gave -1 (or the last screening that
+ * gave 0) did so because a string copy of its runs copies more items
+ * than a replay runs (interp.h, INTERP_MAX_COPY; heap_replay.c). */
+bool hp_copy_too_long(const hp *h);
+
+/* "Every string copy of either trace copies at most 32 items, or has a
+ * negative length": a narrower query whose models a replay can run
+ * (check.c asks it after a model hp_copy_too_long turned down).  NULL
+ * when the traces make no copy or out of memory. */
+Z3_ast hp_short_copies(hp *h);
+
 /* Whether the last replay that confirmed a divergence saw ORIG's run
  * leave at a guard; *G is then that guard's op index in ORIG. */
 bool hp_div_orig_guard(const hp *h, uint32_t *g);

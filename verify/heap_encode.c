@@ -3,7 +3,8 @@
  * writes, the encoding of guards, heap ops and calls, and the heap
  * terms the obligations compare (heap_obl.c; heap.h has the model).
  *
- * Map: encoding one trace; heap states; comparing heap states.
+ * Map: encoding one trace; heap states.  Comparing heap states is in
+ * heap_neq.c.
  */
 #include "heap_int.h"
 
@@ -107,6 +108,21 @@ static hmem mem_copy(hp *h, hmem m, Z3_ast addr, hmem from)
 		.addr = addr, .copy = true, .fbase = from.base, .fw = from.w});
 }
 
+/* Items LO + k (k <u LEN, index words) of the object at ADDR take the
+ * values of SRC's items SLO + k in FROM (a string copy). */
+static hmem mem_copy_range(hp *h, hmem m, Z3_ast addr, Z3_ast lo, Z3_ast len,
+			   Z3_ast src, Z3_ast slo, hmem from)
+{
+	return mem_push(h, m,
+			(hnode){.addr = addr,
+				.lo = lo,
+				.len = len,
+				.src = src,
+				.slo = slo,
+				.fbase = from.base,
+				.fw = from.w});
+}
+
 /* The cell key of (J, JI): the address, or address and index word. */
 static Z3_ast cell_key(hp *h, Z3_ast j, Z3_ast ji)
 {
@@ -122,6 +138,30 @@ static bool idx_distinct(hp *h, Z3_ast a, Z3_ast b)
 
 /* The value of the cell (J, JI) (JI NULL for a plain field) after the
  * writes W over BASE. */
+static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
+			Z3_ast ji);
+
+/* The read of (J, JI) through the string copy W: where J is W's object
+ * and JI one of the items it copies, the source item it copies, read in
+ * the state before the copy; else the writes under it. */
+static Z3_ast read_range(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
+			 Z3_ast ji)
+{
+	Z3_context z = h->z;
+	Z3_ast k = K(h, Z3_mk_bvsub(z, ji, w->lo));
+	Z3_ast wv = read_from(h, w->fbase, w->fw, w->src,
+			      K(h, Z3_mk_bvadd(z, w->slo, k)));
+	Z3_ast rest = read_from(h, base, w->next, j, ji);
+	if (rest == wv)
+		return rest;
+	Z3_ast c[2] = {K(h, Z3_mk_bvult(z, k, w->len)), NULL};
+	unsigned n = 1;
+	if (w->addr != j)
+		c[n++] = K(h, Z3_mk_eq(z, w->addr, j));
+	Z3_ast cc = n == 1 ? c[0] : K(h, Z3_mk_and(z, n, c));
+	return K(h, Z3_mk_ite(z, cc, wv, rest));
+}
+
 static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 {
 	while (w &&
@@ -129,6 +169,8 @@ static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 		w = w->next;
 	if (!w)
 		return K(h, Z3_mk_select(h->z, base, cell_key(h, j, ji)));
+	if (w->len)
+		return read_range(h, base, w, j, ji);
 	/* A copy is read at its own address: equal to J where it applies,
 	 * and it keeps the reads of other fresh objects out of the chain. */
 	Z3_ast wv =
@@ -158,6 +200,16 @@ static Z3_ast mem_read(hp *h, hmem m, Z3_ast j)
 static Z3_ast mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
 {
 	return read_from(h, m.base, m.w, j, ji);
+}
+
+Z3_ast hp_read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
+{
+	return read_from(h, base, w, j, ji);
+}
+
+Z3_ast hp_mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
+{
+	return mem_read_item(h, m, j, ji);
 }
 
 /* ---- stores no call has seen yet (htrace.pend) ----------------------- */
@@ -792,6 +844,32 @@ static void string_args_nonnull(hp *h, htrace *e, uint32_t i)
 	}
 }
 
+/* A string copy (IR_PYCALL_STRCOPY, width 64: hp_supported): the copied
+ * items of the destination read the source's in the state before it
+ * (mem_copy_range).  Defined where neither string is NULL and the length
+ * is not negative.  Chars hold no reference: nothing escapes. */
+static void enc_str_copy(hp *h, htrace *e, uint32_t i)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	Z3_context z = h->z;
+	uint32_t f = hp_field_index(h, ir_py_str_copy(t, op));
+	Z3_ast v[5];
+	for (uint32_t j = 0; j < 5; j++)
+		v[j] = e->val[op->args[j]];
+	if (f == HP_NONE) {
+		h->S.failed = true;
+		return;
+	}
+	for (uint32_t j = 0; j < 2; j++)
+		if (fresh_ident_of(h, v[j]) == HP_NONE)
+			defined_where(h, e, i,
+				      K(h, Z3_mk_not(z, is_null(h, v[j]))));
+	defined_where(h, e, i, K(h, Z3_mk_bvsge(z, v[4], zc_bv(&h->S, 64, 0))));
+	e->cur[f] = mem_copy_range(h, e->cur[f], v[1], v[3], v[4], v[0], v[2],
+				   e->cur[f]);
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -867,6 +945,10 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		return;
 	}
 	default:
+		if (ir_py_str_copy(t, op)) {
+			enc_str_copy(h, e, i);
+			return;
+		}
 		string_args_nonnull(h, e, i);
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
 			enc_pure(h, e, i);
@@ -993,173 +1075,4 @@ void hp_trace_free(htrace *e)
 	free(e->items);
 	free(e->nn);
 	free(e->other);
-}
-
-/* ---- comparing heap states -----------------------------------------------
- */
-
-/* A growing disjunction (heap_neq's "they differ here" terms). */
-typedef struct hdisj {
-	Z3_ast *v;
-	uint32_t n, cap;
-} hdisj;
-
-/* Adds "SX != SY" to D, unless the two are the same term or the
- * disjunct is there already. */
-static void disj_neq(hp *h, hdisj *d, Z3_ast sx, Z3_ast sy)
-{
-	if (sx == sy || h->S.failed)
-		return;
-	Z3_ast t = K(h, Z3_mk_not(h->z, K(h, Z3_mk_eq(h->z, sx, sy))));
-	for (uint32_t i = 0; i < d->n; i++)
-		if (d->v[i] == t)
-			return;
-	if (d->n == d->cap) {
-		uint32_t c = d->cap * 2 + 8;
-		Z3_ast *v = realloc(d->v, c * sizeof *v);
-		if (!v) {
-			h->S.failed = true;
-			return;
-		}
-		d->v = v;
-		d->cap = c;
-	}
-	d->v[d->n++] = t;
-}
-
-/* The keys where the field states X and Y are compared (heap_neq): the
- * address (and index) of every write of either list; a whole-object
- * write (no index) of an indexed field at the index WI.  Each (address,
- * index) pair of terms once, as K[2j], K[2j+1] (NULL index: a plain
- * field).  *N receives their number; NULL when out of memory. */
-static Z3_ast *written_keys(const hmem *x, const hmem *y, Z3_ast wi,
-			    bool indexed, uint32_t *n)
-{
-	size_t cap = 0;
-	for (const hnode *w = x->w; w; w = w->next)
-		cap++;
-	for (const hnode *w = y->w; w; w = w->next)
-		cap++;
-	Z3_ast *k = calloc(2 * cap + 2, sizeof *k);
-	if (!k)
-		return NULL;
-	*n = 0;
-	const hnode *lists[2] = {x->w, y->w};
-	for (int s = 0; s < 2; s++)
-		for (const hnode *w = lists[s]; w; w = w->next) {
-			Z3_ast a = w->addr, i = indexed ? w->idx : NULL;
-			if (indexed && !i)
-				i = wi;
-			uint32_t j = 0;
-			while (j < *n && (k[2 * j] != a || k[2 * j + 1] != i))
-				j++;
-			if (j < *n)
-				continue;
-			k[2 * j] = a;
-			k[2 * j + 1] = i;
-			(*n)++;
-		}
-	return k;
-}
-
-/* "The states X and Y of one field, over the same base, differ": at a key
- * neither list writes both read the base, so they differ somewhere iff
- * they differ at a key one of them writes.  The disjunction over those
- * keys says it without a symbolic address: the solver need not split on
- * which write that address hits, and a key whose reads are the same term
- * in both (the same last write) drops out before Z3 sees it.  A
- * whole-object write of an indexed field is compared at the witness index
- * WI, a constant of the query, so it stays existential: "some item of
- * that object" (docs/trust.md, "Heap comparisons"). */
-static void field_neq_written(hp *h, const hmem *x, const hmem *y, Z3_ast wi,
-			      bool indexed, hdisj *d)
-{
-	uint32_t nk = 0;
-	Z3_ast *k = written_keys(x, y, wi, indexed, &nk);
-	if (!k) {
-		h->S.failed = true;
-		return;
-	}
-	for (uint32_t j = 0; j < nk && !h->S.failed; j++)
-		disj_neq(h, d,
-			 read_from(h, x->base, x->w, k[2 * j], k[2 * j + 1]),
-			 read_from(h, y->base, y->w, k[2 * j], k[2 * j + 1]));
-	free(k);
-}
-
-/* "The heaps X and Y differ".  Per field: over the same base, at the keys
- * either writes (field_neq_written); over different bases (a call's
- * havoc array in one, an older state in the other), at a fresh address w
- * (and index): the same as array disequality (extensionality), with only
- * selects over write lists, which the bit-vector solver handles without
- * array reasoning. */
-/* Adds to D the ways field F of the states X and Y can differ (none when
- * they are the same state). */
-static void field_neq(hp *h, const hmem *x, const hmem *y, uint32_t f, hdisj *d)
-{
-	Z3_ast w = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hw"),
-				    zc_bv_sort(h->z, 64)));
-	Z3_ast wi = K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, "hwi"),
-				     zc_bv_sort(h->z, 64)));
-	if (x->base == y->base && x->w == y->w)
-		return;
-	if (x->base == y->base) {
-		field_neq_written(h, x, y, wi, h->f[f].indexed, d);
-		return;
-	}
-	Z3_ast fi = h->f[f].indexed ? wi : NULL;
-	disj_neq(h, d, mem_read_item(h, *x, w, fi),
-		 mem_read_item(h, *y, w, fi));
-}
-
-static Z3_ast disj_term(hp *h, hdisj *d)
-{
-	Z3_ast r = h->S.failed ? zc_true(&h->S)
-		   : d->n      ? K(h, Z3_mk_or(h->z, d->n, d->v))
-			       : zc_false(&h->S);
-	free(d->v);
-	d->v = NULL;
-	d->n = d->cap = 0;
-	return r;
-}
-
-/* "The heaps X and Y differ" where CALL (an op of the original, or NULL)
- * sees them: every field but those its descr says it ignores
- * (ir_py_call_ignores). */
-Z3_ast hp_heap_neq_at(hp *h, const hmem *x, const hmem *y, const ir_op *call)
-{
-	const char *cd = call ? ir_py_seen_descr(h->o, call) : NULL;
-	hdisj d = {0};
-	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++)
-		if (!cd || !ir_py_call_ignores(cd, h->f[f].name))
-			field_neq(h, &x[f], &y[f], f, &d);
-	return disj_term(h, &d);
-}
-
-/* The fields of the states X and Y that model M makes differ, as lines
- * "  at WHERE: F differs" into SB. */
-static void explain_states(hp *h, Z3_model m, const hmem *x, const hmem *y,
-			   const char *where, strbuf *sb)
-{
-	for (uint32_t f = 0; f < h->nf && !h->S.failed; f++) {
-		hdisj d = {0};
-		field_neq(h, &x[f], &y[f], f, &d);
-		Z3_ast r = disj_term(h, &d), v = NULL;
-		if (Z3_model_eval(h->z, m, r, true, &v) && v &&
-		    Z3_get_bool_value(h->z, v) == Z3_L_TRUE)
-			sb_printf(sb, "  at %s: %s differs\n", where,
-				  h->f[f].name);
-	}
-}
-
-void hp_explain_heaps(hp *h, Z3_model m, strbuf *sb)
-{
-	const htrace *eo = &h->ho, *ep = &h->hpp;
-	char where[32];
-	for (uint32_t k = 0; k < eo->ncalls && k < ep->ncalls; k++) {
-		snprintf(where, sizeof where, "call %u", k);
-		explain_states(h, m, &eo->cheap[(size_t)k * h->nf],
-			       &ep->cheap[(size_t)k * h->nf], where, sb);
-	}
-	explain_states(h, m, eo->eheap, ep->eheap, "the end", sb);
 }

@@ -175,6 +175,10 @@ typedef struct hnode {
 	Z3_ast fbase;
 	const struct hnode *fw;
 	bool copy;
+	/* A string copy (IR_PYCALL_STRCOPY) into ADDR: the items at index
+	 * words LO + k, k <u LEN, hold the items of SRC at SLO + k in the
+	 * state FBASE/FW before it (COPY is false, IDX NULL). */
+	Z3_ast lo, len, src, slo;
 	const struct hnode *next;
 } hnode;
 
@@ -340,6 +344,8 @@ typedef struct hp {
 				  model's pairing of fresh objects (hiso) */
 	bool elided;	       /* the last replay's runs met an elidable
 				  call only one makes (hp_elided) */
+	bool copy_too_long;    /* the last replay had a string copy too
+				  long to run (hp_copy_too_long) */
 	/* Pairings of fresh objects, per ORIG op: the OPT allocation op
 	 * paired with ORIG's allocation there, or UINT32_MAX.  HINT_IN
 	 * (borrowed, may be NULL) is applied first (hp_scan_idents);
@@ -433,6 +439,11 @@ jp_status hp_enc_one(hp *h, htrace *e);
  * result, or for a cached hash the value F it stands for (what the
  * replay lists in interp_env.pure).  NULL when out of memory. */
 Z3_ast hp_pure_app(hp *h, const htrace *e, uint32_t i);
+
+/* The value of the cell (J, JI) (JI NULL for a plain field) after the
+ * writes W over BASE; and of item (J, JI) of state M (heap_encode.c). */
+Z3_ast hp_read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji);
+Z3_ast hp_mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji);
 
 /* "The heaps X and Y (nf states each) differ" where CALL (an op of the
  * original, or NULL) sees them: every field but those its descr says it

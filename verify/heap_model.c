@@ -27,7 +27,7 @@ bool hp_uses_heap(const ir_trace *t)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		if (ir_op_has(op->opc, IRF_HEAP) ||
+		if (ir_op_has(op->opc, IRF_HEAP) || ir_py_str_copy(t, op) ||
 		    uses_const_ptr(t, op->args, op->nargs) ||
 		    uses_const_ptr(t, op->failargs, op->nfail))
 			return true;
@@ -56,7 +56,14 @@ jp_status hp_supported(const ir_trace *t, const char *file, jp_err *err)
 	if (t->width != 8 && t->width != 16 && t->width != 32 && t->width != 64)
 		return jp_fail(err, JP_EINPUT, "unsupported width %d",
 			       t->width);
-	(void)file;
+	/* A string copy's indices are words (heap_encode.c, mem_copy_range):
+	 * at another width they would wrap elsewhere than the trace's. */
+	for (uint32_t i = 0; i < t->nops && t->width != 64; i++)
+		if (ir_py_str_copy(t, &t->ops[i]))
+			return jp_fail_at(err, JP_EUNSUPPORTED, file,
+					  t->ops[i].line, t->ops[i].col,
+					  "%s needs width 64",
+					  ir_op_name(t, &t->ops[i]));
 	/* An opaque op returning a reference is a call whose result is NULL,
 	 * an object that is not fresh or an escaped fresh one
 	 * (hp_call_results). */
@@ -123,10 +130,10 @@ static bool ends_with(const char *s, const char *sfx)
 	return n >= m && !strcmp(s + n - m, sfx);
 }
 
-static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
-			   bool indexed)
+/* Adds the field of descr NAME (or checks it), used by op OP of T. */
+static jp_status add_named_field(hp *h, const ir_trace *t, const ir_op *op,
+				 const char *name, char kind, bool indexed)
 {
-	const char *name = t->strs[op->descr];
 	/* The interpreter names item I of descr D "D[I]" (interp.h): a
 	 * field of that name would be the same cell there. */
 	if (!indexed && ends_with(name, "]"))
@@ -175,6 +182,12 @@ static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
 	return JP_OK;
 }
 
+static jp_status add_field(hp *h, const ir_trace *t, const ir_op *op, char kind,
+			   bool indexed)
+{
+	return add_named_field(h, t, op, t->strs[op->descr], kind, indexed);
+}
+
 Z3_sort hp_key_sort(const hp *h, const hfield *f)
 {
 	return zc_bv_sort(h->z, f->indexed ? 128u : 64u);
@@ -203,6 +216,9 @@ jp_status hp_scan_fields(hp *h, const ir_trace *t)
 			    h, t, op,
 			    ir_val(t, op->args[2])->kind == 'r' ? 'r' : 'i',
 			    true);
+		else if (ir_py_str_copy(t, op))
+			st = add_named_field(h, t, op, ir_py_str_copy(t, op),
+					     'i', true);
 		if (st)
 			return st;
 		if (op->opc == IR_GUARD_CLASS)

@@ -45,7 +45,14 @@ typedef struct henv {
 	uint64_t **cidx;
 	char **names;
 	uint32_t nnames, nf;
+	/* The model's string copies would copy more than HP_MAX_COPY_CELLS
+	 * items: the replay is not made (hp_copy_too_long). */
+	bool copy_too_long;
 } henv;
+
+/* The most items the string copies of a replay may copy together: each
+ * copied index is a cell of every object of the environment. */
+enum { HP_MAX_COPY_CELLS = 256 };
 
 /* Per op of E: a conditional call the model makes an event whatever its
  * condition (not one it decided, callplain); NULL when out of memory. */
@@ -217,10 +224,78 @@ static jp_status add_cell(hp *h, henv *v, uint32_t f, uint64_t idx)
  * and write -- and the index of the heap comparisons' witness ("hwi",
  * heap_encode.c): a call may write an escaped fresh array at an index no
  * op names, and the heaps then differ there. */
+/* The items the string copies of either trace copy, by the model: their
+ * number, or HP_MAX_COPY_CELLS + 1 when more. */
+static uint64_t copied_items(hp *h, Z3_model m)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	uint64_t n = 0;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < es[s]->t->nops; i++) {
+			const ir_op *op = &es[s]->t->ops[i];
+			if (!ir_py_str_copy(es[s]->t, op))
+				continue;
+			uint64_t k = eval(h, m, es[s]->val[op->args[4]]);
+			if ((int64_t)k < 0)
+				continue; /* undefined: nothing copied */
+			if (k > HP_MAX_COPY_CELLS || n + k > HP_MAX_COPY_CELLS)
+				return HP_MAX_COPY_CELLS + 1;
+			n += k;
+		}
+	return n;
+}
+
+Z3_ast hp_short_copies(hp *h)
+{
+	const htrace *es[2] = {&h->ho, &h->hpp};
+	Z3_context z = h->z;
+	Z3_ast c[64];
+	unsigned n = 0;
+	for (int s = 0; s < 2; s++)
+		for (uint32_t i = 0; i < es[s]->t->nops && n < 64; i++) {
+			const ir_op *op = &es[s]->t->ops[i];
+			if (!ir_py_str_copy(es[s]->t, op))
+				continue;
+			Z3_ast len = es[s]->val[op->args[4]];
+			Z3_ast ok[2] = {
+			    K(h, Z3_mk_bvule(z, len, zc_bv(&h->S, 64, 32))),
+			    K(h, Z3_mk_bvslt(z, len, zc_bv(&h->S, 64, 0)))};
+			c[n++] = K(h, Z3_mk_or(z, 2, ok));
+		}
+	if (n == 0 || h->S.failed)
+		return NULL;
+	return n == 1 ? c[0] : K(h, Z3_mk_and(z, n, c));
+}
+
+/* Adds the cells string copy OP of E copies from and to (their number by
+ * the model), as the interpreter names them. */
+static jp_status copy_cells(hp *h, Z3_model m, henv *v, uint32_t f,
+			    const htrace *e, const ir_op *op)
+{
+	uint64_t n = eval(h, m, e->val[op->args[4]]);
+	if ((int64_t)n < 0)
+		return JP_OK; /* undefined: nothing copied */
+	uint64_t from = eval(h, m, e->val[op->args[2]]);
+	uint64_t to = eval(h, m, e->val[op->args[3]]);
+	jp_status st = JP_OK;
+	for (uint64_t k = 0; k < n && !st; k++) {
+		st = add_cell(h, v, f, from + k);
+		if (!st)
+			st = add_cell(h, v, f, to + k);
+	}
+	return st;
+}
+
 static jp_status make_cells(hp *h, Z3_model m, henv *v)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
-	uint32_t cap = h->o->nops + h->p->nops + 2; /* + the witness */
+	uint64_t copied = m ? copied_items(h, m) : 0;
+	if (copied > HP_MAX_COPY_CELLS) {
+		v->copy_too_long = true;
+		copied = 0;
+	}
+	/* + the witness, + both ends of every copied item */
+	uint32_t cap = h->o->nops + h->p->nops + 2 + 2 * (uint32_t)copied;
 	v->nf = h->nf;
 	v->ncells = calloc(h->nf + 1, sizeof *v->ncells);
 	v->cname = calloc(h->nf + 1, sizeof *v->cname);
@@ -247,6 +322,14 @@ static jp_status make_cells(hp *h, Z3_model m, henv *v)
 			const ir_trace *t = es[s]->t;
 			for (uint32_t i = 0; i < t->nops; i++) {
 				const ir_op *op = &t->ops[i];
+				const char *cd = ir_py_str_copy(t, op);
+				if (cd && !v->copy_too_long &&
+				    !strcmp(cd, h->f[f].name)) {
+					st = copy_cells(h, m, v, f, es[s], op);
+					if (st)
+						return st;
+					continue;
+				}
 				if ((op->opc != IR_GETARRAYITEM_GC_I &&
 				     op->opc != IR_GETARRAYITEM_GC_R &&
 				     op->opc != IR_SETARRAYITEM_GC) ||
@@ -350,7 +433,7 @@ static jp_status pure_table(hp *h, Z3_model m, henv *v)
 			const ir_op *op = &t->ops[i];
 			ir_pycall pc = ir_pycall_of(t, op);
 			if (pc == IR_PYCALL_OPAQUE || pc == IR_PYCALL_NOEXC ||
-			    !es[s]->val[op->result])
+			    pc == IR_PYCALL_STRCOPY || !es[s]->val[op->result])
 				continue;
 			Z3_ast fx = pc == IR_PYCALL_CACHED
 					? hp_pure_app(h, es[s], i)
@@ -666,9 +749,10 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	memset(&ro, 0, sizeof ro);
 	memset(&rp, 0, sizeof rp);
 	int ans = 0;
-	if (!*st)
+	h->copy_too_long = v.copy_too_long;
+	if (!*st && !v.copy_too_long)
 		*st = interp_run(h->o, &v.env, &ro, h->err);
-	if (!*st) {
+	if (!*st && !v.copy_too_long) {
 		*st = interp_run(h->p, &v.env_p, &rp, h->err);
 		if (*st)
 			interp_result_free(&ro);
@@ -676,6 +760,15 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	if (*st) {
 		henv_free(&v);
 		return 0;
+	}
+	/* A string copy too long to run (the model's, or the run's): no
+	 * run to compare, nothing confirmed or refuted. */
+	if (v.copy_too_long || ro.too_long || rp.too_long) {
+		h->copy_too_long = true;
+		interp_result_free(&ro);
+		interp_result_free(&rp);
+		henv_free(&v);
+		return model ? -1 : 0;
 	}
 	hrun A = {h->o, &h->ho, &ro, &v.env, NULL},
 	     B = {h->p, &h->hpp, &rp, &v.env_p, NULL};
