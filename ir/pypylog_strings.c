@@ -195,22 +195,23 @@ static bool emit_str_copy(copier *c, uint32_t i)
 	return ds && emit_items(c, v[0], v[2], v[1], v[3], n, ds, name);
 }
 
-/* Whether T makes sure that START <= STOP before op I: a guard on a
- * comparison of the two that fails otherwise (a trace is one path: every
- * guard before I passed), or START the constant 0 and STOP a length read
- * (never negative: the heap model's lengths, heap.h). */
-static bool ordered_before(const ir_trace *t, uint32_t i, ir_vid start,
-			   ir_vid stop)
+/* Whether V of T is X, or the constant 0 when X is IR_NOVAL. */
+static bool is_arg(const ir_trace *t, ir_vid v, ir_vid x)
 {
-	const ir_value *a = ir_val(t, start);
-	uint32_t d = ir_defop(t, stop);
-	if (a->tag == IR_VAL_CONST_INT && a->cval == 0 && d != UINT32_MAX &&
-	    t->ops[d].opc == IR_GETFIELD_GC_I && t->ops[d].descr) {
-		const char *n = ir_strtext(t, t->ops[d].descr);
-		size_t len = strlen(n);
-		if (len > 7 && !strcmp(n + len - 7, ".length"))
-			return true;
-	}
+	const ir_value *c = ir_val(t, v);
+	return x == IR_NOVAL ? c->tag == IR_VAL_CONST_INT && c->cval == 0
+			     : v == x;
+}
+
+/* Whether a guard of T before op I fails unless OPC(A, B) holds (a trace
+ * is one path: every guard before I passed): a guard_true on OPC(A, B)
+ * or on the turned comparison, or a guard_false on the negated one
+ * (int_lt and int_le only, or their turned int_gt and int_ge).  A or B
+ * IR_NOVAL stands for the constant 0. */
+static bool guarded_before(const ir_trace *t, uint32_t i, ir_opcode opc,
+			   ir_vid a, ir_vid b)
+{
+	bool strict = opc == IR_INT_LT;
 	for (uint32_t j = 0; j < i; j++) {
 		const ir_op *g = &t->ops[j];
 		if ((g->opc != IR_GUARD_TRUE && g->opc != IR_GUARD_FALSE) ||
@@ -220,18 +221,52 @@ static bool ordered_before(const ir_trace *t, uint32_t i, ir_vid start,
 		if (c == UINT32_MAX || t->ops[c].nargs != 2)
 			continue;
 		const ir_op *q = &t->ops[c];
-		bool fwd = q->args[0] == start && q->args[1] == stop;
-		bool back = q->args[0] == stop && q->args[1] == start;
-		bool held = g->opc == IR_GUARD_TRUE;
-		bool less = q->opc == IR_INT_LT || q->opc == IR_INT_LE;
-		bool more = q->opc == IR_INT_GT || q->opc == IR_INT_GE;
-		/* start < stop, start <= stop; not stop < start, not stop <=
-		 * start; and the same with the comparison turned */
-		if ((less && ((held && fwd) || (!held && back))) ||
-		    (more && ((held && back) || (!held && fwd))))
+		bool fwd = is_arg(t, q->args[0], a) && is_arg(t, q->args[1], b);
+		bool back =
+		    is_arg(t, q->args[0], b) && is_arg(t, q->args[1], a);
+		if (g->opc == IR_GUARD_TRUE &&
+		    ((fwd && (q->opc == IR_INT_LT ||
+			      (!strict && q->opc == IR_INT_LE))) ||
+		     (back && (q->opc == IR_INT_GT ||
+			       (!strict && q->opc == IR_INT_GE)))))
+			return true;
+		/* not b <= a is a < b; not b < a is a <= b */
+		if (g->opc == IR_GUARD_FALSE &&
+		    ((back && (q->opc == IR_INT_LE ||
+			       (!strict && q->opc == IR_INT_LT))) ||
+		     (fwd && (q->opc == IR_INT_GE ||
+			      (!strict && q->opc == IR_INT_GT)))))
 			return true;
 	}
 	return false;
+}
+
+/* Whether V of T is a length read (never negative: the heap model's
+ * lengths, heap.h). */
+static bool length_read(const ir_trace *t, ir_vid v)
+{
+	uint32_t d = ir_defop(t, v);
+	if (d == UINT32_MAX || t->ops[d].opc != IR_GETFIELD_GC_I ||
+	    !t->ops[d].descr)
+		return false;
+	const char *n = ir_strtext(t, t->ops[d].descr);
+	size_t len = strlen(n);
+	return len > 7 && !strcmp(n + len - 7, ".length");
+}
+
+/* Whether T makes sure before op I that 0 <= START <= STOP, so that
+ * STOP - START is the slice's length with no wrap: START a constant at
+ * least 0 or guarded so (or STOP a length read and START 0), and a guard
+ * on a comparison of the two. */
+static bool ordered_before(const ir_trace *t, uint32_t i, ir_vid start,
+			   ir_vid stop)
+{
+	const ir_value *a = ir_val(t, start);
+	if (a->tag == IR_VAL_CONST_INT && a->cval == 0 && length_read(t, stop))
+		return true;
+	bool nonneg = (a->tag == IR_VAL_CONST_INT && (int64_t)a->cval >= 0) ||
+		      guarded_before(t, i, IR_INT_LE, IR_NOVAL, start);
+	return nonneg && guarded_before(t, i, IR_INT_LE, start, stop);
 }
 
 enum slice_form {

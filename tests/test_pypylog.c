@@ -872,8 +872,8 @@ static void test_str_copies(void)
 	pl_free(&log);
 }
 
-/* A slice of a length the trace orders (a guard that fails unless
- * start <= stop, or start 0 and stop a length) is the new string, its
+/* A slice of a length the trace orders (guards that fail unless
+ * 0 <= start <= stop, or start 0 and stop a length) is the new string, its
  * length stop - start and one string copy, its guard_no_exception left
  * out; one the trace does not order stays a call with its guard.  A
  * concatenation is the two lengths, the new string of their sum and two
@@ -883,6 +883,8 @@ static void test_str_slice_copies(void)
 	const char *text =
 	    "[1] {jit-log-noopt\n"
 	    "[p0, i1, i2, p9]\n"
+	    "i10 = int_lt(i1, 0)\n"
+	    "guard_false(i10)\n"
 	    "i3 = int_ge(i1, i2)\n"
 	    "guard_false(i3)\n"
 	    "p4 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"

@@ -136,8 +136,6 @@ static bool idx_distinct(hp *h, Z3_ast a, Z3_ast b)
 	       zc_numeral(h->z, b, &y) && x != y;
 }
 
-/* The value of the cell (J, JI) (JI NULL for a plain field) after the
- * writes W over BASE. */
 static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
 			Z3_ast ji);
 
@@ -162,6 +160,8 @@ static Z3_ast read_range(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
 	return K(h, Z3_mk_ite(z, cc, wv, rest));
 }
 
+/* The value of the cell (J, JI) (JI NULL for a plain field) after the
+ * writes W over BASE. */
 static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 {
 	while (w &&

@@ -779,15 +779,21 @@ sed 's/^+10: guard_nonnull_class(p10, ConstClass(W_IntObject), /+10: guard_nonnu
 log_has "bridge_parent_copies without the class" \
   '^bridge 0x7f0000c0bb02 .* unknown' "$tmp/bpc.log"
 
-# A slice of a length the trace orders and a concatenation are a new
-# string and string copies, as PyPy's optimizer forces its virtual
-# strings: proved (since session 32; before, the calls had no partner).
+# A slice of a length the trace orders (0 <= start <= stop) and a
+# concatenation are a new string and string copies, as PyPy's optimizer
+# forces its virtual strings: proved (since session 32; before, the calls
+# had no partner).  Without the guard on start >= 0 (stop - start could
+# wrap) the slice stays a call: unknown.
 # With the second copy from the wrong start: not proved, and the pair
 # written by --out is refuted, the counterexample replayed.
 log_has str_concat_copies '^bridge 0x7f0000c0cccc .* proved' \
   "$C/str_concat_copies.log"
 sed 's/^+80: copystrcontent(p10, p17, 0, i14, i15)/+80: copystrcontent(p10, p17, 1, i14, i15)/' \
   "$C/str_concat_copies.log" >"$tmp/scw.log"
+sed '/^i6 = int_lt(i1, 0)$/d; /^guard_false(i6)$/d' \
+  "$C/str_concat_copies.log" >"$tmp/scn.log"
+log_has "str_concat_copies, start not known to be at least 0 (slice kept)" \
+  '^bridge 0x7f0000c0cccc .* unknown' "$tmp/scn.log"
 log_has "str_concat_copies from the wrong start" \
   '^bridge 0x7f0000c0cccc .* unknown' "$tmp/scw.log"
 rm -rf "$tmp/scw"
