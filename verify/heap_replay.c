@@ -765,6 +765,8 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	 * run to compare, nothing confirmed or refuted. */
 	if (v.copy_too_long || ro.too_long || rp.too_long) {
 		h->copy_too_long = true;
+		h->pairing_only = false;
+		h->elided = false;
 		interp_result_free(&ro);
 		interp_result_free(&rp);
 		henv_free(&v);
