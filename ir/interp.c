@@ -508,7 +508,7 @@ uint64_t interp_pure_find(const interp_env *env, const char *fn, uint32_t nargs,
 }
 
 /* A string copy (ir_py_str_copy) of A[4] items of descr D from A[0]'s
- * items at A[2] on to A[3]'s items at A[3] on: all read before any is
+ * items at A[2] on to A[1]'s items at A[3] on: all read before any is
  * written, as the heap model's copy reads the state before it.  Through
  * NULL or with a negative length: undefined.  More than
  * INTERP_MAX_COPY items: the run stops there as too long

@@ -219,11 +219,6 @@ static jp_status add_cell(hp *h, henv *v, uint32_t f, uint64_t idx)
 	return JP_OK;
 }
 
-/* The cells of every field (henv.ncells): for array items, the indices
- * the model gives the item ops of either trace -- where the runs read
- * and write -- and the index of the heap comparisons' witness ("hwi",
- * heap_encode.c): a call may write an escaped fresh array at an index no
- * op names, and the heaps then differ there. */
 /* The items the string copies of either trace copy, by the model: their
  * number, or HP_MAX_COPY_CELLS + 1 when more. */
 static uint64_t copied_items(hp *h, Z3_model m)
@@ -286,6 +281,13 @@ static jp_status copy_cells(hp *h, Z3_model m, henv *v, uint32_t f,
 	return st;
 }
 
+/* The cells of every field (henv.ncells): for array items, the indices
+ * the model gives the item ops of either trace -- where the runs read
+ * and write -- and the index of the heap comparisons' witness ("hwi",
+ * heap_encode.c): a call may write an escaped fresh array at an index no
+ * op names, and the heaps then differ there; and both ends of every item
+ * a string copy copies (copy_cells), unless those are more than
+ * HP_MAX_COPY_CELLS (henv.copy_too_long). */
 static jp_status make_cells(hp *h, Z3_model m, henv *v)
 {
 	const htrace *es[2] = {&h->ho, &h->hpp};
