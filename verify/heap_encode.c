@@ -146,17 +146,33 @@ static Z3_ast read_range(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
 			 Z3_ast ji)
 {
 	Z3_context z = h->z;
-	Z3_ast k = K(h, Z3_mk_bvsub(z, ji, w->lo));
-	Z3_ast wv = read_from(h, w->fbase, w->fw, w->src,
-			      K(h, Z3_mk_bvadd(z, w->slo, k)));
+	uint64_t a, b, n;
+	/* Numerals fold here, so that a copy at known indices reads the
+	 * source's item by its own index term, whatever the context's
+	 * rewriter would make of the sums. */
+	bool known = zc_numeral(z, ji, &a) && zc_numeral(z, w->lo, &b);
+	Z3_ast k =
+	    known ? zc_bv(&h->S, 64, a - b) : K(h, Z3_mk_bvsub(z, ji, w->lo));
+	if (known && zc_numeral(z, w->len, &n) && a - b >= n)
+		return read_from(h, base, w->next, j, ji);
+	uint64_t s;
+	Z3_ast at = known && zc_numeral(z, w->slo, &s)
+			? zc_bv(&h->S, 64, s + (a - b))
+			: K(h, Z3_mk_bvadd(z, w->slo, k));
+	Z3_ast wv = read_from(h, w->fbase, w->fw, w->src, at);
+	bool inside = known && zc_numeral(z, w->len, &n); /* a - b < n */
+	if (inside && w->addr == j)
+		return wv;
 	Z3_ast rest = read_from(h, base, w->next, j, ji);
 	if (rest == wv)
 		return rest;
-	Z3_ast c[2] = {K(h, Z3_mk_bvult(z, k, w->len)), NULL};
-	unsigned n = 1;
+	Z3_ast c[2];
+	unsigned nc = 0;
+	if (!inside)
+		c[nc++] = K(h, Z3_mk_bvult(z, k, w->len));
 	if (w->addr != j)
-		c[n++] = K(h, Z3_mk_eq(z, w->addr, j));
-	Z3_ast cc = n == 1 ? c[0] : K(h, Z3_mk_and(z, n, c));
+		c[nc++] = K(h, Z3_mk_eq(z, w->addr, j));
+	Z3_ast cc = nc == 1 ? c[0] : K(h, Z3_mk_and(z, nc, c));
 	return K(h, Z3_mk_ite(z, cc, wv, rest));
 }
 
