@@ -137,25 +137,38 @@ static bool emit_items(copier *c, ir_vid src, ir_vid src_at, ir_vid dst,
 	return true;
 }
 
+/* A new string RES of descr DS and length LEN (named after op OP's
+ * result); its value in D, or IR_NOVAL. */
+static ir_vid emit_new_str(copier *c, const ir_op *op, const char *ds,
+			   ir_vid len)
+{
+	ir_trace *d = c->d;
+	char nm[32];
+	snprintf(nm, sizeof nm, "%s.length", ds);
+	uint32_t o = ir_emit(d, IR_NEW, 0, NULL, ir_cstr(d, ds),
+			     ir_valname(c->s, op->result));
+	if (o == UINT32_MAX)
+		return IR_NOVAL;
+	ir_vid res = d->ops[o].result;
+	ir_vid la[2] = {res, len};
+	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, nm), NULL) ==
+	    UINT32_MAX)
+		return IR_NOVAL;
+	c->map[op->result] = res;
+	return res;
+}
+
 static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 {
 	ir_trace *d = c->d;
 	const char *ds = slice_os(c->s, op) == 23 ? "<str>" : "<unicode>";
-	char len[32];
-	snprintf(len, sizeof len, "%s.length", ds);
 	ir_vid src = pl_map_val(c, op->args[1]);
 	ir_vid start = pl_map_val(c, op->args[2]);
-	uint32_t o = ir_emit(d, IR_NEW, 0, NULL, ir_cstr(d, ds),
-			     ir_valname(c->s, op->result));
-	if (src == IR_NOVAL || start == IR_NOVAL || o == UINT32_MAX)
+	if (src == IR_NOVAL || start == IR_NOVAL)
 		return false;
-	ir_vid res = d->ops[o].result;
-	c->map[op->result] = res;
-	ir_vid la[2] = {res, ir_const_int(d, (uint64_t)n)};
-	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, len), NULL) ==
-	    UINT32_MAX)
-		return false;
-	return emit_items(c, src, start, res, ir_const_int(d, 0), n, ds,
+	ir_vid res = emit_new_str(c, op, ds, ir_const_int(d, (uint64_t)n));
+	return res != IR_NOVAL &&
+	       emit_items(c, src, start, res, ir_const_int(d, 0), n, ds,
 			  ir_valname(c->s, op->result));
 }
 
@@ -164,17 +177,13 @@ static bool emit_slice(copier *c, const ir_op *op, int64_t n)
  * string; NULL otherwise. */
 static const char *str_copy(const ir_trace *t, const ir_op *op, int64_t *n)
 {
-	if (op->opc != IR_OPAQUE || !op->opname || op->nargs != 5 ||
-	    op->args[0] == op->args[1])
+	const char *ds = ir_py_str_copy(t, op);
+	if (!ds || op->args[0] == op->args[1])
 		return NULL;
-	const char *name = ir_strtext(t, op->opname);
-	const char *ds = !strcmp(name, "copystrcontent")       ? "<str>"
-			 : !strcmp(name, "copyunicodecontent") ? "<unicode>"
-							       : NULL;
 	uint32_t d = ir_defop(t, op->args[1]);
 	uint64_t k;
-	if (!ds || d == UINT32_MAX || t->ops[d].opc != IR_NEW ||
-	    !t->ops[d].descr || strcmp(ir_strtext(t, t->ops[d].descr), ds) ||
+	if (d == UINT32_MAX || t->ops[d].opc != IR_NEW || !t->ops[d].descr ||
+	    strcmp(ir_strtext(t, t->ops[d].descr), ds) ||
 	    !pl_const_int(t, op->args[4], 64, &k))
 		return NULL;
 	*n = (int64_t)k;
@@ -203,39 +212,39 @@ static bool is_arg(const ir_trace *t, ir_vid v, ir_vid x)
 			     : v == x;
 }
 
-/* Whether a guard of T before op I fails unless OPC(A, B) holds (a trace
- * is one path: every guard before I passed): a guard_true on OPC(A, B)
- * or on the turned comparison, or a guard_false on the negated one
- * (int_lt and int_le only, or their turned int_gt and int_ge).  A or B
- * IR_NOVAL stands for the constant 0. */
-static bool guarded_before(const ir_trace *t, uint32_t i, ir_opcode opc,
-			   ir_vid a, ir_vid b)
+/* Whether guard G of T says LO <= HI (or LO < HI) for some *LO, *HI: a
+ * guard_true or guard_false on an int_lt, int_le, int_gt or int_ge
+ * (not x < y is y <= x, not x <= y is y < x). */
+static bool guard_order(const ir_trace *t, const ir_op *g, ir_vid *lo,
+			ir_vid *hi)
 {
-	bool strict = opc == IR_INT_LT;
+	if ((g->opc != IR_GUARD_TRUE && g->opc != IR_GUARD_FALSE) ||
+	    g->nargs != 1)
+		return false;
+	uint32_t c = ir_defop(t, g->args[0]);
+	if (c == UINT32_MAX || t->ops[c].nargs != 2)
+		return false;
+	const ir_op *q = &t->ops[c];
+	bool less = q->opc == IR_INT_LT || q->opc == IR_INT_LE;
+	if (!less && q->opc != IR_INT_GT && q->opc != IR_INT_GE)
+		return false;
+	bool held = g->opc == IR_GUARD_TRUE;
+	/* x < y, x <= y held, or x > y, x >= y failed: x comes first */
+	bool x_first = less == held;
+	*lo = q->args[x_first ? 0 : 1];
+	*hi = q->args[x_first ? 1 : 0];
+	return true;
+}
+
+/* Whether a guard of T before op I fails unless A <= B holds (a trace is
+ * one path: every guard before I passed).  A IR_NOVAL stands for the
+ * constant 0. */
+static bool guarded_before(const ir_trace *t, uint32_t i, ir_vid a, ir_vid b)
+{
 	for (uint32_t j = 0; j < i; j++) {
-		const ir_op *g = &t->ops[j];
-		if ((g->opc != IR_GUARD_TRUE && g->opc != IR_GUARD_FALSE) ||
-		    g->nargs != 1)
-			continue;
-		uint32_t c = ir_defop(t, g->args[0]);
-		if (c == UINT32_MAX || t->ops[c].nargs != 2)
-			continue;
-		const ir_op *q = &t->ops[c];
-		bool fwd = is_arg(t, q->args[0], a) && is_arg(t, q->args[1], b);
-		bool back =
-		    is_arg(t, q->args[0], b) && is_arg(t, q->args[1], a);
-		if (g->opc == IR_GUARD_TRUE &&
-		    ((fwd && (q->opc == IR_INT_LT ||
-			      (!strict && q->opc == IR_INT_LE))) ||
-		     (back && (q->opc == IR_INT_GT ||
-			       (!strict && q->opc == IR_INT_GE)))))
-			return true;
-		/* not b <= a is a < b; not b < a is a <= b */
-		if (g->opc == IR_GUARD_FALSE &&
-		    ((back && (q->opc == IR_INT_LE ||
-			       (!strict && q->opc == IR_INT_LT))) ||
-		     (fwd && (q->opc == IR_INT_GE ||
-			      (!strict && q->opc == IR_INT_GT)))))
+		ir_vid lo, hi;
+		if (guard_order(t, &t->ops[j], &lo, &hi) && is_arg(t, lo, a) &&
+		    is_arg(t, hi, b))
 			return true;
 	}
 	return false;
@@ -265,8 +274,8 @@ static bool ordered_before(const ir_trace *t, uint32_t i, ir_vid start,
 	if (a->tag == IR_VAL_CONST_INT && a->cval == 0 && length_read(t, stop))
 		return true;
 	bool nonneg = (a->tag == IR_VAL_CONST_INT && (int64_t)a->cval >= 0) ||
-		      guarded_before(t, i, IR_INT_LE, IR_NOVAL, start);
-	return nonneg && guarded_before(t, i, IR_INT_LE, start, stop);
+		      guarded_before(t, i, IR_NOVAL, start);
+	return nonneg && guarded_before(t, i, start, stop);
 }
 
 enum slice_form {
@@ -317,27 +326,6 @@ static bool emit_copy_op(ir_trace *d, const char *ds, ir_vid src, ir_vid dst,
 	d->ops[o].opname = ir_cstr(d, strcmp(ds, "<str>") ? "copyunicodecontent"
 							  : "copystrcontent");
 	return true;
-}
-
-/* A new string RES of descr DS and length LEN (named after op OP's
- * result); its value in D, or IR_NOVAL. */
-static ir_vid emit_new_str(copier *c, const ir_op *op, const char *ds,
-			   ir_vid len)
-{
-	ir_trace *d = c->d;
-	char nm[32];
-	snprintf(nm, sizeof nm, "%s.length", ds);
-	uint32_t o = ir_emit(d, IR_NEW, 0, NULL, ir_cstr(d, ds),
-			     ir_valname(c->s, op->result));
-	if (o == UINT32_MAX)
-		return IR_NOVAL;
-	ir_vid res = d->ops[o].result;
-	ir_vid la[2] = {res, len};
-	if (ir_emit(d, IR_SETFIELD_GC, 2, la, ir_cstr(d, nm), NULL) ==
-	    UINT32_MAX)
-		return IR_NOVAL;
-	c->map[op->result] = res;
-	return res;
 }
 
 /* An int op OPC on A and B into D, named NAME plus SFX; its value. */

@@ -139,41 +139,32 @@ static bool idx_distinct(hp *h, Z3_ast a, Z3_ast b)
 static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
 			Z3_ast ji);
 
-/* The read of (J, JI) through the string copy W: where J is W's object
- * and JI one of the items it copies, the source item it copies, read in
- * the state before the copy; else the writes under it. */
-static Z3_ast read_range(hp *h, Z3_ast base, const hnode *w, Z3_ast j,
-			 Z3_ast ji)
+/* What the string copy W gives item JI of its object: the source item it
+ * copies, read in the state before the copy, where *WHEN holds (NULL:
+ * wherever W applies; JI is then known to be copied).  *SKIP when JI is
+ * known not to be copied. */
+static Z3_ast range_value(hp *h, const hnode *w, Z3_ast ji, Z3_ast *when,
+			  bool *skip)
 {
 	Z3_context z = h->z;
-	uint64_t a, b, n;
+	uint64_t a, b, n, s;
 	/* Numerals fold here, so that a copy at known indices reads the
 	 * source's item by its own index term, whatever the context's
 	 * rewriter would make of the sums. */
 	bool known = zc_numeral(z, ji, &a) && zc_numeral(z, w->lo, &b);
+	bool inside = known && zc_numeral(z, w->len, &n);
+	*skip = inside && a - b >= n;
+	*when = NULL;
+	if (*skip)
+		return NULL;
 	Z3_ast k =
 	    known ? zc_bv(&h->S, 64, a - b) : K(h, Z3_mk_bvsub(z, ji, w->lo));
-	if (known && zc_numeral(z, w->len, &n) && a - b >= n)
-		return read_from(h, base, w->next, j, ji);
-	uint64_t s;
+	if (!inside)
+		*when = K(h, Z3_mk_bvult(z, k, w->len));
 	Z3_ast at = known && zc_numeral(z, w->slo, &s)
 			? zc_bv(&h->S, 64, s + (a - b))
 			: K(h, Z3_mk_bvadd(z, w->slo, k));
-	Z3_ast wv = read_from(h, w->fbase, w->fw, w->src, at);
-	bool inside = known && zc_numeral(z, w->len, &n); /* a - b < n */
-	if (inside && w->addr == j)
-		return wv;
-	Z3_ast rest = read_from(h, base, w->next, j, ji);
-	if (rest == wv)
-		return rest;
-	Z3_ast c[2];
-	unsigned nc = 0;
-	if (!inside)
-		c[nc++] = K(h, Z3_mk_bvult(z, k, w->len));
-	if (w->addr != j)
-		c[nc++] = K(h, Z3_mk_eq(z, w->addr, j));
-	Z3_ast cc = nc == 1 ? c[0] : K(h, Z3_mk_and(z, nc, c));
-	return K(h, Z3_mk_ite(z, cc, wv, rest));
+	return read_from(h, w->fbase, w->fw, w->src, at);
 }
 
 /* The value of the cell (J, JI) (JI NULL for a plain field) after the
@@ -185,21 +176,26 @@ static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 		w = w->next;
 	if (!w)
 		return K(h, Z3_mk_select(h->z, base, cell_key(h, j, ji)));
-	if (w->len)
-		return read_range(h, base, w, j, ji);
 	/* A copy is read at its own address: equal to J where it applies,
 	 * and it keeps the reads of other fresh objects out of the chain. */
-	Z3_ast wv =
-	    w->copy ? read_from(h, w->fbase, w->fw, w->addr, ji) : w->val;
-	if (w->addr == j && (!w->idx || w->idx == ji) && !w->cond)
+	Z3_ast when = w->cond, wv;
+	bool skip = false;
+	if (w->len)
+		wv = range_value(h, w, ji, &when, &skip);
+	else
+		wv = w->copy ? read_from(h, w->fbase, w->fw, w->addr, ji)
+			     : w->val;
+	if (skip)
+		return read_from(h, base, w->next, j, ji);
+	if (w->addr == j && (!w->idx || w->idx == ji) && !when)
 		return wv;
 	Z3_ast rest = read_from(h, base, w->next, j, ji);
 	if (rest == wv)
 		return rest;
 	Z3_ast c[3];
 	unsigned n = 0;
-	if (w->cond)
-		c[n++] = w->cond;
+	if (when)
+		c[n++] = when;
 	if (w->addr != j)
 		c[n++] = K(h, Z3_mk_eq(h->z, w->addr, j));
 	if (w->idx && w->idx != ji)
