@@ -746,6 +746,30 @@ static void test_virtual_refs(void)
 	pl_free(&log);
 }
 
+/* The string copies, call_r calls and guard_no_exceptions among O's
+ * opaque ops; false when a guard_no_exception does not come right
+ * after a call_r (the guard of a helper that stays a call). */
+static bool str_ops(const ir_trace *o, uint32_t *copies, uint32_t *calls,
+		    uint32_t *guards)
+{
+	bool after = true;
+	*copies = *calls = *guards = 0;
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		if (op->opc != IR_OPAQUE)
+			continue;
+		const char *n = ir_strtext(o, op->opname);
+		*copies += ir_py_str_copy(o, op) != NULL;
+		*calls += !strcmp(n, "call_r");
+		if (strcmp(n, "guard_no_exception"))
+			continue;
+		(*guards)++;
+		after = after && i > 0 && o->ops[i - 1].opc == IR_OPAQUE &&
+			!strcmp(ir_strtext(o, o->ops[i - 1].opname), "call_r");
+	}
+	return after;
+}
+
 /* A string slice of known length (OS_STR_SLICE, stop = start + 1) is
  * the new string, its length and its item copied; one of unknown length
  * stays a call. */
@@ -911,22 +935,46 @@ static void test_str_slice_copies(void)
 	if (!p)
 		return;
 	const ir_trace *o = p->orig;
-	uint32_t copies = 0, calls = 0, guards = 0;
-	for (uint32_t i = 0; i < o->nops; i++) {
-		const ir_op *op = &o->ops[i];
-		if (op->opc != IR_OPAQUE)
-			continue;
-		const char *n = ir_strtext(o, op->opname);
-		copies += ir_py_str_copy(o, op) != NULL;
-		calls += !strcmp(n, "call_r");
-		guards += !strcmp(n, "guard_no_exception");
-		if (!strcmp(n, "guard_no_exception")) /* the kept slice's */
-			CHECK(i > 0 &&
-			      !strcmp(ir_strtext(o, o->ops[i - 1].opname),
-				      "call_r"));
-	}
+	uint32_t copies, calls, guards;
+	CHECK(str_ops(o, &copies, &calls, &guards)); /* the kept slice's */
 	CHECK(copies == 2 + 2 && calls == 1 && guards == 1);
 	CHECK(count_op(o, IR_NEW) == 3);
+	pl_free(&log);
+}
+
+/* The order of a slice's ends from guards in any spelling: int_ge(i1, 0)
+ * and int_gt(i2, i1) passing order them; int_gt(i1, i2) passing orders
+ * them the other way, and that slice stays a call. */
+static void test_str_slice_turned_guards(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, i2, i5]\n"
+	    "i3 = int_ge(i1, 0)\n"
+	    "guard_true(i3)\n"
+	    "i4 = int_gt(i2, i1)\n"
+	    "guard_true(i4)\n"
+	    "i6 = int_gt(i1, i5)\n"
+	    "guard_true(i6)\n"
+	    "p7 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i1, i2, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "p8 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
+	    "Signed), p0, i1, i5, descr=<Callr 8 rii EF=3 OS=23>)\n"
+	    "finish(p7, p8)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[p10, i11, i12, i15]\n"
+	    "+1: finish(p10, p10)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	uint32_t copies, calls, guards;
+	str_ops(o, &copies, &calls, &guards);
+	CHECK(copies == 1 && calls == 1 && guards == 0);
 	pl_free(&log);
 }
 
@@ -960,16 +1008,8 @@ static void test_str_slice_guard(void)
 	if (!p)
 		return;
 	const ir_trace *o = p->orig;
-	uint32_t calls = 0, guards = 0;
-	for (uint32_t i = 0; i < o->nops; i++) {
-		if (o->ops[i].opc != IR_OPAQUE)
-			continue;
-		const char *n = ir_strtext(o, o->ops[i].opname);
-		calls += !strcmp(n, "call_r");
-		guards += !strcmp(n, "guard_no_exception");
-		if (!strcmp(n, "guard_no_exception")) /* after the call */
-			CHECK(i > 0 && o->ops[i - 1].opc == IR_OPAQUE);
-	}
+	uint32_t copies, calls, guards;
+	CHECK(str_ops(o, &copies, &calls, &guards)); /* after the call */
 	CHECK(calls == 1 && guards == 1);
 	CHECK(count_op(o, IR_NEW) == 1);
 	pl_free(&log);
@@ -1060,6 +1100,7 @@ int main(void)
 	test_str_slice_from_end();
 	test_str_copies();
 	test_str_slice_copies();
+	test_str_slice_turned_guards();
 	test_virtual_refs();
 	test_left_apart();
 	test_global_cells();
