@@ -5,7 +5,8 @@
  * And the fresh addresses as numerals (heap_model.c,
  * addresses_as_numerals): used where every field has one kind, symbolic
  * where a toy field holds both, and either way a fresh object is no input
- * and no other fresh object.  Runs in the repository root
+ * and no other fresh object.  And a copied item's index in its source is
+ * the trace's own term for that sum.  Runs in the repository root
  * (tests/CMakeLists.txt). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -170,6 +171,75 @@ static void test_fresh_numerals(void)
 	CHECK(symbolic_fresh(toy, lost) > 0);
 }
 
+/* How output 0 of the pair ORIG, OPT is settled in context X (-1 when the
+ * pair is not proved). */
+static int out0_how(ver_ctx *x, const char *orig, const char *opt)
+{
+	ir_trace *o = orig ? parse(orig) : NULL, *p = opt ? parse(opt) : NULL;
+	int how = -1;
+	ver_opts opts = ver_default_opts();
+	opts.timeout_ms = 20000;
+	ver_result r;
+	jp_err err;
+	if (o && p && !ver_check(x, o, p, &opts, &r, &err)) {
+		for (uint32_t i = 0; i < r.nobl; i++)
+			if (!strcmp(r.obl[i].what, "output 0 (same value)"))
+				how = (int)r.obl[i].how;
+		if (r.verdict != VER_PROVED)
+			how = -1;
+		ver_result_free(&r);
+	}
+	ir_trace_free(o);
+	ir_trace_free(p);
+	return how;
+}
+
+/* Item 2 of a five-item copy of s from i1, and s[i1 + 2] by another name
+ * (no lemma pairs the two). */
+static const char *copy5 = "[p0, i1]\np4 = new(descr=<str>)\n"
+			   "setfield_gc(p4, 5, descr=<str>.length)\n"
+			   "copystrcontent(p0, p4, i1, 0, 5)\n"
+			   "i5 = getarrayitem_gc_i(p4, 2, descr=<str>)\n"
+			   "finish(i5)\n";
+static const char *direct5 = "[p0, i1]\ni6 = int_add(i1, 2)\n"
+			     "i7 = getarrayitem_gc_i(p0, i6, descr=<str>)\n"
+			     "finish(i7)\n";
+
+/* The heap model computes a copied item's index in the source (start +
+ * offset) with the encoder's own builder, so it is the trace's term for
+ * the same sum in every context history: the encoder orders a sum's
+ * arguments by term id, and the model's fixed order matched it only when
+ * the numeral was older than the input.  And an obligation a lemma
+ * settles as identical terms is not asked of the solver afterwards (the
+ * goal from before the lemma was, and its "solver" replaced the
+ * "identity"): corpus pair str_copy_slice_read's output 0 is the value
+ * of its lemma, whose query took about 50 ms, the short budget, so ci
+ * --jobs 1 and 2 reported it as settled differently.  Each asked in a
+ * fresh context and in one where the numeral 2 is older than the
+ * pair's inputs. */
+static void test_copy_index_terms(void)
+{
+	char *a = slurp("corpus/pairs/str_copy_slice_read/orig.trace");
+	char *b = slurp("corpus/pairs/str_copy_slice_read/opt.trace");
+	CHECK(a && b);
+	for (int round = 0; round < 2; round++) {
+		jp_err err;
+		ver_ctx *x = round ? C : ver_ctx_new(&err);
+		CHECK(x != NULL);
+		if (!x)
+			break;
+		CHECK(out0_how(x, copy5, direct5) == (int)VER_BY_IDENTITY);
+		CHECK(out0_how(x, a, b) == (int)VER_BY_IDENTITY);
+		if (!round)
+			ver_ctx_free(x);
+		CHECK(solver_verdict("[i0]\ni1 = int_add(i0, 2)\nfinish(i1)\n",
+				     "[i0]\ni1 = int_add(2, i0)\nfinish(i1)"
+				     "\n") == VER_PROVED);
+	}
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -179,6 +249,7 @@ int main(void)
 		return check_summary("test_heap_keys");
 	test_written_keys();
 	test_fresh_numerals();
+	test_copy_index_terms();
 	ver_ctx_free(C);
 	return check_summary("test_heap_keys");
 }

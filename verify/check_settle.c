@@ -69,6 +69,8 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 		return JP_OK;
 	}
 	for (int round = 0; round < 2; round++) {
+		/* Round 0's goal is stale once a lemma settles round 1. */
+		*neg = NULL;
 		bool ident;
 		Z3_ast g = chk_goal_neg(ps, b, &ident);
 		if (ps->S.failed)

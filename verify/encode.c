@@ -1083,6 +1083,15 @@ uint32_t enc_count_hard(zc_scope *s, const ir_trace *t, const Z3_ast *val)
 	return n;
 }
 
+Z3_ast enc_binop(zc_scope *s, int w, ir_opcode opc, Z3_ast a0, Z3_ast a1)
+{
+	Z3_ast a[2] = {a0, a1};
+	if (ir_op_has(opc, IRF_COMM))
+		canonical_order(s->z, a);
+	Z3_ast r = enc_peephole(s, w, opc, a);
+	return r ? r : enc_op(s, w, opc, a, NULL);
+}
+
 jp_status enc_trace_op(zc_scope *s, enc_trace *e, uint32_t opi, jp_err *err)
 {
 	const ir_trace *t = e->t;

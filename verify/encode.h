@@ -105,6 +105,16 @@ const char *enc_unhandled(ir_opcode opc);
  * by a constant the same term as the division it replaced. */
 Z3_ast enc_peephole(zc_scope *s, int w, ir_opcode opc, const Z3_ast *a);
 
+/* The term enc_trace_build gives op OPC on argument terms A0, A1 when no
+ * fold applies: a commutative op's arguments in the encoder's canonical
+ * order, then enc_peephole's term or enc_op's.  Another encoder that
+ * computes a value the trace may compute too (the heap model's index of
+ * a copied item) builds it here, so that the two are one term: the
+ * canonical order goes by term id, which depends on what the context
+ * made before, so a term built in a fixed order would match the trace's
+ * only in some context histories. */
+Z3_ast enc_binop(zc_scope *s, int w, ir_opcode opc, Z3_ast a0, Z3_ast a1);
+
 /* "The guard passes" for guard OPC on argument terms A, with ARG0_BOOL the
  * Boolean behind a comparison argument (or NULL), and PREV_OVF the
  * overflow flag of the op before an overflow guard. */

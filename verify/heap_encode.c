@@ -157,13 +157,13 @@ static Z3_ast range_value(hp *h, const hnode *w, Z3_ast ji, Z3_ast *when,
 	*when = NULL;
 	if (*skip)
 		return NULL;
-	Z3_ast k =
-	    known ? zc_bv(&h->S, 64, a - b) : K(h, Z3_mk_bvsub(z, ji, w->lo));
+	Z3_ast k = known ? zc_bv(&h->S, 64, a - b)
+			 : enc_binop(&h->S, 64, IR_INT_SUB, ji, w->lo);
 	if (!inside)
 		*when = K(h, Z3_mk_bvult(z, k, w->len));
 	Z3_ast at = known && zc_numeral(z, w->slo, &s)
 			? zc_bv(&h->S, 64, s + (a - b))
-			: K(h, Z3_mk_bvadd(z, w->slo, k));
+			: enc_binop(&h->S, 64, IR_INT_ADD, w->slo, k);
 	return read_from(h, w->fbase, w->fw, w->src, at);
 }
 

@@ -95,9 +95,10 @@ static void field_neq_written(hp *h, const hmem *x, const hmem *y, Z3_ast wi,
 		return;
 	}
 	for (uint32_t j = 0; j < nk && !h->S.failed; j++)
-		disj_neq(h, d,
-			 hp_read_from(h, x->base, x->w, k[2 * j], k[2 * j + 1]),
-			 hp_read_from(h, y->base, y->w, k[2 * j], k[2 * j + 1]));
+		disj_neq(
+		    h, d,
+		    hp_read_from(h, x->base, x->w, k[2 * j], k[2 * j + 1]),
+		    hp_read_from(h, y->base, y->w, k[2 * j], k[2 * j + 1]));
 	free(k);
 }
 
