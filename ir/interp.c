@@ -387,14 +387,6 @@ static uint64_t narrow_item(const char *descr, uint64_t word)
 	return sign ? (uint64_t)sem_signed((int)bits, word) : word;
 }
 
-/* A length of an array or string ("D.length"): no call changes it
- * (docs/semantics.md, "Arrays"); a write of one is counted, not made. */
-static bool is_length(const char *field)
-{
-	size_t n = strlen(field);
-	return n >= 7 && !strcmp(field + n - 7, ".length");
-}
-
 /* The writes of call K that name fresh objects (after reach_at_call).
  * One to or of a fresh object the world cannot reach at the call is one
  * no call can make: it is counted (nrejected), not applied. */
@@ -411,7 +403,8 @@ static jp_status apply_obj_writes(run *r, uint32_t k, const char *cname,
 		    w->value_obj ? fresh_named(r, w->value_obj) : w->value;
 		if (!a || (w->value_obj && !v))
 			continue;
-		if (is_length(w->field) || (w->obj && !reached_addr(r, a)) ||
+		if (ir_descr_is_length(w->field) ||
+		    (w->obj && !reached_addr(r, a)) ||
 		    (w->value_obj && !reached_addr(r, v)) ||
 		    immutable_cell(r, a, w->field) ||
 		    ir_py_call_keeps(cname, cdescr, w->field)) {
@@ -482,7 +475,7 @@ static jp_status do_call(run *r, uint32_t opi, const uint64_t *args,
 		/* No call changes a length, or an immutable field of an
 		 * object that is not fresh, or a field its descr says it
 		 * keeps (docs/pypy.md). */
-		if (is_length(w->field) ||
+		if (ir_descr_is_length(w->field) ||
 		    immutable_cell(r, w->addr, w->field) ||
 		    ir_py_call_keeps(cname, cdescr, w->field)) {
 			res->nrejected++;

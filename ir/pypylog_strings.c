@@ -258,9 +258,7 @@ static bool length_read(const ir_trace *t, ir_vid v)
 	if (d == UINT32_MAX || t->ops[d].opc != IR_GETFIELD_GC_I ||
 	    !t->ops[d].descr)
 		return false;
-	const char *n = ir_strtext(t, t->ops[d].descr);
-	size_t len = strlen(n);
-	return len > 7 && !strcmp(n + len - 7, ".length");
+	return ir_descr_is_length(ir_strtext(t, t->ops[d].descr));
 }
 
 /* Whether T makes sure before op I that 0 <= START <= STOP, so that

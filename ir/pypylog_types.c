@@ -59,14 +59,11 @@ static const char *array_use(const ir_trace *t, const ir_op *op, ir_vid v)
 	case IR_GETARRAYITEM_GC_R:
 	case IR_SETARRAYITEM_GC:
 		return op->nargs >= 1 && op->args[0] == v ? d : NULL;
-	case IR_GETFIELD_GC_I: {
-		size_t n = strlen(d);
-		return op->nargs == 1 && op->args[0] == v && d[0] == '<' &&
-			       n > 8 && !strcmp(d + n - 7, ".length") &&
-			       !strncmp(d, "<Array", 6)
+	case IR_GETFIELD_GC_I:
+		return op->nargs == 1 && op->args[0] == v &&
+			       !strncmp(d, "<Array", 6) && ir_descr_is_length(d)
 			   ? d
 			   : NULL;
-	}
 	case IR_NEW:
 		return op->result == v && !strncmp(d, "<Array", 6) ? d : NULL;
 	default: return NULL;

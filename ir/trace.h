@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "arena.h"
 #include "err.h"
@@ -184,6 +185,13 @@ static inline bool ir_allocated(const ir_trace *t, ir_vid v)
 static inline const char *ir_guard_label(const ir_trace *t, uint32_t opi)
 {
 	return t->strs[t->ops[opi].descr];
+}
+/* Whether field descr NAME is the length of an array or string
+ * ("D.length"): a field no call changes (docs/semantics.md, "Arrays"). */
+static inline bool ir_descr_is_length(const char *name)
+{
+	size_t n = strlen(name);
+	return n >= 7 && !strcmp(name + n - 7, ".length");
 }
 /* The op's display name: the table name, or an opaque op's own name. */
 const char *ir_op_name(const ir_trace *t, const ir_op *op);

@@ -168,7 +168,7 @@ static jp_status add_named_field(hp *h, const ir_trace *t, const ir_op *op,
 	f->immutable = ir_py_field_immutable(name) ||
 		       (indexed && ir_py_items_immutable(name));
 	f->indexed = indexed;
-	f->immut = !indexed && ends_with(name, ".length");
+	f->immut = !indexed && ir_descr_is_length(name);
 	f->bits = indexed ? ir_py_item_bits(name, &f->bits_signed) : 0;
 	if (!h->z)
 		return JP_OK; /* the concrete comparison needs no terms */
