@@ -56,6 +56,25 @@ static const char *field_store(const ir_trace *t, const ir_op *op)
 	return strncmp(d, "<Field", 6) ? NULL : d;
 }
 
+/* The descr of a store to an item at op OP of T ("<ArrayP 8>": EffectInfo
+ * names the items of one array descr alike), or NULL. */
+static const char *item_store(const ir_trace *t, const ir_op *op)
+{
+	char tok[64];
+	if (op->opc != IR_SETARRAYITEM_GC || !op->descr || op->nargs < 3)
+		return NULL;
+	const char *d = ir_strtext(t, op->descr);
+	return ir_py_items_token(d, tok, sizeof tok) ? d : NULL;
+}
+
+/* The descr of a store at op OP of T that a call may not see: a field
+ * (field_store) or an item (item_store). */
+static const char *kept_store(const ir_trace *t, const ir_op *op)
+{
+	const char *d = field_store(t, op);
+	return d ? d : item_store(t, op);
+}
+
 /* The descr text of op OP of T when it reads what a call may keep: a
  * mutable field, or an item of an array ("<ArrayS 8>": PyPy's EffectInfo
  * lists the array descrs a call may write, all items of one alike). */
@@ -260,7 +279,7 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 	uint32_t i = c;
 	while (before ? i-- > 0 : ++i < t->nops) {
 		const ir_op *op = &t->ops[i];
-		const char *s = field_store(t, op);
+		const char *s = kept_store(t, op);
 		if (s && !strcmp(s, d))
 			return true;
 		if (is_call(t, op) && !guard_call(t, op))
@@ -301,6 +320,37 @@ static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
 	return true;
 }
 
+/* Whether the store OP of U, when it stores an item, is matched by a
+ * store of T of an item of the same descr at the same constant index
+ * after T's op C, before T's next call (PAST_CALLS: before T reads an
+ * item of the descr): the evidence that the optimizer delayed that very
+ * store past call C, not that it stored another item of the descr there
+ * (every array of one descr shares it: a list's items and a frame's
+ * stack).  True for a field store. */
+static bool same_item_after(const ir_trace *u, const ir_op *op,
+			    const ir_trace *t, uint32_t c, bool past_calls)
+{
+	const char *d = item_store(u, op);
+	const ir_value *k = d ? ir_val(u, op->args[1]) : NULL;
+	if (!d)
+		return true;
+	if (k->tag != IR_VAL_CONST_INT)
+		return false;
+	for (uint32_t i = c + 1; i < t->nops; i++) {
+		const ir_op *q = &t->ops[i];
+		const char *w = item_store(t, q);
+		if (w && !strcmp(w, d) &&
+		    ir_val(t, q->args[1])->tag == IR_VAL_CONST_INT &&
+		    ir_val(t, q->args[1])->cval == k->cval)
+			return true;
+		const char *r = kept_read(t, q);
+		if ((r && !strcmp(r, d)) ||
+		    (!past_calls && is_call(t, q) && !guard_call(t, q)))
+			return false;
+	}
+	return false;
+}
+
 /* The fields the optimizer delayed a store of past call K (the optimized
  * trace's at op OC, the original's at OO), appended to SB; their number.
  * The original stores F between its previous call and call K (or before
@@ -323,10 +373,11 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 			crossed = true;
 			continue;
 		}
-		const char *d = field_store(o, op);
+		const char *d = kept_store(o, op);
 		if (!d || (crossed && !private_until(o, op->args[0], i, oo)) ||
 		    stores_near(o, i, d, true) ||
 		    !stores_near(t, oc, d, false) ||
+		    !same_item_after(o, op, t, oc, false) ||
 		    (stores_near(t, oc, d, true) &&
 		     stores_near(o, oo, d, false)))
 			continue; /* counted at its first store; not delayed */
@@ -336,14 +387,21 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 	return n;
 }
 
-/* Whether the list SB (add_kept) names the field of descr D. */
+/* Whether the list SB (add_kept) names the field of descr D, or the
+ * items of array descr D. */
 static bool in_list(const strbuf *sb, const char *d)
 {
+	char tok[64];
 	const char *s = strchr(d, ' ');
+	size_t n = s ? strcspn(s + 1, " >") : 0;
+	if (ir_py_items_token(d, tok, sizeof tok)) {
+		s = tok;
+		n = strlen(tok);
+	} else if (s) {
+		s++;
+	}
 	if (!s || !sb->buf)
 		return false;
-	s++;
-	size_t n = strcspn(s, " >");
 	for (const char *k = sb->buf; *k;) {
 		size_t m = strcspn(k, ",");
 		if (m == n && !strncmp(k, s, n))
@@ -359,7 +417,7 @@ static bool stored_later(const ir_trace *t, uint32_t c, const char *d)
 {
 	for (uint32_t i = c + 1; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		const char *r = field_read(t, op), *w = field_store(t, op);
+		const char *r = kept_read(t, op), *w = kept_store(t, op);
 		if (r && !strcmp(r, d))
 			return false;
 		if (w && !strcmp(w, d))
@@ -386,8 +444,34 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 		      const char *d)
 {
 	for (uint32_t i = from; i < to; i++) {
-		const char *w = field_store(t, &t->ops[i]);
+		const char *w = kept_store(t, &t->ops[i]);
 		if (w && !strcmp(w, d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether T stores what op LIKE of U stores in ops [FROM, TO): the field
+ * of its descr, or for an item store an item of its descr at the same
+ * constant index, or (ANY_INDEX) at an index that is no constant, which
+ * may be any.  Items of one descr are the items of every array of it, so
+ * an item store elsewhere says nothing of whether this one was
+ * delayed. */
+static bool stores_slot_in(const ir_trace *t, uint32_t from, uint32_t to,
+			   const ir_trace *u, const ir_op *like, bool any_index)
+{
+	const char *d = kept_store(u, like);
+	if (!item_store(u, like))
+		return stores_in(t, from, to, d);
+	const ir_value *k = ir_val(u, like->args[1]);
+	for (uint32_t i = from; i < to; i++) {
+		const ir_op *q = &t->ops[i];
+		const char *w = item_store(t, q);
+		const ir_value *x = w ? ir_val(t, q->args[1]) : NULL;
+		bool known = k->tag == IR_VAL_CONST_INT && x &&
+			     x->tag == IR_VAL_CONST_INT;
+		if (w && !strcmp(w, d) &&
+		    (known ? x->cval == k->cval : any_index))
 			return true;
 	}
 	return false;
@@ -473,8 +557,9 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	if (o[k] == UINT32_MAX || c[k] == UINT32_MAX)
 		return 0;
 	for (uint32_t i = o[k]; i-- > 0;) {
-		const char *d = field_store(u, &u->ops[i]);
-		if (!d || in_list(sb, d) || stores_in(u, i + 1, o[k], d) ||
+		const char *d = kept_store(u, &u->ops[i]);
+		if (!d || in_list(sb, d) ||
+		    stores_slot_in(u, i + 1, o[k], u, &u->ops[i], false) ||
 		    ir_allocated(u, u->ops[i].args[0]) ||
 		    passed_to_call(u, u->ops[i].args[0], i, o[k]))
 			continue; /* not the last store before call K; an
@@ -487,7 +572,8 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 		    j > 0 && c[j - 1] != UINT32_MAX ? c[j - 1] + 1 : 0;
 		/* Stored after call K, or never in the optimized trace when
 		 * the original undoes its store (undone_after). */
-		if (stores_in(t, from, c[k], d) ||
+		if (stores_slot_in(t, from, c[k], u, &u->ops[i], true) ||
+		    !same_item_after(u, &u->ops[i], t, c[k], true) ||
 		    (!stored_later(t, c[k], d) &&
 		     (stores_in(t, from, t->nops, d) ||
 		      !undone_after(u, i, o[k], d))))

@@ -164,13 +164,14 @@ bool ir_py_items_token(const char *descr, char *buf, size_t cap)
 	return true;
 }
 
-/* Whether the keep list of CALL_DESCR names the items of array descr
- * FIELD (ir_py_items_token). */
-static bool items_kept(const char *call_descr, const char *field)
+/* Whether the list after KEY (" keeps=", " ignores=") in CALL_DESCR
+ * names the items of array descr FIELD (ir_py_items_token). */
+static bool items_listed(const char *call_descr, const char *key,
+			 const char *field)
 {
 	char tok[64];
 	return ir_py_items_token(field, tok, sizeof tok) &&
-	       names(call_descr, " keeps=", tok, strlen(tok));
+	       names(call_descr, key, tok, strlen(tok));
 }
 
 bool ir_py_writes_nothing(const char *opname)
@@ -212,7 +213,7 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	if (ir_py_forces_vable(call_descr))
 		return !strstr(field, ".vable_token ");
 	return listed(call_descr, " keeps=", field) ||
-	       items_kept(call_descr, field) ||
+	       items_listed(call_descr, " keeps=", field) ||
 	       ir_py_call_ignores(call_descr, field);
 }
 
@@ -271,7 +272,8 @@ bool ir_py_call_ignores(const char *call_descr, const char *field)
 	size_t n;
 	if (ir_py_elidable(call_descr) && field_name(field, &n))
 		return true;
-	return listed(call_descr, " ignores=", field);
+	return listed(call_descr, " ignores=", field) ||
+	       items_listed(call_descr, " ignores=", field);
 }
 
 bool ir_py_returns_foreign_ref(const char *name)

@@ -188,7 +188,9 @@ bool ir_py_call_keeps(const char *name, const char *call_descr,
 bool ir_py_writes_nothing(const char *name);
 
 /* Whether the call descr CALL_DESCR lists the field of descr FIELD after
- * " ignores=", or is elidable (EF=0, 3 or 4: it sees no field at all):
+ * " ignores=" (for FIELD an array descr or item, "<ArrayP 8>" or
+ * "<ArrayP 8>[3]": its items, "ArrayP8[]"), or is elidable (EF=0, 3 or
+ * 4: it sees no field at all):
  * the call neither reads nor writes that field, so the
  * heaps the two traces hand it are compared without it, and it keeps it.
  * jitprove log writes it where the optimizer delayed a store of the field

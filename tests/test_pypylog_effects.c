@@ -290,6 +290,73 @@ static void test_delayed_store(void)
 	}
 }
 
+/* How many ops of T have a descr that says the op ignores the items of
+ * <ArrayS 8>. */
+static uint32_t ignoring_items(const ir_trace *t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+		n += strstr(d, "ignores=") && strstr(d, "ArrayS8[]");
+	}
+	return n;
+}
+
+/* An item store delayed past calls (session 33): the original stores item
+ * 3 of an <ArrayS 8> before calls f and g, the optimized trace after
+ * both, so both ignore the items of that descr; after f only (between the
+ * two calls), only f; at another index, neither (the items of every array
+ * of one descr share it, so a store of another item is no evidence). */
+static void test_delayed_item_store(void)
+{
+	static const uint32_t expect[3] = {2, 1, 0};
+	for (int v = 0; v < 3; v++) {
+		char text[1400];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[p0, p1, i2]\n"
+			 "setarrayitem_gc(p0, 3, i2, descr=<ArrayS 8>)\n"
+			 "i3 = call_i(ConstClass(f), p1, descr=<Calli 8 r "
+			 "EF=5>)\n"
+			 "guard_no_exception()\n"
+			 "i4 = call_i(ConstClass(g), p1, descr=<Calli 8 r "
+			 "EF=5>)\n"
+			 "guard_no_exception()\n"
+			 "finish(i3, i4)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0d with 6 ops\n"
+			 "[p10, p11, i12]\n"
+			 "+1: i13 = call_i(ConstClass(f), p11, descr=<Calli 8 "
+			 "r EF=5>)\n"
+			 "+2: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+			 "%s"
+			 "+5: i14 = call_i(ConstClass(g), p11, descr=<Calli 8 "
+			 "r EF=5>)\n"
+			 "+6: guard_no_exception(descr=<Guard0x4>) [p10]\n"
+			 "%s"
+			 "+10: finish(i13, i14)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 v == 1 ? "+4: setarrayitem_gc(p10, 3, i12, "
+				  "descr=<ArrayS 8>)\n"
+				: "",
+			 v != 1 ? (v == 0 ? "+9: setarrayitem_gc(p10, 3, i12, "
+					    "descr=<ArrayS 8>)\n"
+					  : "+9: setarrayitem_gc(p10, 4, i12, "
+					    "descr=<ArrayS 8>)\n")
+				: "");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(ignoring_items(p->opt) == expect[v]);
+		CHECK(ignoring_items(p->orig) == expect[v]);
+		CHECK(p->nkept == expect[v]);
+		pl_free(&log);
+	}
+}
+
 /* A store the original undoes after the calls, which the optimized trace
  * never makes (pypylog_effects.c, undone_after): PyPy pushes a frame for
  * an inlined call by storing a new virtual reference into the execution
@@ -506,6 +573,7 @@ int main(void)
 	test_call_effects();
 	test_call_result_read();
 	test_delayed_store();
+	test_delayed_item_store();
 	test_undone_store();
 	test_undone_nested();
 	test_undone_read_back();

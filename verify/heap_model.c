@@ -633,16 +633,17 @@ static uint32_t earlier_stores(const hpaths *P, uint32_t i, const char *key)
 	return n;
 }
 
-/* Whether the field store I into a non-fresh object is hidden from the
- * next event: that event is a call whose descr says it ignores the field
- * (ir_py_call_ignores: the optimizer delayed such a store past the call,
- * which does not see the field).  The stored object is then first seen
- * later (a call's argument, say), as in the trace that delayed the
- * store. */
+/* Whether the field or item store I into a non-fresh object is hidden
+ * from the next event: that event is a call whose descr says it ignores
+ * the field or the items of the array descr (ir_py_call_ignores: the
+ * optimizer delayed such a store past the call, which does not see
+ * it).  The stored object is then first seen later (a call's argument,
+ * say), as in the trace that delayed the store. */
 static bool store_hidden(const ir_trace *t, uint32_t i)
 {
 	const ir_op *op = &t->ops[i];
-	if (op->opc != IR_SETFIELD_GC || !op->descr)
+	if ((op->opc != IR_SETFIELD_GC && op->opc != IR_SETARRAYITEM_GC) ||
+	    !op->descr)
 		return false;
 	uint32_t j = next_event(t, i + 1);
 	if (j == t->nops || !hp_is_call(t, &t->ops[j]))
