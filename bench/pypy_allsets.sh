@@ -21,7 +21,7 @@ stream() {
 stream h14 h15 h8 h2 pp ho &
 stream h11 h12 h13 h9 h10 h3 h4 h5 h6 h7 &
 wait
-# The summary line of each set, then all sets together.
+# The summary line of each set.
 for f in "$out"/*.txt; do
   printf '%s: %s\n' "$(basename "$f" .txt)" "$(tail -1 "$f")"
 done
