@@ -292,6 +292,28 @@ static void test_cheap_settlements(void)
 	ver_result_free(&r);
 }
 
+/* An obligation a lemma makes identical terms is settled so, with no
+ * further query (session 33): the optimizer's logical shift of a value a
+ * guard keeps non-negative is the original's arithmetic one, a lemma the
+ * solver proves in a few ms; output 0 is then the same term.  Before,
+ * the goal from before the lemma was asked as well and its "solver"
+ * replaced the "identity" (and a timeout of it made the output unknown:
+ * ci --jobs 1 and 2 reported corpus pair str_copy_slice_read
+ * differently). */
+static void test_lemma_identity(void)
+{
+	ver_result r =
+	    check_stats("[i0]\ni1 = int_lt(i0, 0)\nguard_false(i1, descr=a)\n"
+			"i2 = int_rshift(i0, 1)\nfinish(i2)\n",
+			"[i0]\ni1 = int_lt(i0, 0)\nguard_false(i1, descr=a)\n"
+			"i2 = uint_rshift(i0, 1)\nfinish(i2)\n");
+	CHECK(r.verdict == VER_PROVED && r.nobl == 2);
+	CHECK(r.lemmas == 1 && r.solver_calls == 1);
+	CHECK(r.nobl == 2 && r.obl[1].how == VER_BY_IDENTITY);
+	CHECK(r.by_solver == 0);
+	ver_result_free(&r);
+}
+
 /* What the assumptions pin (check.c, "facts"): a guard_value on x - 7
  * makes x the constant 10 in the terms after it, so the optimizer's
  * folded product is the same term without a solver call; a guard on a
@@ -635,6 +657,7 @@ int main(void)
 	test_isolated_fallback();
 	test_identity_no_solver();
 	test_cheap_settlements();
+	test_lemma_identity();
 	test_facts();
 	test_refold();
 	test_slicing();
