@@ -746,28 +746,41 @@ static void test_virtual_refs(void)
 	pl_free(&log);
 }
 
-/* The string copies, call_r calls and guard_no_exceptions among O's
- * opaque ops; false when a guard_no_exception does not come right
+/* What the front end made of the original of log TEXT's one pair: its
+ * string copies, call_r calls, guard_no_exceptions and new objects among
+ * its ops; AFTER is false when a guard_no_exception does not come right
  * after a call_r (the guard of a helper that stays a call). */
-static bool str_ops(const ir_trace *o, uint32_t *copies, uint32_t *calls,
-		    uint32_t *guards)
+typedef struct str_counts {
+	uint32_t copies, calls, guards, news;
+	bool after;
+} str_counts;
+
+/* Fills C from log TEXT; false when the log does not read (read_pair
+ * says so). */
+static bool orig_str_ops(const char *text, str_counts *c)
 {
-	bool after = true;
-	*copies = *calls = *guards = 0;
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return false;
+	const ir_trace *o = p->orig;
+	*c = (str_counts){0, 0, 0, count_op(o, IR_NEW), true};
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		if (op->opc != IR_OPAQUE)
 			continue;
 		const char *n = ir_strtext(o, op->opname);
-		*copies += ir_py_str_copy(o, op) != NULL;
-		*calls += !strcmp(n, "call_r");
+		c->copies += ir_py_str_copy(o, op) != NULL;
+		c->calls += !strcmp(n, "call_r");
 		if (strcmp(n, "guard_no_exception"))
 			continue;
-		(*guards)++;
-		after = after && i > 0 && o->ops[i - 1].opc == IR_OPAQUE &&
-			!strcmp(ir_strtext(o, o->ops[i - 1].opname), "call_r");
+		c->guards++;
+		c->after =
+		    c->after && i > 0 && o->ops[i - 1].opc == IR_OPAQUE &&
+		    !strcmp(ir_strtext(o, o->ops[i - 1].opname), "call_r");
 	}
-	return after;
+	pl_free(&log);
+	return true;
 }
 
 /* A string slice of known length (OS_STR_SLICE, stop = start + 1) is
@@ -930,16 +943,12 @@ static void test_str_slice_copies(void)
 	    "[p10, i11, i12, p19]\n"
 	    "+1: finish(p10, p10, p10, p10)\n"
 	    "[4] jit-log-opt-bridge}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
+	str_counts c;
+	if (!orig_str_ops(text, &c))
 		return;
-	const ir_trace *o = p->orig;
-	uint32_t copies, calls, guards;
-	CHECK(str_ops(o, &copies, &calls, &guards)); /* the kept slice's */
-	CHECK(copies == 2 + 2 && calls == 1 && guards == 1);
-	CHECK(count_op(o, IR_NEW) == 3);
-	pl_free(&log);
+	CHECK(c.after); /* the kept slice's */
+	CHECK(c.copies == 2 + 2 && c.calls == 1 && c.guards == 1);
+	CHECK(c.news == 3);
 }
 
 /* The order of a slice's ends from guards in any spelling: int_ge(i1, 0)
@@ -967,15 +976,10 @@ static void test_str_slice_turned_guards(void)
 	    "[p10, i11, i12, i15]\n"
 	    "+1: finish(p10, p10)\n"
 	    "[4] jit-log-opt-bridge}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
+	str_counts c;
+	if (!orig_str_ops(text, &c))
 		return;
-	const ir_trace *o = p->orig;
-	uint32_t copies, calls, guards;
-	str_ops(o, &copies, &calls, &guards);
-	CHECK(copies == 1 && calls == 1 && guards == 0);
-	pl_free(&log);
+	CHECK(c.copies == 1 && c.calls == 1 && c.guards == 0);
 }
 
 /* The guard_no_exception after a slice that becomes an allocation is
@@ -1003,16 +1007,12 @@ static void test_str_slice_guard(void)
 	    "[p10, i11, i15]\n"
 	    "+1: finish(p10, p10)\n"
 	    "[4] jit-log-opt-bridge}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
+	str_counts c;
+	if (!orig_str_ops(text, &c))
 		return;
-	const ir_trace *o = p->orig;
-	uint32_t copies, calls, guards;
-	CHECK(str_ops(o, &copies, &calls, &guards)); /* after the call */
-	CHECK(calls == 1 && guards == 1);
-	CHECK(count_op(o, IR_NEW) == 1);
-	pl_free(&log);
+	CHECK(c.after); /* after the call */
+	CHECK(c.calls == 1 && c.guards == 1);
+	CHECK(c.news == 1);
 }
 
 /* List fields renamed for their lists' item types (pypylog_types.c):

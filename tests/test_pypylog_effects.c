@@ -9,17 +9,23 @@
 #include "ir/pypylog.h"
 #include "test_pypylog_util.h"
 
-/* How many ops of T have a descr that says the op ignores the field
- * e.E.inst_top. */
-static uint32_t ignoring_top(const ir_trace *t)
+/* How many ops of T have a descr that holds A and (when not NULL) B. */
+static uint32_t descrs_with(const ir_trace *t, const char *a, const char *b)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		n += op->descr && strstr(ir_strtext(t, op->descr),
-					 "ignores=e.E.inst_top") != NULL;
+		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
+		n += strstr(d, a) && (!b || strstr(d, b));
 	}
 	return n;
+}
+
+/* How many ops of T have a descr that says the op ignores the field
+ * e.E.inst_top. */
+static uint32_t ignoring_top(const ir_trace *t)
+{
+	return descrs_with(t, "ignores=e.E.inst_top", NULL);
 }
 
 /* How many calls of the optimized trace of log TEXT's one pair ignore
@@ -294,13 +300,7 @@ static void test_delayed_store(void)
  * <ArrayS 8>. */
 static uint32_t ignoring_items(const ir_trace *t)
 {
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
-		n += strstr(d, "ignores=") && strstr(d, "ArrayS8[]");
-	}
-	return n;
+	return descrs_with(t, "ignores=", "ArrayS8[]");
 }
 
 /* An item store delayed past calls (session 33): the original stores item
