@@ -67,6 +67,14 @@ static const char *item_store(const ir_trace *t, const ir_op *op)
 	return ir_py_items_token(d, tok, sizeof tok) ? d : NULL;
 }
 
+/* Whether the index of item store OP of T is a constant, in *C. */
+static bool const_index(const ir_trace *t, const ir_op *op, uint64_t *c)
+{
+	const ir_value *x = ir_val(t, op->args[1]);
+	*c = x->cval;
+	return x->tag == IR_VAL_CONST_INT;
+}
+
 /* The descr of a store at op OP of T that a call may not see: a field
  * (field_store) or an item (item_store). */
 static const char *kept_store(const ir_trace *t, const ir_op *op)
@@ -331,17 +339,15 @@ static bool same_item_after(const ir_trace *u, const ir_op *op,
 			    const ir_trace *t, uint32_t c, bool past_calls)
 {
 	const char *d = item_store(u, op);
-	const ir_value *k = d ? ir_val(u, op->args[1]) : NULL;
+	uint64_t k, x;
 	if (!d)
 		return true;
-	if (k->tag != IR_VAL_CONST_INT)
+	if (!const_index(u, op, &k))
 		return false;
 	for (uint32_t i = c + 1; i < t->nops; i++) {
 		const ir_op *q = &t->ops[i];
 		const char *w = item_store(t, q);
-		if (w && !strcmp(w, d) &&
-		    ir_val(t, q->args[1])->tag == IR_VAL_CONST_INT &&
-		    ir_val(t, q->args[1])->cval == k->cval)
+		if (w && !strcmp(w, d) && const_index(t, q, &x) && x == k)
 			return true;
 		const char *r = kept_read(t, q);
 		if ((r && !strcmp(r, d)) ||
@@ -392,15 +398,17 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 static bool in_list(const strbuf *sb, const char *d)
 {
 	char tok[64];
-	const char *s = strchr(d, ' ');
-	size_t n = s ? strcspn(s + 1, " >") : 0;
+	const char *s = tok;
+	size_t n;
 	if (ir_py_items_token(d, tok, sizeof tok)) {
-		s = tok;
 		n = strlen(tok);
-	} else if (s) {
-		s++;
+	} else {
+		s = strchr(d, ' ');
+		if (!s)
+			return false;
+		n = strcspn(++s, " >");
 	}
-	if (!s || !sb->buf)
+	if (!sb->buf)
 		return false;
 	for (const char *k = sb->buf; *k;) {
 		size_t m = strcspn(k, ",");
@@ -463,15 +471,15 @@ static bool stores_slot_in(const ir_trace *t, uint32_t from, uint32_t to,
 	const char *d = kept_store(u, like);
 	if (!item_store(u, like))
 		return stores_in(t, from, to, d);
-	const ir_value *k = ir_val(u, like->args[1]);
+	uint64_t k, x;
+	bool kc = const_index(u, like, &k);
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *q = &t->ops[i];
 		const char *w = item_store(t, q);
-		const ir_value *x = w ? ir_val(t, q->args[1]) : NULL;
-		bool known = k->tag == IR_VAL_CONST_INT && x &&
-			     x->tag == IR_VAL_CONST_INT;
-		if (w && !strcmp(w, d) &&
-		    (known ? x->cval == k->cval : any_index))
+		if (!w || strcmp(w, d))
+			continue;
+		bool known = const_index(t, q, &x) && kc;
+		if (known ? x == k : any_index)
 			return true;
 	}
 	return false;
