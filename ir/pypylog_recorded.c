@@ -36,6 +36,7 @@
 
 #include "pypylog_int.h"
 #include "pypyops.h"
+#include "sem.h"
 #include "strbuf.h"
 
 /* ---- equal values ------------------------------------------------------- */
@@ -45,19 +46,54 @@ typedef struct rec {
 	uint32_t nrec;
 	ir_vid *up;   /* union-find over the values of T: equal on the run */
 	ir_vid *kptr; /* per root: a ConstPtr in its class, or IR_NOVAL */
+	/* Per root: whether the integer the class had on the run is known
+	 * (run_ints), and that integer.  IBAD: two pins disagreed, which
+	 * a run cannot do; then no integer is taken as known. */
+	bool *ik;
+	uint64_t *iv;
+	bool ibad;
 } rec;
+
+static void rec_close(rec *r)
+{
+	free(r->up);
+	free(r->kptr);
+	free(r->ik);
+	free(r->iv);
+}
 
 static ir_vid find(rec *r, ir_vid v)
 {
 	return pl_uf_find(r->up, v);
 }
 
+/* Unites the classes of A and B, and what the run fixed of them: a
+ * constant integer in a class, or a pin (run_ints). */
+static bool known_int(const rec *r, ir_vid v, uint64_t *x);
+
+/* Unites the classes of A and B, and what the run fixed of them: a
+ * constant integer in a class (which stays its root), or a pin
+ * (run_ints). */
 static void unite(rec *r, ir_vid a, ir_vid b)
 {
 	a = find(r, a);
 	b = find(r, b);
-	if (a != b)
-		r->up[b] = a;
+	if (a == b)
+		return;
+	uint64_t xa, xb;
+	bool ka = known_int(r, a, &xa), kb = known_int(r, b, &xb);
+	if (ir_val(r->t, b)->tag == IR_VAL_CONST_INT) {
+		ir_vid c = a;
+		a = b;
+		b = c;
+	}
+	r->up[b] = a;
+	if (ka && kb)
+		r->ibad |= xa != xb;
+	else if ((ka || kb) && ir_val(r->t, a)->tag != IR_VAL_CONST_INT) {
+		r->ik[a] = true;
+		r->iv[a] = ka ? xa : xb;
+	}
 }
 
 static bool is_cptr(const ir_trace *t, ir_vid v)
@@ -251,8 +287,210 @@ static void unchanged_reads(rec *r)
 	}
 }
 
-/* Unites every value with the constants the run showed it equal to. */
-static void equalities(rec *r)
+/* ---- integers on the run ----------------------------------------------- */
+
+/* The integer V had on the run into *X, when known. */
+static bool known_int(const rec *r, ir_vid v, uint64_t *x)
+{
+	if (r->ibad || v == IR_NOVAL || ir_val(r->t, v)->kind != 'i')
+		return false;
+	ir_vid k = pl_uf_find(r->up, v);
+	const ir_value *c = ir_val(r->t, k);
+	*x = c->tag == IR_VAL_CONST_INT ? c->cval : r->iv[k];
+	return c->tag == IR_VAL_CONST_INT || r->ik[k];
+}
+
+/* Records that the integer V had on the run is X; whether that is new. */
+static bool pin(rec *r, ir_vid v, uint64_t x)
+{
+	uint64_t old;
+	if (r->ibad || ir_val(r->t, v)->kind != 'i')
+		return false;
+	if (known_int(r, v, &old)) {
+		r->ibad = old != x;
+		return r->ibad;
+	}
+	ir_vid k = find(r, v);
+	r->ik[k] = true;
+	r->iv[k] = sem_mask(r->t->width, x);
+	return true;
+}
+
+/* Pins A and B to one value when one of them is known. */
+static bool pin_equal(rec *r, ir_vid a, ir_vid b)
+{
+	uint64_t x;
+	if (known_int(r, a, &x))
+		return pin(r, b, x);
+	if (known_int(r, b, &x))
+		return pin(r, a, x);
+	return false;
+}
+
+/* Whether guard G of T passed on an int_eq of its argument (a
+ * guard_true of int_eq, a guard_false of int_ne): that op, else NULL. */
+static const ir_op *passed_eq(const ir_trace *t, const ir_op *g)
+{
+	if (g->nargs != 1 ||
+	    (g->opc != IR_GUARD_TRUE && g->opc != IR_GUARD_FALSE))
+		return NULL;
+	uint32_t d = ir_defop(t, g->args[0]);
+	if (d == UINT32_MAX || t->ops[d].nargs != 2)
+		return NULL;
+	ir_opcode want = g->opc == IR_GUARD_TRUE ? IR_INT_EQ : IR_INT_NE;
+	return t->ops[d].opc == want ? &t->ops[d] : NULL;
+}
+
+/* Pins the result of pure integer op OP when its arguments are known,
+ * and an argument of an addition or subtraction when the result and the
+ * other argument are (the run's values wrap as sem_eval's do). */
+static bool eval_op(rec *r, const ir_op *op)
+{
+	const ir_trace *t = r->t;
+	uint64_t a[3], y, x;
+	if (!sem_evaluable((ir_opcode)op->opc) || op->nargs > 3 ||
+	    op->result == IR_NOVAL)
+		return false;
+	bool all = true;
+	for (uint32_t k = 0; k < op->nargs; k++)
+		all = known_int(r, op->args[k], &a[k]) && all;
+	if (all)
+		return pin(r, op->result,
+			   sem_eval((ir_opcode)op->opc, t->width, a, NULL));
+	ir_opcode twin = ir_op_wrapping((ir_opcode)op->opc);
+	if ((twin != IR_INT_ADD && twin != IR_INT_SUB) || op->nargs != 2 ||
+	    !known_int(r, op->result, &y))
+		return false;
+	for (uint32_t k = 0; k < 2; k++) {
+		if (!known_int(r, op->args[1 - k], &x))
+			continue;
+		uint64_t b[2] = {y, x};
+		ir_opcode inv = IR_INT_SUB; /* y - x: an addend, a minuend */
+		if (twin == IR_INT_SUB && k == 0)
+			inv = IR_INT_ADD; /* a - x = y: a = y + x */
+		else if (twin == IR_INT_SUB)
+			b[0] = x, b[1] = y; /* x - a = y: a = x - y */
+		return pin(r, op->args[k], sem_eval(inv, t->width, b, NULL));
+	}
+	return false;
+}
+
+/* The integers the recorded ops fix on the run: constants, what a
+ * passed guard_value or int_eq compared them with, and what follows by
+ * the ops' semantics.  Every pin is the run's own value, so any order
+ * gives the same pins; it repeats until nothing changes. */
+static void run_ints(rec *r)
+{
+	const ir_trace *t = r->t;
+	for (bool changed = true; changed && !r->ibad;) {
+		changed = false;
+		for (uint32_t i = 0; i < r->nrec; i++) {
+			const ir_op *op = &t->ops[i];
+			const ir_op *eq = passed_eq(t, op);
+			if (op->opc == IR_GUARD_VALUE && op->nargs == 2)
+				changed |=
+				    pin_equal(r, op->args[0], op->args[1]);
+			else if (eq)
+				changed |=
+				    pin_equal(r, eq->args[0], eq->args[1]);
+			else
+				changed |= eval_op(r, op);
+		}
+	}
+}
+
+/* ---- items read again --------------------------------------------------- */
+
+static bool item_read(const ir_op *op)
+{
+	return (op->opc == IR_GETARRAYITEM_GC_I ||
+		op->opc == IR_GETARRAYITEM_GC_R) &&
+	       op->nargs == 2 && op->descr;
+}
+
+/* Whether op OP leaves item IDX (of array descr D) of X as it was on
+ * the run: as keeps_field, but an item store writes it unless its
+ * descr is another, its array is not X (may_alias) or its index is
+ * known to be another; a string copy writes the items of its own
+ * descr only; a field store writes no item. */
+static bool keeps_item(rec *r, const ir_op *op, uint32_t d, ir_vid x,
+		       uint64_t idx, bool escaped)
+{
+	const ir_trace *t = r->t;
+	const char *dt = ir_strtext(t, d);
+	uint64_t other;
+	if (op->opc == IR_SETARRAYITEM_GC)
+		return op->nargs == 3 && op->descr &&
+		       (strcmp(ir_strtext(t, op->descr), dt) ||
+			!may_alias(t, op->args[0], x) ||
+			(known_int(r, op->args[1], &other) && other != idx));
+	if (op->opc == IR_SETFIELD_GC)
+		return true;
+	const char *copied = ir_py_str_copy(t, op);
+	if (copied)
+		return strcmp(copied, dt) != 0;
+	return keeps_field(t, op, d, x, escaped);
+}
+
+/* The op after I that reads item IDX (descr D, with GET) of X before
+ * anything may write it there, or UINT32_MAX. */
+static uint32_t next_item_read(rec *r, uint32_t i, uint32_t d, ir_vid x,
+			       uint64_t idx, ir_opcode get)
+{
+	const ir_trace *t = r->t;
+	bool fresh = allocation(t, x);
+	bool escaped = fresh && escaped_by(t, x, i);
+	uint64_t at;
+	for (uint32_t j = i + 1; j < r->nrec; j++) {
+		const ir_op *b = &t->ops[j];
+		if (item_read(b) && b->opc == get &&
+		    find(r, b->args[0]) == find(r, x) &&
+		    !strcmp(ir_strtext(t, b->descr), ir_strtext(t, d)) &&
+		    known_int(r, b->args[1], &at) && at == idx)
+			return j;
+		escaped = escaped || (fresh && escapes_at(b, x));
+		if (!keeps_item(r, b, d, x, idx, escaped))
+			break;
+	}
+	return UINT32_MAX;
+}
+
+/* As unchanged_reads, for array items at an index the run fixed: a
+ * generator's frame is no virtualizable, so PyPy's trace stores the
+ * constant True on the frame's value stack, reads it back and guards
+ * its class and value.  An integer item narrower than a word reads back
+ * the stored value only when it fits, so only reads of one are united
+ * with its stores. */
+static void unchanged_items(rec *r)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *a = &t->ops[i];
+		bool set =
+		    a->opc == IR_SETARRAYITEM_GC && a->nargs == 3 && a->descr;
+		uint64_t idx;
+		if ((!set && !item_read(a)) || !known_int(r, a->args[1], &idx))
+			continue;
+		ir_vid v = set ? a->args[2] : a->result;
+		char kind = ir_val(t, v)->kind;
+		bool is_signed;
+		if (set && kind == 'i' &&
+		    ir_py_item_bits(ir_strtext(t, a->descr), &is_signed))
+			continue;
+		ir_opcode get = set ? (kind == 'r' ? IR_GETARRAYITEM_GC_R
+						   : IR_GETARRAYITEM_GC_I)
+				    : (ir_opcode)a->opc;
+		if (kind != 'r' && kind != 'i')
+			continue;
+		uint32_t j =
+		    next_item_read(r, i, a->descr, a->args[0], idx, get);
+		if (j != UINT32_MAX)
+			unite(r, v, t->ops[j].result);
+	}
+}
+
+/* Unites every value with the values the run showed it equal to. */
+static void link_values(rec *r)
 {
 	const ir_trace *t = r->t;
 	unchanged_reads(r);
@@ -269,6 +507,27 @@ static void equalities(rec *r)
 		    (cmp && ptr_cmp_outcome(r, i) == 1))
 			unite(r, op->args[0], op->args[1]);
 	}
+	/* Items need their indexes; what they read may be a field's
+	 * object or an index. */
+	run_ints(r);
+	unchanged_items(r);
+	unchanged_reads(r);
+	run_ints(r);
+}
+
+/* The classes of equal values, and the ConstPtr of each.  Integers the
+ * run cannot have had (two pins that disagree: guards no run passes, or
+ * a log that is not PyPy's) make every union they led to suspect: then
+ * the values are linked again without integers. */
+static void equalities(rec *r)
+{
+	const ir_trace *t = r->t;
+	link_values(r);
+	if (r->ibad) {
+		for (ir_vid v = 0; v < t->nvals; v++)
+			r->up[v] = v;
+		link_values(r);
+	}
 	for (ir_vid v = 0; v < t->nvals; v++)
 		r->kptr[v] = IR_NOVAL;
 	for (ir_vid v = 0; v < t->nvals; v++)
@@ -282,6 +541,26 @@ static ir_vid known_ptr(rec *r, ir_vid v)
 	return v == IR_NOVAL ? IR_NOVAL : r->kptr[find(r, v)];
 }
 
+/* Analyses the run T's first NREC ops record into R; false when out of
+ * memory.  R is to be closed either way. */
+static bool rec_open(rec *r, const ir_trace *t, uint32_t nrec)
+{
+	size_t n = t->nvals + 1;
+	*r = (rec){t,
+		   nrec,
+		   calloc(n, sizeof(ir_vid)),
+		   calloc(n, sizeof(ir_vid)),
+		   calloc(n, sizeof(bool)),
+		   calloc(n, sizeof(uint64_t)),
+		   false};
+	if (!r->up || !r->kptr || !r->ik || !r->iv)
+		return false;
+	for (ir_vid v = 0; v < t->nvals; v++)
+		r->up[v] = v;
+	equalities(r);
+	return true;
+}
+
 /* ---- collecting facts --------------------------------------------------- */
 
 /* One fact: guard OPC on SUBJ (a ConstPtr, or K.FIELD read with the
@@ -293,6 +572,12 @@ typedef struct fact {
 	int get; /* IR_NO_OP: the subject itself; else an ir_opcode */
 	uint32_t field;
 	ir_vid arg;
+	/* A pure integer op between the read and the guard (the guard is
+	 * on MID(y), y the field read, at argument MPOS; its other argument
+	 * the constant MARG), or IR_NO_OP. */
+	int mid;
+	uint32_t mpos;
+	ir_vid marg;
 } fact;
 
 typedef struct facts {
@@ -301,10 +586,17 @@ typedef struct facts {
 	bool oom;
 } facts;
 
+static fact mkfact(ir_opcode opc, ir_vid subj, int get, uint32_t field,
+		   ir_vid arg)
+{
+	return (fact){opc, subj, get, field, arg, IR_NO_OP, 0, IR_NOVAL};
+}
+
 static bool same_fact(const fact *a, const fact *b)
 {
 	return a->opc == b->opc && a->subj == b->subj && a->get == b->get &&
-	       a->field == b->field && a->arg == b->arg;
+	       a->field == b->field && a->arg == b->arg && a->mid == b->mid &&
+	       a->mpos == b->mpos && a->marg == b->marg;
 }
 
 static void add(facts *fs, fact f)
@@ -342,9 +634,9 @@ static bool usable_guard(const ir_trace *t, const ir_op *op)
 }
 
 /* Facts from the guards on V in the recorded ops, stated of SUBJ (through
- * field FIELD read by GET when GET is not IR_NO_OP). */
-static void guards_on(rec *r, facts *fs, ir_vid v, ir_vid subj, int get,
-		      uint32_t field)
+ * field FIELD read by GET when GET is not IR_NO_OP), the guard on MID's
+ * result when MID is an op (mid_ops). */
+static void guards_on(rec *r, facts *fs, ir_vid v, fact base)
 {
 	const ir_trace *t = r->t;
 	for (uint32_t i = 0; i < r->nrec; i++) {
@@ -353,11 +645,42 @@ static void guards_on(rec *r, facts *fs, ir_vid v, ir_vid subj, int get,
 			continue;
 		/* A constant's own guard_value is the identity, stated
 		 * apart (one_object); nullness of a constant is known. */
-		if (get == IR_NO_OP && op->opc != IR_GUARD_CLASS)
+		if (base.get == IR_NO_OP && op->opc != IR_GUARD_CLASS)
 			continue;
-		fact f = {(ir_opcode)op->opc, subj, get, field,
-			  op->nargs == 2 ? op->args[1] : IR_NOVAL};
+		fact f = base;
+		f.opc = (ir_opcode)op->opc;
+		f.arg = op->nargs == 2 ? op->args[1] : IR_NOVAL;
 		add(fs, f);
+	}
+}
+
+/* Facts from the guards on a pure integer op of the integer field value
+ * Y and a constant (int_is_true(K.intval), a W_BoolObject's value), in
+ * BASE's terms: the op is a function, so the guard holds of K.d on
+ * every run as on the recorded one. */
+static void mid_ops(rec *r, facts *fs, ir_vid y, fact base)
+{
+	const ir_trace *t = r->t;
+	for (uint32_t i = 0; i < r->nrec; i++) {
+		const ir_op *op = &t->ops[i];
+		ir_opcode c = (ir_opcode)op->opc;
+		if (!ir_op_has(c, IRF_PURE) || op->nargs == 0 ||
+		    op->nargs > 2 || op->result == IR_NOVAL ||
+		    ir_val(t, op->result)->kind != 'i')
+			continue;
+		for (uint32_t k = 0; k < op->nargs; k++) {
+			ir_vid o = op->nargs == 2 ? op->args[1 - k] : IR_NOVAL;
+			if (op->args[k] != y ||
+			    (o != IR_NOVAL &&
+			     (ir_val(t, o)->tag != IR_VAL_CONST_INT)))
+				continue;
+			fact f = base;
+			f.mid = (int)c;
+			f.mpos = k;
+			f.marg = o;
+			guards_on(r, fs, op->result, f);
+			break;
+		}
 	}
 }
 
@@ -375,7 +698,7 @@ static void collect(rec *r, facts *fs)
 	for (ir_vid v = 0; v < t->nvals; v++) {
 		ir_vid k = known_ptr(r, v);
 		if (is_cptr(t, v) && k != IR_NOVAL && k != v)
-			add(fs, (fact){IR_PTR_EQ, k, IR_NO_OP, 0, v});
+			add(fs, mkfact(IR_PTR_EQ, k, IR_NO_OP, 0, v));
 	}
 	for (uint32_t i = 0; i < r->nrec; i++) {
 		const ir_op *op = &t->ops[i];
@@ -384,14 +707,15 @@ static void collect(rec *r, facts *fs)
 			ir_vid a = known_ptr(r, op->args[0]);
 			ir_vid b = known_ptr(r, op->args[1]);
 			if (a != IR_NOVAL && b != IR_NOVAL && a != b)
-				add(fs, (fact){IR_PTR_NE, a, IR_NO_OP, 0, b});
+				add(fs, mkfact(IR_PTR_NE, a, IR_NO_OP, 0, b));
 		}
 	}
 	/* Classes of constants, and their immutable fields. */
 	for (ir_vid v = 0; v < t->nvals; v++) {
 		ir_vid k = known_ptr(r, v);
 		if (k != IR_NOVAL)
-			guards_on(r, fs, v, k, IR_NO_OP, 0);
+			guards_on(r, fs, v,
+				  mkfact(IR_NO_OP, k, IR_NO_OP, 0, IR_NOVAL));
 	}
 	for (uint32_t i = 0; i < r->nrec; i++) {
 		const ir_op *op = &t->ops[i];
@@ -401,11 +725,15 @@ static void collect(rec *r, facts *fs)
 			continue;
 		ir_vid y = op->result;
 		ir_vid ky = known_ptr(r, y);
-		if (ky != IR_NOVAL) /* the field holds that object */
-			add(fs, (fact){IR_GUARD_VALUE, k, (int)op->opc,
-				       op->descr, ky});
-		else
-			guards_on(r, fs, y, k, (int)op->opc, op->descr);
+		fact f = mkfact(IR_NO_OP, k, (int)op->opc, op->descr, IR_NOVAL);
+		if (ky != IR_NOVAL) { /* the field holds that object */
+			f.opc = IR_GUARD_VALUE;
+			f.arg = ky;
+			add(fs, f);
+		} else {
+			guards_on(r, fs, y, f);
+			mid_ops(r, fs, y, f);
+		}
 	}
 }
 
@@ -437,6 +765,18 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 		snprintf(name, sizeof name, "%crec%u", ref ? 'p' : 'i', k);
 		uint32_t o = ir_emit(d, (ir_opcode)f->get, 1, &subj,
 				     ir_cstr(d, ir_strtext(s, f->field)), name);
+		if (o == UINT32_MAX)
+			return false;
+		subj = d->ops[o].result;
+	}
+	if (f->mid != IR_NO_OP) {
+		ir_vid a[2];
+		uint32_t n = f->marg == IR_NOVAL ? 1 : 2;
+		a[f->mpos] = subj;
+		if (n == 2)
+			a[1 - f->mpos] = const_in(d, s, f->marg);
+		snprintf(name, sizeof name, "imid%u", k);
+		uint32_t o = ir_emit(d, (ir_opcode)f->mid, n, a, 0, name);
 		if (o == UINT32_MAX)
 			return false;
 		subj = d->ops[o].result;
@@ -497,12 +837,8 @@ void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 {
 	if (nrec > t->nops)
 		return;
-	rec r = {t, nrec, calloc(t->nvals + 1, sizeof(ir_vid)),
-		 calloc(t->nvals + 1, sizeof(ir_vid))};
-	if (r.up && r.kptr) {
-		for (ir_vid v = 0; v < t->nvals; v++)
-			r.up[v] = v;
-		equalities(&r);
+	rec r;
+	if (rec_open(&r, t, nrec)) {
 		for (ir_vid v = 0; v < t->nvals; v++) {
 			ir_vid k = known_ptr(&r, v);
 			if (is_cptr(t, v) && k != IR_NOVAL && k != v)
@@ -510,17 +846,17 @@ void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 				     ir_strtext(t, ir_val(t, v)->name));
 		}
 	}
-	free(r.up);
-	free(r.kptr);
+	rec_close(&r);
 }
 
 /* A line that names fact F of S's values. */
 static void fact_key(const ir_trace *s, const fact *f, strbuf *sb)
 {
-	ir_vid v[2] = {f->subj, f->arg};
-	sb_printf(sb, "%d %d %s", (int)f->opc, f->get,
-		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-");
-	for (int i = 0; i < 2; i++) {
+	ir_vid v[3] = {f->subj, f->arg, f->marg};
+	sb_printf(sb, "%d %d %s %d %u", (int)f->opc, f->get,
+		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-", f->mid,
+		  f->mpos);
+	for (int i = 0; i < 3; i++) {
 		const ir_value *x = v[i] == IR_NOVAL ? NULL : ir_val(s, v[i]);
 		if (!x)
 			sb_puts(sb, " -");
@@ -571,22 +907,18 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		return;
 	uint32_t before = p->nrecorded;
 	const ir_trace *t = p->orig;
-	rec r = {t, nrec, calloc(t->nvals + 1, sizeof(ir_vid)),
-		 calloc(t->nvals + 1, sizeof(ir_vid))};
+	rec r;
 	facts fs = {NULL, 0, 0, false};
-	if (r.up && r.kptr) {
-		for (ir_vid v = 0; v < t->nvals; v++)
-			r.up[v] = v;
-		equalities(&r);
+	bool ok = rec_open(&r, t, nrec);
+	if (ok)
 		collect(&r, &fs);
-	}
 	/* A second pass (pl_read_text, after a bridge's facts and its
 	 * calls' kept fields) adds only what the first did not find: it
 	 * may find fewer facts in all, one constant standing for several
 	 * the first kept apart. */
 	strbuf keys;
 	sb_init(&keys);
-	if (r.up && r.kptr && !fs.oom && only_new(p, t, &fs, &keys)) {
+	if (ok && !fs.oom && only_new(p, t, &fs, &keys)) {
 		uint32_t n = 0;
 		ir_trace *o = with_recorded(p->orig, t, &fs, before, &n);
 		ir_trace *q =
@@ -600,8 +932,7 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 		}
 	}
 	sb_release(&keys);
-	free(r.up);
-	free(r.kptr);
+	rec_close(&r);
 	free(fs.v);
 }
 

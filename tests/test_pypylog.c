@@ -441,114 +441,6 @@ static void test_arraycopy_force_token(void)
 	pl_free(&log);
 }
 
-/* What the recording proves about constants: two constants the same
- * value was equal to are one object; a guard_class on a promoted value is
- * the constant's class; a guard on an immutable field read from it holds
- * of that field; nothing from a mutable field or a loop's second
- * iteration. */
-static void test_recorded_facts(void)
-{
-	const char *text =
-	    "[1] {jit-log-noopt\n"
-	    "[p0, p1]\n"
-	    "guard_value(p0, ConstPtr(ptr1))\n"
-	    "guard_class(p0, ConstClass(D))\n"
-	    "p2 = getfield_gc_r(p0, descr=<FieldP d.D.inst_s 16 pure>)\n"
-	    "guard_value(p2, ConstPtr(ptr3))\n"
-	    "i4 = ptr_eq(ConstPtr(ptr5), p0)\n"
-	    "guard_true(i4)\n"
-	    "i6 = getfield_gc_i(p0, descr=<FieldS d.D.inst_n 24 pure>)\n"
-	    "guard_value(i6, 7)\n"
-	    "i7 = getfield_gc_i(p0, descr=<FieldS d.D.inst_m 32>)\n"
-	    "guard_value(i7, 3)\n"
-	    "guard_class(p1, ConstClass(E))\n"
-	    "finish(i7)\n"
-	    "[2] jit-log-noopt}\n"
-	    "[3] {jit-log-opt-bridge\n"
-	    "# bridge out of Guard 0x7f09 with 2 ops\n"
-	    "[p10, p11]\n"
-	    "+1: guard_value(p10, ConstPtr(ptr11), descr=<Guard0x1>) [p10]\n"
-	    "+2: i12 = getfield_gc_i(ConstPtr(ptr11), descr=<FieldS d.D.inst_m "
-	    "32>)\n"
-	    "+3: finish(i12)\n"
-	    "[4] jit-log-opt-bridge}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
-		return;
-	/* ptr1 is ptr5; ptr1's class; its field s is ptr3; its field n is 7 */
-	CHECK(p->nrecorded == 4);
-	const ir_trace *sides[2] = {p->orig, p->opt};
-	for (int s = 0; s < 2; s++) {
-		const ir_trace *t = sides[s];
-		CHECK(t->nops > 8 && t->ops[0].opc == IR_PTR_EQ &&
-		      t->ops[1].opc == IR_GUARD_TRUE);
-		CHECK(t->ops[2].opc == IR_GUARD_CLASS &&
-		      ir_val(t, t->ops[2].args[0])->tag == IR_VAL_CONST_PTR &&
-		      !strcmp(ir_valname(t, t->ops[2].args[1]), "D"));
-		CHECK(t->ops[3].opc == IR_GETFIELD_GC_R &&
-		      t->ops[4].opc == IR_GUARD_VALUE);
-		CHECK(t->ops[5].opc == IR_GETFIELD_GC_I &&
-		      t->ops[6].opc == IR_GUARD_VALUE &&
-		      ir_val(t, t->ops[6].args[1])->cval == 7);
-	}
-	/* E is the class of an input, not of a constant */
-	uint32_t classes = 0;
-	for (uint32_t i = 0; i < p->opt->nops; i++)
-		classes += p->opt->ops[i].opc == IR_GUARD_CLASS;
-	CHECK(classes == 1);
-	pl_free(&log);
-}
-
-/* Whether T compares ConstPtr A with ConstPtr B (a recorded fact). */
-static bool compares(const ir_trace *t, const char *a, const char *b)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		if (op->opc != IR_PTR_EQ || op->nargs != 2)
-			continue;
-		const char *x = ir_valname(t, op->args[0]);
-		const char *y = ir_valname(t, op->args[1]);
-		if ((strstr(x, a) && strstr(y, b)) ||
-		    (strstr(x, b) && strstr(y, a)))
-			return true;
-	}
-	return false;
-}
-
-/* Only a loop's first unrolled iteration is recorded (IR_OPF_RECORDED),
- * also in the pass after the calls' kept fields: the second one's guard
- * on p1, which is p0 there, would make ptr2 and ptr4 one object. */
-static void test_recorded_loop_copy(void)
-{
-	const char *text = "[1] {jit-log-noopt\n"
-			   "[p0, p1]\n"
-			   "guard_value(p1, ConstPtr(ptr2))\n"
-			   "i3 = ptr_eq(p0, ConstPtr(ptr4))\n"
-			   "guard_true(i3)\n"
-			   "i5 = ptr_eq(p1, ConstPtr(ptr6))\n"
-			   "guard_true(i5)\n"
-			   "jump(p0, p0)\n"
-			   "[2] jit-log-noopt}\n"
-			   "[3] {jit-log-opt-loop\n"
-			   "# Loop 1 (f) : loop with 4 ops\n"
-			   "[p10, p11]\n"
-			   "+1: label(p10, p11, descr=TargetToken(1))\n"
-			   "+2: guard_value(p11, ConstPtr(ptr12), "
-			   "descr=<Guard0x1>) [p10]\n"
-			   "+3: label(p10, p11, descr=TargetToken(2))\n"
-			   "+4: jump(p10, p11, descr=TargetToken(2))\n"
-			   "[4] jit-log-opt-loop}\n";
-	pl_log log;
-	const pl_pair *p = read_pair(text, 1, 0, &log);
-	if (!p)
-		return;
-	CHECK(compares(p->orig, "ptr2", "ptr6"));
-	CHECK(!compares(p->orig, "ptr2", "ptr4"));
-	CHECK(!compares(p->orig, "ptr4", "ptr6"));
-	pl_free(&log);
-}
-
 /* float_truediv by a power of two whose reciprocal is one too is PyPy's
  * float_mul by that reciprocal, in both traces; by 3.0, or by 2**-1074
  * (whose reciprocal overflows), it stays a division. */
@@ -1106,8 +998,6 @@ int main(void)
 	test_global_cells();
 	test_float_div_pow2();
 	test_float_mul_one();
-	test_recorded_facts();
-	test_recorded_loop_copy();
 	test_arraycopy_force_token();
 	test_bridge_facts();
 	test_oopspec_calls();

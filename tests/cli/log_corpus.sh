@@ -699,6 +699,23 @@ grep -q 'll_note), p0, p2,' "$tmp/rsr.log" || bad "recorded_store_read: the edit
 log_has "recorded_store_read, escaped" '^bridge 0x7f0000e0aa01 .* proved .*1 field kept by calls' "$tmp/rsr.log"
 log_has "recorded_store_read, escaped, --calls-write-all" '^bridge 0x7f0000e0aa01 .* unknown' \
   --calls-write-all "$tmp/rsr.log"
+# An item the trace stored at an index the run fixed (i1 + 1 == 5) and
+# read back at that index is the stored constant on the recorded run, so
+# the guards on its class and value are facts of the constant (since
+# session 34: a generator frame's value stack).  Not when the run did not
+# fix the index, nor when a store at an index it did not fix comes
+# between.
+log_has recorded_stack_item '^bridge 0x7f0000e0ab01 .* proved' "$C/recorded_stack_item.log"
+grep -v '^guard_value(i3, 5)' "$C/recorded_stack_item.log" >"$tmp/rsi1.log"
+log_has "recorded_stack_item, index not fixed" '^bridge 0x7f0000e0ab01 .* unknown' "$tmp/rsi1.log"
+# the store at i7 (a field, on both sides) may be the read item: where it
+# is, the original leaves at its guard_class and the optimized trace does
+# not, so a fact here would be a wrong proof
+sed 's/^p4 = getarrayitem_gc_r/i7 = getfield_gc_i(p0, descr=<FieldS a.A.inst_x 8>)\nsetarrayitem_gc(p0, i7, NULL, descr=<ArrayP 8>)\np4 = getarrayitem_gc_r/
+     s/^+20: setarrayitem_gc(p10, 4, NULL/+12: i17 = getfield_gc_i(p10, descr=<FieldS a.A.inst_x 8>)\n+14: setarrayitem_gc(p10, i17, NULL, descr=<ArrayP 8>)\n+20: setarrayitem_gc(p10, 4, NULL/' \
+  "$C/recorded_stack_item.log" >"$tmp/rsi2.log"
+grep -q '^+14: setarrayitem_gc(p10, i17' "$tmp/rsi2.log" || bad "recorded_stack_item: the edit did not apply"
+log_has "recorded_stack_item, a store between" '^bridge 0x7f0000e0ab01 .* unknown' "$tmp/rsi2.log"
 log_has "loop_fresh_class, two classes" '^loop 1 .* unknown .*original guard g3 ' "$tmp/lfc1.log"
 awk '/^setfield_gc\(p7, i6/ || /^\+76: setfield_gc\(p7/ || /^\+116: setfield_gc\(p12/ {
        print; print (/^\+/ ? "+" substr($1, 2) + 2 ": " : "") "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=4>)"; next }
