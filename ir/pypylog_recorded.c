@@ -274,10 +274,14 @@ static void unchanged_reads(rec *r)
 			v = a->result;
 			get = (ir_opcode)a->opc;
 		} else if (a->opc == IR_SETFIELD_GC && a->nargs == 2 &&
-			   a->descr && ir_val(t, a->args[1])->kind == 'r') {
+			   a->descr && ir_val(t, a->args[1])->kind != 'f') {
+			/* An integer store too (since session 34): RPython
+			 * stores a value of the field's type, which reads
+			 * back as it was (a formatter's position). */
 			x = a->args[0];
 			v = a->args[1];
-			get = IR_GETFIELD_GC_R;
+			get = ir_val(t, v)->kind == 'r' ? IR_GETFIELD_GC_R
+							: IR_GETFIELD_GC_I;
 		} else
 			continue;
 		/* The next read carries on the chain. */
@@ -572,12 +576,15 @@ typedef struct fact {
 	int get; /* IR_NO_OP: the subject itself; else an ir_opcode */
 	uint32_t field;
 	ir_vid arg;
+	/* GET an item read (getarrayitem_gc_*): its index. */
+	uint64_t idx;
 	/* A pure integer op between the read and the guard (the guard is
-	 * on MID(y), y the field read, at argument MPOS; its other argument
-	 * the constant MARG), or IR_NO_OP. */
+	 * on MID(y), y the value read, at argument MPOS; with two arguments
+	 * (MTWO) the other one is the integer MVAL), or IR_NO_OP. */
 	int mid;
 	uint32_t mpos;
-	ir_vid marg;
+	bool mtwo;
+	uint64_t mval;
 } fact;
 
 typedef struct facts {
@@ -589,14 +596,15 @@ typedef struct facts {
 static fact mkfact(ir_opcode opc, ir_vid subj, int get, uint32_t field,
 		   ir_vid arg)
 {
-	return (fact){opc, subj, get, field, arg, IR_NO_OP, 0, IR_NOVAL};
+	return (fact){opc, subj, get, field, arg, 0, IR_NO_OP, 0, false, 0};
 }
 
 static bool same_fact(const fact *a, const fact *b)
 {
 	return a->opc == b->opc && a->subj == b->subj && a->get == b->get &&
-	       a->field == b->field && a->arg == b->arg && a->mid == b->mid &&
-	       a->mpos == b->mpos && a->marg == b->marg;
+	       a->field == b->field && a->arg == b->arg && a->idx == b->idx &&
+	       a->mid == b->mid && a->mpos == b->mpos && a->mtwo == b->mtwo &&
+	       a->mval == b->mval;
 }
 
 static void add(facts *fs, fact f)
@@ -654,10 +662,11 @@ static void guards_on(rec *r, facts *fs, ir_vid v, fact base)
 	}
 }
 
-/* Facts from the guards on a pure integer op of the integer field value
- * Y and a constant (int_is_true(K.intval), a W_BoolObject's value), in
- * BASE's terms: the op is a function, so the guard holds of K.d on
- * every run as on the recorded one. */
+/* Facts from the guards on a pure integer op of the integer value Y read
+ * from a constant and an integer the run fixed (int_is_true(K.intval), a
+ * W_BoolObject's value; int_lt(2, K.length)), in BASE's terms: the op
+ * is a function, so the guard holds of K on every run as on the
+ * recorded one. */
 static void mid_ops(rec *r, facts *fs, ir_vid y, fact base)
 {
 	const ir_trace *t = r->t;
@@ -670,25 +679,36 @@ static void mid_ops(rec *r, facts *fs, ir_vid y, fact base)
 			continue;
 		for (uint32_t k = 0; k < op->nargs; k++) {
 			ir_vid o = op->nargs == 2 ? op->args[1 - k] : IR_NOVAL;
-			if (op->args[k] != y ||
-			    (o != IR_NOVAL &&
-			     (ir_val(t, o)->tag != IR_VAL_CONST_INT)))
-				continue;
 			fact f = base;
+			if (op->args[k] != y ||
+			    (o != IR_NOVAL && !known_int(r, o, &f.mval)))
+				continue;
 			f.mid = (int)c;
 			f.mpos = k;
-			f.marg = o;
+			f.mtwo = o != IR_NOVAL;
 			guards_on(r, fs, op->result, f);
 			break;
 		}
 	}
 }
 
-static bool immutable_read(const ir_trace *t, const ir_op *op)
+/* The constant op OP of R's trace reads something of that never changes
+ * (an immutable field, a length, a string's char at an index the run
+ * fixed, *IDX), or IR_NOVAL. */
+static ir_vid immutable_read(rec *r, const ir_op *op, uint64_t *idx)
 {
-	return (op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R) &&
-	       op->nargs == 1 && op->descr &&
-	       ir_py_field_immutable(ir_strtext(t, op->descr));
+	const ir_trace *t = r->t;
+	if (!op->descr || op->result == IR_NOVAL)
+		return IR_NOVAL;
+	const char *d = ir_strtext(t, op->descr);
+	if ((op->opc == IR_GETFIELD_GC_I || op->opc == IR_GETFIELD_GC_R) &&
+	    op->nargs == 1 &&
+	    (ir_py_field_immutable(d) || ir_descr_is_length(d)))
+		return known_ptr(r, op->args[0]);
+	if (op->opc == IR_GETARRAYITEM_GC_I && op->nargs == 2 &&
+	    ir_py_items_immutable(d) && known_int(r, op->args[1], idx))
+		return known_ptr(r, op->args[0]);
+	return IR_NOVAL;
 }
 
 static void collect(rec *r, facts *fs)
@@ -719,13 +739,14 @@ static void collect(rec *r, facts *fs)
 	}
 	for (uint32_t i = 0; i < r->nrec; i++) {
 		const ir_op *op = &t->ops[i];
-		ir_vid k = immutable_read(t, op) ? known_ptr(r, op->args[0])
-						 : IR_NOVAL;
+		uint64_t idx = 0;
+		ir_vid k = immutable_read(r, op, &idx);
 		if (k == IR_NOVAL)
 			continue;
 		ir_vid y = op->result;
 		ir_vid ky = known_ptr(r, y);
 		fact f = mkfact(IR_NO_OP, k, (int)op->opc, op->descr, IR_NOVAL);
+		f.idx = idx;
 		if (ky != IR_NOVAL) { /* the field holds that object */
 			f.opc = IR_GUARD_VALUE;
 			f.arg = ky;
@@ -762,8 +783,10 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	ir_vid arg = f->arg == IR_NOVAL ? IR_NOVAL : const_in(d, s, f->arg);
 	if (f->get != IR_NO_OP) {
 		bool ref = f->get == IR_GETFIELD_GC_R;
+		bool item = f->get == IR_GETARRAYITEM_GC_I;
+		ir_vid a[2] = {subj, item ? ir_const_int(d, f->idx) : IR_NOVAL};
 		snprintf(name, sizeof name, "%crec%u", ref ? 'p' : 'i', k);
-		uint32_t o = ir_emit(d, (ir_opcode)f->get, 1, &subj,
+		uint32_t o = ir_emit(d, (ir_opcode)f->get, item ? 2 : 1, a,
 				     ir_cstr(d, ir_strtext(s, f->field)), name);
 		if (o == UINT32_MAX)
 			return false;
@@ -771,10 +794,10 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	}
 	if (f->mid != IR_NO_OP) {
 		ir_vid a[2];
-		uint32_t n = f->marg == IR_NOVAL ? 1 : 2;
+		uint32_t n = f->mtwo ? 2 : 1;
 		a[f->mpos] = subj;
 		if (n == 2)
-			a[1 - f->mpos] = const_in(d, s, f->marg);
+			a[1 - f->mpos] = ir_const_int(d, f->mval);
 		snprintf(name, sizeof name, "imid%u", k);
 		uint32_t o = ir_emit(d, (ir_opcode)f->mid, n, a, 0, name);
 		if (o == UINT32_MAX)
@@ -852,11 +875,12 @@ void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 /* A line that names fact F of S's values. */
 static void fact_key(const ir_trace *s, const fact *f, strbuf *sb)
 {
-	ir_vid v[3] = {f->subj, f->arg, f->marg};
-	sb_printf(sb, "%d %d %s %d %u", (int)f->opc, f->get,
-		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-", f->mid,
-		  f->mpos);
-	for (int i = 0; i < 3; i++) {
+	ir_vid v[2] = {f->subj, f->arg};
+	sb_printf(sb, "%d %d %s %llu %d %u %d %llu", (int)f->opc, f->get,
+		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-",
+		  (unsigned long long)f->idx, f->mid, f->mpos, (int)f->mtwo,
+		  (unsigned long long)f->mval);
+	for (int i = 0; i < 2; i++) {
 		const ir_value *x = v[i] == IR_NOVAL ? NULL : ir_val(s, v[i]);
 		if (!x)
 			sb_puts(sb, " -");

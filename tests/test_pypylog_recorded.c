@@ -243,6 +243,53 @@ static void test_narrow_items(void)
 			  fixed) == 0);
 }
 
+/* A formatter's format string, a constant, and its position, stored
+ * into the formatter and read back: the run fixed the position (POS), so
+ * the guards on the string's length and on its char there are facts of
+ * the constant; with the position an input, none. */
+static uint32_t format_facts(const char *pos)
+{
+	char text[2048];
+	snprintf(text, sizeof text,
+		 "[1] {jit-log-noopt\n"
+		 "[p0, i9]\n"
+		 "p1 = new(descr=<SizeDescr 88>)\n"
+		 "setfield_gc(p1, ConstPtr(ptr2), descr=<FieldP f.Fmt.inst_fmt "
+		 "56>)\n"
+		 "setfield_gc(p1, %s, descr=<FieldS f.Fmt.inst_fmtpos 8>)\n"
+		 "p3 = getfield_gc_r(p1, descr=<FieldP f.Fmt.inst_fmt 56>)\n"
+		 "i4 = getfield_gc_i(p1, descr=<FieldS f.Fmt.inst_fmtpos 8>)\n"
+		 "i5 = strlen(p3)\n"
+		 "i6 = int_lt(i4, i5)\n"
+		 "guard_true(i6)\n"
+		 "i7 = strgetitem(p3, i4)\n"
+		 "i8 = int_eq(i7, 37)\n"
+		 "guard_false(i8)\n"
+		 "finish(i4)\n"
+		 "[2] jit-log-noopt}\n"
+		 "[3] {jit-log-opt-bridge\n"
+		 "# bridge out of Guard 0x7f09 with 1 ops\n"
+		 "[p10, i19]\n"
+		 "+1: finish(%s)\n"
+		 "[4] jit-log-opt-bridge}\n",
+		 pos, pos[0] == 'i' ? "i19" : pos);
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return UINT32_MAX;
+	uint32_t n = p->nrecorded;
+	/* the facts read the constant's length and its char 2 */
+	CHECK(count_op(p->opt, IR_GETARRAYITEM_GC_I) == (n ? 1u : 0u));
+	pl_free(&log);
+	return n;
+}
+
+static void test_const_string(void)
+{
+	CHECK(format_facts("2") == 2);
+	CHECK(format_facts("i9") == 0);
+}
+
 int main(void)
 {
 	test_recorded_facts();
@@ -250,5 +297,6 @@ int main(void)
 	test_stack_item();
 	test_stack_item_not_known();
 	test_narrow_items();
+	test_const_string();
 	return check_summary("test_pypylog_recorded");
 }
