@@ -927,7 +927,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		if (parse_section(&secs[k], k, file, &tr[k], &e))
 			perr[k] = errtext(&e);
 		else {
-			pl_name_classes(tr[k]);
+			pl_name_classes(tr[k], secs[k].kind == SEC_NOOPT);
 			pl_oopspec_calls(tr[k]);
 			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);

@@ -74,7 +74,7 @@ ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
 void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 
 /* Rewrites of one parsed section (pypylog_rewrite.c). */
-void pl_name_classes(ir_trace *t);
+void pl_name_classes(ir_trace *t, bool recorded);
 /* Names ConstClass(N), a vtable address, for the one class the fields of
  * the objects guarded to be N name, across the traces TR of one log. */
 void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n);

@@ -59,13 +59,43 @@ static bool field_class(const char *d, char *out, size_t n)
 	return true;
 }
 
-void pl_name_classes(ir_trace *t)
+/* The class the guard_class ops of T on V name, when they name one
+ * (guard_class(p, 140331732288856) or guard_class(p, W_IntObject));
+ * NULL otherwise. */
+static const char *guarded_class(const ir_trace *t, ir_vid v)
+{
+	const char *cls = NULL;
+	for (uint32_t j = 0; j < t->nops; j++) {
+		const ir_op *g = &t->ops[j];
+		if (g->opc != IR_GUARD_CLASS || g->nargs != 2 ||
+		    g->args[0] != v ||
+		    ir_val(t, g->args[1])->tag != IR_VAL_CONST_CLASS)
+			continue;
+		const char *c = ir_valname(t, g->args[1]);
+		if (cls && strcmp(cls, c))
+			return NULL;
+		cls = c;
+	}
+	return cls;
+}
+
+void pl_name_classes(ir_trace *t, bool recorded)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		ir_op *op = &t->ops[i];
 		if (op->opc != IR_NEW_WITH_VTABLE || !op->descr ||
 		    strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) != 0)
 			continue;
+		/* A recorded trace's guard_class on the object passed on the
+		 * run: the allocation makes objects of that class, exactly
+		 * (new_with_vtable's descr holds the vtable). */
+		const char *g = recorded ? guarded_class(t, op->result) : NULL;
+		if (g) {
+			uint32_t d = ir_cstr(t, g);
+			if (d != UINT32_MAX)
+				op->descr = d;
+			continue;
+		}
 		char cls[128] = "", c[128];
 		bool ok = true;
 		for (uint32_t j = i + 1; ok && j < t->nops; j++) {
@@ -189,6 +219,16 @@ static void rename_class(ir_trace *const *tr, uint32_t n, const char *num,
 {
 	for (uint32_t k = 0; k < n; k++) {
 		ir_trace *t = tr[k];
+		/* an allocation a recorded guard named by the number */
+		for (uint32_t i = 0; t && i < t->nops; i++) {
+			ir_op *op = &t->ops[i];
+			uint32_t c = 0;
+			if (op->opc == IR_NEW_WITH_VTABLE && op->descr &&
+			    !strcmp(ir_strtext(t, op->descr), num))
+				c = ir_cstr(t, cls);
+			if (c && c != UINT32_MAX)
+				op->descr = c;
+		}
 		for (ir_vid v = 0; t && v < t->nvals; v++)
 			if (t->vals[v].tag == IR_VAL_CONST_CLASS &&
 			    !strcmp(ir_strtext(t, t->vals[v].name), num)) {

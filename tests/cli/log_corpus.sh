@@ -451,7 +451,9 @@ log_has "private objects stored into the input" '^bridge .* unknown .*more than 
 # nowhere were more than the heap model's 64 identities; taken apart, the
 # bridge is proved, and a changed constant is not.  A box read before its
 # store reads 0, a box compared with itself is itself, a guard_class on
-# another class keeps the box (and fails).
+# another class than its allocation names keeps the box (and fails).
+# (With the allocation's descr <SizeDescr 16>, the recorded guard_class
+# names its class since session 34, whatever the fields say.)
 log_has float_boxes '^bridge 0x7f0000100001 .* proved' "$C/float_boxes.log"
 sed 's/^+700: f469 = float_add(f468, 1.000000)/+700: f469 = float_add(f468, 2.000000)/' \
   "$C/float_boxes.log" >"$tmp/fb1.log"
@@ -460,7 +462,7 @@ log_has "float_boxes changed" '^bridge 0x7f0000100001 .* unknown' "$tmp/fb1.log"
 log_has private_box '^bridge 0x7f0000110001 .* proved' "$C/private_box.log"
 for edit in 's/^i7 = int_add(i6, i3)/i7 = int_add(i6, i6)/' \
             's/^i4 = ptr_eq(ConstPtr(ptr5), p2)/i4 = ptr_eq(p2, p2)/' \
-            's/ConstClass(W_IntObject)/ConstClass(W_FloatObject)/'; do
+            's/descr=<SizeDescr 16>/descr=W_IntObject/; s/ConstClass(W_IntObject)/ConstClass(W_FloatObject)/'; do
   sed "$edit" "$C/private_box.log" >"$tmp/pb1.log"
   cmp -s "$C/private_box.log" "$tmp/pb1.log" && bad "private_box: $edit did not apply"
   log_has "private_box $edit" '^bridge 0x7f0000110001 .* \(counterexample\|unknown\)' "$tmp/pb1.log"
@@ -729,6 +731,19 @@ grep -q '^+6: setfield_gc(p10, 2' "$tmp/rcs1.log" || bad "recorded_const_string:
 log_has "recorded_const_string, through an input" '^bridge 0x7f0000e0ac01 .* proved .*2 fields kept by calls' "$tmp/rcs1.log"
 log_has "recorded_const_string, through an input, --calls-write-all" '^bridge 0x7f0000e0ac01 .* unknown' \
   --calls-write-all "$tmp/rcs1.log"
+# new_with_vtable(descr=<SizeDescr 88>) prints no class.  A recorded
+# guard_class on the object passed on the run, so the allocation makes
+# that class (since session 34).  A guard_class on a fresh object whose
+# class is still unknown (the optimized trace's own allocation here) is
+# unknown: before, the model gave it a class no guard names, so that
+# guard failed in both traces and what follows went unchecked -- this
+# pair, whose outputs differ, was "proved".
+log_has recorded_alloc_class '^bridge 0x7f0000e0ae01 .* proved' "$C/recorded_alloc_class.log"
+sed 's/^+10: finish(i11)/+10: p12 = new_with_vtable(descr=<SizeDescr 88>)\n+20: guard_class(p12, ConstClass(139697375458872), descr=<Guard0x7f0000e0ae02>) [p10]\n+30: finish(7)/' \
+  "$C/recorded_alloc_class.log" >"$tmp/rac1.log"
+grep -q '^+30: finish(7)' "$tmp/rac1.log" || bad "recorded_alloc_class: the edit did not apply"
+log_has "recorded_alloc_class, unnamed in the optimized trace" \
+  '^bridge 0x7f0000e0ae01 .* unknown .*guard_class on p12, a fresh object whose class the log does not print' "$tmp/rac1.log"
 log_has "loop_fresh_class, two classes" '^loop 1 .* unknown .*original guard g3 ' "$tmp/lfc1.log"
 awk '/^setfield_gc\(p7, i6/ || /^\+76: setfield_gc\(p7/ || /^\+116: setfield_gc\(p12/ {
        print; print (/^\+/ ? "+" substr($1, 2) + 2 ": " : "") "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=4>)"; next }
