@@ -321,17 +321,15 @@ static jp_status enc_int_op(hp *h, htrace *e, uint32_t i)
 	return enc_trace_op(&h->S, &v, i, h->err);
 }
 
-/* The fresh object V may be whose class the log does not print
- * (new_with_vtable(descr=<SizeDescr N>) that jitprove log could not
- * name), or HP_NONE.  The model gives such an object a class of its own
- * that no guard_class names: the guard would fail in the model where it
- * may pass on a real run, and a guard that fails in both traces hides
- * what follows it. */
+/* A fresh object in PTS whose class the log does not print
+ * (hident.unnamed), or HP_NONE.  The model gives such an object a class of its
+ * own that no guard_class names: the guard would fail in the model where it may
+ * pass on a real run, and a guard that fails in both traces hides what follows
+ * it. */
 static uint32_t unnamed_class(const hp *h, hset pts)
 {
 	for (uint32_t x = 0; x < h->nid; x++)
-		if (hs_has(pts, x) && h->id[x].cls &&
-		    !strncmp(h->cls[h->id[x].cls - 1].name, "<SizeDescr", 10))
+		if (hs_has(pts, x) && h->id[x].unnamed)
 			return x;
 	return HP_NONE;
 }

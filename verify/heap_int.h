@@ -143,6 +143,10 @@ typedef struct hfield {
 typedef struct hident {
 	const char *name;
 	uint32_t cls; /* class number of its type, 0 = none */
+	/* new_with_vtable(descr=<SizeDescr N>) that jitprove log could not
+	 * name: an instance whose class the model does not know (a plain
+	 * new's struct is no instance, and no guard_class passes on it) */
+	bool unnamed;
 	Z3_ast addr;
 } hident;
 

@@ -266,6 +266,8 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 	uint32_t me = h->nid;
 	d->name = ir_valname(t, op->result);
 	d->cls = hp_class_index(h, t->strs[op->descr]);
+	d->unnamed = op->opc == IR_NEW_WITH_VTABLE &&
+		     !strncmp(t->strs[op->descr], "<SizeDescr", 10);
 	*out = h->nid++;
 	if (!h->z)
 		return JP_OK;
