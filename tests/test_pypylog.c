@@ -51,14 +51,6 @@ static const char loop_log[] =
     "+9: finish(i12, ConstPtr(null))\n"
     "[19] jit-log-opt-bridge}\n";
 
-static uint32_t count_op(const ir_trace *t, ir_opcode opc)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->nops; i++)
-		n += t->ops[i].opc == opc;
-	return n;
-}
-
 /* The ConstPtr name of T's first guard_value, or "". */
 static const char *guard_value_ptr(const ir_trace *t)
 {

@@ -9,14 +9,6 @@
 #include "ir/pypylog.h"
 #include "test_pypylog_util.h"
 
-static uint32_t count_op(const ir_trace *t, ir_opcode opc)
-{
-	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->nops; i++)
-		n += t->ops[i].opc == opc;
-	return n;
-}
-
 /* The guard_class ops of T on a ConstPtr. */
 static uint32_t const_classes(const ir_trace *t)
 {

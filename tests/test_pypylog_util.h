@@ -1,6 +1,6 @@
 /*
- * test_pypylog_util.h - what the PyPy log tests (tests/test_pypylog.c,
- * test_pypylog_effects.c) share: reading a log's text into its pairs.
+ * test_pypylog_util.h - what the PyPy log tests (tests/test_pypylog*.c)
+ * share: reading a log's text into its pairs, counting a trace's ops.
  *
  * Header-only (static functions): each test is its own executable.
  */
@@ -24,6 +24,15 @@ static const pl_pair *read_pair(const char *text, uint32_t n, uint32_t k,
 	if (log->n != n || !log->pairs[k].orig || !log->pairs[k].opt)
 		return NULL;
 	return &log->pairs[k];
+}
+
+/* How many ops of T have opcode OPC. */
+static inline uint32_t count_op(const ir_trace *t, ir_opcode opc)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		n += t->ops[i].opc == opc;
+	return n;
 }
 
 #endif
