@@ -225,30 +225,67 @@ static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
 	       ir_op_has(c, IRF_ALLOC);
 }
 
-/* Whether op B of R's trace reads field D of X (or of a value the run
- * showed to be X). */
-static bool reads(rec *r, const ir_op *b, uint32_t d, ir_vid x, ir_opcode get)
+static bool item_read(const ir_op *op)
+{
+	return (op->opc == IR_GETARRAYITEM_GC_I ||
+		op->opc == IR_GETARRAYITEM_GC_R) &&
+	       op->nargs == 2 && op->descr;
+}
+
+/* Whether op OP leaves item IDX (of array descr D) of X as it was on
+ * the run: as keeps_field, but an item store writes it unless its
+ * descr is another, its array is not X (may_alias) or its index is
+ * known to be another; a string copy writes the items of its own
+ * descr only; a field store writes no item. */
+static bool keeps_item(rec *r, const ir_op *op, uint32_t d, ir_vid x,
+		       uint64_t idx, bool escaped)
 {
 	const ir_trace *t = r->t;
-	return field_read(b) && b->opc == get &&
-	       find(r, b->args[0]) == find(r, x) &&
+	const char *dt = ir_strtext(t, d);
+	uint64_t other;
+	if (op->opc == IR_SETARRAYITEM_GC)
+		return op->nargs == 3 && op->descr &&
+		       (strcmp(ir_strtext(t, op->descr), dt) ||
+			!may_alias(t, op->args[0], x) ||
+			(known_int(r, op->args[1], &other) && other != idx));
+	if (op->opc == IR_SETFIELD_GC)
+		return true;
+	const char *copied = ir_py_str_copy(t, op);
+	if (copied)
+		return strcmp(copied, dt) != 0;
+	return keeps_field(t, op, d, x, escaped);
+}
+
+/* Whether op B of R's trace reads field D of X (or of a value the run
+ * showed to be X) with GET; with IDX, item *IDX of array descr D. */
+static bool reads(rec *r, const ir_op *b, uint32_t d, ir_vid x, ir_opcode get,
+		  const uint64_t *idx)
+{
+	const ir_trace *t = r->t;
+	uint64_t at;
+	bool acc =
+	    idx ? item_read(b) && known_int(r, b->args[1], &at) && at == *idx
+		: field_read(b);
+	return acc && b->opc == get && find(r, b->args[0]) == find(r, x) &&
 	       !strcmp(ir_strtext(t, b->descr), ir_strtext(t, d));
 }
 
-/* The op after I that reads field D of X (with getfield GET) before
- * anything that may write it there, or UINT32_MAX. */
+/* The op after I that reads field D of X (with GET; with IDX, item *IDX
+ * of array descr D) before anything that may write it there, or
+ * UINT32_MAX. */
 static uint32_t next_read(rec *r, uint32_t i, uint32_t d, ir_vid x,
-			  ir_opcode get)
+			  ir_opcode get, const uint64_t *idx)
 {
 	const ir_trace *t = r->t;
 	bool fresh = allocation(t, x);
 	bool escaped = fresh && escaped_by(t, x, i);
 	for (uint32_t j = i + 1; j < r->nrec; j++) {
 		const ir_op *b = &t->ops[j];
-		if (reads(r, b, d, x, get))
+		if (reads(r, b, d, x, get, idx))
 			return j;
 		escaped = escaped || (fresh && escapes_at(b, x));
-		if (!keeps_field(t, b, d, x, escaped))
+		if (idx ? !keeps_item(r, b, d, x, *idx, escaped)
+			: !keeps_field(t, b, d, x, escaped))
 			break;
 	}
 	return UINT32_MAX;
@@ -285,7 +322,7 @@ static void unchanged_reads(rec *r)
 		} else
 			continue;
 		/* The next read carries on the chain. */
-		uint32_t j = next_read(r, i, a->descr, x, get);
+		uint32_t j = next_read(r, i, a->descr, x, get, NULL);
 		if (j != UINT32_MAX)
 			unite(r, v, t->ops[j].result);
 	}
@@ -405,60 +442,6 @@ static void run_ints(rec *r)
 
 /* ---- items read again --------------------------------------------------- */
 
-static bool item_read(const ir_op *op)
-{
-	return (op->opc == IR_GETARRAYITEM_GC_I ||
-		op->opc == IR_GETARRAYITEM_GC_R) &&
-	       op->nargs == 2 && op->descr;
-}
-
-/* Whether op OP leaves item IDX (of array descr D) of X as it was on
- * the run: as keeps_field, but an item store writes it unless its
- * descr is another, its array is not X (may_alias) or its index is
- * known to be another; a string copy writes the items of its own
- * descr only; a field store writes no item. */
-static bool keeps_item(rec *r, const ir_op *op, uint32_t d, ir_vid x,
-		       uint64_t idx, bool escaped)
-{
-	const ir_trace *t = r->t;
-	const char *dt = ir_strtext(t, d);
-	uint64_t other;
-	if (op->opc == IR_SETARRAYITEM_GC)
-		return op->nargs == 3 && op->descr &&
-		       (strcmp(ir_strtext(t, op->descr), dt) ||
-			!may_alias(t, op->args[0], x) ||
-			(known_int(r, op->args[1], &other) && other != idx));
-	if (op->opc == IR_SETFIELD_GC)
-		return true;
-	const char *copied = ir_py_str_copy(t, op);
-	if (copied)
-		return strcmp(copied, dt) != 0;
-	return keeps_field(t, op, d, x, escaped);
-}
-
-/* The op after I that reads item IDX (descr D, with GET) of X before
- * anything may write it there, or UINT32_MAX. */
-static uint32_t next_item_read(rec *r, uint32_t i, uint32_t d, ir_vid x,
-			       uint64_t idx, ir_opcode get)
-{
-	const ir_trace *t = r->t;
-	bool fresh = allocation(t, x);
-	bool escaped = fresh && escaped_by(t, x, i);
-	uint64_t at;
-	for (uint32_t j = i + 1; j < r->nrec; j++) {
-		const ir_op *b = &t->ops[j];
-		if (item_read(b) && b->opc == get &&
-		    find(r, b->args[0]) == find(r, x) &&
-		    !strcmp(ir_strtext(t, b->descr), ir_strtext(t, d)) &&
-		    known_int(r, b->args[1], &at) && at == idx)
-			return j;
-		escaped = escaped || (fresh && escapes_at(b, x));
-		if (!keeps_item(r, b, d, x, idx, escaped))
-			break;
-	}
-	return UINT32_MAX;
-}
-
 /* As unchanged_reads, for array items at an index the run fixed: a
  * generator's frame is no virtualizable, so PyPy's trace stores the
  * constant True on the frame's value stack, reads it back and guards
@@ -486,8 +469,7 @@ static void unchanged_items(rec *r)
 				    : (ir_opcode)a->opc;
 		if (kind != 'r' && kind != 'i')
 			continue;
-		uint32_t j =
-		    next_item_read(r, i, a->descr, a->args[0], idx, get);
+		uint32_t j = next_read(r, i, a->descr, a->args[0], get, &idx);
 		if (j != UINT32_MAX)
 			unite(r, v, t->ops[j].result);
 	}
