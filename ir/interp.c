@@ -246,6 +246,8 @@ static jp_status do_alloc(run *r, uint32_t opi, uint64_t *out)
 	o->alloc_op = opi;
 	const ir_op *op = &r->t->ops[opi];
 	o->cls = op->descr ? r->t->strs[op->descr] : NULL;
+	if (r->env->alloc_class && r->env->alloc_class[opi])
+		o->cls = r->env->alloc_class[opi];
 	*out = a;
 	return JP_OK;
 }

@@ -130,6 +130,11 @@ typedef struct interp_env {
 	 * integer encoder's view, where such a call is an opaque call like
 	 * any other (verify/cex.c); the heap model decides them. */
 	bool cond_always;
+	/* Per op (may be NULL): the class an allocation's object gets
+	 * instead of its descr's, or NULL.  For new_with_vtable(descr=
+	 * <SizeDescr N>), whose class a PyPy log does not print: the heap
+	 * model chooses one. */
+	const char *const *alloc_class;
 } interp_env;
 
 /* The most items a string copy may copy in a run (interp_result.too_long

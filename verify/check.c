@@ -199,6 +199,10 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, Z3_ast neg,
 		  : hp_copy_too_long(ps->heap)
 		      ? "was not replayed: a string copy in it copies more "
 			"items than a replay runs"
+		  : hp_class_guessed(ps->heap)
+		      ? "does not count: it needs a guard_class on an "
+			"allocation whose class the log does not print "
+			"(<SizeDescr N>) to pass or fail as the model chose"
 		  : hp_elided(ps->heap)
 		      ? "does not replay: one run makes a call of an "
 			"elidable function the other does not, which PyPy "

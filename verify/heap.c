@@ -270,6 +270,11 @@ bool hp_copy_too_long(const hp *h)
 	return h->copy_too_long;
 }
 
+bool hp_class_guessed(const hp *h)
+{
+	return h->class_cex;
+}
+
 bool hp_div_orig_guard(const hp *h, uint32_t *g)
 {
 	if (h->div_outcome_o != INTERP_GUARD_FAIL)

@@ -296,8 +296,7 @@ static Z3_ast type_of(hp *h, const htrace *e, uint32_t upto, Z3_ast t)
 		if (x == HP_NONE)
 			continue;
 		Z3_ast is = K(h, Z3_mk_eq(h->z, t, h->id[x].addr));
-		ty = K(h,
-		       Z3_mk_ite(h->z, is, zc_bv(&h->S, 16, h->id[x].cls), ty));
+		ty = K(h, Z3_mk_ite(h->z, is, h->id[x].clsv, ty));
 	}
 	return ty;
 }
@@ -321,34 +320,10 @@ static jp_status enc_int_op(hp *h, htrace *e, uint32_t i)
 	return enc_trace_op(&h->S, &v, i, h->err);
 }
 
-/* A fresh object in PTS whose class the log does not print
- * (hident.unnamed), or HP_NONE.  The model gives such an object a class of its
- * own that no guard_class names: the guard would fail in the model where it may
- * pass on a real run, and a guard that fails in both traces hides what follows
- * it. */
-static uint32_t unnamed_class(const hp *h, hset pts)
-{
-	for (uint32_t x = 0; x < h->nid; x++)
-		if (hs_has(pts, x) && h->id[x].unnamed)
-			return x;
-	return HP_NONE;
-}
-
 static jp_status enc_guard_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
 	const ir_op *op = &t->ops[i];
-	uint32_t x = op->opc == IR_GUARD_CLASS
-			 ? unnamed_class(h, e->pts[op->args[0]])
-			 : HP_NONE;
-	if (x != HP_NONE) {
-		h->over_limit = true;
-		return jp_fail_at(
-		    h->err, JP_EUNSUPPORTED, NULL, op->line, op->col,
-		    "guard_class on %s, a fresh object whose class "
-		    "the log does not print (%s)",
-		    h->id[x].name, h->cls[h->id[x].cls - 1].name);
-	}
 	if (op->opc == IR_GUARD_CLASS) {
 		uint32_t c = hp_class_index(h, ir_valname(t, op->args[1]));
 		if (fresh_ident_of(h, a[0]) == HP_NONE)
@@ -451,7 +426,8 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			 * in it); elsewhere they keep their values. */
 			hmem a = e->cur[f], hk = {h->hk[k * h->nf + f], NULL};
 			for (uint32_t x = 0; x < h->nid; x++)
-				if (hs_has(e->esc, x))
+				if (hs_has(e->esc, x) &&
+				    !hp_built(e, x, f, k, h->f[f].indexed))
 					a = h->f[f].indexed
 						? mem_copy(h, a, h->id[x].addr,
 							   hk)
@@ -720,6 +696,19 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 		e->esc = close_esc(e, e->esc);
 }
 
+/* Notes that E stored field F of OBJ, when OBJ is an allocation's own
+ * result (exactly one fresh identity), before its next call. */
+static void mark_built(htrace *e, uint32_t f, ir_vid obj)
+{
+	if (!ir_allocated(e->t, obj))
+		return;
+	for (uint32_t x = 0; x < HP_MAXID; x++) {
+		size_t c = (size_t)x * e->nf + f;
+		if (hs_has(e->pts[obj], x) && e->built[c] == UINT32_MAX)
+			e->built[c] = e->ncalls;
+	}
+}
+
 /* The call whose havoc array field F's state in E is over now, or
  * HP_NONE for the initial array: the last call that did not keep F (its
  * descr, a length, an immutable field of an object that is not fresh),
@@ -951,6 +940,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	case IR_SETFIELD_GC: {
 		Z3_ast v = is_ref(t, op->args[1]) ? a[1] : to_word(h, a[1]);
 		e->cur[f] = mem_write(h, e->cur[f], NULL, a[0], v);
+		mark_built(e, f, op->args[0]);
 		if (is_ref(t, op->args[1]))
 			store_facts(e, f, op->args[0], op->args[1], false,
 				    IR_NOVAL);
@@ -1073,9 +1063,13 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->cont_other = calloc((size_t)HP_MAXID * nf, sizeof *e->cont_other);
 	e->loose = calloc((size_t)HP_MAXID * nf, sizeof *e->loose);
 	e->loose_other = calloc((size_t)HP_MAXID * nf, sizeof *e->loose_other);
+	e->built = malloc((size_t)HP_MAXID * nf * sizeof *e->built);
+	if (e->built)
+		for (size_t c = 0; c < (size_t)HP_MAXID * nf; c++)
+			e->built[c] = UINT32_MAX;
 	if (!e->cont || !e->cont_other || !e->loose || !e->loose_other ||
-	    !e->nn || !e->other || !e->lf || !e->lk || !e->lobj || !e->val ||
-	    !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
+	    !e->built || !e->nn || !e->other || !e->lf || !e->lk || !e->lobj ||
+	    !e->val || !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
 	    !e->gheap || !e->callop || !e->callesc || !e->callplain ||
 	    !e->cheap || !e->eheap || !e->cur || !e->ident || !e->pend)
 		return false;
@@ -1108,6 +1102,7 @@ void hp_trace_free(htrace *e)
 	free(e->cont_other);
 	free(e->loose);
 	free(e->loose_other);
+	free(e->built);
 	free(e->items);
 	free(e->nn);
 	free(e->other);

@@ -148,6 +148,9 @@ typedef struct hident {
 	 * new's struct is no instance, and no guard_class passes on it) */
 	bool unnamed;
 	Z3_ast addr;
+	/* Its class number: a numeral, or for an unnamed one a constant
+	 * of its own, free to be any class (heap_model.c, new_ident). */
+	Z3_ast clsv;
 } hident;
 
 typedef struct hclass {
@@ -240,6 +243,11 @@ typedef struct htrace {
 	} * items;
 	uint32_t nitems, capitems;
 	hset *loose; /* per identity * nf + field */
+	/* Per identity * nf + field: the number of calls made before the
+	 * trace first stored that field of the allocation's own result, or
+	 * UINT32_MAX.  An immutable field the trace stored is built: a later
+	 * call keeps it (enc_call, docs/pypy.md "Immutable fields"). */
+	uint32_t *built;
 	bool *loose_other;
 	uint32_t nf;
 	hset esc;
@@ -262,6 +270,16 @@ typedef struct htrace {
 	Z3_ast *lobj;
 	hmem *cur; /* nf: current field states while encoding */
 } htrace;
+
+/* Whether call K of E keeps the immutable field F of fresh identity X
+ * because E stored it before that call (htrace.built).  Items are never
+ * built this way: a string may be filled by a call after its length is
+ * set. */
+static inline bool hp_built(const htrace *e, uint32_t x, uint32_t f, uint32_t k,
+			    bool indexed)
+{
+	return !indexed && e->built[(size_t)x * e->nf + f] <= k;
+}
 
 /* The name and first compared argument of call K of E, as the calls of
  * two traces are compared: a conditional call that always calls as its
@@ -350,6 +368,9 @@ typedef struct hp {
 				  call only one makes (hp_elided) */
 	bool copy_too_long;    /* the last replay had a string copy too
 				  long to run (hp_copy_too_long) */
+	bool class_cex;	       /* the last replay's runs differ and met
+				  a guard_class on an allocation whose class
+				  the model chose (hp_class_guessed) */
 	/* Pairings of fresh objects, per ORIG op: the OPT allocation op
 	 * paired with ORIG's allocation there, or UINT32_MAX.  HINT_IN
 	 * (borrowed, may be NULL) is applied first (hp_scan_idents);

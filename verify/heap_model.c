@@ -271,6 +271,14 @@ static jp_status new_ident(hp *h, const ir_trace *t, const ir_op *op,
 	*out = h->nid++;
 	if (!h->z)
 		return JP_OK;
+	/* The class of an unnamed allocation is one real class the log
+	 * does not print: any class, the same object's in both traces. */
+	char csym[32];
+	snprintf(csym, sizeof csym, "class%u", me);
+	d->clsv = d->unnamed
+		      ? K(h, Z3_mk_const(h->z, Z3_mk_string_symbol(h->z, csym),
+					 zc_bv_sort(h->z, 16)))
+		      : zc_bv(&h->S, 16, d->cls);
 	if (addresses_as_numerals(h)) {
 		d->addr = zc_bv(&h->S, 64, HP_FRESH_ADDR(me));
 		return JP_OK;

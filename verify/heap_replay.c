@@ -22,7 +22,7 @@ typedef struct henv {
 	/* Call writes naming fresh objects, by identity (HP_NONE: an
 	 * address); each trace's run gets them under its own names. */
 	interp_obj_write *ow, *ow_p;
-	uint32_t *owx, *owy;
+	uint32_t *owx, *owy, *owf;
 	uint32_t now;
 	interp_type *types;
 	interp_ptr *ptrs;
@@ -30,6 +30,9 @@ typedef struct henv {
 	/* Per op of ORIG, of OPT: a conditional call the model makes an
 	 * event whatever its condition (enc_cond; interp_env.cond_events). */
 	bool *cev_o, *cev_p;
+	/* Per op of ORIG, of OPT: the class the model chose for an
+	 * allocation the log does not name (interp_env.alloc_class). */
+	const char **acls_o, **acls_p;
 	Z3_model model; /* the solver's model (NULL: screening) */
 	/* Results of the calls that are functions (ir_pycall_of), with
 	 * their argument values. */
@@ -71,6 +74,8 @@ static void henv_free(henv *v)
 {
 	free(v->cev_o);
 	free(v->cev_p);
+	free(v->acls_o);
+	free(v->acls_p);
 	free(v->args);
 	free(v->pure);
 	free(v->pargs);
@@ -83,6 +88,7 @@ static void henv_free(henv *v)
 	free(v->ow);
 	free(v->ow_p);
 	free(v->owx);
+	free(v->owf);
 	free(v->owy);
 	free(v->types);
 	free(v->ptrs);
@@ -110,6 +116,24 @@ static uint64_t eval(hp *h, Z3_model m, Z3_ast t)
 		Z3_dec_ref(h->z, r);
 	}
 	return v;
+}
+
+/* Per op of E: the class the model M gives the object of an allocation
+ * whose class the log does not print, when it is one the pair names;
+ * else NULL (its descr: a class no guard names).  NULL when out of
+ * memory. */
+static const char **alloc_classes(hp *h, Z3_model m, const htrace *e)
+{
+	const char **c = calloc(e->t->nops + 1, sizeof *c);
+	for (uint32_t i = 0; c && i < e->t->nops; i++) {
+		uint32_t x = e->ident[i];
+		if (x == HP_NONE || !h->id[x].unnamed || !h->id[x].clsv)
+			continue;
+		uint64_t n = eval(h, m, h->id[x].clsv);
+		if (n >= 1 && n <= h->ncls)
+			c[i] = h->cls[n - 1].name;
+	}
+	return c;
 }
 
 /* The identity whose model address is V, or HP_NONE. */
@@ -155,6 +179,7 @@ static void add_ow(hp *h, Z3_model m, henv *v, uint32_t k, uint32_t x,
 	if (x == HP_NONE && y == HP_NONE)
 		return; /* a plain call_writes cell does it */
 	v->owx[v->now] = x;
+	v->owf[v->now] = f;
 	v->owy[v->now] = y;
 	v->ow[v->now++] = (interp_obj_write){k, NULL, addr, name, NULL, val};
 }
@@ -168,11 +193,20 @@ static const char *ident_name(const htrace *e, uint32_t x)
 	return NULL;
 }
 
-/* Names the fresh objects of the writes in OUT as trace E names them. */
-static void name_writes(const henv *v, const htrace *e, interp_obj_write *out)
+/* Names the fresh objects of the writes in OUT as trace E names them.
+ * A write of an immutable field E built before the call is one the
+ * model does not let the call make (enc_call): no run applies it. */
+static void name_writes(const hp *h, const henv *v, const htrace *e,
+			interp_obj_write *out)
 {
 	for (uint32_t i = 0; i < v->now; i++) {
 		out[i] = v->ow[i];
+		uint32_t f = v->owf[i];
+		if (v->owx[i] != HP_NONE && h->f[f].immutable &&
+		    hp_built(e, v->owx[i], f, out[i].call, h->f[f].indexed)) {
+			out[i].call = UINT32_MAX;
+			continue;
+		}
 		if (v->owx[i] != HP_NONE)
 			out[i].obj = ident_name(e, v->owx[i]);
 		if (v->owy[i] != HP_NONE)
@@ -496,9 +530,10 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->ow = calloc(now, sizeof *v->ow);
 	v->ow_p = calloc(now, sizeof *v->ow_p);
 	v->owx = calloc(now, sizeof *v->owx);
+	v->owf = calloc(now, sizeof *v->owf);
 	v->owy = calloc(now, sizeof *v->owy);
 	if (!v->init || !v->writes || !v->types || !v->ow || !v->ow_p ||
-	    !v->owx || !v->owy)
+	    !v->owx || !v->owy || !v->owf)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	uint32_t ni = 0, nw = 0, nt = 0;
 	for (uint32_t i = 0; i < v->naddrs; i++) {
@@ -569,15 +604,19 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 			      .nobj_writes = v->now};
 	v->cev_o = cond_events(&h->ho);
 	v->cev_p = cond_events(&h->hpp);
-	if (!v->cev_o || !v->cev_p)
+	v->acls_o = alloc_classes(h, m, &h->ho);
+	v->acls_p = alloc_classes(h, m, &h->hpp);
+	if (!v->cev_o || !v->cev_p || !v->acls_o || !v->acls_p)
 		return jp_fail(h->err, JP_ENOMEM, "out of memory");
 	v->env.cond_events = v->cev_o;
+	v->env.alloc_class = v->acls_o;
 	v->env_p = v->env;
 	v->env_p.cond_events = v->cev_p;
+	v->env_p.alloc_class = v->acls_p;
 	v->env_p.obj_writes = v->ow_p;
 	v->env_p.call_ret_obj = v->ret_p;
-	name_writes(v, &h->hpp, v->ow_p);
-	name_writes(v, &h->ho, v->ow); /* in place: last */
+	name_writes(h, v, &h->hpp, v->ow_p);
+	name_writes(h, v, &h->ho, v->ow); /* in place: last */
 	return JP_OK;
 }
 
@@ -743,6 +782,29 @@ static bool realistic(const ir_trace *o, const interp_env *env,
 	return true;
 }
 
+/* Whether run R of E reached a guard_class on a fresh object whose
+ * class the log does not print (hident.unnamed): its outcome there is
+ * the model's choice of that class (alloc_classes), not a fact. */
+static bool guessed_class(const hp *h, const htrace *e, const interp_result *r)
+{
+	const ir_trace *t = e->t;
+	for (uint32_t i = 0; i <= r->stop_op && i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_GUARD_CLASS || !r->known[op->args[0]])
+			continue;
+		uint64_t a = r->vals[op->args[0]];
+		for (uint32_t j = 0; j < r->nobjs; j++) {
+			const interp_obj *o = &r->objs[j];
+			if (o->addr != a || o->fresh < 0)
+				continue;
+			uint32_t x = e->ident[o->alloc_op];
+			if (x != HP_NONE && h->id[x].unnamed)
+				return true;
+		}
+	}
+	return false;
+}
+
 static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		       jp_status *st)
 {
@@ -783,10 +845,19 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	uint32_t a2b[HP_MAXID];
 	h->pairing_only = false;
 	h->elided = false;
-	if (!realistic(h->o, &v.env, &ro)) {
+	h->class_cex = false;
+	bool real = realistic(h->o, &v.env, &ro);
+	bool differ = real && hp_runs_diverge(h, &A, &B, &why, &k,
+					      &pairing_only, a2b, &elided);
+	if (!real) {
 		ans = model ? -1 : 0;
-	} else if (hp_runs_diverge(h, &A, &B, &why, &k, &pairing_only, a2b,
-				   &elided)) {
+	} else if (differ && (guessed_class(h, &h->ho, &ro) ||
+			      guessed_class(h, &h->hpp, &rp))) {
+		/* The runs differ with classes the model chose for
+		 * allocations the log does not name: nothing confirmed. */
+		ans = model ? -1 : 0;
+		h->class_cex = model;
+	} else if (differ) {
 		ans = 1;
 		ver_result *r = h->res;
 		for (uint32_t i = 0; i < h->o->ninputs; i++)
