@@ -199,10 +199,7 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, Z3_ast neg,
 		  : hp_copy_too_long(ps->heap)
 		      ? "was not replayed: a string copy in it copies more "
 			"items than a replay runs"
-		  : hp_class_guessed(ps->heap)
-		      ? "does not count: it needs a guard_class on an "
-			"allocation whose class the log does not print "
-			"(<SizeDescr N>) to pass or fail as the model chose"
+		  : hp_guess_why(ps->heap) ? "does not count: "
 		  : hp_elided(ps->heap)
 		      ? "does not replay: one run makes a call of an "
 			"elidable function the other does not, which PyPy "
@@ -213,6 +210,9 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, Z3_ast neg,
 			"escape analysis over-approximates)"
 		      : "does not replay with the guards' pairing guessed "
 			"(the runs leave at guards the model paired)");
+	if (!escape && !hp_pairing_only(ps->heap) &&
+	    !hp_copy_too_long(ps->heap) && hp_guess_why(ps->heap))
+		sb_puts(&sb, hp_guess_why(ps->heap));
 	chk_set_reason(ps, sb.buf ? sb.buf : "a model that does not replay");
 	sb_release(&sb);
 	ps->gave_up = true;

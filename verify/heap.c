@@ -270,9 +270,9 @@ bool hp_copy_too_long(const hp *h)
 	return h->copy_too_long;
 }
 
-bool hp_class_guessed(const hp *h)
+const char *hp_guess_why(const hp *h)
 {
-	return h->class_cex;
+	return h->guess_why;
 }
 
 bool hp_div_orig_guard(const hp *h, uint32_t *g)

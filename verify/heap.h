@@ -245,11 +245,13 @@ bool hp_elided(const hp *h);
  * than a replay runs (interp.h, INTERP_MAX_COPY; heap_replay.c). */
 bool hp_copy_too_long(const hp *h);
 
-/* Whether the last hp_replay that gave -1 did so because its runs
- * differ and one of them reached a guard_class on an allocation whose
- * class the log does not print (new_with_vtable(descr=<SizeDescr N>)):
- * the model chose that class, which the log cannot confirm. */
-bool hp_class_guessed(const hp *h);
+/* Why the last hp_replay that gave -1 did so although its runs differ,
+ * or NULL: one of them reached a guard_class on an allocation whose
+ * class the log does not print (new_with_vtable(descr=<SizeDescr N>)),
+ * a class the model chose; or the runs' worlds differ in a call's write
+ * of an immutable field that only one trace stored before the call
+ * (htrace.built).  Neither is a run PyPy can make for certain. */
+const char *hp_guess_why(const hp *h);
 
 /* "Every string copy of either trace copies at most 32 items, or has a
  * negative length": a narrower query whose models a replay can run

@@ -368,9 +368,9 @@ typedef struct hp {
 				  call only one makes (hp_elided) */
 	bool copy_too_long;    /* the last replay had a string copy too
 				  long to run (hp_copy_too_long) */
-	bool class_cex;	       /* the last replay's runs differ and met
-				  a guard_class on an allocation whose class
-				  the model chose (hp_class_guessed) */
+	/* Why the last replay's difference is the model's guess, not a
+	 * fact (hp_guess_why), or NULL. */
+	const char *guess_why;
 	/* Pairings of fresh objects, per ORIG op: the OPT allocation op
 	 * paired with ORIG's allocation there, or UINT32_MAX.  HINT_IN
 	 * (borrowed, may be NULL) is applied first (hp_scan_idents);

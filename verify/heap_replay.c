@@ -24,6 +24,10 @@ typedef struct henv {
 	interp_obj_write *ow, *ow_p;
 	uint32_t *owx, *owy, *owf;
 	uint32_t now;
+	/* A write of an immutable field that one trace built before the
+	 * call and the other did not: one run drops it, the other makes it
+	 * (name_writes), which no one world does. */
+	bool built_asym;
 	interp_type *types;
 	interp_ptr *ptrs;
 	interp_env env_p; /* the environment of OPT's run */
@@ -615,6 +619,13 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->env_p.alloc_class = v->acls_p;
 	v->env_p.obj_writes = v->ow_p;
 	v->env_p.call_ret_obj = v->ret_p;
+	for (uint32_t i = 0; i < v->now; i++) {
+		uint32_t x = v->owx[i], f = v->owf[i], k = v->ow[i].call;
+		bool ix = h->f[f].indexed;
+		v->built_asym |= x != HP_NONE && h->f[f].immutable &&
+				 hp_built(&h->ho, x, f, k, ix) !=
+				     hp_built(&h->hpp, x, f, k, ix);
+	}
 	name_writes(h, v, &h->hpp, v->ow_p);
 	name_writes(h, v, &h->ho, v->ow); /* in place: last */
 	return JP_OK;
@@ -845,7 +856,7 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	uint32_t a2b[HP_MAXID];
 	h->pairing_only = false;
 	h->elided = false;
-	h->class_cex = false;
+	h->guess_why = NULL;
 	bool real = realistic(h->o, &v.env, &ro);
 	bool differ = real && hp_runs_diverge(h, &A, &B, &why, &k,
 					      &pairing_only, a2b, &elided);
@@ -856,7 +867,14 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 		/* The runs differ with classes the model chose for
 		 * allocations the log does not name: nothing confirmed. */
 		ans = model ? -1 : 0;
-		h->class_cex = model;
+		h->guess_why = "it needs a guard_class on an allocation whose "
+			       "class the log does not print (<SizeDescr N>) "
+			       "to pass or fail as the model chose";
+	} else if (differ && v.built_asym) {
+		ans = model ? -1 : 0;
+		h->guess_why = "a call writes an immutable field in one run "
+			       "that the other trace had stored before it, "
+			       "which no one world does";
 	} else if (differ) {
 		ans = 1;
 		ver_result *r = h->res;
