@@ -271,16 +271,6 @@ typedef struct htrace {
 	hmem *cur; /* nf: current field states while encoding */
 } htrace;
 
-/* Whether call K of E keeps the immutable field F of fresh identity X
- * because E stored it before that call (htrace.built).  Items are never
- * built this way: a string may be filled by a call after its length is
- * set. */
-static inline bool hp_built(const htrace *e, uint32_t x, uint32_t f, uint32_t k,
-			    bool indexed)
-{
-	return !indexed && e->built[(size_t)x * e->nf + f] <= k;
-}
-
 /* The name and first compared argument of call K of E, as the calls of
  * two traces are compared: a conditional call that always calls as its
  * plain call (ir_py_call_event), any other as its own op. */
@@ -395,6 +385,17 @@ typedef struct hp {
 	interp_outcome div_outcome_o, div_outcome_p;
 	jp_err *err;
 } hp;
+
+/* Whether call K of E keeps field F of fresh identity X because F is
+ * immutable and E stored it before that call (htrace.built).  Items are
+ * never built this way: a string may be filled by a call after its
+ * length is set. */
+static inline bool hp_built(const hp *h, const htrace *e, uint32_t x,
+			    uint32_t f, uint32_t k)
+{
+	return h->f[f].immutable && !h->f[f].indexed &&
+	       e->built[(size_t)x * e->nf + f] <= k;
+}
 
 static inline Z3_ast K(hp *h, Z3_ast a)
 {

@@ -206,8 +206,8 @@ static void name_writes(const hp *h, const henv *v, const htrace *e,
 	for (uint32_t i = 0; i < v->now; i++) {
 		out[i] = v->ow[i];
 		uint32_t f = v->owf[i];
-		if (v->owx[i] != HP_NONE && h->f[f].immutable &&
-		    hp_built(e, v->owx[i], f, out[i].call, h->f[f].indexed)) {
+		if (v->owx[i] != HP_NONE &&
+		    hp_built(h, e, v->owx[i], f, out[i].call)) {
 			out[i].call = UINT32_MAX;
 			continue;
 		}
@@ -621,10 +621,9 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->env_p.call_ret_obj = v->ret_p;
 	for (uint32_t i = 0; i < v->now; i++) {
 		uint32_t x = v->owx[i], f = v->owf[i], k = v->ow[i].call;
-		bool ix = h->f[f].indexed;
-		v->built_asym |= x != HP_NONE && h->f[f].immutable &&
-				 hp_built(&h->ho, x, f, k, ix) !=
-				     hp_built(&h->hpp, x, f, k, ix);
+		v->built_asym |=
+		    x != HP_NONE && hp_built(h, &h->ho, x, f, k) !=
+					hp_built(h, &h->hpp, x, f, k);
 	}
 	name_writes(h, v, &h->hpp, v->ow_p);
 	name_writes(h, v, &h->ho, v->ow); /* in place: last */
