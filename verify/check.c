@@ -186,33 +186,36 @@ static jp_status heap_cex(chk_pair *ps, uint32_t i, double t1, Z3_ast neg,
 		res->reason = NULL;
 		return JP_OK;
 	}
+	const hp *heap = ps->heap;
+	const char *why, *guess = hp_guess_why(heap), *tail = "";
+	if (escape)
+		why = "does not replay: the heaps differ only in an object the "
+		      "static escape analysis counts as escaped and the run "
+		      "does not reach";
+	else if (hp_pairing_only(heap))
+		why = "does not replay: the runs differ only under the model's "
+		      "pairing of fresh objects, not as the runs pair them";
+	else if (hp_copy_too_long(heap))
+		why = "was not replayed: a string copy in it copies more items "
+		      "than a replay runs";
+	else if (guess) {
+		why = "does not count: ";
+		tail = guess;
+	} else if (hp_elided(heap))
+		why = "does not replay: one run makes a call of an elidable "
+		      "function the other does not, which PyPy may remove or "
+		      "fold";
+	else if (ps->mode == VER_MODE_ALIGNED)
+		why = "needs a call to write or return a fresh object that the "
+		      "world cannot reach at run time (the static escape "
+		      "analysis over-approximates)";
+	else
+		why = "does not replay with the guards' pairing guessed (the "
+		      "runs leave at guards the model paired)";
 	strbuf sb;
 	sb_init(&sb);
-	sb_printf(&sb, "%s: the solver's counterexample %s", res->obl[i].what,
-		  escape ? "does not replay: the heaps differ only in an "
-			   "object the static escape analysis counts as "
-			   "escaped and the run does not reach"
-		  : hp_pairing_only(ps->heap)
-		      ? "does not replay: the runs differ only under the "
-			"model's pairing of fresh objects, not as the runs "
-			"pair them"
-		  : hp_copy_too_long(ps->heap)
-		      ? "was not replayed: a string copy in it copies more "
-			"items than a replay runs"
-		  : hp_guess_why(ps->heap) ? "does not count: "
-		  : hp_elided(ps->heap)
-		      ? "does not replay: one run makes a call of an "
-			"elidable function the other does not, which PyPy "
-			"may remove or fold"
-		  : ps->mode == VER_MODE_ALIGNED
-		      ? "needs a call to write or return a fresh object that "
-			"the world cannot reach at run time (the static "
-			"escape analysis over-approximates)"
-		      : "does not replay with the guards' pairing guessed "
-			"(the runs leave at guards the model paired)");
-	if (!escape && !hp_pairing_only(ps->heap) &&
-	    !hp_copy_too_long(ps->heap) && hp_guess_why(ps->heap))
-		sb_puts(&sb, hp_guess_why(ps->heap));
+	sb_printf(&sb, "%s: the solver's counterexample %s%s", res->obl[i].what,
+		  why, tail);
 	chk_set_reason(ps, sb.buf ? sb.buf : "a model that does not replay");
 	sb_release(&sb);
 	ps->gave_up = true;
