@@ -675,6 +675,22 @@ static void lists_typed(pl_pair *p)
 	set_reason(p, "out of memory");
 }
 
+/* The end of the ops of P's ORIG that PyPy recorded: all but the end op
+ * of a bridge's or an entry bridge's (one copy of its unoptimized trace),
+ * the facts and the first copy of a loop's (IR_OPF_RECORDED; a rewrite
+ * that emits an op of its own there ends the range early, which only
+ * loses facts). */
+static uint32_t recorded_end(const pl_pair *p)
+{
+	const ir_trace *t = p->orig;
+	if (p->kind != PL_LOOP)
+		return pl_end_op(t);
+	uint32_t i = p->nprefix;
+	while (i < pl_end_op(t) && (t->ops[i].flags & IR_OPF_RECORDED))
+		i++;
+	return i;
+}
+
 /* Shapes pair P from the unoptimized trace N and the optimized one T. */
 static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		  const char *const *known, uint32_t nknown, const pl_opts *o)
@@ -749,27 +765,16 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	pl_raw_inputs(p);
 	pl_force_token_input(p);
 	pl_private_objects(p);
+	/* Again on what the private objects' rewrite left: a constant the
+	 * unoptimized trace stored into such an object and read back out
+	 * is now in the role the optimized trace's constant plays. */
+	if (p->orig && (!o || !o->apart))
+		pl_same_ptrs(p, recorded_end(p));
 	pl_float_consts(p);
 	lists_typed(p);
 }
 
 /* ---- the driver --------------------------------------------------------- */
-
-/* The end of the ops of P's ORIG that PyPy recorded: all but the end op
- * of a bridge's or an entry bridge's (one copy of its unoptimized trace),
- * the facts and the first copy of a loop's (IR_OPF_RECORDED; a rewrite
- * that emits an op of its own there ends the range early, which only
- * loses facts). */
-static uint32_t recorded_end(const pl_pair *p)
-{
-	const ir_trace *t = p->orig;
-	if (p->kind != PL_LOOP)
-		return pl_end_op(t);
-	uint32_t i = p->nprefix;
-	while (i < pl_end_op(t) && (t->ops[i].flags & IR_OPF_RECORDED))
-		i++;
-	return i;
-}
 
 /* The id of an optimized section from its "# Loop 1 (...) : loop with"
  * or "# bridge out of Guard 0x7f... with" comment. */

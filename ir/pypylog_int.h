@@ -125,7 +125,9 @@ bool pl_is_raw_read(const ir_trace *t, const ir_op *op);
 /* Rewrites of a shaped pair. */
 void pl_raw_inputs(pl_pair *p);
 void pl_force_token_input(pl_pair *p);
-/* NREC: ORIG's first NREC ops are the recorded ones (pl_recorded_same). */
+/* NREC: ORIG's first NREC ops are the recorded ones (pl_recorded_same).
+ * May run again on the rewritten pair: names made one stay one, and
+ * P->nsame grows by the identities this run adds. */
 void pl_same_ptrs(pl_pair *p, uint32_t nrec); /* pypylog_ptrs.c */
 /* What holds of a bridge's inputs on entry: the facts about the live
  * fail-args of guard G of PARENT (its optimized section, as parsed) that

@@ -1073,7 +1073,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 			ir_trace_free(p->opt);
 			p->orig = o;
 			p->opt = t;
-			p->nsame = merged;
+			p->nsame += merged;
 		} else {
 			ir_trace_free(o);
 		}
