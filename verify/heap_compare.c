@@ -9,6 +9,7 @@
  * runs force: hiso); the concrete comparison without the solver.
  */
 #include "heap_int.h"
+#include "ir/sem.h"
 
 /* ---- concrete comparison --------------------------------------------------
  */
@@ -178,6 +179,22 @@ static uint32_t partner(const hrun *A, int side, uint32_t x)
 
 /* Whether object O of run SIDE and its partner in the other run have the
  * same fields; WHY says which differs. */
+/* The part of integer cell value V of field FN ("D" or an item "D[I]")
+ * that reads see: the low bits of an item narrower than a word
+ * (ir_py_item_bits), as the model compares it (heap_neq.c). */
+static uint64_t seen_bits(const char *fn, uint64_t v)
+{
+	char d[64];
+	size_t n = strcspn(fn, "[");
+	bool sign;
+	if (n >= sizeof d)
+		return v;
+	memcpy(d, fn, n);
+	d[n] = '\0';
+	unsigned bits = ir_py_item_bits(d, &sign);
+	return bits ? sem_mask((int)bits, v) : v;
+}
+
 static bool obj_equal(const hp *h, const hrun *A, const interp_obj *ao,
 		      uint32_t an, hset am, const hrun *B, const interp_obj *bo,
 		      uint32_t bn, hset bm, int side, const interp_obj *o,
@@ -197,6 +214,10 @@ static bool obj_equal(const hp *h, const hrun *A, const interp_obj *ao,
 		bool ra, rb;
 		uint64_t va = cell(A, ao, an, am, xa, o->addr, fn, &ra);
 		uint64_t vb = cell(B, bo, bn, bm, xb, o->addr, fn, &rb);
+		if (!ra && !rb) {
+			va = seen_bits(fn, va);
+			vb = seen_bits(fn, vb);
+		}
 		if (same_value2(A, va, ra, B, vb, rb))
 			continue;
 		if (x != HP_NONE)

@@ -41,6 +41,15 @@ static void disj_neq(hp *h, hdisj *d, Z3_ast sx, Z3_ast sy)
 	d->v[d->n++] = t;
 }
 
+/* The part of cell value V of field F that reads see: the low bits of an
+ * item narrower than a word (hfield.bits; every read narrows, so the rest
+ * of the word is no state of the program), else V. */
+static Z3_ast seen_bits(hp *h, uint32_t f, Z3_ast v)
+{
+	unsigned bits = h->f[f].bits;
+	return bits && v ? K(h, Z3_mk_extract(h->z, bits - 1, 0, v)) : v;
+}
+
 /* The keys where the field states X and Y are compared (heap_neq): the
  * address (and index) of every write of either list; a whole-object
  * write (no index) of an indexed field at the index WI.  Each (address,
@@ -86,8 +95,9 @@ static Z3_ast *written_keys(const hmem *x, const hmem *y, Z3_ast wi,
  * WI, a constant of the query, so it stays existential: "some item of
  * that object" (docs/trust.md, "Heap comparisons"). */
 static void field_neq_written(hp *h, const hmem *x, const hmem *y, Z3_ast wi,
-			      bool indexed, hdisj *d)
+			      uint32_t f, hdisj *d)
 {
+	bool indexed = h->f[f].indexed;
 	uint32_t nk = 0;
 	Z3_ast *k = written_keys(x, y, wi, indexed, &nk);
 	if (!k) {
@@ -95,10 +105,13 @@ static void field_neq_written(hp *h, const hmem *x, const hmem *y, Z3_ast wi,
 		return;
 	}
 	for (uint32_t j = 0; j < nk && !h->S.failed; j++)
-		disj_neq(
-		    h, d,
-		    hp_read_from(h, x->base, x->w, k[2 * j], k[2 * j + 1]),
-		    hp_read_from(h, y->base, y->w, k[2 * j], k[2 * j + 1]));
+		disj_neq(h, d,
+			 seen_bits(h, f,
+				   hp_read_from(h, x->base, x->w, k[2 * j],
+						k[2 * j + 1])),
+			 seen_bits(h, f,
+				   hp_read_from(h, y->base, y->w, k[2 * j],
+						k[2 * j + 1])));
 	free(k);
 }
 
@@ -119,12 +132,12 @@ static void field_neq(hp *h, const hmem *x, const hmem *y, uint32_t f, hdisj *d)
 	if (x->base == y->base && x->w == y->w)
 		return;
 	if (x->base == y->base) {
-		field_neq_written(h, x, y, wi, h->f[f].indexed, d);
+		field_neq_written(h, x, y, wi, f, d);
 		return;
 	}
 	Z3_ast fi = h->f[f].indexed ? wi : NULL;
-	disj_neq(h, d, hp_mem_read_item(h, *x, w, fi),
-		 hp_mem_read_item(h, *y, w, fi));
+	disj_neq(h, d, seen_bits(h, f, hp_mem_read_item(h, *x, w, fi)),
+		 seen_bits(h, f, hp_mem_read_item(h, *y, w, fi)));
 }
 
 static Z3_ast disj_term(hp *h, hdisj *d)
