@@ -994,8 +994,10 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_recorded_facts(p, recorded_end(p));
 		/* After the recorded facts, which may state a constant's
 		 * class: such a constant is left alone. */
-		if (p->orig && (!o || !o->consts_unknown))
+		if (p->orig && (!o || !o->consts_unknown)) {
+			pl_const_concats(p);
 			pl_const_classes(p);
+		}
 		if (p->orig)
 			pl_class_outputs(p);
 	}

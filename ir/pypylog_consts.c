@@ -3,7 +3,8 @@
  * memory, which PyPy's optimizer reads and the log does not print:
  * classes and one-char strings (docs/pypy.md, "Constant classes",
  * "Constant strings").  Both are assumptions, counted, and left out with
- * --consts-unknown.  Sections: classes; one-char strings.
+ * --consts-unknown.  Sections: classes; one-char strings; strings in
+ * concatenations; class outputs.
  *
  * Classes.  PyPy's optimizer folds instance_ptr_eq/ne(a, b) when it knows
  * the class of both operands and the two differ (rewrite.py,
@@ -34,6 +35,21 @@
  * K.  The same for s[i:i+1] == K, which PyPy compares as
  * str_eq_slice_char(s, i, 1, c): the original's str_eq_char(K, s[i])
  * becomes that call.  pl_pair.nstrs counts the constants.
+ *
+ * Strings in concatenations.  PyPy's optimizer keeps s + K, K a constant
+ * string, virtual (vstring.py, VStringConcatInfo) and, where it forces
+ * it, copies s and writes K's chars one by one: strsetitem(d, len(s) + j,
+ * c_j), its length len(s) + N.  The original copies K whole into the new
+ * string (copystrcontent(K, d, 0, off, strlen(K)), the front end's form
+ * of ll_strconcat).  When the original's whole copies of ConstPtrs and
+ * the optimized trace's parts (a run of constant chars stored at
+ * consecutive indices into a string it made, or a copy of a ConstPtr)
+ * are as many, the k-th pair in order, and the runs paired with one K
+ * agree, the pair assumes K is those chars: guard_value(strlen(K), N) and
+ * guard_value(K[j], c_j) start both traces (facts, as the recording's
+ * are, but added after those so that they are not taken for recorded
+ * ones).  Counted in pl_pair.nstrs.  What is not caught: an optimizer
+ * that writes the wrong chars, or a length of its own that matches them.
  *
  * Class outputs.  A finish output that is the same ConstClass in both
  * traces (`finish(ConstClass(AssertionError))` after guard_always_fails)
@@ -362,10 +378,8 @@ static void note_pair(const pl_pair *p, const ir_op *q, const ir_op *r,
 	}
 }
 
-void pl_const_strings(pl_pair *p)
+static void char_strings(pl_pair *p)
 {
-	if (!p->orig || !p->opt)
-		return;
 	uint32_t nc, *c, *o;
 	if (!pl_paired_calls(p, &c, &nc, &o))
 		return;
@@ -390,6 +404,241 @@ void pl_const_strings(pl_pair *p)
 	free(v);
 	free(c);
 	free(o);
+}
+
+/* ---- constant strings in concatenations --------------------------------- */
+
+/* One string part of a trace, in trace order: in ORIG a copy of a whole
+ * ConstPtr string K into a string the trace made (K set); in OPT a run
+ * of constant chars stored into such a string (N chars C), or a copy of
+ * a ConstPtr into one (N = UINT32_MAX: it shows no chars). */
+#define KS_MAX 64
+typedef struct kpart {
+	const char *k;
+	uint32_t n;
+	uint8_t c[KS_MAX];
+} kpart;
+
+typedef struct kparts {
+	kpart *v;
+	uint32_t n, cap;
+	bool oom;
+} kparts;
+
+static kpart *part_add(kparts *ps)
+{
+	if (ps->n == ps->cap) {
+		uint32_t cap = ps->cap ? 2 * ps->cap : 16;
+		kpart *v = realloc(ps->v, cap * sizeof *v);
+		if (!v) {
+			ps->oom = true;
+			return NULL;
+		}
+		ps->v = v;
+		ps->cap = cap;
+	}
+	kpart *p = &ps->v[ps->n++];
+	memset(p, 0, sizeof *p);
+	return p;
+}
+
+/* Whether V of T was made by new(descr=<str>). */
+static bool new_str(const ir_trace *t, ir_vid v)
+{
+	uint32_t d = ir_defop(t, v);
+	return d != UINT32_MAX && t->ops[d].opc == IR_NEW &&
+	       !strcmp(ir_strtext(t, t->ops[d].descr), "<str>");
+}
+
+/* Whether V of T is getfield_gc_i(K, descr=<str>.length). */
+static bool length_of(const ir_trace *t, ir_vid v, ir_vid k)
+{
+	uint32_t d = ir_defop(t, v);
+	const ir_op *op = d == UINT32_MAX ? NULL : &t->ops[d];
+	return op && op->opc == IR_GETFIELD_GC_I && op->nargs == 1 &&
+	       op->args[0] == k &&
+	       !strcmp(ir_strtext(t, op->descr), "<str>.length");
+}
+
+/* The ConstPtr a string copy OP of T copies whole into a string T made
+ * (copystrcontent(K, d, 0, off, strlen(K))), or NULL. */
+static const char *whole_copy(const ir_trace *t, const ir_op *op)
+{
+	const char *d = ir_py_str_copy(t, op);
+	uint64_t z;
+	if (!d || strcmp(d, "<str>") || !new_str(t, op->args[1]) ||
+	    !pl_const_int(t, op->args[2], 0, &z))
+		return NULL;
+	const char *k = pl_cptr_name(t, op->args[0]);
+	return k && length_of(t, op->args[4], op->args[0]) ? k : NULL;
+}
+
+/* Whether OP of T stores a constant char into a string T made
+ * (setarrayitem_gc(d, i, c, descr=<str>)); *BASE + *OFF is its index
+ * (pl_lin_of), *C the char. */
+static bool char_store(const ir_trace *t, const ir_op *op, ir_vid *base,
+		       uint64_t *off, uint64_t *c)
+{
+	if (op->opc != IR_SETARRAYITEM_GC || op->nargs != 3 ||
+	    strcmp(ir_strtext(t, op->descr), "<str>") ||
+	    !new_str(t, op->args[0]) || !pl_const_int(t, op->args[2], 255, c))
+		return false;
+	*base = pl_lin_of(t, op->args[1], off);
+	return true;
+}
+
+/* The run of char stores of OPT from op *I on, into one string at
+ * consecutive indices, as a part; *I moves past it. */
+static void char_run(const ir_trace *t, uint32_t *i, kparts *ps)
+{
+	ir_vid base, b2;
+	uint64_t off, o2, c;
+	const ir_op *op = &t->ops[*i];
+	if (!char_store(t, op, &base, &off, &c))
+		return;
+	kpart *p = part_add(ps);
+	if (!p)
+		return;
+	ir_vid dst = op->args[0];
+	p->c[p->n++] = (uint8_t)c;
+	while (*i + 1 < t->nops && p->n < KS_MAX) {
+		const ir_op *q = &t->ops[*i + 1];
+		if (!char_store(t, q, &b2, &o2, &c) || q->args[0] != dst ||
+		    b2 != base || o2 != off + p->n)
+			break;
+		p->c[p->n++] = (uint8_t)c;
+		(*i)++;
+	}
+}
+
+static void orig_parts(const ir_trace *t, kparts *ps)
+{
+	for (uint32_t i = 0; i < t->nops && !ps->oom; i++) {
+		const char *k = whole_copy(t, &t->ops[i]);
+		kpart *p = k ? part_add(ps) : NULL;
+		if (p)
+			p->k = k;
+	}
+}
+
+static void opt_parts(const ir_trace *t, kparts *ps)
+{
+	for (uint32_t i = 0; i < t->nops && !ps->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		const char *d = ir_py_str_copy(t, op);
+		if (d && !strcmp(d, "<str>") && new_str(t, op->args[1]) &&
+		    pl_cptr_name(t, op->args[0])) {
+			kpart *p = part_add(ps);
+			if (p)
+				p->n = UINT32_MAX;
+		} else {
+			char_run(t, &i, ps);
+		}
+	}
+}
+
+/* The chars OPT's parts show for constant K (*N of them, into C), paired
+ * in order with ORIG's; false when none does, or two parts disagree. */
+static bool learned(const kparts *o, const kparts *t, const char *k, uint8_t *c,
+		    uint32_t *n)
+{
+	bool any = false;
+	for (uint32_t j = 0; j < o->n; j++) {
+		const kpart *q = &t->v[j];
+		if (strcmp(o->v[j].k, k) || q->n == UINT32_MAX)
+			continue;
+		if (any && (q->n != *n || memcmp(q->c, c, q->n)))
+			return false;
+		memcpy(c, q->c, q->n);
+		*n = q->n;
+		any = true;
+	}
+	return any;
+}
+
+typedef struct kstr {
+	const char *k;
+	uint32_t n;
+	uint8_t c[KS_MAX];
+} kstr;
+
+typedef struct kstrs {
+	const kstr *v;
+	uint32_t n;
+} kstrs;
+
+/* Emits into C's trace, for each learned string, guard_value(strlen(K),
+ * N) and guard_value(K[j], c_j), labelled alike in both traces. */
+static bool emit_kstrs(copier *c, void *ctx)
+{
+	const kstrs *ks = ctx;
+	ir_trace *d = c->d;
+	char lbl[48], name[48];
+	for (uint32_t x = 0; x < ks->n; x++) {
+		const kstr *s = &ks->v[x];
+		ir_vid k = ir_const_ptr(d, s->k);
+		for (uint32_t j = 0; j <= s->n; j++) {
+			bool len = j == s->n;
+			ir_vid a[2] = {k, len ? IR_NOVAL : ir_const_int(d, j)};
+			snprintf(name, sizeof name, "ikstr%u_%u", x, j);
+			uint32_t o = ir_emit(
+			    d, len ? IR_GETFIELD_GC_I : IR_GETARRAYITEM_GC_I,
+			    len ? 1 : 2, a,
+			    ir_cstr(d, len ? "<str>.length" : "<str>"), name);
+			if (o == UINT32_MAX)
+				return false;
+			ir_vid g[2] = {d->ops[o].result,
+				       ir_const_int(d, len ? s->n : s->c[j])};
+			snprintf(lbl, sizeof lbl, "gkstr%u_%u", x, j);
+			o = ir_emit(d, IR_GUARD_VALUE, 2, g, ir_cstr(d, lbl),
+				    NULL);
+			if (o == UINT32_MAX)
+				return false;
+			d->ops[o].flags |= IR_OPF_IMPLICIT_LABEL;
+		}
+	}
+	return true;
+}
+
+void pl_const_concats(pl_pair *p)
+{
+	if (!p->orig || !p->opt)
+		return;
+	kparts o = {0}, t = {0};
+	orig_parts(p->orig, &o);
+	opt_parts(p->opt, &t);
+	kstr *v = o.n && !o.oom && !t.oom && o.n == t.n ? calloc(o.n, sizeof *v)
+							: NULL;
+	uint32_t n = 0;
+	for (uint32_t j = 0; v && j < o.n; j++) {
+		bool seen = false;
+		for (uint32_t x = 0; x < n; x++)
+			seen |= !strcmp(v[x].k, o.v[j].k);
+		if (!seen && learned(&o, &t, o.v[j].k, v[n].c, &v[n].n))
+			v[n++].k = o.v[j].k;
+	}
+	if (n) {
+		kstrs ks = {v, n};
+		ir_trace *a = pl_with_prefix(p->orig, emit_kstrs, &ks);
+		ir_trace *b =
+		    a ? pl_with_prefix(p->opt, emit_kstrs, &ks) : NULL;
+		uint32_t before = a ? p->orig->nops : 0;
+		pl_replace_traces(p, a, b);
+		if (a && b) {
+			p->nprefix += a->nops - before;
+			p->nstrs += n;
+		}
+	}
+	free(v);
+	free(o.v);
+	free(t.v);
+}
+
+void pl_const_strings(pl_pair *p)
+{
+	if (!p->orig || !p->opt)
+		return;
+	char_strings(p);
 }
 
 /* ---- class outputs ------------------------------------------------------ */

@@ -99,6 +99,10 @@ void pl_rewrite_ops(ir_trace **tp, const pl_rewrite *rw);
 bool pl_const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out);
 
 void pl_str_slices(ir_trace **t);
+/* V of T as BASE + *OFF (wrapping), following int_add and int_sub by
+ * constants and same_as_i; BASE is IR_NOVAL when V is the constant *OFF
+ * (pypylog_strings.c). */
+ir_vid pl_lin_of(const ir_trace *t, ir_vid v, uint64_t *off);
 /* Gives the string equality helpers of T one function name per family,
  * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */
 void pl_str_eq_calls(ir_trace *t);
@@ -189,6 +193,12 @@ void pl_const_classes(pl_pair *p);
  * original str_eq with the constant becomes str_eq_char with the char
  * (pypylog_consts.c); P->nstrs counts them. */
 void pl_const_strings(pl_pair *p);
+/* The constant strings the original copies whole into a concatenation
+ * whose chars the optimized trace writes one by one: their length and
+ * chars as facts at the start of both traces (pypylog_consts.c); P->nstrs
+ * counts them.  After the recording's facts, which would take these
+ * guards for recorded ones. */
+void pl_const_concats(pl_pair *p);
 /* Leaves out of both finishes of P the outputs that are the same
  * ConstClass in both (pypylog_consts.c). */
 void pl_class_outputs(pl_pair *p);

@@ -33,10 +33,7 @@
  * and stores, as the slice above is: both traces then say the same
  * thing, where an opaque op could change any field. */
 
-/* V as BASE + *OFF (wrapping), following int_add and int_sub by
- * constants and same_as_i; BASE is IR_NOVAL when V is the constant
- * *OFF. */
-static ir_vid lin_of(const ir_trace *t, ir_vid v, uint64_t *off)
+ir_vid pl_lin_of(const ir_trace *t, ir_vid v, uint64_t *off)
 {
 	*off = 0;
 	for (int depth = 0; depth < 8; depth++) {
@@ -75,7 +72,7 @@ static ir_vid lin_of(const ir_trace *t, ir_vid v, uint64_t *off)
 static int64_t const_distance(const ir_trace *t, ir_vid start, ir_vid stop)
 {
 	uint64_t a, b;
-	if (lin_of(t, start, &a) != lin_of(t, stop, &b))
+	if (pl_lin_of(t, start, &a) != pl_lin_of(t, stop, &b))
 		return -1;
 	uint64_t k = b - a;
 	return k <= 64 ? (int64_t)k : -1;
