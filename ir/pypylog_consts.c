@@ -378,8 +378,10 @@ static void note_pair(const pl_pair *p, const ir_op *q, const ir_op *r,
 	}
 }
 
-static void char_strings(pl_pair *p)
+void pl_const_strings(pl_pair *p)
 {
+	if (!p->orig || !p->opt)
+		return;
 	uint32_t nc, *c, *o;
 	if (!pl_paired_calls(p, &c, &nc, &o))
 		return;
@@ -632,13 +634,6 @@ void pl_const_concats(pl_pair *p)
 	free(v);
 	free(o.v);
 	free(t.v);
-}
-
-void pl_const_strings(pl_pair *p)
-{
-	if (!p->orig || !p->opt)
-		return;
-	char_strings(p);
 }
 
 /* ---- class outputs ------------------------------------------------------ */
