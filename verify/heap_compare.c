@@ -177,8 +177,6 @@ static uint32_t partner(const hrun *A, int side, uint32_t x)
 	return side ? A->iso->b2a[x] : A->iso->a2b[x];
 }
 
-/* Whether object O of run SIDE and its partner in the other run have the
- * same fields; WHY says which differs. */
 /* The part of integer cell value V of field FN ("D" or an item "D[I]")
  * that reads see: the low bits of an item narrower than a word
  * (ir_py_item_bits), as the model compares it (heap_neq.c). */
@@ -195,6 +193,8 @@ static uint64_t seen_bits(const char *fn, uint64_t v)
 	return bits ? sem_mask((int)bits, v) : v;
 }
 
+/* Whether object O of run SIDE and its partner in the other run have the
+ * same fields; WHY says which differs. */
 static bool obj_equal(const hp *h, const hrun *A, const interp_obj *ao,
 		      uint32_t an, hset am, const hrun *B, const interp_obj *bo,
 		      uint32_t bn, hset bm, int side, const interp_obj *o,
