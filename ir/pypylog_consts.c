@@ -444,14 +444,6 @@ static kpart *part_add(kparts *ps)
 	return p;
 }
 
-/* Whether V of T was made by new(descr=<str>). */
-static bool new_str(const ir_trace *t, ir_vid v)
-{
-	uint32_t d = ir_defop(t, v);
-	return d != UINT32_MAX && t->ops[d].opc == IR_NEW &&
-	       !strcmp(ir_strtext(t, t->ops[d].descr), "<str>");
-}
-
 /* Whether V of T is getfield_gc_i(K, descr=<str>.length). */
 static bool length_of(const ir_trace *t, ir_vid v, ir_vid k)
 {
@@ -468,7 +460,7 @@ static const char *whole_copy(const ir_trace *t, const ir_op *op)
 {
 	const char *d = ir_py_str_copy(t, op);
 	uint64_t z;
-	if (!d || strcmp(d, "<str>") || !new_str(t, op->args[1]) ||
+	if (!d || strcmp(d, "<str>") || !pl_new_of(t, op->args[1], "<str>") ||
 	    !pl_const_int(t, op->args[2], 0, &z))
 		return NULL;
 	const char *k = pl_cptr_name(t, op->args[0]);
@@ -483,7 +475,8 @@ static bool char_store(const ir_trace *t, const ir_op *op, ir_vid *base,
 {
 	if (op->opc != IR_SETARRAYITEM_GC || op->nargs != 3 ||
 	    strcmp(ir_strtext(t, op->descr), "<str>") ||
-	    !new_str(t, op->args[0]) || !pl_const_int(t, op->args[2], 255, c))
+	    !pl_new_of(t, op->args[0], "<str>") ||
+	    !pl_const_int(t, op->args[2], 255, c))
 		return false;
 	*base = pl_lin_of(t, op->args[1], off);
 	return true;
@@ -528,7 +521,8 @@ static void opt_parts(const ir_trace *t, kparts *ps)
 	for (uint32_t i = 0; i < t->nops && !ps->oom; i++) {
 		const ir_op *op = &t->ops[i];
 		const char *d = ir_py_str_copy(t, op);
-		if (d && !strcmp(d, "<str>") && new_str(t, op->args[1]) &&
+		if (d && !strcmp(d, "<str>") &&
+		    pl_new_of(t, op->args[1], "<str>") &&
 		    pl_cptr_name(t, op->args[0])) {
 			kpart *p = part_add(ps);
 			if (p)

@@ -103,6 +103,9 @@ void pl_str_slices(ir_trace **t);
  * constants and same_as_i; BASE is IR_NOVAL when V is the constant *OFF
  * (pypylog_strings.c). */
 ir_vid pl_lin_of(const ir_trace *t, ir_vid v, uint64_t *off);
+/* Whether V of T is the result of new(descr=DESCR): a string or array the
+ * trace made (pypylog_strings.c). */
+bool pl_new_of(const ir_trace *t, ir_vid v, const char *descr);
 /* Gives the string equality helpers of T one function name per family,
  * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */
 void pl_str_eq_calls(ir_trace *t);

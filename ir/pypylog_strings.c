@@ -169,6 +169,13 @@ static bool emit_slice(copier *c, const ir_op *op, int64_t n)
 			  ir_valname(c->s, op->result));
 }
 
+bool pl_new_of(const ir_trace *t, ir_vid v, const char *descr)
+{
+	uint32_t d = ir_defop(t, v);
+	return d != UINT32_MAX && t->ops[d].opc == IR_NEW && t->ops[d].descr &&
+	       !strcmp(ir_strtext(t, t->ops[d].descr), descr);
+}
+
 /* The item descr of a string copy op OP of T (see above) whose length
  * is a constant in [0, 64] (*N) and whose destination T allocated as a
  * string; NULL otherwise. */
@@ -177,10 +184,8 @@ static const char *str_copy(const ir_trace *t, const ir_op *op, int64_t *n)
 	const char *ds = ir_py_str_copy(t, op);
 	if (!ds || op->args[0] == op->args[1])
 		return NULL;
-	uint32_t d = ir_defop(t, op->args[1]);
 	uint64_t k;
-	if (d == UINT32_MAX || t->ops[d].opc != IR_NEW || !t->ops[d].descr ||
-	    strcmp(ir_strtext(t, t->ops[d].descr), ds) ||
+	if (!pl_new_of(t, op->args[1], ds) ||
 	    !pl_const_int(t, op->args[4], 64, &k))
 		return NULL;
 	*n = (int64_t)k;
