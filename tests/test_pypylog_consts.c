@@ -201,6 +201,83 @@ static void test_const_strings(void)
 	}
 }
 
+/* The original concatenates s + K twice (K a ConstPtr), the optimized
+ * trace writes ']' where K goes: both traces start with guard_value of
+ * K's length (1) and char (93), and P->nstrs is 1.  Not with
+ * --consts-unknown (V 1), not when the second write is another char
+ * (V 2), not when the optimized trace writes one of the two (V 3: the
+ * parts are not as many). */
+static void test_const_concats(void)
+{
+	for (int v = 0; v < 4; v++) {
+		char text[2400];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "p2 = call_pure_r(ConstClass(ll_strconcat__rpy_stringPtr_"
+		    "rpy_stringPtr), p0, ConstPtr(ptr3), descr=<Callr 8 rr "
+		    "EF=3 OS=22>)\n"
+		    "setarrayitem_gc(p1, 0, p2, descr=<ArrayP 8>)\n"
+		    "p4 = call_pure_r(ConstClass(ll_strconcat__rpy_stringPtr_"
+		    "rpy_stringPtr), p2, ConstPtr(ptr3), descr=<Callr 8 rr "
+		    "EF=3 OS=22>)\n"
+		    "setarrayitem_gc(p1, 1, p4, descr=<ArrayP 8>)\n"
+		    "finish()\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0e with 9 ops\n"
+		    "[p10, p11]\n"
+		    "+1: i12 = strlen(p10)\n"
+		    "+2: i13 = int_add(i12, 1)\n"
+		    "+3: p14 = newstr(i13)\n"
+		    "copystrcontent(p10, p14, 0, 0, i12)\n"
+		    "+4: strsetitem(p14, i12, 93)\n"
+		    "+5: setarrayitem_gc(p11, 0, p14, descr=<ArrayP 8>)\n"
+		    "+6: i15 = int_add(i13, 1)\n"
+		    "+7: p16 = newstr(i15)\n"
+		    "copystrcontent(p14, p16, 0, 0, i13)\n"
+		    "%s"
+		    "+9: setarrayitem_gc(p11, 1, p16, descr=<ArrayP 8>)\n"
+		    "+10: finish()\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 3   ? ""
+		    : v == 2 ? "+8: strsetitem(p16, i13, 94)\n"
+			     : "+8: strsetitem(p16, i13, 93)\n");
+		pl_opts o = {.consts_unknown = v == 1};
+		pl_log log;
+		jp_err e;
+		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
+		      JP_OK);
+		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
+		CHECK(p && p->orig && p->opt);
+		if (p && p->orig && p->opt) {
+			bool taken = v == 0;
+			CHECK(p->nstrs == (taken ? 1u : 0u));
+			const ir_trace *ts[2] = {p->orig, p->opt};
+			for (int k = 0; k < 2; k++) {
+				const ir_trace *t = ts[k];
+				bool facts =
+				    t->nops > 4 &&
+				    t->ops[0].opc == IR_GETARRAYITEM_GC_I &&
+				    t->ops[1].opc == IR_GUARD_VALUE &&
+				    t->ops[2].opc == IR_GETFIELD_GC_I &&
+				    t->ops[3].opc == IR_GUARD_VALUE;
+				CHECK(facts == taken);
+				CHECK(
+				    !taken ||
+				    (ir_val(t, t->ops[1].args[1])->cval == 93 &&
+				     ir_val(t, t->ops[3].args[1])->cval == 1 &&
+				     !strcmp(
+					 ir_valname(t, t->ops[0].args[0]),
+					 ir_valname(p->orig,
+						    p->orig->ops[0].args[0]))));
+			}
+		}
+		pl_free(&log);
+	}
+}
+
 /* The original compares a one-char slice s[i:i+1] with a constant, the
  * optimized trace compares s's char i with '#' (str_eq_slice_char): the
  * original's call becomes that call on s and i, its descr naming the
@@ -289,6 +366,7 @@ int main(void)
 	test_not_taken();
 	test_heap_model();
 	test_const_strings();
+	test_const_concats();
 	test_const_slice_char();
 	ver_ctx_free(C);
 	return check_summary("test_pypylog_consts");
