@@ -67,10 +67,8 @@ static void test_folded(void)
 	CHECK(!strcmp(cmp_descr(p), "<not-class=W_A>"));
 	pl_free(&log);
 	pl_opts o = {.consts_unknown = true};
-	jp_err e;
-	CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) == JP_OK);
-	CHECK(log.n == 1 && log.pairs[0].nclasses == 0 && log.pairs[0].orig &&
-	      !strcmp(cmp_descr(&log.pairs[0]), ""));
+	p = read_pair_opts(text, &o, 1, 0, &log);
+	CHECK(p && p->nclasses == 0 && !strcmp(cmp_descr(p), ""));
 	pl_free(&log);
 }
 
@@ -177,12 +175,8 @@ static void test_const_strings(void)
 		    v == 2 ? 36 : 35);
 		pl_opts o = {.consts_unknown = v == 1};
 		pl_log log;
-		jp_err e;
-		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
-		      JP_OK);
-		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
-		CHECK(p && p->orig);
-		if (p && p->orig) {
+		const pl_pair *p = read_pair_opts(text, &o, 1, 0, &log);
+		if (p) {
 			bool taken = v == 0;
 			const ir_trace *t = p->orig;
 			CHECK(p->nstrs == (taken ? 1u : 0u));
@@ -246,12 +240,8 @@ static void test_const_concats(void)
 			     : "+8: strsetitem(p16, i13, 93)\n");
 		pl_opts o = {.consts_unknown = v == 1};
 		pl_log log;
-		jp_err e;
-		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
-		      JP_OK);
-		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
-		CHECK(p && p->orig && p->opt);
-		if (p && p->orig && p->opt) {
+		const pl_pair *p = read_pair_opts(text, &o, 1, 0, &log);
+		if (p) {
 			bool taken = v == 0;
 			CHECK(p->nstrs == (taken ? 1u : 0u));
 			const ir_trace *ts[2] = {p->orig, p->opt};
@@ -314,11 +304,8 @@ static void test_const_slice_char(void)
 		pl_opts o = {.consts_unknown = v == 1};
 		pl_log log;
 		jp_err e;
-		CHECK(pl_read_text(text, strlen(text), "t.log", &o, &log, &e) ==
-		      JP_OK);
-		const pl_pair *p = log.n == 1 ? &log.pairs[0] : NULL;
-		CHECK(p && p->orig && p->opt);
-		if (!p || !p->orig || !p->opt) {
+		const pl_pair *p = read_pair_opts(text, &o, 1, 0, &log);
+		if (!p) {
 			pl_free(&log);
 			continue;
 		}
