@@ -452,6 +452,20 @@ static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 	return pl_mix(h, j);
 }
 
+/* The role of argument J of op OPI with one level of the other
+ * arguments: shallow_role and, for each other argument, how it is made
+ * without its own arguments (pl_val_sig to depth 0: the op and its
+ * descr, or the kind of input or constant). */
+static uint64_t mid_role(const ir_trace *t, uint32_t opi, uint32_t j)
+{
+	const ir_op *op = &t->ops[opi];
+	uint64_t h = shallow_role(t, opi, j);
+	for (uint32_t k = 0; k < op->nargs; k++)
+		if (k != j)
+			h = pl_mix(h, pl_val_sig(t, op->args[k], 0));
+	return h;
+}
+
 /* What becomes of the allocation X of T after op FROM: the calls after
  * FROM it is passed to, with the position, the arrays it is stored into
  * as an item (their descr), and (DEPTH more levels) the fields of
@@ -520,14 +534,16 @@ static bool folded_compare(const ir_trace *t, const ir_op *op)
  * gives none or several; with FATE nonzero, only the occurrences whose
  * holder has that fate (holder_fate) count. */
 static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
-			     uint64_t fate)
+			     uint64_t fate, bool mid)
 {
 	uint32_t k = UINT32_MAX;
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(o, op->args[j]);
-			if (!s || shallow_role(o, i, j) != r ||
+			if (!s ||
+			    (mid ? mid_role(o, i, j) : shallow_role(o, i, j)) !=
+				r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
 				continue;
@@ -644,14 +660,17 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 			if (x == UINT32_MAX || find(pn, x) < norig)
 				continue;
 			uint64_t r = shallow_role(t, i, j);
-			uint32_t k = orig_name_in(pn, p->orig, r, 0);
+			uint32_t k = orig_name_in(pn, p->orig, r, 0, false);
 			uint64_t fate = holder_fate(t, i);
 			if (k == UINT32_MAX && fate)
-				k = orig_name_in(pn, p->orig, r, fate);
+				k = orig_name_in(pn, p->orig, r, fate, false);
 			if (k == UINT32_MAX && fate)
 				k = same_place(pn, p, i, r, fate);
 			if (k == UINT32_MAX)
 				k = same_order(pn, p, i, r, norig);
+			if (k == UINT32_MAX)
+				k = orig_name_in(pn, p->orig, mid_role(t, i, j),
+						 0, true);
 			if (k != UINT32_MAX)
 				unite(pn, k, x);
 		}

@@ -597,6 +597,47 @@ static void test_cell_reads(void)
 	pl_free(&log);
 }
 
+/* A constant of the optimized trace in a role the unoptimized trace does
+ * not have (the map of an object it reaches another way: particle_box's
+ * peeled body reads the next item of a list the preamble loaded), where
+ * the op, the position and the ops making the other arguments match one
+ * object of the unoptimized trace: that object (mid_role); nothing when
+ * they match two. */
+static void test_mid_role(void)
+{
+	for (int two = 0; two < 2; two++) {
+		char orig[900];
+		snprintf(orig, sizeof orig,
+			 "p1 = getarrayitem_gc_r(p0, 0, descr=<ArrayP 8>)\n"
+			 "p2 = getfield_gc_r(p1, " MAP
+			 "guard_value(p2, ConstPtr(ptr3))\n"
+			 "p4 = getfield_gc_r(p0, " WLOC
+			 "guard_value(p4, ConstPtr(ptr5))\n"
+			 "p6 = getfield_gc_r(p0, " STRAT
+			 "guard_value(p6, ConstPtr(ptr7))\n"
+			 "%sfinish()\n",
+			 two ? "p8 = getfield_gc_r(p4, " MAP
+			       "guard_value(p8, ConstPtr(ptr9))\n"
+			     : "");
+		pl_log log;
+		if (!read_one(orig,
+			      "+1: p11 = getfield_gc_r(p10, " WLOC
+			      "+2: guard_value(p11, ConstPtr(ptr15), "
+			      "descr=<Guard0x1>) [p10]\n"
+			      "+3: p12 = getfield_gc_r(p10, " STRAT
+			      "+4: p13 = getfield_gc_r(p12, " MAP
+			      "+5: guard_value(p13, ConstPtr(ptr16), "
+			      "descr=<Guard0x2>) [p10]\n"
+			      "+6: finish()\n",
+			      &log))
+			return;
+		const ir_trace *t = log.pairs[0].opt;
+		CHECK(guards_ptr(t, 0, "ptr5"));
+		CHECK(guards_ptr(t, 1, two ? "ptr16" : "ptr3"));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -611,5 +652,6 @@ int main(void)
 	test_unfoldable_compare();
 	test_dropped_stores();
 	test_cell_reads();
+	test_mid_role();
 	return check_summary("test_pypylog_ptrs");
 }
