@@ -60,14 +60,16 @@
  *    and the heap at every call, at the end and at a failing aligned guard,
  *    compared as whole arrays after the slots of fresh objects that have
  *    not escaped are set to 0.  Escape is decided statically: passed to a
- *    call, output, stored into an escaped fresh object, or into a fresh
- *    object that escapes later while it still holds it (a store through
- *    an allocation's own result replaces the field's contents); stored
- *    through a reference that may be an object that is not fresh, at the
- *    next call that does not ignore that field (ir_py_call_ignores), a
- *    guard exit or the end, unless a store into the same holder's field
- *    replaces it first (htrace.pend; the interpreter's reach at a call
- *    skips the fields the call ignores alike);
+ *    call (closed over the fields the call sees, not those its descr
+ *    ignores), output, stored into a fresh object that escapes later
+ *    while it still holds it (a store through an allocation's own result
+ *    replaces the field's contents); stored through a reference that may
+ *    be an object that is not fresh, or into an escaped fresh object, at
+ *    the next call that does not ignore that field (ir_py_call_ignores),
+ *    a guard exit or the end, unless a field store into the same
+ *    holder's field replaces it first (htrace.pend; an item store adds;
+ *    the interpreter's reach at a call skips the fields the call ignores
+ *    alike);
  *  - undefined behaviour: a field or item access or guard_class through
  *    NULL.
  *    Every obligation assumes ORIG defined up to its next call at or after

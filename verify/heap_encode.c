@@ -19,16 +19,40 @@ static hset contents(const htrace *e, uint32_t x)
 	return m;
 }
 
-static hset close_esc(const htrace *e, hset m)
+/* What the fields of identity X may hold that a call with descr CD sees:
+ * all but those CD says it ignores (ir_py_call_ignores). */
+static hset contents_seen(const hp *h, const htrace *e, uint32_t x,
+			  const char *cd)
+{
+	hset m = hs_none();
+	for (uint32_t f = 0; f < e->nf; f++)
+		if (!ir_py_call_ignores(cd, h->f[f].name))
+			m = hs_or(m, e->cont[(size_t)x * e->nf + f]);
+	return m;
+}
+
+/* M and everything its objects reach; at a call whose descr is CD (H
+ * given), not through the fields the call ignores: it neither reads nor
+ * writes them, so what only they hold stays out of its reach, as the
+ * interpreter's reach skips them (bloom_filter's generator, whose frame
+ * the optimized trace links to it after the weakref call). */
+static hset close_esc_at(const hp *h, const htrace *e, hset m, const char *cd)
 {
 	hset prev;
 	do {
 		prev = m;
 		for (uint32_t x = 0; x < HP_MAXID; x++)
 			if (hs_has(m, x))
-				m = hs_or(m, contents(e, x));
+				m = hs_or(m, h && cd
+						 ? contents_seen(h, e, x, cd)
+						 : contents(e, x));
 	} while (!hs_eq(m, prev));
 	return m;
+}
+
+static hset close_esc(const htrace *e, hset m)
+{
+	return close_esc_at(NULL, e, m, NULL);
 }
 
 /* ---- heap states ----------------------------------------------------------
@@ -226,7 +250,12 @@ Z3_ast hp_mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
 
 /* ---- stores no call has seen yet (htrace.pend) ----------------------- */
 
-static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val)
+/* A store of VAL into field F of HOLDER that the next event sees; a
+ * field store replaces what an earlier one left pending there (one
+ * reference is one object), an item store (ITEM) adds to it: the items
+ * at other indices stay. */
+static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val,
+			bool item)
 {
 	uint32_t k = 0;
 	while (k < e->npend &&
@@ -234,6 +263,8 @@ static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val)
 		k++;
 	if (k == e->npend)
 		e->npend++;
+	else if (item)
+		val = hs_or(val, e->pend[k].val);
 	e->pend[k] = (struct hpend){holder, f, val};
 }
 
@@ -261,7 +292,7 @@ static void flush_pending(hp *h, htrace *e, const ir_op *call)
 			e->esc = hs_or(e->esc, q.val);
 	}
 	e->npend = w;
-	e->esc = close_esc(e, e->esc);
+	e->esc = close_esc_at(h, e, e->esc, cd);
 }
 
 static hset escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n)
@@ -270,6 +301,16 @@ static hset escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n)
 		if (is_ref(e->t, v[i]))
 			m = hs_or(m, e->pts[v[i]]);
 	return close_esc(e, m);
+}
+
+/* escape_list for the arguments of CALL: its reach (close_esc_at). */
+static hset call_escape(const hp *h, const htrace *e, const ir_op *call)
+{
+	hset m = e->esc;
+	for (uint32_t i = 0; i < call->nargs; i++)
+		if (is_ref(e->t, call->args[i]))
+			m = hs_or(m, e->pts[call->args[i]]);
+	return close_esc_at(h, e, m, ir_py_seen_descr(e->t, call));
 }
 
 /* The current arrays with the slots of identities outside MASK set to 0. */
@@ -403,7 +444,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	uint32_t k = e->ncalls++;
 	e->callop[k] = i;
 	flush_pending(h, e, op);
-	e->esc = escape_list(e, e->esc, op->args, op->nargs);
+	e->esc = call_escape(h, e, op);
 	e->callesc[k] = e->esc;
 	/* The call may store into an escaped object anything the world
 	 * holds: objects that are not fresh and escaped fresh ones. */
@@ -653,11 +694,13 @@ static void load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst)
  * allocation's own result replaces the field's contents (that reference
  * is exactly one object, and a NULL access is undefined), and likewise
  * the item at a constant index; any other item store adds to what the
- * array may hold.  The value escapes when the holder may be an object
- * that is not fresh, or a fresh object that escaped; otherwise it escapes
- * later, with its holder (close_esc), if ever: a fresh object reached
- * only through fresh objects the world cannot reach stays unreachable
- * (the run-time rule of docs/semantics.md). */
+ * array may hold.  When the holder may be an object that is not fresh,
+ * or a fresh object that escaped, the value escapes at the next event
+ * that sees the field (pending: a call whose descr ignores it does not,
+ * as the interpreter's reach skips it there; an exit and the end do);
+ * otherwise it escapes later, with its holder (close_esc), if ever: a
+ * fresh object reached only through fresh objects the world cannot reach
+ * stays unreachable (the run-time rule of docs/semantics.md). */
 static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 			ir_vid idx)
 {
@@ -688,10 +731,8 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 			if (hs_has(e->esc, x))
 				cont_add(e, (size_t)x * e->nf + f, val,
 					 e->other[v]);
-	if (hs_any(hs_and(holders, e->esc)))
-		e->esc = close_esc(e, hs_or(e->esc, val));
-	else if (e->other[obj])
-		add_pending(e, obj, f, val);
+	if (hs_any(hs_and(holders, e->esc)) || e->other[obj])
+		add_pending(e, obj, f, val, item);
 	else
 		e->esc = close_esc(e, e->esc);
 }
