@@ -746,41 +746,124 @@ static void test_division_by_constants(void)
 	test_division_forms(64, 10, UINT64_C(0xCCCCCCCCCCCCCCCD), 3);
 }
 
-/* A dividend whose sign bit its shape clears through an arithmetic shift
- * of a mask ("(x & 0x7fffffff) >> 10", json_pretty's random numbers): the
- * multiply-high by 6's constant is that division itself, with no 128-bit
- * product left in the term; and it agrees with the interpreter. */
-static void test_masked_dividend(void)
+/* "(x & 0x7fffffff) >> 10" (json_pretty's random numbers) divided by 6
+ * in form F: 0 the optimizer's multiply-high of a value it knows is not
+ * negative, 1 floor division, 2 PyPy's signed multiply-high sequence. */
+static ir_trace *masked_div(int f)
 {
 	ir_trace *t = ir_trace_new(64);
 	ir_vid x = ir_add_input(t, 'i', NULL);
 	ir_vid a = emit2(t, IR_INT_AND, x, ir_const_int(t, 0x7fffffff));
-	ir_vid n = emit2(t, IR_INT_RSHIFT, a, ir_const_int(t, 10));
-	ir_vid h = emit2(t, IR_UINT_MUL_HIGH, n,
-			 ir_const_int(t, UINT64_C(0xAAAAAAAAAAAAAAAB)));
-	ir_vid f[1] = {emit2(t, IR_UINT_RSHIFT, h, ir_const_int(t, 2))};
-	ir_emit(t, IR_FINISH, 1, f, 0, NULL);
+	ir_vid n = emit2(t, IR_INT_RSHIFT, a, ir_const_int(t, 10)), q;
+	ir_vid m = ir_const_int(t, UINT64_C(0xAAAAAAAAAAAAAAAB));
+	if (f == 1) {
+		q = emit2(t, IR_INT_PY_DIV, n, ir_const_int(t, 6));
+	} else if (f == 0) {
+		ir_vid h = emit2(t, IR_UINT_MUL_HIGH, n, m);
+		q = emit2(t, IR_UINT_RSHIFT, h, ir_const_int(t, 2));
+	} else {
+		ir_vid sg = emit2(t, IR_INT_RSHIFT, n, ir_const_int(t, 63));
+		ir_vid nn = emit2(t, IR_INT_XOR, n, sg);
+		ir_vid h = emit2(t, IR_UINT_MUL_HIGH, nn, m);
+		q = emit2(t, IR_UINT_RSHIFT, h, ir_const_int(t, 2));
+		q = emit2(t, IR_INT_XOR, q, sg);
+	}
+	ir_emit(t, IR_FINISH, 1, &q, 0, NULL);
+	return t;
+}
+
+/* A dividend whose sign bit and top bits its shape clears (an arithmetic
+ * shift right of a mask: 43 leading zeros): the three forms of its
+ * division by 6 are one term, a 21-bit divider zero-extended, with no
+ * 128-bit product and no 64-bit divider left; each agrees with the
+ * interpreter. */
+static void test_masked_dividend(void)
+{
 	zc_scope S;
 	zc_scope_init(&S, Z);
 	Z3_ast var;
-	enc_trace e;
+	enc_trace e[3];
+	ir_trace *t[3];
 	jp_err err;
-	bool ok = enc_inputs(&S, t, &var, &err) == JP_OK &&
-		  enc_trace_build(&S, t, &var, &e, &err) == JP_OK;
-	CHECK(ok);
-	if (ok) {
-		Z3_ast q = e.val[f[0]];
-		Z3_decl_kind k =
-		    Z3_get_decl_kind(Z, Z3_get_app_decl(Z, Z3_to_app(Z, q)));
-		CHECK(k == Z3_OP_BUDIV || k == Z3_OP_BUDIV_I);
-		uint64_t v[48];
-		uint32_t nv = edge_values(64, v);
-		for (uint32_t i = 0; i < nv; i++)
-			CHECK(finish_agrees(t, var, &e, v[i]));
-		enc_trace_free(&e);
+	bool ok = true;
+	for (int f = 0; f < 3; f++) {
+		t[f] = masked_div(f);
+		ok = ok &&
+		     (f > 0 || enc_inputs(&S, t[0], &var, &err) == JP_OK) &&
+		     enc_trace_build(&S, t[f], &var, &e[f], &err) == JP_OK;
 	}
-	ir_trace_free(t);
+	CHECK(ok);
+	if (!ok)
+		return;
+	Z3_ast q[3];
+	for (int f = 0; f < 3; f++)
+		q[f] = e[f].val[t[f]->ops[t[f]->nops - 1].args[0]];
+	CHECK(q[0] == q[1] && q[1] == q[2]);
+	Z3_app app = Z3_to_app(Z, q[0]);
+	CHECK(Z3_get_decl_kind(Z, Z3_get_app_decl(Z, app)) == Z3_OP_ZERO_EXT);
+	Z3_ast d = Z3_get_app_arg(Z, app, 0);
+	Z3_decl_kind k =
+	    Z3_get_decl_kind(Z, Z3_get_app_decl(Z, Z3_to_app(Z, d)));
+	CHECK(k == Z3_OP_BUDIV || k == Z3_OP_BUDIV_I);
+	CHECK(Z3_get_bv_sort_size(Z, Z3_get_sort(Z, d)) == 21);
+	uint64_t v[48];
+	uint32_t nv = edge_values(64, v);
+	for (int f = 0; f < 3; f++) {
+		for (uint32_t i = 0; i < nv; i++)
+			CHECK(finish_agrees(t[f], var, &e[f], v[i]));
+		enc_trace_free(&e[f]);
+		ir_trace_free(t[f]);
+	}
 	zc_scope_release(&S);
+}
+
+/* Floor division and modulo of masked, shifted values by constants,
+ * narrowed to the bits the shape leaves (udiv_const), agree with the
+ * interpreter: divisors below, near and above the value's range. */
+static void test_narrowed_divisions(void)
+{
+	const uint64_t masks[] = {0x7fffffff, 0xffff, 0xff00ff00ff};
+	const uint64_t shifts[] = {0, 10, 20};
+	const uint64_t ks[] = {3, 6, 7, 1000, 65535, 65536, UINT64_C(1) << 22};
+	uint64_t v[64];
+	uint32_t nv = edge_values(64, v);
+	uint64_t r = 0x9e3779b97f4a7c15u;
+	while (nv < 64) {
+		r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+		v[nv++] = r;
+	}
+	int bad = 0;
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			for (int c = 0; c < 7; c++) {
+				ir_trace *t = ir_trace_new(64);
+				ir_vid x = ir_add_input(t, 'i', NULL);
+				ir_vid m = emit2(t, IR_INT_AND, x,
+						 ir_const_int(t, masks[a]));
+				ir_vid n = emit2(t, IR_INT_RSHIFT, m,
+						 ir_const_int(t, shifts[b]));
+				ir_vid k = ir_const_int(t, ks[c]);
+				ir_vid f[2] = {emit2(t, IR_INT_PY_DIV, n, k),
+					       emit2(t, IR_INT_PY_MOD, n, k)};
+				ir_emit(t, IR_FINISH, 2, f, 0, NULL);
+				zc_scope S;
+				zc_scope_init(&S, Z);
+				Z3_ast var;
+				enc_trace e;
+				jp_err err;
+				bool ok =
+				    enc_inputs(&S, t, &var, &err) == JP_OK &&
+				    enc_trace_build(&S, t, &var, &e, &err) ==
+					JP_OK;
+				CHECK(ok);
+				for (uint32_t i = 0; ok && i < nv; i++)
+					bad += !finish_agrees(t, var, &e, v[i]);
+				if (ok)
+					enc_trace_free(&e);
+				ir_trace_free(t);
+				zc_scope_release(&S);
+			}
+	CHECK(bad == 0);
 }
 
 /* Heap ops are refused with a message naming the op. */
@@ -897,6 +980,7 @@ int main(void)
 	test_negations();
 	test_division_by_constants();
 	test_masked_dividend();
+	test_narrowed_divisions();
 	test_ovf_formulas_proved();
 	test_exhaustive_w8();
 	CHECK(!zc_failed());

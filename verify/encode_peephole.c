@@ -96,6 +96,80 @@ static Z3_ast mk_comm(zc_scope *s, Z3_ast (*mk)(Z3_context, Z3_ast, Z3_ast),
 	return K(s, mk(s->z, ab[0], ab[1]));
 }
 
+/* How many of T's top bits are 0 by its shape alone, whatever the inputs
+ * (DEPTH levels down): a numeral's; an AND's, the most of either side's;
+ * a shift right by a constant C adds C (an arithmetic one only to a term
+ * whose sign bit is 0, which it shifts in).  json_pretty's random numbers,
+ * "(x & 0x7fffffff) >> 10", have 43. */
+static int known_lz(Z3_context z, int w, Z3_ast t, int depth)
+{
+	Z3_app app;
+	uint64_t c;
+	if (zc_numeral(z, t, &c)) {
+		int n = 0;
+		while (n < w && !((c >> (w - 1 - n)) & 1))
+			n++;
+		return n;
+	}
+	if (depth == 0)
+		return 0;
+	if (zc_app_of(z, t, Z3_OP_BAND, 2, &app)) {
+		int a = known_lz(z, w, zc_arg_of(z, app, 0), depth - 1);
+		int b = known_lz(z, w, zc_arg_of(z, app, 1), depth - 1);
+		return a > b ? a : b;
+	}
+	bool lshr = zc_app_of(z, t, Z3_OP_BLSHR, 2, &app);
+	if (!lshr && !zc_app_of(z, t, Z3_OP_BASHR, 2, &app))
+		return 0;
+	if (!zc_numeral(z, zc_arg_of(z, app, 1), &c))
+		return 0;
+	int a = known_lz(z, w, zc_arg_of(z, app, 0), depth - 1);
+	if (!lshr && a == 0)
+		return 0;
+	return c >= (uint64_t)(w - a) ? w : a + (int)c;
+}
+
+/* Whether the sign bit of T is 0 by its shape alone, whatever the inputs:
+ * x ^ (x >> (W-1)), or a shape with a known leading 0 (known_lz: a mask
+ * without the sign bit, a shift right, and since session 37 an arithmetic
+ * shift right of such a shape and an AND with one: json_pretty's "(x &
+ * 0x7fffffff) >> 10 // 6", whose multiply-high stayed a 128-bit product). */
+static bool sign_bit_clear(Z3_context z, int w, Z3_ast t)
+{
+	Z3_app app, sh;
+	uint64_t c;
+	if (known_lz(z, w, t, 4) > 0)
+		return true;
+	if (!zc_app_of(z, t, Z3_OP_BXOR, 2, &app))
+		return false;
+	for (unsigned i = 0; i < 2; i++)
+		if (zc_app_of(z, zc_arg_of(z, app, i), Z3_OP_BASHR, 2, &sh) &&
+		    zc_arg_of(z, sh, 0) == zc_arg_of(z, app, 1 - i) &&
+		    zc_numeral(z, zc_arg_of(z, sh, 1), &c) &&
+		    c == (uint64_t)w - 1)
+			return true;
+	return false;
+}
+
+/* n /u k for a constant k > 0, on as few bits as N's known leading zeros
+ * leave (known_lz): n < 2^m makes n /u k the m-bit quotient of its low m
+ * bits, zero-extended, and 0 when k >= 2^m.  A divider's circuit grows
+ * with the square of its width: json_pretty's "% 6" of a 21-bit value
+ * took Z3 9 s at 64 bits. */
+static Z3_ast udiv_const(zc_scope *s, int w, Z3_ast n, uint64_t k)
+{
+	unsigned uw = (unsigned)w;
+	int lz = known_lz(s->z, w, n, 4);
+	if (lz < 8)
+		return K(s, Z3_mk_bvudiv(s->z, n, zc_bv(s, uw, k)));
+	unsigned m = uw - (unsigned)lz;
+	if (m == 0 || (m < 64 && k >= (UINT64_C(1) << m)))
+		return zc_bv(s, uw, 0);
+	Z3_ast lo = K(s, Z3_mk_extract(s->z, m - 1, 0, n));
+	Z3_ast q = K(s, Z3_mk_bvudiv(s->z, lo, zc_bv(s, m, k)));
+	return K(s, Z3_mk_zero_ext(s->z, (unsigned)lz, q));
+}
+
 /* floor(x / k) for a constant k > 0, in the form every division by a
  * constant is given: with t = x >> (W-1) (0 or -1), x ^ t is x for x >= 0
  * and -x-1 >= 0 for x < 0, and floor(x / k) == ((x ^ t) /u k) ^ t (for x <
@@ -106,9 +180,11 @@ static Z3_ast mk_comm(zc_scope *s, Z3_ast (*mk)(Z3_context, Z3_ast, Z3_ast),
 static Z3_ast floordiv_const(zc_scope *s, int w, Z3_ast x, uint64_t k)
 {
 	unsigned uw = (unsigned)w;
+	if (sign_bit_clear(s->z, w, x))
+		return udiv_const(s, w, x, k); /* t is 0: x /u k */
 	Z3_ast t = K(s, Z3_mk_bvashr(s->z, x, zc_bv(s, uw, uw - 1)));
 	Z3_ast n = mk_comm(s, Z3_mk_bvxor, x, t);
-	Z3_ast q = K(s, Z3_mk_bvudiv(s->z, n, zc_bv(s, uw, k)));
+	Z3_ast q = udiv_const(s, w, n, k);
 	return mk_comm(s, Z3_mk_bvxor, q, t);
 }
 
@@ -336,44 +412,6 @@ static bool umulh_const(Z3_context z, Z3_ast t, Z3_ast *n, uint64_t *m)
 	return false;
 }
 
-/* Whether the sign bit of T is 0 by its shape alone, whatever the inputs:
- * x ^ (x >> (W-1)), a logical shift right by a non-zero constant, a mask
- * without the sign bit, and (DEPTH levels down) an arithmetic shift right
- * of such a term (it shifts in its 0 sign bit) or an AND with one
- * (json_pretty's "(x & 0x7fffffff) >> 10 // 6", whose multiply-high stays
- * a 128-bit multiplier otherwise). */
-static bool sign_bit_clear_at(Z3_context z, int w, Z3_ast t, int depth)
-{
-	Z3_app app, sh;
-	uint64_t c;
-	if (zc_app_of(z, t, Z3_OP_BLSHR, 2, &app))
-		return zc_numeral(z, zc_arg_of(z, app, 1), &c) && c != 0;
-	if (depth > 0 && zc_app_of(z, t, Z3_OP_BASHR, 2, &app))
-		return sign_bit_clear_at(z, w, zc_arg_of(z, app, 0), depth - 1);
-	if (zc_app_of(z, t, Z3_OP_BAND, 2, &app))
-		for (unsigned i = 0; i < 2; i++)
-			if ((zc_numeral(z, zc_arg_of(z, app, i), &c) &&
-			     !((c >> (w - 1)) & 1)) ||
-			    (depth > 0 &&
-			     sign_bit_clear_at(z, w, zc_arg_of(z, app, i),
-					       depth - 1)))
-				return true;
-	if (!zc_app_of(z, t, Z3_OP_BXOR, 2, &app))
-		return false;
-	for (unsigned i = 0; i < 2; i++)
-		if (zc_app_of(z, zc_arg_of(z, app, i), Z3_OP_BASHR, 2, &sh) &&
-		    zc_arg_of(z, sh, 0) == zc_arg_of(z, app, 1 - i) &&
-		    zc_numeral(z, zc_arg_of(z, sh, 1), &c) &&
-		    c == (uint64_t)w - 1)
-			return true;
-	return false;
-}
-
-static bool sign_bit_clear(Z3_context z, int w, Z3_ast t)
-{
-	return sign_bit_clear_at(z, w, t, 4);
-}
-
 /* uint_mul_high(n, M) >> S, when divmagic.h proves it equal to n /u d:
  *  - when the sign bit of n is clear by its shape, it is n /u d itself;
  *  - otherwise, when the identity holds for n < 2^(W-1), it is
@@ -392,7 +430,7 @@ static Z3_ast umulh_shift(zc_scope *s, int w, const Z3_ast *a)
 	    !dm_divisor(w, m, (int)sh, w - 1, &d))
 		return NULL;
 	if (sign_bit_clear(z, w, n))
-		return K(s, Z3_mk_bvudiv(z, n, zc_bv(s, (unsigned)w, d)));
+		return udiv_const(s, w, n, d);
 	if (sem_is_negative(w, d))
 		return NULL;
 	Z3_ast orig = K(s, Z3_mk_bvlshr(z, a[0], a[1]));
@@ -411,9 +449,17 @@ static Z3_ast neutral(zc_scope *s, int w, ir_opcode opc, Z3_ast x, uint64_t c)
 	switch (opc) {
 	case IR_INT_ADD:
 	case IR_INT_SUB:
-	case IR_INT_XOR:
+	case IR_INT_XOR: return c == 0 ? x : NULL;
 	case IR_INT_RSHIFT:
-	case IR_UINT_RSHIFT: return c == 0 ? x : NULL;
+	case IR_UINT_RSHIFT: {
+		/* shifting out every bit a known-zero top leaves is 0: the
+		 * sign of a value known not negative (PyPy's signed division
+		 * sequence on a masked value) */
+		int lz = c == 0 ? 0 : known_lz(s->z, w, x, 4);
+		if (lz > 0 && c >= (uint64_t)(w - lz))
+			return zc_bv(s, (unsigned)w, 0);
+		return c == 0 ? x : NULL;
+	}
 	case IR_INT_OR:
 		return c == 0 ? x : c == m ? zc_bv(s, (unsigned)w, m) : NULL;
 	case IR_INT_AND:
