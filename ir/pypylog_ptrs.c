@@ -287,14 +287,47 @@ static bool never_seen(const ir_trace *t, ir_vid x)
 	return true;
 }
 
+/* Whether OP takes X other than as the object of a field access. */
+static bool used_at(const ir_op *op, ir_vid x)
+{
+	bool field = op->opc == IR_SETFIELD_GC || op->opc == IR_GETFIELD_GC_I ||
+		     op->opc == IR_GETFIELD_GC_R;
+	for (uint32_t j = 0; j < op->nargs; j++)
+		if (op->args[j] == x && !(field && j == 0))
+			return true;
+	return false;
+}
+
+/* Whether OP of T lets X, an object T allocated, be seen beyond the
+ * objects T allocated: any use but as the object of a field access or
+ * as the value stored into another allocation of T. */
+static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
+{
+	bool store = op->opc == IR_SETFIELD_GC || op->opc == IR_SETARRAYITEM_GC;
+	if (store && op->nargs >= 2 && op->args[op->nargs - 1] == x &&
+	    ir_allocated(t, op->args[0])) {
+		for (uint32_t j = 0; j + 1 < op->nargs; j++)
+			if (op->args[j] == x)
+				return true;
+		return false;
+	}
+	return used_at(op, x);
+}
+
 /* Whether op I of T is a store that PyPy's optimizer drops because a
  * later store of the same field of the same object overwrites it before
  * anything could see it: no guard (an exit shows the heap) but one that
  * passes on every run (sure_pass), no call, no read of the field, no
  * other use of the object than accesses of its other fields (a new list's
- * strategy set twice).  A role whose occurrences the traces have in different
- * numbers is tried again without such stores (unite_live); a name left
- * out stays apart, which only proves less. */
+ * strategy set twice).  An object the trace allocated may also pass
+ * guards, and be stored into another such object, between the stores:
+ * the optimizer keeps it virtual there, its fields at an exit go into
+ * the resume data the log does not print, and the heap model leaves out
+ * fresh objects nothing outside has reached (since session 37: a list
+ * json_pretty makes empty, pushes on an inlined frame's stack and fills
+ * before the call_assembler that takes the frame).  A role whose occurrences
+ * the traces have in different numbers is tried again without such stores
+ * (unite_live); a name left out stays apart, which only proves less. */
 static bool overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
@@ -302,23 +335,22 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 		return false;
 	const char *d = ir_strtext(t, st->descr);
 	ir_vid x = st->args[0];
+	bool fresh = ir_allocated(t, x);
+	for (uint32_t k = fresh ? ir_val(t, x)->def + 1 : i; fresh && k < i;
+	     k++)
+		fresh = !escapes_at(t, &t->ops[k], x);
 	for (uint32_t k = i + 1; k < t->nops; k++) {
 		const ir_op *op = &t->ops[k];
 		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
 		    op->args[0] == x && same)
 			return op->args[1] != x;
-		if ((ir_op_has((ir_opcode)op->opc, IRF_GUARD) &&
-		     !sure_pass(t, op)) ||
-		    ir_op_has((ir_opcode)op->opc, IRF_CALL) ||
+		bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
+		if ((guard && !fresh && !sure_pass(t, op)) || call_op(t, op) ||
 		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
 			return false;
-		bool field = op->opc == IR_SETFIELD_GC ||
-			     op->opc == IR_GETFIELD_GC_I ||
-			     op->opc == IR_GETFIELD_GC_R;
-		for (uint32_t j = 0; j < op->nargs; j++)
-			if (op->args[j] == x && !(field && j == 0))
-				return false;
+		if (fresh ? escapes_at(t, op, x) : used_at(op, x))
+			return false;
 	}
 	return false;
 }

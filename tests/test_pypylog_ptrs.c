@@ -288,19 +288,24 @@ static void test_by_piece(void)
  * before anything can see it plays no role (overwritten): a new list's
  * strategy set to the empty strategy, then to the one it gets, where the
  * optimized trace stores only the second (topo_sort).  Its last store
- * pairs with the optimized trace's; with a guard between, the first store
- * is seen at an exit and the role has two names against one: nothing. */
+ * pairs with the optimized trace's (variant 0).  With a guard between
+ * too (1): the list is still the trace's own, the optimizer keeps it
+ * virtual there, and an exit shows the first strategy in resume data the
+ * log does not print (json_pretty).  Not once the list has escaped
+ * before the first store (2: stored into an input object): an exit shows
+ * the first store, and the role has two names against one: nothing. */
 static void test_overwritten_store(void)
 {
-	for (int guard = 0; guard < 2; guard++) {
-		char orig[600];
+	for (int v = 0; v < 3; v++) {
+		char orig[700];
 		snprintf(orig, sizeof orig,
-			 "p1 = new_with_vtable(descr=W_ListObject)\n"
+			 "p1 = new_with_vtable(descr=W_ListObject)\n%s"
 			 "setfield_gc(p1, ConstPtr(ptr2), " STRAT "%s"
 			 "setfield_gc(p1, ConstPtr(ptr3), " STRAT
 			 "call_n(ConstClass(f), p1, descr=<Callv 0 r EF=5>)\n"
 			 "finish()\n",
-			 guard ? "guard_nonnull(p0)\n" : "");
+			 v == 2 ? "setfield_gc(p0, p1, " WLOC : "",
+			 v ? "guard_nonnull(p0)\n" : "");
 		pl_log log;
 		if (!read_one(orig,
 			      "+1: p11 = new_with_vtable(descr=W_ListObject)\n"
@@ -311,8 +316,8 @@ static void test_overwritten_store(void)
 			      &log))
 			return;
 		const pl_pair *p = &log.pairs[0];
-		CHECK(p->nsame == (guard ? 0 : 1));
-		CHECK(stores_ptr(p->opt, 0, guard ? "ptr12" : "ptr3"));
+		CHECK(p->nsame == (v == 2 ? 0 : 1));
+		CHECK(stores_ptr(p->opt, 0, v == 2 ? "ptr12" : "ptr3"));
 		pl_free(&log);
 	}
 }
@@ -502,8 +507,10 @@ static void test_unfoldable_compare(void)
  * at (a StopIteration made when an iterator runs out, never_seen), and a
  * store overwritten with only a guard between that passes on every run
  * (a new object compared with a constant, sure_pass).  The optimized
- * trace's one store pairs with the last (parking_garage).  Not with a
- * guard that may fail between the two stores (an exit shows the first). */
+ * trace's one store pairs with the last (parking_garage).  Also with a
+ * guard that may fail between the two stores: the exception is the
+ * trace's own, virtual in the optimized trace, and an exit shows the
+ * first store in resume data (test_overwritten_store). */
 static void test_dropped_stores(void)
 {
 	for (int may_fail = 0; may_fail < 2; may_fail++) {
@@ -528,8 +535,7 @@ static void test_dropped_stores(void)
 			"+4: finish(p13, p18)\n",
 			&log))
 			return;
-		CHECK(stores_ptr(log.pairs[0].opt, 0,
-				 may_fail ? "ptr15" : "ptr5"));
+		CHECK(stores_ptr(log.pairs[0].opt, 0, "ptr5"));
 		pl_free(&log);
 	}
 }
