@@ -1,0 +1,65 @@
+/*
+ * pypylog_ptrs_int.h - what the naming of ConstPtrs (pypylog_ptrs.c) and
+ * the pairing of global cells (pypylog_cells.c) share: the name table,
+ * its union-find, and the aligned pieces of a pair.  Internal to those
+ * two files.
+ */
+#ifndef JP_IR_PYPYLOG_PTRS_INT_H
+#define JP_IR_PYPYLOG_PTRS_INT_H
+
+#include "pypylog_int.h"
+
+enum { OCC_LIVE, OCC_DEAD, OCC_UNSEEN };
+
+typedef struct ptr_occ {
+	uint64_t sig;
+	uint32_t name; /* index into the name table */
+	uint32_t seq;  /* order of collection: op order within a side */
+	uint32_t op;   /* the op's index in its trace */
+	uint8_t side;  /* 0 ORIG, 1 OPT */
+	/* plays no role: OCC_DEAD in a store overwritten unseen
+	 * (overwritten) or a comparison PyPy may have folded; OCC_UNSEEN in
+	 * a store into an object nothing looks at (never_seen) */
+	uint8_t dead;
+} ptr_occ;
+
+typedef struct ptr_names {
+	const char **v; /* distinct ConstPtr names, ORIG's first */
+	uint32_t *up;	/* union-find parent */
+	uint32_t n, cap;
+	ptr_occ *occ;
+	uint32_t nocc, occcap;
+	/* ORIG's names (the first NREC) that the recording proves one
+	 * object (pl_recorded_same): a union-find of its own, facts that
+	 * are not counted as identities; NULL when there are none. */
+	uint32_t *rec;
+	uint32_t nrec;
+	bool oom;
+} ptr_names;
+
+/* A stretch [FROM, TO) of trace T's ops. */
+typedef struct piece {
+	const ir_trace *t;
+	uint32_t from, to;
+} piece;
+
+/* The index of the name S, added when new (UINT32_MAX, PN->oom set, when
+ * out of memory). */
+uint32_t pn_name_index(ptr_names *pn, const char *s);
+
+/* Unites the classes of A and B, the smaller index (ORIG's first name)
+ * staying the root; true when they were apart. */
+bool pn_unite(ptr_names *pn, uint32_t a, uint32_t b);
+
+/* Whether OP of T is a call the heap model counts (opaque). */
+bool pn_call_op(const ir_trace *t, const ir_op *op);
+
+/* The aligned pieces of P into O and T: one, or two for a peeled loop
+ * (ORIG unrolled twice, OPT's preamble and body split at its label). */
+uint32_t pn_pieces_of(const pl_pair *p, piece *o, piece *t);
+
+/* Names the global cells of P: fields both traces reach only through
+ * constants (pypylog_cells.c). */
+void pn_pair_cells(ptr_names *pn, const pl_pair *p);
+
+#endif
