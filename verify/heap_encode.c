@@ -250,22 +250,26 @@ Z3_ast hp_mem_read_item(hp *h, hmem m, Z3_ast j, Z3_ast ji)
 
 /* ---- stores no call has seen yet (htrace.pend) ----------------------- */
 
-/* A store of VAL into field F of HOLDER that the next event sees; a
- * field store replaces what an earlier one left pending there (one
- * reference is one object), an item store (ITEM) adds to it: the items
- * at other indices stay. */
+/* A store of VAL into field F of HOLDER (SLOT: a field, the item at
+ * constant index IDX, or an item at an index that is not a constant) that
+ * the next event sees.  A store replaces what an earlier one left pending
+ * in the same field or constant item (one reference is one object); an
+ * item at another index stays pending apart, and one at an unknown index
+ * adds to what such stores left. */
 static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val,
-			bool item)
+			uint8_t slot, uint64_t idx)
 {
 	uint32_t k = 0;
 	while (k < e->npend &&
-	       (e->pend[k].holder != holder || e->pend[k].f != f))
+	       (e->pend[k].holder != holder || e->pend[k].f != f ||
+		e->pend[k].slot != slot ||
+		(slot == HP_PEND_ITEM && e->pend[k].idx != idx)))
 		k++;
 	if (k == e->npend)
 		e->npend++;
-	else if (item)
+	else if (slot == HP_PEND_ANY_ITEM)
 		val = hs_or(val, e->pend[k].val);
-	e->pend[k] = (struct hpend){holder, f, val};
+	e->pend[k] = (struct hpend){holder, f, val, slot, idx};
 }
 
 /* What escaped in E, with every store no call has seen yet: what a guard
@@ -732,7 +736,14 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 				cont_add(e, (size_t)x * e->nf + f, val,
 					 e->other[v]);
 	if (hs_any(hs_and(holders, e->esc)) || e->other[obj])
-		add_pending(e, obj, f, val, item);
+		add_pending(e, obj, f, val,
+			    !item ? HP_PEND_FIELD
+			    : ir_val(t, idx)->tag == IR_VAL_CONST_INT
+				? HP_PEND_ITEM
+				: HP_PEND_ANY_ITEM,
+			    item && ir_val(t, idx)->tag == IR_VAL_CONST_INT
+				? ir_val(t, idx)->cval
+				: 0);
 	else
 		e->esc = close_esc(e, e->esc);
 }

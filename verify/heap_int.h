@@ -195,6 +195,10 @@ typedef struct hmem {
 } hmem;
 
 /* What one trace makes observable, and the terms of its values. */
+/* What a pending store (htrace.pend) goes into: a field, the item at a
+ * constant index, or an item at an index that is not a constant. */
+enum { HP_PEND_FIELD, HP_PEND_ITEM, HP_PEND_ANY_ITEM };
+
 typedef struct htrace {
 	const ir_trace *t;
 	Z3_ast *val;  /* per vid */
@@ -256,11 +260,15 @@ typedef struct htrace {
 	 * ignores F (ir_py_call_ignores) cannot reach them through it, so
 	 * they escape at the first call that does not ignore F, at a guard
 	 * or at the end.  A later store into F of the same HOLDER replaces
-	 * the entry.  One entry per (holder, field); NOPS at most. */
+	 * the entry, and one into the item at the same constant index; an
+	 * item store at an index that is not a constant adds to its entry.
+	 * One entry per (holder, field or item); NOPS at most. */
 	struct hpend {
 		ir_vid holder;
 		uint32_t f;
 		hset val;
+		uint8_t slot; /* HP_PEND_FIELD, _ITEM (at IDX), _ANY_ITEM */
+		uint64_t idx;
 	} * pend;
 	uint32_t npend;
 	/* Loads of reference fields: field, the call before them (or
