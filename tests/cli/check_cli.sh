@@ -27,12 +27,14 @@ grep -q '0x7fffffffffffffff (9223372036854775807)' "$tmp/out" || bad "hex and de
 
 # --explain: an unknown heap pair whose model did not replay shows that
 # model, the field it makes differ and both runs; without it, none of that.
-E="$P/heap_overwritten_escaped_holder"
-expect_rc 3 "explain unknown" -- "$JITPROVE" check --rlimit 1000000 --explain "$E/orig.trace" "$E/opt.trace"
-grep -q '^model that did not replay, for end (same heap):' "$tmp/out" || bad "explain header"
-grep -q '^  at the end: g differs' "$tmp/out" || bad "explain differing field"
+# (heap_overwritten_escaped_holder served until session 37, when it was
+# proved; the elidable call the original alone makes is unknown for good.)
+E="$JP_SRC/corpus/regressions/elidable-call-folded"
+expect_rc 3 "explain unknown" -- "$JITPROVE" check --opaque --rlimit 1000000 --explain "$E/orig.trace" "$E/opt.trace"
+grep -q '^model that did not replay, for op 1 of the optimized trace' "$tmp/out" || bad "explain header"
+grep -q '^  at the end: <FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8> differs' "$tmp/out" || bad "explain differing field"
 grep -q '^optimized trace:' "$tmp/out" || bad "explain runs"
-expect_rc 3 "no explain" -- "$JITPROVE" check --rlimit 1000000 "$E/orig.trace" "$E/opt.trace"
+expect_rc 3 "no explain" -- "$JITPROVE" check --opaque --rlimit 1000000 "$E/orig.trace" "$E/opt.trace"
 grep -q 'model that did not replay' "$tmp/out" && bad "model printed without --explain"
 
 # JSON: one object with verdict, obligations, counterexample.
