@@ -151,11 +151,11 @@ typedef struct cell_acc {
 	uint32_t na, nb;
 } cell_acc;
 
-/* The value OPT has where ORIG's access of D at op X has its value (a
- * store's operand, a read's result): the paired access's (ST pairs
- * stores in order, RD reads by MATE), or IR_NOVAL. */
-static ir_vid mate_value(const piece *o, const piece *t, const cell_acc *st,
-			 const cell_acc *rd, uint32_t x)
+/* The value piece T of OPT has where ORIG's access of D at op X has its
+ * value (a store's operand, a read's result): the paired access's (ST
+ * pairs stores in order, RD reads by MATE), or IR_NOVAL. */
+static ir_vid mate_value(const piece *t, const cell_acc *st, const cell_acc *rd,
+			 uint32_t x)
 {
 	for (uint32_t m = 0; m < st->na && st->na == st->nb; m++)
 		if (st->a[m] == x)
@@ -163,7 +163,6 @@ static ir_vid mate_value(const piece *o, const piece *t, const cell_acc *st,
 	for (uint32_t m = 0; m < rd->na; m++)
 		if (rd->a[m] == x && rd->mate[m] != UINT32_MAX)
 			return t->t->ops[rd->mate[m]].result;
-	(void)o;
 	return IR_NOVAL;
 }
 
@@ -185,7 +184,7 @@ static uint32_t read_source(const piece *o, const piece *t, const char *d,
 		if (pn_call_op(o->t, op))
 			return UINT32_MAX;
 		int k = cell_access(o->t, op, d);
-		if (k == 1 && mate_value(o, t, st, rd, i) == IR_NOVAL)
+		if (k == 1 && mate_value(t, st, rd, i) == IR_NOVAL)
 			continue; /* a removed read: one of the sources */
 		if (k != 0 && nc == 8)
 			return UINT32_MAX;
@@ -202,7 +201,7 @@ static uint32_t read_source(const piece *o, const piece *t, const char *d,
 	for (uint32_t c = 0; c < nc; c++) {
 		const ir_op *op = &o->t->ops[cand[c]];
 		ir_vid v = op->opc == IR_SETFIELD_GC ? op->args[1] : op->result;
-		ir_vid ov = mate_value(o, t, st, rd, cand[c]);
+		ir_vid ov = mate_value(t, st, rd, cand[c]);
 		int f = ov == IR_NOVAL ? -1
 				       : takes_read(o->t, v, t->t, ov,
 						    o->t->ops[at].result);

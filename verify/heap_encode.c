@@ -299,22 +299,20 @@ static void flush_pending(hp *h, htrace *e, const ir_op *call)
 	e->esc = close_esc_at(h, e, e->esc, cd);
 }
 
-static hset escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n)
+/* M, the objects the references among V[0..N) may be, and all they
+ * reach (close_esc_at, with H and CD). */
+static hset escape_list_at(const hp *h, const htrace *e, hset m,
+			   const ir_vid *v, uint32_t n, const char *cd)
 {
 	for (uint32_t i = 0; i < n; i++)
 		if (is_ref(e->t, v[i]))
 			m = hs_or(m, e->pts[v[i]]);
-	return close_esc(e, m);
+	return close_esc_at(h, e, m, cd);
 }
 
-/* escape_list for the arguments of CALL: its reach (close_esc_at). */
-static hset call_escape(const hp *h, const htrace *e, const ir_op *call)
+static hset escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n)
 {
-	hset m = e->esc;
-	for (uint32_t i = 0; i < call->nargs; i++)
-		if (is_ref(e->t, call->args[i]))
-			m = hs_or(m, e->pts[call->args[i]]);
-	return close_esc_at(h, e, m, ir_py_seen_descr(e->t, call));
+	return escape_list_at(NULL, e, m, v, n, NULL);
 }
 
 /* The current arrays with the slots of identities outside MASK set to 0. */
@@ -448,7 +446,8 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	uint32_t k = e->ncalls++;
 	e->callop[k] = i;
 	flush_pending(h, e, op);
-	e->esc = call_escape(h, e, op);
+	e->esc = escape_list_at(h, e, e->esc, op->args, op->nargs,
+				ir_py_seen_descr(e->t, op));
 	e->callesc[k] = e->esc;
 	/* The call may store into an escaped object anything the world
 	 * holds: objects that are not fresh and escaped fresh ones. */
@@ -711,8 +710,8 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 	const ir_trace *t = e->t;
 	hset holders = e->pts[obj], val = e->pts[v];
 	bool known_fresh = ir_allocated(t, obj);
-	bool exact_item =
-	    item && known_fresh && ir_val(t, idx)->tag == IR_VAL_CONST_INT;
+	bool const_item = item && ir_val(t, idx)->tag == IR_VAL_CONST_INT;
+	bool exact_item = const_item && known_fresh;
 	for (uint32_t x = 0; x < HP_MAXID; x++) {
 		if (!hs_has(holders, x))
 			continue;
@@ -737,13 +736,10 @@ static void store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 					 e->other[v]);
 	if (hs_any(hs_and(holders, e->esc)) || e->other[obj])
 		add_pending(e, obj, f, val,
-			    !item ? HP_PEND_FIELD
-			    : ir_val(t, idx)->tag == IR_VAL_CONST_INT
-				? HP_PEND_ITEM
-				: HP_PEND_ANY_ITEM,
-			    item && ir_val(t, idx)->tag == IR_VAL_CONST_INT
-				? ir_val(t, idx)->cval
-				: 0);
+			    !item	 ? HP_PEND_FIELD
+			    : const_item ? HP_PEND_ITEM
+					 : HP_PEND_ANY_ITEM,
+			    const_item ? ir_val(t, idx)->cval : 0);
 	else
 		e->esc = close_esc(e, e->esc);
 }
