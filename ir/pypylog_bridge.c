@@ -323,9 +323,49 @@ static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
  * in [FROM, TO) on it (guard_value, guard_isnull, guard_true(int_eq(Y,
  * K)), guard_false(int_ne(Y, K))); false when none.  ConstPtrs other than
  * NULL are names of the parent's section only: not used. */
+/* Narrows [*LO, *HI], the signed range of Y, by guard OP when it checks
+ * a signed comparison of Y with an integer constant: PyPy's int bounds
+ * make Y a constant once the two ends meet (kmp_search's bridge knows
+ * that a field read and checked "not > 0" and "not < 0" holds 0). */
+static void narrow(const ir_trace *t, const ir_op *op, ir_vid y, int64_t *lo,
+		   int64_t *hi)
+{
+	bool gt = op->opc == IR_GUARD_TRUE, gf = op->opc == IR_GUARD_FALSE;
+	uint32_t d = (gt || gf) ? ir_defop(t, op->args[0]) : UINT32_MAX;
+	if (d == UINT32_MAX || t->ops[d].nargs != 2)
+		return;
+	const ir_op *c = &t->ops[d];
+	int a = c->args[0] == y ? 0 : c->args[1] == y ? 1 : -1;
+	const ir_value *o = a < 0 ? NULL : ir_val(t, c->args[1 - a]);
+	if (!o || o->tag != IR_VAL_CONST_INT)
+		return;
+	int64_t k = (int64_t)o->cval;
+	/* y < k, y <= k, y > k or y >= k, as it holds when the guard
+	 * passes; a comparison with y on the right is turned around. */
+	int rel; /* -2 <, -1 <=, 1 >=, 2 > */
+	switch (c->opc) {
+	case IR_INT_LT: rel = a == 0 ? -2 : 2; break;
+	case IR_INT_LE: rel = a == 0 ? -1 : 1; break;
+	case IR_INT_GT: rel = a == 0 ? 2 : -2; break;
+	case IR_INT_GE: rel = a == 0 ? 1 : -1; break;
+	default: return;
+	}
+	if (gf) /* not (y < k) is y >= k, and so on */
+		rel = rel == -2 ? 1 : rel == -1 ? 2 : rel == 1 ? -2 : -1;
+	if (rel == -2 && k > INT64_MIN && k - 1 < *hi)
+		*hi = k - 1;
+	else if (rel == -1 && k < *hi)
+		*hi = k;
+	else if (rel == 2 && k < INT64_MAX && k + 1 > *lo)
+		*lo = k + 1;
+	else if (rel == 1 && k > *lo)
+		*lo = k;
+}
+
 bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 		 uint64_t *k)
 {
+	int64_t lo = INT64_MIN, hi = INT64_MAX;
 	const ir_value *yv = ir_val(t, y);
 	if (yv->tag == IR_VAL_CONST_INT || yv->tag == IR_VAL_CONST_NULL) {
 		*k = yv->tag == IR_VAL_CONST_INT ? yv->cval : 0;
@@ -348,6 +388,7 @@ bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 				return true;
 			}
 		}
+		narrow(t, op, y, &lo, &hi);
 		bool gt = op->opc == IR_GUARD_TRUE,
 		     gf = op->opc == IR_GUARD_FALSE;
 		uint32_t d = (gt || gf) ? ir_defop(t, op->args[0]) : UINT32_MAX;
@@ -364,6 +405,10 @@ bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 				return true;
 			}
 		}
+	}
+	if (lo == hi && ir_val(t, y)->kind == 'i') {
+		*k = (uint64_t)lo;
+		return true;
 	}
 	return false;
 }

@@ -146,6 +146,17 @@ for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.i
     bad "bridge_heap_fact with $ins: exit $rc: $(cat "$tmp/bhb")"
 done
 
+# A field value the parent checked "not > 0" and "not < 0" is the
+# constant 0 in the bridge (pl_const_of's bounds); with one bound only it
+# is not a constant, and the bridge that folded it is not proved.
+log_has "bridge_bounds_fact" '^bridge 0x7f0000c0bc03 .* proved' "$C/bridge_bounds_fact.log"
+sed '/^+40: i6 = int_lt/d; /^+50: guard_false(i6/d; /^i6 = int_lt/d; /^guard_false(i6)/d' \
+  "$C/bridge_bounds_fact.log" >"$tmp/bb_one.log"
+"$JITPROVE" log "$tmp/bb_one.log" >"$tmp/bbo" 2>&1
+grep -q '^bridge 0x7f0000c0bbbb .* proved' "$tmp/bbo" &&
+  ! grep -q '^bridge 0x7f0000c0bc03 .* proved' "$tmp/bbo" ||
+  bad "bridge_bounds_fact with one bound: $(cat "$tmp/bbo")"
+
 # A store into an object the parent allocated after reading a field does
 # not change that field of an input (a new object is none of the old
 # ones): the second bridge uses the parent's read for p11.intval: proved;
