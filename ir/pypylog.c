@@ -992,6 +992,11 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		 * added. */
 		if (p->orig)
 			pl_recorded_facts(p, recorded_end(p));
+		/* Those facts may make two of ORIG's names one object, which
+		 * the names of OPT can then be paired with by order
+		 * (elo_ratings' bridge: a map checked again after a call). */
+		if (p->orig && (!o || !o->apart))
+			pl_same_ptrs(p, recorded_end(p));
 		/* After the recorded facts, which may state a constant's
 		 * class: such a constant is left alone. */
 		if (p->orig && (!o || !o->consts_unknown)) {

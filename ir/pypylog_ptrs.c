@@ -646,6 +646,51 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 	return k;
 }
 
+/* The objects of the ops in role R of side SIDE of P, in the order they
+ * first appear, at most 64 into D; their number, or UINT32_MAX when more.
+ * *AT: the place in D of the object op I (of OPT) names. */
+static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
+			      uint64_t r, uint32_t i, uint32_t *d, uint32_t *at)
+{
+	const ir_trace *t = side ? p->opt : p->orig;
+	uint32_t a[64], aj[64], nd = 0;
+	uint32_t na = role_ops(t, r, 0, a, aj, 64);
+	if (na > 64)
+		return UINT32_MAX;
+	for (uint32_t m = 0; m < na; m++) {
+		uint32_t x = pn_name_index(
+		    pn, pl_cptr_name(t, t->ops[a[m]].args[aj[m]]));
+		x = find(pn, side ? x : rec_obj(pn, x));
+		uint32_t k = 0;
+		while (k < nd && d[k] != x)
+			k++;
+		if (k == nd)
+			d[nd++] = x;
+		if (side && a[m] == i)
+			*at = k;
+	}
+	return nd;
+}
+
+/* same_order over the objects of the role in the order they first appear
+ * in each trace: the optimizer removes a guard_value on a map it already
+ * checked, so ORIG may have more occurrences than OPT but not more
+ * objects (elo_ratings' bridge checks two players' maps, both again after
+ * a call; its optimized trace checks each once). */
+static uint32_t same_first_order(ptr_names *pn, const pl_pair *p, uint32_t i,
+				 uint64_t r, uint32_t norig)
+{
+	uint32_t da[64], db[64], at = UINT32_MAX;
+	uint32_t na = first_objects(pn, p, 0, r, i, da, &at);
+	uint32_t nb = first_objects(pn, p, 1, r, i, db, &at);
+	if (na != nb || na == UINT32_MAX || at == UINT32_MAX)
+		return UINT32_MAX;
+	for (uint32_t m = 0; m < nb; m++)
+		if (db[m] < norig && db[m] != da[m])
+			return UINT32_MAX;
+	return da[at];
+}
+
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
@@ -679,6 +724,8 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 			if (k == UINT32_MAX)
 				k = orig_name_in(pn, p->orig, mid_role(t, i, j),
 						 0, true);
+			if (k == UINT32_MAX)
+				k = same_first_order(pn, p, i, r, norig);
 			if (k != UINT32_MAX)
 				pn_unite(pn, k, x);
 		}

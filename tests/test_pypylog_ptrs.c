@@ -581,6 +581,55 @@ static void test_mid_role(void)
 	}
 }
 
+/* Two objects' maps promoted, the first again later (one name: the
+ * recording shows it is the same object); the optimized trace promotes
+ * each once, the second object's index computed otherwise (the
+ * optimizer folded "+ 0").  By full role only the first pairs; by the
+ * order in which the objects first appear the second pairs too
+ * (same_first_order: elo_ratings' bridge).  With the objects promoted
+ * in the other order in the optimized trace, the first place disagrees
+ * and the second name stays apart. */
+static void test_first_order(void)
+{
+	for (int swap = 0; swap < 2; swap++) {
+		const char *a = "+1: p12 = getarrayitem_gc_r(p10, 0, "
+				"descr=<ArrayP 8>)\n"
+				"+2: p13 = getfield_gc_r(p12, " MAP
+				"+3: guard_value(p13, ConstPtr(ptr14), "
+				"descr=<Guard0x1>) [p10, i11]\n";
+		const char *b = "+4: p15 = getarrayitem_gc_r(p10, i11, "
+				"descr=<ArrayP 8>)\n"
+				"+5: p16 = getfield_gc_r(p15, " MAP
+				"+6: guard_value(p16, ConstPtr(ptr17), "
+				"descr=<Guard0x2>) [p10, i11]\n";
+		char text[4096];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n[p0, i1]\n"
+		    "p2 = getarrayitem_gc_r(p0, 0, descr=<ArrayP 8>)\n"
+		    "p3 = getfield_gc_r(p2, " MAP
+		    "guard_value(p3, ConstPtr(ptr4))\n"
+		    "i5 = int_add(i1, 0)\n"
+		    "p6 = getarrayitem_gc_r(p0, i5, descr=<ArrayP 8>)\n"
+		    "p7 = getfield_gc_r(p6, " MAP
+		    "guard_value(p7, ConstPtr(ptr8))\n"
+		    "p9 = getfield_gc_r(p2, " MAP
+		    "guard_value(p9, ConstPtr(ptr4))\n"
+		    "finish()\n[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f00001a0000 with 7 ops\n"
+		    "[p10, i11]\n%s%s+7: finish()\n[4] jit-log-opt-bridge}\n",
+		    swap ? b : a, swap ? a : b);
+		pl_log log;
+		const ir_trace *t = read_opt(text, &log);
+		if (!t)
+			return;
+		CHECK(guards_ptr(t, swap ? 1 : 0, "ptr4"));
+		CHECK(guards_ptr(t, swap ? 0 : 1, swap ? "ptr17" : "ptr8"));
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -595,5 +644,6 @@ int main(void)
 	test_unfoldable_compare();
 	test_dropped_stores();
 	test_mid_role();
+	test_first_order();
 	return check_summary("test_pypylog_ptrs");
 }
