@@ -660,7 +660,9 @@ static bool body_last_pinned(const ir_trace *t, uint32_t l2, uint32_t e,
  * jump matches the label's, constants by address (unroll.py inlines the
  * short preamble, which checks the field against the preamble's box).
  * So the fact is as sure as the ConstPtr identities (counted with them by
- * the bridge that takes the name, pypylog_keep.c). */
+ * the bridge that takes the name, pypylog_keep.c).  Calls between that
+ * are not elidable make it weak, as in cyclic_const (trie_words' node
+ * walk: a dict lookup between the label and the guard). */
 static bool rotating_const(const ir_trace *t, uint32_t i, uint32_t l2,
 			   uint32_t g, hfact *f, ir_vid x, ir_vid y, ir_vid z)
 {
@@ -669,9 +671,12 @@ static bool rotating_const(const ir_trace *t, uint32_t i, uint32_t l2,
 	bool ptr;
 	uint64_t k2;
 	if (g <= l2 || !body_last_pinned(t, l2, e, d, z, &ptr, &k2) ||
-	    pl_may_change_calls(t, i + 1, l2, d, x, NULL, true) ||
-	    pl_may_change_calls(t, l2, g, d, x, NULL, true))
+	    pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
+	    pl_may_change_calls(t, l2, g, d, x, &f->kept, true))
 		return false;
+	f->weak = pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
+		  pl_may_change_calls(t, l2, g, d, x, &f->kept, false);
+	f->kept |= f->weak;
 	if (ptr) {
 		f->val = HF_PTR;
 		return ir_val(t, y)->kind == 'r' && ptr_of(t, i, l2, y);
@@ -1160,7 +1165,7 @@ void pl_bridge_facts(pl_pair *p, const ir_trace *parent, const pl_entry *e,
 	for (uint32_t i = 0; i < hs.n; i++) {
 		if (hs.v[i].kept && po && po->write_all)
 			continue; /* --calls-write-all: no field kept */
-		if (hs.v[i].weak && !pl_weak_used(p, &hs.v[i]))
+		if (hs.v[i].weak && !pl_weak_used(p, &hs.v[i], &hs))
 			continue;
 		nkept += hs.v[i].kept;
 		hs.v[w++] = hs.v[i];

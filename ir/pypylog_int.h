@@ -262,7 +262,7 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 		       bool apart, pren *ren);
 /* Whether bridge P's traces show that PyPy used weak fact F
  * (pypylog_keep.c). */
-bool pl_weak_used(const pl_pair *p, const hfact *f);
+bool pl_weak_used(const pl_pair *p, const hfact *f, const hfacts *hs);
 
 /* The root of I in the union-find forest UP (paths halved on the way):
  * ConstPtr names (pypylog_ptrs.c), values equal on the recorded run

@@ -157,9 +157,41 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 
 /* ---- weak facts used ----------------------------------------------------- */
 
-/* Whether T reads field D of X before its first call that may write the
- * heap. */
-static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
+/* Whether V of T is input K, or a read of a field that facts HS say
+ * holds input K, made before any call (the fact holds on entry, and no
+ * store comes between: an object the trace reads a field of through
+ * another input's field, trie_words' dict storage through the node's
+ * dict).  A store into an object T allocated is into no input. */
+static bool is_input(const ir_trace *t, ir_vid v, uint32_t k, const hfacts *hs)
+{
+	if (k >= t->ninputs)
+		return false;
+	if (v == t->inputs[k])
+		return true;
+	uint32_t d = ir_defop(t, v);
+	if (!hs || d == UINT32_MAX || t->ops[d].opc != IR_GETFIELD_GC_R ||
+	    t->ops[d].nargs != 1 || !t->ops[d].descr)
+		return false;
+	const ir_op *op = &t->ops[d];
+	const char *fd = ir_strtext(t, op->descr);
+	for (uint32_t i = 0; i < d; i++)
+		if (t->ops[i].opc == IR_SETFIELD_GC && t->ops[i].descr &&
+		    !ir_allocated(t, t->ops[i].args[0]) &&
+		    !strcmp(ir_strtext(t, t->ops[i].descr), fd))
+			return false;
+	for (uint32_t i = 0; i < hs->n; i++) {
+		const hfact *g = &hs->v[i];
+		if (g->val == k && g->obj < t->ninputs &&
+		    op->args[0] == t->inputs[g->obj] && !strcmp(g->descr, fd))
+			return true;
+	}
+	return false;
+}
+
+/* Whether T reads field D of input K (is_input) before its first call
+ * that may write the heap. */
+static bool reads_before_call(const ir_trace *t, uint32_t k, const char *d,
+			      const hfacts *hs)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
@@ -169,8 +201,9 @@ static bool reads_before_call(const ir_trace *t, ir_vid x, const char *d)
 			return false;
 		if ((op->opc == IR_GETFIELD_GC_R ||
 		     op->opc == IR_GETFIELD_GC_I) &&
-		    op->nargs == 1 && op->args[0] == x && op->descr &&
-		    !strcmp(ir_strtext(t, op->descr), d))
+		    op->nargs == 1 && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), d) &&
+		    is_input(t, op->args[0], k, hs))
 			return true;
 	}
 	return false;
@@ -216,13 +249,13 @@ static bool stores_field(const ir_trace *t, ir_vid x, const hfact *f)
  * one does not store the field: it dropped the store as redundant.  What
  * the fact assumes is what the optimizer did; it is counted with the
  * fields kept by calls. */
-bool pl_weak_used(const pl_pair *p, const hfact *f)
+bool pl_weak_used(const pl_pair *p, const hfact *f, const hfacts *hs)
 {
 	if (f->obj >= p->orig->ninputs || f->obj >= p->opt->ninputs)
 		return false;
 	ir_vid xo = p->orig->inputs[f->obj], xt = p->opt->inputs[f->obj];
-	return (reads_before_call(p->orig, xo, f->descr) &&
-		!reads_before_call(p->opt, xt, f->descr)) ||
+	return (reads_before_call(p->orig, f->obj, f->descr, hs) &&
+		!reads_before_call(p->opt, f->obj, f->descr, hs)) ||
 	       (reads_before_store(p->orig, xo, f->descr) &&
 		!reads_before_store(p->opt, xt, f->descr)) ||
 	       (stores_known(p->orig, xo, f) && !stores_field(p->opt, xt, f));

@@ -284,6 +284,21 @@ sed 's/^+10: call_n(ConstClass(ll_dict_setitem_lookup_done), p21,/+10: call_n(Co
   "$C/bridge_weak_fact.log" >"$tmp/wf2.log"
 grep -q 'lookup_done), p20,' "$tmp/wf2.log" || bad "bridge_weak_fact: the second edit did not apply"
 log_has "bridge_weak_fact on another input" '^bridge 0x7f0000130002 .* unknown' "$tmp/wf2.log"
+# A weak fact about a field of an input the bridge reaches through another
+# input's field (the node's dict, then its storage: trie_words) is used
+# when the unoptimized bridge reads it that way and the optimized one does
+# not (pl_weak_used's is_input).  Not with --calls-write-all, and not when
+# the bridge stores that first field before reading it.
+log_has bridge_weak_alias '^bridge 0x7f0000131002 .* proved .*2 fields kept by calls' \
+  "$C/bridge_weak_alias.log"
+log_has "bridge_weak_alias --calls-write-all" '^bridge 0x7f0000131002 .* unknown' \
+  --calls-write-all "$C/bridge_weak_alias.log"
+v0='descr=<FieldP pypy.interpreter.typedef.W_ObjectObjectUserDictWeakrefable.inst__value0 8>'
+awk -v v="$v0" '/^p14 = getfield_gc_r\(p10/ { print "setfield_gc(p11, p10, " v ")" }
+  /^\+10: call_n\(ConstClass\(ll_dict_setitem/ { print "+5: setfield_gc(p21, p20, " v ")" } { print }' \
+  "$C/bridge_weak_alias.log" >"$tmp/wa1.log"
+[ "$(grep -c setfield_gc "$tmp/wa1.log")" = 2 ] || bad "bridge_weak_alias: the edit did not apply"
+log_has "bridge_weak_alias with a store" '^bridge 0x7f0000131002 .* unknown' "$tmp/wa1.log"
 # The same with a constant value (since session 23): the parent promoted
 # an input's map before a call that is not elidable, and a bridge out of a
 # later guard does not check it again (lru_cache's bridges).  Not with a
@@ -878,6 +893,15 @@ awk '/^\+190: jump/ { print "+185: call_n(ConstClass(f), descr=<Callv 0 EF=5>)" 
   "$C/loop_rotating_map.log" >"$tmp/rm1.log"
 grep -q '^+185: call_n' "$tmp/rm1.log" || bad "loop_rotating_map: the edit did not apply"
 log_has "loop_rotating_map with a call" '^bridge 0x7f00000f1005 .* unknown' "$tmp/rm1.log"
+# A call between the body's label and the failing guard makes the fact
+# weak (a field kept by calls), not lost; --calls-write-all drops it.
+awk '/^\+130: guard_true\(i7/ { print "+125: call_n(ConstClass(f), descr=<Callv 0 EF=5>)" } { print }' \
+  "$C/loop_rotating_map.log" >"$tmp/rm2.log"
+grep -q '^+125: call_n' "$tmp/rm2.log" || bad "loop_rotating_map: the second edit did not apply"
+log_has "loop_rotating_map with a call before the guard" \
+  '^bridge 0x7f00000f1005 .* proved .*1 field kept by calls' "$tmp/rm2.log"
+log_has "loop_rotating_map with a call before the guard, --calls-write-all" \
+  '^bridge 0x7f00000f1005 .* unknown' --calls-write-all "$tmp/rm2.log"
 
 # A float loop carrying an object and its floatval in two label
 # arguments the jump replaces by the next object and the floatval the body
