@@ -27,11 +27,11 @@
  *    guard_nonnull failing means NULL.
  * Heap facts (PyPy passes its heap cache to the bridge, bridgeopt.py:
  * "getfield(box1, descr) == box2" for fail-args or constants): field D of
- * an input holds another input, NULL or an integer constant, when the
- * parent read or wrote that field since the last label (or, for an
- * immutable field of an object the parent did not allocate, in the
- * preamble, as a loop invariant) and nothing between may have changed it
- * (section "heap facts").
+ * an input holds another input, NULL or an integer constant (guards may
+ * pin it: pl_const_of), when the parent read or wrote that field since
+ * the last label (or, for an immutable field of an object the parent did
+ * not allocate, in the preamble, as a loop invariant) and nothing between
+ * may have changed it (section "heap facts").
  * Sections: facts of one value; loop invariants; heap facts; the pair's
  * new traces.  Which facts the bridge keeps, by what its own traces show,
  * is pypylog_keep.c's.
