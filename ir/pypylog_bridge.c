@@ -319,10 +319,6 @@ static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 	return pl_may_change_calls(t, from, to, d, x, kept, false);
 }
 
-/* The constant Y is known to equal at op TO of T, by itself or by a guard
- * in [FROM, TO) on it (guard_value, guard_isnull, guard_true(int_eq(Y,
- * K)), guard_false(int_ne(Y, K))); false when none.  ConstPtrs other than
- * NULL are names of the parent's section only: not used. */
 /* Narrows [*LO, *HI], the signed range of Y, by guard OP when it checks
  * a signed comparison of Y with an integer constant: PyPy's int bounds
  * make Y a constant once the two ends meet (kmp_search's bridge knows
@@ -362,6 +358,11 @@ static void narrow(const ir_trace *t, const ir_op *op, ir_vid y, int64_t *lo,
 		*lo = k;
 }
 
+/* The constant Y is known to equal at op TO of T, by itself or by a guard
+ * in [FROM, TO) on it (guard_value, guard_isnull, guard_true(int_eq(Y,
+ * K)), guard_false(int_ne(Y, K)), or signed comparisons with constants
+ * that leave one value: narrow); false when none.  ConstPtrs other than
+ * NULL are names of the parent's section only: not used. */
 bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 		 uint64_t *k)
 {

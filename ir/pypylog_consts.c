@@ -36,6 +36,10 @@
  * str_eq_slice_char(s, i, 1, c): the original's str_eq_char(K, s[i])
  * becomes that call.  pl_pair.nstrs counts the constants.
  *
+ * The same for s[i:i+1] == K folded to the chars, int_eq(s[i], c) with
+ * no call (char_compares): the k-th of the original's str_eq_char(K,
+ * s[i]) pairs with the k-th char compare when both are as many.
+ *
  * Strings in concatenations.  PyPy's optimizer keeps s + K, K a constant
  * string, virtual (vstring.py, VStringConcatInfo) and, where it forces
  * it, copies s and writes K's chars one by one: strsetitem(d, len(s) + j,
@@ -378,10 +382,96 @@ static void note_pair(const pl_pair *p, const ir_op *q, const ir_op *r,
 	}
 }
 
-void pl_const_strings(pl_pair *p)
+/* Whether op Q of T compares a char read of a string with a constant
+ * char: int_eq(s[i], c) or int_eq(c, s[i]); *C receives c. */
+static bool char_compare(const ir_trace *t, const ir_op *q, uint64_t *c)
 {
-	if (!p->orig || !p->opt)
+	if (q->opc != IR_INT_EQ || q->nargs != 2)
+		return false;
+	for (int a = 0; a < 2; a++) {
+		const ir_value *k = ir_val(t, q->args[1 - a]);
+		uint32_t d = ir_defop(t, q->args[a]);
+		if (k->tag != IR_VAL_CONST_INT || k->cval > 255 ||
+		    d == UINT32_MAX)
+			continue;
+		const ir_op *g = &t->ops[d];
+		if (g->opc == IR_GETARRAYITEM_GC_I && g->nargs == 2 &&
+		    g->descr && !strcmp(ir_strtext(t, g->descr), "<str>")) {
+			*c = k->cval;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The ops of T that are char compares (char_compare), or with ORIG set
+ * str_eq_char(K, s[i]) calls (char_of_read), in order, at most CAP into
+ * V; their number (all of them). */
+static uint32_t char_tests(const ir_trace *t, bool orig, uint32_t *v,
+			   uint32_t cap)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		uint64_t c;
+		ir_vid s, x;
+		bool hit = orig ? char_of_read(t, op, &s, &x)
+				: char_compare(t, op, &c);
+		if (hit && n++ < cap)
+			v[n - 1] = i;
+	}
+	return n;
+}
+
+/* PyPy's optimizer compares s[i] == K, K a constant string of one char c
+ * and s[i] a one-char string, as the chars: int_eq(s[i], c) (vstring.py,
+ * handle_str_equal_level1, reading K's char from memory).  The original's
+ * form is str_eq_char(K, s[i]) (char_of_read).  When the original makes
+ * no char compare of its own and as many such calls as the optimized
+ * trace makes char compares, the k-th pair in order and the pair assumes
+ * K is the char of its partner: the call becomes int_eq(s[i], c), what
+ * it means for that K.  Not when two partners show two chars for one K.
+ * Counted in pl_pair.nstrs (email_validate, kv_parser, base_convert). */
+static void char_compares(pl_pair *p)
+{
+	enum { CAP = 32 };
+	uint32_t a[CAP], b[CAP], own[1];
+	uint32_t na = char_tests(p->orig, true, a, CAP);
+	uint32_t nb = char_tests(p->opt, false, b, CAP);
+	if (na == 0 || na != nb || na > CAP ||
+	    char_tests(p->orig, false, own, 1))
 		return;
+	kchar v[CAP];
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < na; k++) {
+		uint64_t c = 0;
+		char_compare(p->opt, &p->opt->ops[b[k]], &c);
+		note_char(v, &n,
+			  pl_cptr_name(p->orig, p->orig->ops[a[k]].args[1]), c);
+	}
+	for (uint32_t k = 0; k < na; k++) {
+		ir_op *r = &p->orig->ops[a[k]];
+		kchar *x = find_char(v, n, p->orig, r->args[1]);
+		ir_vid *args = arena_alloc(&p->orig->A, 2 * sizeof *args);
+		ir_vid c = x ? ir_const_int(p->orig, x->c) : IR_NOVAL;
+		if (!args || c == IR_NOVAL)
+			continue; /* the call stays as it was */
+		args[0] = r->args[2];
+		args[1] = c;
+		r->opc = IR_INT_EQ;
+		r->opname = 0;
+		r->descr = 0;
+		r->args = args;
+		r->nargs = 2;
+		x->used = true;
+	}
+	for (uint32_t x = 0; x < n; x++)
+		p->nstrs += v[x].used;
+}
+
+/* The one-char strings the optimized trace's calls show (note_pair). */
+static void char_calls(pl_pair *p)
+{
 	uint32_t nc, *c, *o;
 	if (!pl_paired_calls(p, &c, &nc, &o))
 		return;
@@ -406,6 +496,14 @@ void pl_const_strings(pl_pair *p)
 	free(v);
 	free(c);
 	free(o);
+}
+
+void pl_const_strings(pl_pair *p)
+{
+	if (!p->orig || !p->opt)
+		return;
+	char_calls(p);
+	char_compares(p);
 }
 
 /* ---- constant strings in concatenations --------------------------------- */

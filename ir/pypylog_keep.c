@@ -175,8 +175,8 @@ static bool is_input(const ir_trace *t, ir_vid v, uint32_t k, const hfacts *hs)
 	const ir_op *op = &t->ops[d];
 	const char *fd = ir_strtext(t, op->descr);
 	for (uint32_t i = 0; i < d; i++)
-		if (t->ops[i].opc == IR_SETFIELD_GC && t->ops[i].descr &&
-		    !ir_allocated(t, t->ops[i].args[0]) &&
+		if (t->ops[i].opc == IR_SETFIELD_GC && t->ops[i].nargs == 2 &&
+		    t->ops[i].descr && !ir_allocated(t, t->ops[i].args[0]) &&
 		    !strcmp(ir_strtext(t, t->ops[i].descr), fd))
 			return false;
 	for (uint32_t i = 0; i < hs->n; i++) {

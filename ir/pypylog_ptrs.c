@@ -660,6 +660,8 @@ static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
 	for (uint32_t m = 0; m < na; m++) {
 		uint32_t x = pn_name_index(
 		    pn, pl_cptr_name(t, t->ops[a[m]].args[aj[m]]));
+		if (x == UINT32_MAX)
+			return UINT32_MAX; /* out of memory */
 		x = find(pn, side ? x : rec_obj(pn, x));
 		uint32_t k = 0;
 		while (k < nd && d[k] != x)

@@ -146,6 +146,20 @@ for ins in 'setfield_gc(p0, i2, descr=<FieldS pypy.interpreter.pyframe.PyFrame.i
     bad "bridge_heap_fact with $ins: exit $rc: $(cat "$tmp/bhb")"
 done
 
+# s[0] == K for a constant string K, which the optimized trace compares
+# as the chars (int_eq(s[0], 35)): K is taken to be that char, counted as
+# a constant string (pypylog_consts.c, char_compares); not with
+# --consts-unknown, and not when the original makes two such calls and
+# the optimized trace one compare.
+log_has const_char_compare '^bridge 0x7f0000c0cccc .* proved .*1 constant string' \
+  "$C/const_char_compare.log"
+log_has "const_char_compare --consts-unknown" '^bridge 0x7f0000c0cccc .* unknown' \
+  --consts-unknown "$C/const_char_compare.log"
+awk '/^finish\(i1\)/ { print "i7 = call_pure_i(ConstClass(ll_streq__rpy_stringPtr_rpy_stringPtr), p3, ConstPtr(ptr6), descr=<Calli 1 rr EF=0 OS=24>)"; print "guard_false(i7)" } { print }' \
+  "$C/const_char_compare.log" >"$tmp/cc2.log"
+grep -q '^guard_false(i7)' "$tmp/cc2.log" || bad "const_char_compare: the edit did not apply"
+log_has "const_char_compare with two calls" '^bridge 0x7f0000c0cccc .* unknown' "$tmp/cc2.log"
+
 # A field value the parent checked "not > 0" and "not < 0" is the
 # constant 0 in the bridge (pl_const_of's bounds); with one bound only it
 # is not a constant, and the bridge that folded it is not proved.
