@@ -319,25 +319,21 @@ static bool may_change_kept(const ir_trace *t, uint32_t from, uint32_t to,
 	return pl_may_change_calls(t, from, to, d, x, kept, false);
 }
 
-/* Narrows [*LO, *HI], the signed range of Y, by guard OP when it checks
- * a signed comparison of Y with an integer constant: PyPy's int bounds
- * make Y a constant once the two ends meet (kmp_search's bridge knows
- * that a field read and checked "not > 0" and "not < 0" holds 0). */
-static void narrow(const ir_trace *t, const ir_op *op, ir_vid y, int64_t *lo,
-		   int64_t *hi)
+/* Narrows [*LO, *HI], the signed range of Y, by C, a two-argument op
+ * whose result a guard found true (or false, GF), when C is a signed
+ * comparison of Y with an integer constant: PyPy's int bounds make Y a
+ * constant once the two ends meet (kmp_search's bridge knows that a
+ * field read and checked "not > 0" and "not < 0" holds 0). */
+static void narrow(const ir_trace *t, const ir_op *c, bool gf, ir_vid y,
+		   int64_t *lo, int64_t *hi)
 {
-	bool gt = op->opc == IR_GUARD_TRUE, gf = op->opc == IR_GUARD_FALSE;
-	uint32_t d = (gt || gf) ? ir_defop(t, op->args[0]) : UINT32_MAX;
-	if (d == UINT32_MAX || t->ops[d].nargs != 2)
-		return;
-	const ir_op *c = &t->ops[d];
 	int a = c->args[0] == y ? 0 : c->args[1] == y ? 1 : -1;
 	const ir_value *o = a < 0 ? NULL : ir_val(t, c->args[1 - a]);
 	if (!o || o->tag != IR_VAL_CONST_INT)
 		return;
 	int64_t k = (int64_t)o->cval;
-	/* y < k, y <= k, y > k or y >= k, as it holds when the guard
-	 * passes; a comparison with y on the right is turned around. */
+	/* y < k, y <= k, y > k or y >= k, as C says it (a comparison with
+	 * y on the right turned around); guard_false says the opposite. */
 	int rel; /* -2 <, -1 <=, 1 >=, 2 > */
 	switch (c->opc) {
 	case IR_INT_LT: rel = a == 0 ? -2 : 2; break;
@@ -389,13 +385,13 @@ bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 				return true;
 			}
 		}
-		narrow(t, op, y, &lo, &hi);
 		bool gt = op->opc == IR_GUARD_TRUE,
 		     gf = op->opc == IR_GUARD_FALSE;
 		uint32_t d = (gt || gf) ? ir_defop(t, op->args[0]) : UINT32_MAX;
 		if (d == UINT32_MAX || t->ops[d].nargs != 2)
 			continue;
 		const ir_op *c = &t->ops[d];
+		narrow(t, c, gf, y, &lo, &hi);
 		if (!((gt && c->opc == IR_INT_EQ) ||
 		      (gf && c->opc == IR_INT_NE)))
 			continue;
@@ -588,6 +584,19 @@ static bool body_last_const(const ir_trace *t, uint32_t l2, uint32_t e,
 	return false;
 }
 
+/* Whether field F->descr of X is left alone by ops [FROM, TO) when every
+ * call keeps it (no store of it: pl_may_change_calls); a call there that
+ * is not elidable makes F weak, any call makes it kept. */
+static bool kept_across(const ir_trace *t, uint32_t from, uint32_t to, ir_vid x,
+			hfact *f)
+{
+	if (pl_may_change_calls(t, from, to, f->descr, x, &f->kept, true))
+		return false;
+	if (pl_may_change_calls(t, from, to, f->descr, x, &f->kept, false))
+		f->weak = f->kept = true;
+	return true;
+}
+
 /* A loop invariant about field D of X that the body stores over, after
  * guard G: the preamble's access at op I leaves the constant K there
  * (nothing after it in the preamble stores D), the body's last store of D
@@ -606,13 +615,10 @@ static bool cyclic_const(const ir_trace *t, uint32_t i, uint32_t l2, uint32_t g,
 	if (g <= l2 || !body_last_const(t, l2, e, d, x, &k2, &m) ||
 	    !pl_const_of(t, i, l2, y, &f->k) || f->k != k2)
 		return false;
-	if (pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
-	    pl_may_change_calls(t, l2, g, d, x, &f->kept, true))
+	/* body_last_const checked [M + 1, E) for stores already */
+	if (!kept_across(t, i + 1, l2, x, f) || !kept_across(t, l2, g, x, f) ||
+	    !kept_across(t, m + 1, e, x, f))
 		return false;
-	f->weak = pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
-		  pl_may_change_calls(t, l2, g, d, x, &f->kept, false) ||
-		  pl_may_change_calls(t, m + 1, e, d, x, &f->kept, false);
-	f->kept |= f->weak;
 	f->val = HF_CONST;
 	return true;
 }
@@ -672,12 +678,8 @@ static bool rotating_const(const ir_trace *t, uint32_t i, uint32_t l2,
 	bool ptr;
 	uint64_t k2;
 	if (g <= l2 || !body_last_pinned(t, l2, e, d, z, &ptr, &k2) ||
-	    pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, true) ||
-	    pl_may_change_calls(t, l2, g, d, x, &f->kept, true))
+	    !kept_across(t, i + 1, l2, x, f) || !kept_across(t, l2, g, x, f))
 		return false;
-	f->weak = pl_may_change_calls(t, i + 1, l2, d, x, &f->kept, false) ||
-		  pl_may_change_calls(t, l2, g, d, x, &f->kept, false);
-	f->kept |= f->weak;
 	if (ptr) {
 		f->val = HF_PTR;
 		return ir_val(t, y)->kind == 'r' && ptr_of(t, i, l2, y);

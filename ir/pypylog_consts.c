@@ -252,6 +252,18 @@ static bool slice_char_call(const ir_trace *t, const ir_op *op, uint64_t *c)
 	return true;
 }
 
+/* The op of T that makes V when it reads a char of a string
+ * (getarrayitem_gc_i(s, i, descr=<str>)), else NULL. */
+static const ir_op *str_char_read(const ir_trace *t, ir_vid v)
+{
+	uint32_t d = ir_defop(t, v);
+	const ir_op *g = d == UINT32_MAX ? NULL : &t->ops[d];
+	if (!g || g->opc != IR_GETARRAYITEM_GC_I || g->nargs != 2 ||
+	    !g->descr || strcmp(ir_strtext(t, g->descr), "<str>"))
+		return NULL;
+	return g;
+}
+
 /* Whether op R of T is str_eq_char(K, x) (pl_str_eq_calls' form of
  * ll_streq(K, t) with t the one-char string of x) with x = s[i], a char
  * read of a string that nothing between the read and R may write: then
@@ -262,12 +274,8 @@ static bool char_of_read(const ir_trace *t, const ir_op *r, ir_vid *s,
 	if (!calls_fn(t, r, "str_eq_char") || !pl_cptr_name(t, r->args[1]) ||
 	    pl_cptr_name(t, r->args[2]))
 		return false;
-	uint32_t d = ir_defop(t, r->args[2]);
-	if (d == UINT32_MAX)
-		return false;
-	const ir_op *g = &t->ops[d];
-	if (g->opc != IR_GETARRAYITEM_GC_I || g->nargs != 2 || !g->descr ||
-	    strcmp(ir_strtext(t, g->descr), "<str>"))
+	const ir_op *g = str_char_read(t, r->args[2]);
+	if (!g)
 		return false;
 	*s = g->args[0];
 	*i = g->args[1];
@@ -390,13 +398,8 @@ static bool char_compare(const ir_trace *t, const ir_op *q, uint64_t *c)
 		return false;
 	for (int a = 0; a < 2; a++) {
 		const ir_value *k = ir_val(t, q->args[1 - a]);
-		uint32_t d = ir_defop(t, q->args[a]);
-		if (k->tag != IR_VAL_CONST_INT || k->cval > 255 ||
-		    d == UINT32_MAX)
-			continue;
-		const ir_op *g = &t->ops[d];
-		if (g->opc == IR_GETARRAYITEM_GC_I && g->nargs == 2 &&
-		    g->descr && !strcmp(ir_strtext(t, g->descr), "<str>")) {
+		if (k->tag == IR_VAL_CONST_INT && k->cval <= 255 &&
+		    str_char_read(t, q->args[a])) {
 			*c = k->cval;
 			return true;
 		}

@@ -161,7 +161,8 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
  * holds input K, made before any call (the fact holds on entry, and no
  * store comes between: an object the trace reads a field of through
  * another input's field, trie_words' dict storage through the node's
- * dict).  A store into an object T allocated is into no input. */
+ * dict).  A store into an object T allocated is into no input
+ * (pl_may_change_calls). */
 static bool is_input(const ir_trace *t, ir_vid v, uint32_t k, const hfacts *hs)
 {
 	if (k >= t->ninputs)
@@ -174,11 +175,9 @@ static bool is_input(const ir_trace *t, ir_vid v, uint32_t k, const hfacts *hs)
 		return false;
 	const ir_op *op = &t->ops[d];
 	const char *fd = ir_strtext(t, op->descr);
-	for (uint32_t i = 0; i < d; i++)
-		if (t->ops[i].opc == IR_SETFIELD_GC && t->ops[i].nargs == 2 &&
-		    t->ops[i].descr && !ir_allocated(t, t->ops[i].args[0]) &&
-		    !strcmp(ir_strtext(t, t->ops[i].descr), fd))
-			return false;
+	bool kept; /* no call comes first: reads_before_call stops at one */
+	if (pl_may_change_calls(t, 0, d, fd, op->args[0], &kept, true))
+		return false;
 	for (uint32_t i = 0; i < hs->n; i++) {
 		const hfact *g = &hs->v[i];
 		if (g->val == k && g->obj < t->ninputs &&
