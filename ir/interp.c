@@ -25,7 +25,11 @@ typedef struct run {
 	heap h;
 	uint32_t nfresh;
 	uint32_t ncalls, capcalls;
-	bool undef;    /* the op just run accessed NULL */
+	bool undef; /* the op just run accessed NULL */
+	/* The last conditional call that did not call and is no event, or
+	 * UINT32_MAX: the guard_no_exception on it passes, no event
+	 * (ir_py_noexc_cond). */
+	uint32_t skipped;
 	bool *reached; /* per heap object: the world can reach it */
 	uint32_t capreached;
 	jp_err *err;
@@ -651,8 +655,13 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 			*out = cc == IR_PYCOND_VALUE ? a[0] : 0;
 			if (r->env->cond_events && r->env->cond_events[opi])
 				r->res->nrejected++;
+			else
+				r->skipped = opi;
 			return JP_OK;
 		}
+		if (r->skipped != UINT32_MAX &&
+		    ir_py_noexc_cond(t, op) == r->skipped)
+			return JP_OK;
 		/* A string helper on NULL is undefined (ir_py_needs_nonnull).
 		 */
 		for (uint32_t j = 0; j < op->nargs; j++)
@@ -803,7 +812,8 @@ jp_status interp_run(const ir_trace *t, const interp_env *env,
 		interp_result_free(res);
 		return jp_fail(err, JP_ENOMEM, "out of memory");
 	}
-	run r = {.t = t, .env = env, .res = res, .err = err};
+	run r = {
+	    .t = t, .env = env, .res = res, .err = err, .skipped = UINT32_MAX};
 	for (uint32_t i = 0; i < t->ninputs; i++) {
 		ir_vid v = t->inputs[i];
 		bool ref = t->vals[v].kind == 'r';

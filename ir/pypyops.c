@@ -299,6 +299,17 @@ bool ir_py_cond_calls(ir_pycond c, uint64_t x)
 	return c == IR_PYCOND_CALL ? x != 0 : x == 0;
 }
 
+uint32_t ir_py_noexc_cond(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc != IR_OPAQUE || op->result != IR_NOVAL ||
+	    strcmp(ir_op_name(t, op), "guard_no_exception"))
+		return UINT32_MAX;
+	const ir_op *q = seen_call(t, op);
+	return q && ir_py_cond_of(t, q) != IR_PYCOND_NONE
+		   ? (uint32_t)(q - t->ops)
+		   : UINT32_MAX;
+}
+
 const char *ir_py_call_event(const ir_trace *t, const ir_op *op,
 			     uint32_t *first)
 {

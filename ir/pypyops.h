@@ -232,6 +232,13 @@ ir_pycond ir_py_cond_of(const struct ir_trace *t, const struct ir_op *op);
 /* Whether a conditional call of kind C whose first argument is X calls. */
 bool ir_py_cond_calls(ir_pycond c, uint64_t x);
 
+/* For a guard_no_exception OP of T whose call (as ir_py_seen_descr finds
+ * it) is a conditional call: that call's op index; else UINT32_MAX.  When
+ * the conditional call did not call, nothing can be pending and the guard
+ * passes, no event (PyPy's rewrite.py drops the guard_no_exception of a
+ * cond_call it removed as never calling). */
+uint32_t ir_py_noexc_cond(const struct ir_trace *t, const struct ir_op *op);
+
 /* The name of the call op OP of T makes, as the events of two traces are
  * compared: a conditional call's plain call (*FIRST = 1: its arguments
  * start after the condition), else the op's own name (*FIRST = 0). */

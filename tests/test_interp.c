@@ -623,6 +623,45 @@ static void test_cond_calls(void)
 	ir_trace_free(t);
 }
 
+/* The guard_no_exception on a cond_call that did not call looks at no
+ * call: it passes and is no event (ir_py_noexc_cond).  After a call that
+ * was made, it is an event of its own, as after any call. */
+static void test_noexc_after_cond_call(void)
+{
+	ir_trace *t = parse_pypy(
+	    "[i0, i1]\n"
+	    "cond_call(i0, ConstClass(f), i1, descr=<Callv 0 i EF=5>)\n"
+	    "guard_no_exception()\n"
+	    "i2 = call_i(ConstClass(g), i1, descr=<Calli 8 i EF=5>)\n"
+	    "guard_no_exception()\n"
+	    "finish(i2)\n");
+	jp_err e;
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	static const struct {
+		uint64_t c;
+		uint32_t ncalls, op0;
+	} cases[] = {
+	    {0, 2, 2}, /* g and its guard: call 0 is g (op 2) */
+	    {1, 4, 0}, /* f, its guard, g, its guard */
+	};
+	uint64_t ret[4] = {7, 8, 9, 10};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint64_t args[2] = {cases[i].c, 5};
+		interp_env env = {
+		    .args = args, .nargs = 2, .call_ret = ret, .ncall_ret = 4};
+		interp_result r;
+		CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+		CHECK(r.outcome == INTERP_FINISH);
+		CHECK(r.ncalls == cases[i].ncalls);
+		if (r.ncalls)
+			CHECK(r.calls[0].op == cases[i].op0);
+		interp_result_free(&r);
+	}
+	ir_trace_free(t);
+}
+
 /* A string helper on NULL is undefined at the call, which is then no
  * event (ir_py_needs_nonnull); on a string it is an ordinary call. */
 static void test_string_helper_on_null(void)
@@ -700,6 +739,7 @@ int main(void)
 {
 	test_string_helper_on_null();
 	test_cond_calls();
+	test_noexc_after_cond_call();
 	test_kept_fields();
 	test_claims();
 	test_pure_calls_and_immutable_fields();

@@ -892,6 +892,7 @@ static bool enc_cond(hp *h, htrace *e, uint32_t i)
 		e->callplain[e->ncalls - 1] = true;
 		return true;
 	}
+	e->skipped = i;
 	if (op->result != IR_NOVAL) {
 		e->val[op->result] = x;
 		e->pts[op->result] = e->pts[op->args[0]];
@@ -1024,6 +1025,9 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 			return;
 		}
 		string_args_nonnull(h, e, i);
+		if (e->skipped != HP_NONE &&
+		    ir_py_noexc_cond(t, op) == e->skipped)
+			return; /* passes, no event */
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE)
 			enc_pure(h, e, i);
 		else if (ir_py_cond_of(t, op) == IR_PYCOND_NONE ||
@@ -1051,6 +1055,7 @@ jp_status hp_enc_one(hp *h, htrace *e)
 	}
 	for (uint32_t f = 0; f < h->nf; f++)
 		e->cur[f] = (hmem){h->f[f].h0, NULL};
+	e->skipped = HP_NONE;
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		if (ir_op_has(op->opc, IRF_MARK))

@@ -219,6 +219,10 @@ typedef struct htrace {
 	/* Per call: a conditional call that always calls, the event of its
 	 * plain call (enc_cond, ir_py_call_event). */
 	bool *callplain;
+	/* The last conditional call enc_cond found never to call, or
+	 * HP_NONE: the guard_no_exception on it passes, no event
+	 * (ir_py_noexc_cond; the interpreter's rule too). */
+	uint32_t skipped;
 	hmem *cheap; /* per call * nf: normalized heap at the call */
 	hset endesc;
 	hmem *eheap; /* nf: normalized heap at the end */
