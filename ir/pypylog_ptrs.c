@@ -563,11 +563,12 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 	return k;
 }
 
-/* The ops of T with a ConstPtr in role R, in order, at most CAP into OPS
- * (the argument's index into ARG); their number (all of them).  FATE: only
- * those whose holder has it (holder_fate); 0: any, but a comparison the
- * optimizer folds (folded_compare). */
-static uint32_t role_ops(const ir_trace *t, uint64_t r, uint64_t fate,
+/* The ops of T with a ConstPtr in role R (shallow_role, or mid_role when
+ * MID), in order, at most CAP into OPS (the argument's index into ARG);
+ * their number (all of them).  FATE: only those whose holder has it
+ * (holder_fate); 0: any, but a comparison the optimizer folds
+ * (folded_compare). */
+static uint32_t role_ops(const ir_trace *t, uint64_t r, bool mid, uint64_t fate,
 			 uint32_t *ops, uint32_t *arg, uint32_t cap)
 {
 	uint32_t n = 0;
@@ -575,7 +576,8 @@ static uint32_t role_ops(const ir_trace *t, uint64_t r, uint64_t fate,
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++)
 			if (pl_cptr_name(t, op->args[j]) &&
-			    shallow_role(t, i, j) == r &&
+			    (mid ? mid_role(t, i, j) : shallow_role(t, i, j)) ==
+				r &&
 			    (fate ? holder_fate(t, i) == fate
 				  : !folded_compare(t, op))) {
 				if (n < cap) {
@@ -597,8 +599,8 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 			   uint64_t r, uint64_t fate)
 {
 	uint32_t a[64], b[64], aj[64], bj[64];
-	uint32_t na = role_ops(p->orig, r, fate, a, aj, 64);
-	uint32_t nb = role_ops(p->opt, r, fate, b, bj, 64);
+	uint32_t na = role_ops(p->orig, r, false, fate, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, false, fate, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t k = 0; k < nb; k++) {
@@ -627,8 +629,8 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 			   uint64_t r, uint32_t norig)
 {
 	uint32_t a[64], aj[64], b[64], bj[64], k = UINT32_MAX;
-	uint32_t na = role_ops(p->orig, r, 0, a, aj, 64);
-	uint32_t nb = role_ops(p->opt, r, 0, b, bj, 64);
+	uint32_t na = role_ops(p->orig, r, false, 0, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, false, 0, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
@@ -650,11 +652,12 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
  * first appear, at most 64 into D; their number, or UINT32_MAX when more.
  * *AT: the place in D of the object op I (of OPT) names. */
 static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
-			      uint64_t r, uint32_t i, uint32_t *d, uint32_t *at)
+			      uint64_t r, bool mid, uint32_t i, uint32_t *d,
+			      uint32_t *at)
 {
 	const ir_trace *t = side ? p->opt : p->orig;
 	uint32_t a[64], aj[64], nd = 0;
-	uint32_t na = role_ops(t, r, 0, a, aj, 64);
+	uint32_t na = role_ops(t, r, mid, 0, a, aj, 64);
 	if (na > 64)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
@@ -678,13 +681,18 @@ static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
  * in each trace: the optimizer removes a guard_value on a map it already
  * checked, so ORIG may have more occurrences than OPT but not more
  * objects (elo_ratings' bridge checks two players' maps, both again after
- * a call; its optimized trace checks each once). */
+ * a call; its optimized trace checks each once).  The role is R, a
+ * mid_role when MID: the optimizer also moves a guard_value up, past
+ * guards of another kind of value in the same shallow role
+ * (parking_garage's bridge checks an array item's value before, not
+ * after, an object's map), and their order differs where the roles do
+ * not tell their arguments apart. */
 static uint32_t same_first_order(ptr_names *pn, const pl_pair *p, uint32_t i,
-				 uint64_t r, uint32_t norig)
+				 uint64_t r, bool mid, uint32_t norig)
 {
 	uint32_t da[64], db[64], at = UINT32_MAX;
-	uint32_t na = first_objects(pn, p, 0, r, i, da, &at);
-	uint32_t nb = first_objects(pn, p, 1, r, i, db, &at);
+	uint32_t na = first_objects(pn, p, 0, r, mid, i, da, &at);
+	uint32_t nb = first_objects(pn, p, 1, r, mid, i, db, &at);
 	if (na != nb || na == UINT32_MAX || at == UINT32_MAX)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < nb; m++)
@@ -727,7 +735,10 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 				k = orig_name_in(pn, p->orig, mid_role(t, i, j),
 						 0, true);
 			if (k == UINT32_MAX)
-				k = same_first_order(pn, p, i, r, norig);
+				k = same_first_order(pn, p, i, r, false, norig);
+			if (k == UINT32_MAX)
+				k = same_first_order(
+				    pn, p, i, mid_role(t, i, j), true, norig);
 			if (k != UINT32_MAX)
 				pn_unite(pn, k, x);
 		}

@@ -630,6 +630,44 @@ static void test_first_order(void)
 	}
 }
 
+/* A role where the optimizer moved a guard_value on another kind of
+ * value up, before the map's: in the shallow role (any guard_value) the
+ * objects appear in different orders, in the mid role (a guard_value of
+ * a map) in the same order, and the maps pair there (parking_garage's
+ * bridge).  ORIG checks the map three times (the second is the first's
+ * object by its recording); OPT twice, around the same call. */
+static void test_first_order_mid(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n[p0, i1]\n"
+	    "p2 = getfield_gc_r(p0, " MAP "guard_value(p2, ConstPtr(ptr3))\n"
+	    "p4 = getarrayitem_gc_r(p0, i1, descr=<ArrayP 8>)\n"
+	    "guard_value(p4, ConstPtr(ptr5))\n"
+	    "p6 = getfield_gc_r(p0, " MAP "guard_value(p6, ConstPtr(ptr7))\n"
+	    "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
+	    "p8 = getfield_gc_r(p0, " MAP "guard_value(p8, ConstPtr(ptr9))\n"
+	    "finish()\n[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f00001a0000 with 7 ops\n"
+	    "[p10, i11]\n"
+	    "+1: p12 = getarrayitem_gc_r(p10, i11, descr=<ArrayP 8>)\n"
+	    "+2: guard_value(p12, ConstPtr(ptr13), descr=<Guard0x1>) [p10]\n"
+	    "+3: p14 = getfield_gc_r(p10, " MAP
+	    "+4: guard_value(p14, ConstPtr(ptr15), descr=<Guard0x2>) [p10]\n"
+	    "+5: call_n(ConstClass(f), p10, descr=<Callv 0 r EF=5>)\n"
+	    "+6: p16 = getfield_gc_r(p10, " MAP
+	    "+7: guard_value(p16, ConstPtr(ptr17), descr=<Guard0x3>) [p10]\n"
+	    "+8: finish()\n[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const ir_trace *t = read_opt(text, &log);
+	if (!t)
+		return;
+	CHECK(guards_ptr(t, 0, "ptr5"));
+	CHECK(guards_ptr(t, 1, "ptr3"));
+	CHECK(guards_ptr(t, 2, "ptr9"));
+	pl_free(&log);
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -645,5 +683,6 @@ int main(void)
 	test_dropped_stores();
 	test_mid_role();
 	test_first_order();
+	test_first_order_mid();
 	return check_summary("test_pypylog_ptrs");
 }
