@@ -1,10 +1,11 @@
 /*
  * pypylog_consts.c - what the optimized trace shows of its constants'
  * memory, which PyPy's optimizer reads and the log does not print:
- * classes and one-char strings (docs/pypy.md, "Constant classes",
- * "Constant strings").  Both are assumptions, counted, and left out with
- * --consts-unknown.  Sections: classes; one-char strings; strings in
- * concatenations; class outputs.
+ * classes, one-char strings and string lengths (docs/pypy.md, "Constant
+ * classes", "Constant strings").  All are assumptions, counted, and
+ * left out with --consts-unknown.  Sections: classes; one-char strings;
+ * strings in concatenations and lengths in call arguments; class
+ * outputs.
  *
  * Classes.  PyPy's optimizer folds instance_ptr_eq/ne(a, b) when it knows
  * the class of both operands and the two differ (rewrite.py,
@@ -54,6 +55,12 @@
  * are, but added after those so that they are not taken for recorded
  * ones).  Counted in pl_pair.nstrs.  What is not caught: an optimizer
  * that writes the wrong chars, or a length of its own that matches them.
+ *
+ * Lengths in call arguments (call_lengths).  PyPy's optimizer reads a
+ * constant string's length and passes the number on: where a call of the
+ * optimized trace has a constant N and its partner strlen(K) + d, the
+ * pair assumes K has N - d chars, a guard_value(strlen(K), N - d) among
+ * the same facts.  Not when two calls disagree.
  *
  * Class outputs.  A finish output that is the same ConstClass in both
  * traces (`finish(ConstClass(AssertionError))` after guard_always_fails)
@@ -657,6 +664,7 @@ typedef struct kstr {
 	const char *k;
 	uint32_t n;
 	uint8_t c[KS_MAX];
+	bool len_only; /* only the length is known (call_lengths) */
 } kstr;
 
 typedef struct kstrs {
@@ -674,7 +682,7 @@ static bool emit_kstrs(copier *c, void *ctx)
 	for (uint32_t x = 0; x < ks->n; x++) {
 		const kstr *s = &ks->v[x];
 		ir_vid k = ir_const_ptr(d, s->k);
-		for (uint32_t j = 0; j <= s->n; j++) {
+		for (uint32_t j = s->len_only ? s->n : 0; j <= s->n; j++) {
 			bool len = j == s->n;
 			ir_vid a[2] = {k, len ? IR_NOVAL : ir_const_int(d, j)};
 			snprintf(name, sizeof name, "ikstr%u_%u", x, j);
@@ -697,6 +705,78 @@ static bool emit_kstrs(copier *c, void *ctx)
 	return true;
 }
 
+/* The ConstPtr K when V of T is strlen(K) + *OFF
+ * (getfield_gc_i(K, descr=<str>.length), pl_lin_of); else IR_NOVAL. */
+static ir_vid length_plus(const ir_trace *t, ir_vid v, uint64_t *off)
+{
+	ir_vid b = pl_lin_of(t, v, off);
+	uint32_t d = b == IR_NOVAL ? UINT32_MAX : ir_defop(t, b);
+	const ir_op *op = d == UINT32_MAX ? NULL : &t->ops[d];
+	if (!op || op->nargs != 1 || !pl_cptr_name(t, op->args[0]) ||
+	    !length_of(t, b, op->args[0]))
+		return IR_NOVAL;
+	return op->args[0];
+}
+
+/* Notes that constant K has N chars in V (*NV entries, CAP at most); an
+ * entry two arguments disagree on is dropped (its length set to
+ * UINT32_MAX, skipped by the caller). */
+static void note_length(kstr *v, uint32_t *nv, uint32_t cap, const char *k,
+			uint64_t n)
+{
+	for (uint32_t x = 0; x < *nv; x++)
+		if (!strcmp(v[x].k, k)) {
+			if (v[x].n != n)
+				v[x].n = UINT32_MAX;
+			return;
+		}
+	if (*nv < cap && n < UINT32_MAX)
+		v[(*nv)++] = (kstr){.k = k, .n = (uint32_t)n, .len_only = true};
+}
+
+/* Lengths in call arguments.  PyPy's optimizer reads a constant string's
+ * length from memory and passes the number on: the original's
+ * ll_append_res_slice(sb, K, 16, strlen(K)) is the optimized trace's
+ * ll_append_res_slice(sb, K, 16, 16) (csv_split's bridges).  Where an
+ * argument of a call of OPT is a constant N and the same argument of its
+ * partner (pl_paired_calls) is strlen(K) + d, the pair assumes K has
+ * N - d chars; not when two arguments disagree, nor for a K whose chars
+ * were learned from a concatenation.  Entries go into V (*NV, CAP). */
+static void call_lengths(const pl_pair *p, kstr *v, uint32_t *nv, uint32_t cap)
+{
+	uint32_t nc, *c, *o;
+	if (!pl_paired_calls(p, &c, &nc, &o))
+		return;
+	uint32_t first = *nv;
+	kstr *w = v + first;
+	uint32_t nw = 0;
+	for (uint32_t k = 0; k < nc; k++) {
+		if (c[k] == UINT32_MAX)
+			continue;
+		const ir_op *a = &p->orig->ops[o[k]], *b = &p->opt->ops[c[k]];
+		for (uint32_t j = 0; j < a->nargs && j < b->nargs; j++) {
+			uint64_t off, len;
+			ir_vid x = length_plus(p->orig, a->args[j], &off);
+			if (x == IR_NOVAL ||
+			    !pl_const_int(p->opt, b->args[j], INT32_MAX, &len))
+				continue;
+			const char *name = pl_cptr_name(p->orig, x);
+			bool known = false;
+			for (uint32_t y = 0; y < first; y++)
+				known |= !strcmp(v[y].k, name);
+			if (!known)
+				note_length(w, &nw, cap - first, name,
+					    len - off > INT32_MAX ? UINT32_MAX
+								  : len - off);
+		}
+	}
+	for (uint32_t y = 0; y < nw; y++)
+		if (w[y].n != UINT32_MAX)
+			v[(*nv)++] = w[y];
+	free(c);
+	free(o);
+}
+
 void pl_const_concats(pl_pair *p)
 {
 	if (!p->orig || !p->opt)
@@ -704,16 +784,19 @@ void pl_const_concats(pl_pair *p)
 	kparts o = {0}, t = {0};
 	orig_parts(p->orig, &o);
 	opt_parts(p->opt, &t);
-	kstr *v = o.n && !o.oom && !t.oom && o.n == t.n ? calloc(o.n, sizeof *v)
-							: NULL;
+	bool parts = o.n && !o.oom && !t.oom && o.n == t.n;
+	uint32_t cap = (parts ? o.n : 0) + p->opt->nops;
+	kstr *v = calloc(cap + 1, sizeof *v);
 	uint32_t n = 0;
-	for (uint32_t j = 0; v && j < o.n; j++) {
+	for (uint32_t j = 0; v && parts && j < o.n; j++) {
 		bool seen = false;
 		for (uint32_t x = 0; x < n; x++)
 			seen |= !strcmp(v[x].k, o.v[j].k);
 		if (!seen && learned(&o, &t, o.v[j].k, v[n].c, &v[n].n))
 			v[n++].k = o.v[j].k;
 	}
+	if (v)
+		call_lengths(p, v, &n, cap);
 	if (n) {
 		kstrs ks = {v, n};
 		ir_trace *a = pl_with_prefix(p->orig, emit_kstrs, &ks);

@@ -160,6 +160,20 @@ awk '/^finish\(i1\)/ { print "i7 = call_pure_i(ConstClass(ll_streq__rpy_stringPt
 grep -q '^guard_false(i7)' "$tmp/cc2.log" || bad "const_char_compare: the edit did not apply"
 log_has "const_char_compare with two calls" '^bridge 0x7f0000c0cccc .* unknown' "$tmp/cc2.log"
 
+# A constant string's length the optimized trace passes to a call where
+# the original passes strlen(K) (csv_split's K[16:] of a 16-char K): K
+# is taken to have that many chars, an assumption --consts-unknown turns
+# off; two calls that disagree teach nothing.
+log_has const_len_call_arg '^bridge 0x7f0000c0dddd .* proved .*1 constant string' \
+  "$C/const_len_call_arg.log"
+log_has "const_len_call_arg --consts-unknown" '^bridge 0x7f0000c0dddd .* unknown' \
+  --consts-unknown "$C/const_len_call_arg.log"
+awk '/^guard_no_exception\(\)$/ { print; print "call_n(ConstClass(ll_append_res_slice__stringbuilderPtr_rpy_stringPtr_Signed_Signed), p0, ConstPtr(ptr2), 3, i1, descr=<Callv 0 rrii EF=5>)" }
+  /^\+20: guard_no_exception/ { print; print "+25: call_n(ConstClass(ll_append_res_slice__stringbuilderPtr_rpy_stringPtr_Signed_Signed), p0, ConstPtr(ptr3), 3, 8, descr=<Callv 0 rrii EF=5>)"; next }
+  !/^guard_no_exception\(\)$/ { print }' "$C/const_len_call_arg.log" >"$tmp/cl2.log"
+grep -q '^+25: call_n' "$tmp/cl2.log" || bad "const_len_call_arg: the edit did not apply"
+log_has "const_len_call_arg with two lengths" '^bridge 0x7f0000c0dddd .* unknown' "$tmp/cl2.log"
+
 # A field value the parent checked "not > 0" and "not < 0" is the
 # constant 0 in the bridge (pl_const_of's bounds); with one bound only it
 # is not a constant, and the bridge that folded it is not proved.
