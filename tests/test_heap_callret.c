@@ -311,6 +311,40 @@ static void test_every_identity_escapes(void)
 	sb_release(&b);
 }
 
+/* With heap_proof_only (what jitprove log asks, where a heap pair's
+ * refutation is not confirmed) a heap pair stops at its first obligation
+ * not proved, the rest unasked; without it every obligation is asked.
+ * The elidable-call pair has several unknown obligations; the verdict is
+ * unknown either way. */
+static void test_heap_proof_only(void)
+{
+	char *a = slurp("corpus/regressions/elidable-call-folded/orig.trace");
+	char *b = slurp("corpus/regressions/elidable-call-folded/opt.trace");
+	ir_trace *x = a ? parse(a) : NULL, *y = b ? parse(b) : NULL;
+	CHECK(x != NULL && y != NULL);
+	for (int only = 0; only < 2 && x && y; only++) {
+		ver_opts o = ver_default_opts();
+		o.heap_proof_only = only;
+		ver_result r;
+		jp_err err;
+		CHECK(ver_check(C, x, y, &o, &r, &err) == JP_OK);
+		CHECK(r.verdict == VER_UNKNOWN);
+		uint32_t unknown = 0, unasked = 0;
+		for (uint32_t i = 0; i < r.nobl; i++) {
+			unknown +=
+			    r.obl[i].checked && r.obl[i].status == VER_UNKNOWN;
+			unasked += !r.obl[i].checked;
+		}
+		CHECK(only ? unknown == 1 && unasked > 0 : unknown > 1);
+		CHECK(r.failed >= 0 && r.obl[r.failed].checked);
+		ver_result_free(&r);
+	}
+	ir_trace_free(x);
+	ir_trace_free(y);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	jp_err err;
@@ -325,6 +359,7 @@ int main(void)
 	test_pairing_last_store();
 	test_interp_returns_object();
 	test_every_identity_escapes();
+	test_heap_proof_only();
 	ver_ctx_free(C);
 	return check_summary("test_heap_callret");
 }

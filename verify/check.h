@@ -96,6 +96,14 @@ typedef struct ver_opts {
 	 * blows up costs the caller no memory (default true; the libFuzzer
 	 * targets turn it off). */
 	bool isolate;
+	/* Only a proof is of use for a heap pair (verify/heap.h): the caller
+	 * reports its refutations as unknown (jitprove log, whose heap
+	 * counterexamples rest on a guessed pairing).  Such a pair stops at
+	 * its first obligation that is not proved, with that obligation's
+	 * reason, instead of asking the rest: the verdict is unknown either
+	 * way.  The second try with the pairing a replay forced (ver_check)
+	 * still runs when the first left one (default false). */
+	bool heap_proof_only;
 	/* Names of the traces in error messages (file names); NULL gives
 	 * "original trace" / "optimized trace". */
 	const char *orig_name, *opt_name;
