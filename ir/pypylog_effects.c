@@ -592,12 +592,39 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	return n;
 }
 
+/* The name of the ConstClass OP of T calls with its first argument, of
+ * a call with N arguments and a result, or NULL. */
+static const char *fn_of(const ir_trace *t, const ir_op *op, uint32_t n)
+{
+	if (op->opc != IR_OPAQUE || op->nargs != n || op->result == IR_NOVAL ||
+	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+		return NULL;
+	return ir_valname(t, op->args[0]);
+}
+
+/* Whether call A of T is the char form PyPy's optimizer makes of call B
+ * of U, a string compare with a constant of one char (vstring.py,
+ * handle_str_equal_level1): str_eq_char(s, c) for str_eq(s, K) or
+ * str_eq(K, s), K a ConstPtr (the front end's names of the helpers).
+ * They pair as one call, as pl_const_strings then reads them. */
+static bool char_form(const ir_trace *t, const ir_op *a, const ir_trace *u,
+		      const ir_op *b)
+{
+	const char *fa = fn_of(t, a, 3), *fb = fn_of(u, b, 3);
+	return fa && fb && !strcmp(fa, "str_eq_char") &&
+	       !strcmp(fb, "str_eq") &&
+	       (pl_cptr_name(u, b->args[1]) != NULL) !=
+		   (pl_cptr_name(u, b->args[2]) != NULL);
+}
+
 /* Whether call ops A of T and B of U call the same function the same
  * way: the op, its function (a ConstClass or constant first argument)
- * and its descr. */
+ * and its descr; or A is the char form of B, or B of A (char_form). */
 static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
 		      const ir_op *b)
 {
+	if (char_form(t, a, u, b) || char_form(u, b, t, a))
+		return true;
 	const char *na = ir_op_name(t, a), *nb = ir_op_name(u, b);
 	/* a cond_call the optimizer knew to be taken is a call_n of the
 	 * same function (json_pretty's list resize on an empty list) */

@@ -950,6 +950,14 @@ log_has "const_str_char proved" \
   '^bridge 0x7f0000c4aaaa .* proved .*1 constant string)' "$C/const_str_char.log"
 log_has "const_str_char without the assumption" '^bridge 0x7f0000c4aaaa .* unknown' \
   --consts-unknown "$C/const_str_char.log"
+# With a never-made cond_call (and its guard_no_exception) before the
+# compare, the traces' calls are aligned by a common subsequence; the
+# char form still pairs with the str_eq it comes from (char_form).
+awk '{print} /^guard_nonnull\(p1\)$/ {print "i5 = int_eq(1, 2)"; print "cond_call(i5, ConstClass(f), p0, descr=<Callv 0 r EF=5>)"; print "guard_no_exception()"}' \
+  "$C/const_str_char.log" >"$tmp/csc2.log"
+grep -q '^cond_call(i5' "$tmp/csc2.log" || bad "const_str_char: the edit did not apply"
+log_has "const_str_char after a dropped cond_call" \
+  '^bridge 0x7f0000c4aaaa .* proved .*1 constant string)' "$tmp/csc2.log"
 # The same for a one-char slice, s[i:i+1] == '#', which PyPy compares as
 # s's char i (str_eq_slice_char): proved with the assumption, counted;
 # unknown without it.
