@@ -459,25 +459,46 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 	return false;
 }
 
+/* Whether value A of T and value B of U are surely two values: two
+ * integer constants that differ, or NULL and a ConstPtr (never NULL). */
+static bool surely_differ(const ir_trace *t, ir_vid a, const ir_trace *u,
+			  ir_vid b)
+{
+	const ir_value *x = ir_val(t, a), *y = ir_val(u, b);
+	if (x->tag == IR_VAL_CONST_INT && y->tag == IR_VAL_CONST_INT)
+		return x->cval != y->cval;
+	return (x->tag == IR_VAL_CONST_NULL && y->tag == IR_VAL_CONST_PTR) ||
+	       (x->tag == IR_VAL_CONST_PTR && y->tag == IR_VAL_CONST_NULL);
+}
+
 /* Whether T stores what op LIKE of U stores in ops [FROM, TO): the field
  * of its descr, or for an item store an item of its descr at the same
  * constant index, or (ANY_INDEX) at an index that is no constant, which
  * may be any.  Items of one descr are the items of every array of it, so
  * an item store elsewhere says nothing of whether this one was
- * delayed. */
+ * delayed.  With ALIKE, a store of a value surely other than LIKE's
+ * (surely_differ) is not that store: the optimized trace wrote an earlier
+ * store of the original's and delayed the last one (kv_parser's bridge
+ * sets a frame's local to a constant, then to NULL before a call, and
+ * its optimized trace writes the constant before the call and NULL
+ * after). */
 static bool stores_slot_in(const ir_trace *t, uint32_t from, uint32_t to,
-			   const ir_trace *u, const ir_op *like, bool any_index)
+			   const ir_trace *u, const ir_op *like, bool any_index,
+			   bool alike)
 {
 	const char *d = kept_store(u, like);
-	if (!item_store(u, like))
-		return stores_in(t, from, to, d);
-	uint64_t k, x;
-	bool kc = const_index(u, like, &k);
+	bool item = item_store(u, like) != NULL;
+	uint64_t k = 0, x = 0;
+	bool kc = item && const_index(u, like, &k);
+	ir_vid v = like->args[like->nargs - 1];
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *q = &t->ops[i];
-		const char *w = item_store(t, q);
-		if (!w || strcmp(w, d))
+		const char *w = item ? item_store(t, q) : kept_store(t, q);
+		if (!w || strcmp(w, d) ||
+		    (alike && surely_differ(t, q->args[q->nargs - 1], u, v)))
 			continue;
+		if (!item)
+			return true;
 		bool known = const_index(t, q, &x) && kc;
 		if (known ? x == k : any_index)
 			return true;
@@ -567,7 +588,8 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	for (uint32_t i = o[k]; i-- > 0;) {
 		const char *d = kept_store(u, &u->ops[i]);
 		if (!d || in_list(sb, d) ||
-		    stores_slot_in(u, i + 1, o[k], u, &u->ops[i], false) ||
+		    stores_slot_in(u, i + 1, o[k], u, &u->ops[i], false,
+				   false) ||
 		    ir_allocated(u, u->ops[i].args[0]) ||
 		    passed_to_call(u, u->ops[i].args[0], i, o[k]))
 			continue; /* not the last store before call K; an
@@ -580,7 +602,7 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 		    j > 0 && c[j - 1] != UINT32_MAX ? c[j - 1] + 1 : 0;
 		/* Stored after call K, or never in the optimized trace when
 		 * the original undoes its store (undone_after). */
-		if (stores_slot_in(t, from, c[k], u, &u->ops[i], true) ||
+		if (stores_slot_in(t, from, c[k], u, &u->ops[i], true, true) ||
 		    !same_item_after(u, &u->ops[i], t, c[k], true) ||
 		    (!stored_later(t, c[k], d) &&
 		     (stores_in(t, from, t->nops, d) ||

@@ -357,6 +357,52 @@ static void test_delayed_item_store(void)
 	}
 }
 
+/* The original stores item 3 twice before call f and once more after it,
+ * the optimized trace the first value before f and the last after it
+ * (kv_parser's bridge: a frame's local set to a constant, then NULL,
+ * before a call and NULL again after it): the last store was delayed, so
+ * f ignores the items.  Not when the optimized trace's store before f may
+ * be the last value (an input: surely_differ says nothing), nor when it
+ * is the last value. */
+static void test_delayed_last_item_store(void)
+{
+	static const char *const first[3] = {"7", "i2", "7"};
+	static const char *const before[3] = {"7", "i12", "0"};
+	static const uint32_t expect[3] = {1, 0, 0};
+	for (int v = 0; v < 3; v++) {
+		char text[1400];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[p0, p1, i2]\n"
+			 "setarrayitem_gc(p0, 3, %s, descr=<ArrayS 8>)\n"
+			 "setarrayitem_gc(p0, 3, 0, descr=<ArrayS 8>)\n"
+			 "i3 = call_i(ConstClass(f), p1, descr=<Calli 8 r "
+			 "EF=5>)\n"
+			 "guard_no_exception()\n"
+			 "setarrayitem_gc(p0, 3, 0, descr=<ArrayS 8>)\n"
+			 "finish(i3)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0d with 5 ops\n"
+			 "[p10, p11, i12]\n"
+			 "+1: setarrayitem_gc(p10, 3, %s, descr=<ArrayS 8>)\n"
+			 "+2: i13 = call_i(ConstClass(f), p11, descr=<Calli 8 "
+			 "r EF=5>)\n"
+			 "+3: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+			 "+4: setarrayitem_gc(p10, 3, 0, descr=<ArrayS 8>)\n"
+			 "+5: finish(i13)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 first[v], before[v]);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(ignoring_items(p->opt) == expect[v]);
+		CHECK(ignoring_items(p->orig) == expect[v]);
+		pl_free(&log);
+	}
+}
+
 /* A store the original undoes after the calls, which the optimized trace
  * never makes (pypylog_effects.c, undone_after): PyPy pushes a frame for
  * an inlined call by storing a new virtual reference into the execution
@@ -574,6 +620,7 @@ int main(void)
 	test_call_result_read();
 	test_delayed_store();
 	test_delayed_item_store();
+	test_delayed_last_item_store();
 	test_undone_store();
 	test_undone_nested();
 	test_undone_read_back();
