@@ -327,15 +327,17 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 			continue;
 		}
 		all = false;
-		bool stop = fl.proof_only ||
-			    (ps->heap_pair && ps->opts->heap_proof_only);
+		bool only = ps->heap_pair && ps->opts->heap_proof_only;
 		if (ans == Z3_L_UNDEF) {
 			ps->gave_up = true;
 			chk_settle(ps, i, VER_UNKNOWN, VER_BY_NONE,
 				   clk_now_ms() - t1);
 			if (ps->res->failed < 0)
 				ps->res->failed = (int32_t)i;
-			if (stop)
+			/* No model, no pairing learnt: a later obligation's
+			 * replay may still give the hint of a second try. */
+			if (fl.proof_only ||
+			    (only && (ps->hint || hp_has_hint(ps->heap))))
 				break;
 			continue;
 		}
@@ -344,7 +346,7 @@ static jp_status run_mode(chk_pair *ps, const uint32_t *match, run_flags fl,
 		if (ps->heap_pair) {
 			bool refuted;
 			st = heap_cex(ps, i, t1, neg, x, &refuted, err);
-			if (st || refuted || stop)
+			if (st || refuted || only)
 				break;
 			continue;
 		}

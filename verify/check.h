@@ -100,9 +100,13 @@ typedef struct ver_opts {
 	 * reports its refutations as unknown (jitprove log, whose heap
 	 * counterexamples rest on a guessed pairing).  Such a pair stops at
 	 * its first obligation that is not proved, with that obligation's
-	 * reason, instead of asking the rest: the verdict is unknown either
-	 * way.  The second try with the pairing a replay forced (ver_check)
-	 * still runs when the first left one (default false). */
+	 * reason, instead of asking the rest: the verdict of this try is
+	 * unknown either way.  Only a later replay's pairing of fresh
+	 * objects (the hint of ver_check's second try) could still help, so
+	 * an obligation left without a model (a timeout, a solver that
+	 * died) stops the first try only once a hint is there; one whose
+	 * model was replayed stops it, and the second try stops at once
+	 * (default false). */
 	bool heap_proof_only;
 	/* Names of the traces in error messages (file names); NULL gives
 	 * "original trace" / "optimized trace". */

@@ -273,6 +273,10 @@ bool hp_div_orig_guard(const hp *h, uint32_t *g);
  * proof under any pairing is a proof (heap.h, identities). */
 uint32_t *hp_take_hint(hp *h);
 
+/* Whether a replay of this check has left such a pairing (hp_take_hint
+ * would give one). */
+bool hp_has_hint(const hp *h);
+
 /* The obligation of the list (hp_obligations) that the divergence of
  * the last replay or screening that found one is about (a call, the
  * guard the original leaves at, the end), or -1. */

@@ -920,6 +920,11 @@ static int run_compare(hp *h, henv *vp, const char *what, bool model,
 	return ans;
 }
 
+bool hp_has_hint(const hp *h)
+{
+	return h && h->hint_out;
+}
+
 uint32_t *hp_take_hint(hp *h)
 {
 	uint32_t *x = h->hint_out;
