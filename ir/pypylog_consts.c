@@ -218,10 +218,8 @@ void pl_const_classes(pl_pair *p)
  * pl_str_eq_calls: "str_eq" or "str_eq_char") with three arguments. */
 static bool calls_fn(const ir_trace *t, const ir_op *op, const char *name)
 {
-	return op->opc == IR_OPAQUE && op->nargs == 3 &&
-	       op->result != IR_NOVAL &&
-	       ir_val(t, op->args[0])->tag == IR_VAL_CONST_CLASS &&
-	       !strcmp(ir_valname(t, op->args[0]), name);
+	const char *f = pl_call_fn(t, op, 3);
+	return f && !strcmp(f, name);
 }
 
 /* The argument of the str_eq call OP of T that is a ConstPtr (1 or 2),

@@ -614,9 +614,7 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	return n;
 }
 
-/* The name of the ConstClass OP of T calls with its first argument, of
- * a call with N arguments and a result, or NULL. */
-static const char *fn_of(const ir_trace *t, const ir_op *op, uint32_t n)
+const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n)
 {
 	if (op->opc != IR_OPAQUE || op->nargs != n || op->result == IR_NOVAL ||
 	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
@@ -632,7 +630,7 @@ static const char *fn_of(const ir_trace *t, const ir_op *op, uint32_t n)
 static bool char_form(const ir_trace *t, const ir_op *a, const ir_trace *u,
 		      const ir_op *b)
 {
-	const char *fa = fn_of(t, a, 3), *fb = fn_of(u, b, 3);
+	const char *fa = pl_call_fn(t, a, 3), *fb = pl_call_fn(u, b, 3);
 	return fa && fb && !strcmp(fa, "str_eq_char") &&
 	       !strcmp(fb, "str_eq") &&
 	       (pl_cptr_name(u, b->args[1]) != NULL) !=

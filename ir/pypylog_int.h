@@ -178,6 +178,9 @@ bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
+/* The name of the ConstClass OP of T calls with its first argument, of
+ * a call with N arguments and a result, or NULL (pypylog_effects.c). */
+const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n);
 /* The calls of P's traces as pl_call_effects pairs them: *C the optimized
  * trace's call ops (*NC of them; UINT32_MAX where unpaired), *O the
  * original's partner of each; both malloc'd.  False (nothing to free)
