@@ -543,6 +543,35 @@ static jp_status str_copy(run *r, const char *d, const uint64_t *a)
 	return JP_OK;
 }
 
+/* A force_virtualizable (ir_py_clears_vable) of frame A[F] under the
+ * condition A[C]: where it calls, every vable_token field of the frame,
+ * written or initial, becomes NULL; through a NULL frame it is
+ * undefined.  No event. */
+static jp_status clear_vable(run *r, const uint64_t *a, uint32_t f, uint32_t c)
+{
+	if (c != UINT32_MAX && a[c] == 0)
+		return JP_OK;
+	if (a[f] == 0) {
+		r->undef = true;
+		return JP_OK;
+	}
+	interp_obj *o = touch(r, a[f]);
+	if (!o)
+		return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < o->nfields; i++)
+		if (ir_py_is_vable_token(o->fields[i])) {
+			o->values[i] = 0;
+			o->kinds[i] = 'r';
+		}
+	for (uint32_t i = 0; o->fresh < 0 && i < r->env->ninit; i++) {
+		const interp_cell *x = &r->env->init[i];
+		if (x->addr == a[f] && ir_py_is_vable_token(x->field) &&
+		    !set_field(o, x->field, 0, 'r'))
+			return jp_fail(r->err, JP_ENOMEM, "out of memory");
+	}
+	return JP_OK;
+}
+
 /* A call that is a function of its arguments: the environment's entry,
  * no event, no effect (a cached hash: its cache when not 0; the
  * guard_no_exception after it: nothing). */
@@ -641,8 +670,11 @@ static jp_status do_heap(run *r, uint32_t opi, const uint64_t *a, uint64_t *out,
 	case IR_ESCAPE_I:
 	case IR_OPAQUE: {
 		const char *cd = ir_py_str_copy(t, op);
+		uint32_t vc, vf = ir_py_clears_vable(t, op, &vc);
 		if (cd)
 			return str_copy(r, cd, a);
+		if (vf != UINT32_MAX)
+			return clear_vable(r, a, vf, vc);
 		if (ir_pycall_of(t, op) != IR_PYCALL_OPAQUE) {
 			do_pure(r, opi, a, out);
 			return JP_OK;

@@ -234,6 +234,22 @@ static bool read_again(const ir_trace *t, uint32_t oc, const char *d,
 }
 
 static bool in_list(const strbuf *sb, const char *d);
+static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
+		      const char *d);
+
+/* Whether the original stores field D after its call K (at op OO) and the
+ * optimized trace stores it nowhere after its call K (at OC): PyPy's heap
+ * cache drops a store of the value it knows the field holds, which it
+ * knows across a call only when the call's EffectInfo does not write the
+ * field (kv_parser's bridge reads the execution context's
+ * sys_exc_operror on entry and the original stores the same value back
+ * at its end). */
+static bool store_dropped(const pl_pair *p, uint32_t oc, uint32_t oo,
+			  const char *d)
+{
+	return stores_in(p->orig, oo + 1, p->orig->nops, d) &&
+	       !stores_in(p->opt, oc + 1, p->opt->nops, d);
+}
 
 /* The fields the optimized trace takes its call K (at op OC) to keep, the
  * unoptimized one's at OO, appended to SB; their number.  A field the
@@ -243,7 +259,8 @@ static bool in_list(const strbuf *sb, const char *d);
  * session 31 so is a field it stored before the call and read nowhere
  * before it: PyPy's heap cache keeps what a store wrote as it keeps what
  * a read found (ring_median's generator frame, whose code object the
- * original reads back after a list resize). */
+ * original reads back after a list resize).  Since session 40 a store
+ * the optimized trace dropped counts as such a read (store_dropped). */
 static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 {
 	const ir_trace *t = p->opt;
@@ -263,7 +280,7 @@ static uint32_t kept_at(const pl_pair *p, uint32_t oc, uint32_t oo, strbuf *sb)
 		if (read_again(t, oc, d, store ? NULL : op))
 			continue;
 		reads_of(p->orig, d, oo + 1, p->orig->nops, &fo, &lo);
-		if (fo == UINT32_MAX)
+		if (fo == UINT32_MAX && !store_dropped(p, oc, oo, d))
 			continue; /* the original does not read it after */
 		add_kept(sb, d);
 		n++;
@@ -291,6 +308,27 @@ static bool stores_near(const ir_trace *t, uint32_t c, const char *d,
 		if (s && !strcmp(s, d))
 			return true;
 		if (is_call(t, op) && !guard_call(t, op))
+			return false;
+	}
+	return false;
+}
+
+/* Whether T stores the cell of store OP (at op I) before it, back to its
+ * previous call that is not a guard: the same field, or for an item at a
+ * constant index, the same item (an array's items are separate cells, and
+ * the optimizer delays each store of its own). */
+static bool stored_before(const ir_trace *t, uint32_t i, const ir_op *op)
+{
+	uint64_t k, x;
+	const char *d = kept_store(t, op);
+	if (!item_store(t, op) || !const_index(t, op, &k))
+		return stores_near(t, i, d, true);
+	while (i-- > 0) {
+		const ir_op *q = &t->ops[i];
+		const char *s = item_store(t, q);
+		if (s && !strcmp(s, d) && const_index(t, q, &x) && x == k)
+			return true;
+		if (is_call(t, q) && !guard_call(t, q))
 			return false;
 	}
 	return false;
@@ -330,11 +368,15 @@ static bool private_until(const ir_trace *t, ir_vid x, uint32_t i, uint32_t to)
 
 /* Whether the store OP of U, when it stores an item, is matched by a
  * store of T of an item of the same descr at the same constant index
- * after T's op C, before T's next call (PAST_CALLS: before T reads an
- * item of the descr): the evidence that the optimizer delayed that very
- * store past call C, not that it stored another item of the descr there
- * (every array of one descr shares it: a list's items and a frame's
- * stack).  True for a field store. */
+ * after T's op C, before T's next call (PAST_CALLS: any later) and
+ * before T reads an item of the descr at that index or at one that is not
+ * a constant: the evidence that the optimizer delayed that very store
+ * past call C, not that it stored another item of the descr there (every
+ * array of one descr shares it: a list's items and a frame's stack).
+ * PyPy's heap cache keeps item stores per constant index and writes a
+ * delayed one out before a read of the same index of an array that may
+ * be the same (heap.py, possible_aliasing), not before a read of another
+ * constant index.  True for a field store. */
 static bool same_item_after(const ir_trace *u, const ir_op *op,
 			    const ir_trace *t, uint32_t c, bool past_calls)
 {
@@ -350,7 +392,8 @@ static bool same_item_after(const ir_trace *u, const ir_op *op,
 		if (w && !strcmp(w, d) && const_index(t, q, &x) && x == k)
 			return true;
 		const char *r = kept_read(t, q);
-		if ((r && !strcmp(r, d)) ||
+		if ((r && !strcmp(r, d) &&
+		     !(const_index(t, q, &x) && x != k)) ||
 		    (!past_calls && is_call(t, q) && !guard_call(t, q)))
 			return false;
 	}
@@ -381,8 +424,7 @@ static uint32_t ignored_at(const pl_pair *p, uint32_t oc, uint32_t oo,
 		}
 		const char *d = kept_store(o, op);
 		if (!d || (crossed && !private_until(o, op->args[0], i, oo)) ||
-		    stores_near(o, i, d, true) ||
-		    !stores_near(t, oc, d, false) ||
+		    stored_before(o, i, op) || !stores_near(t, oc, d, false) ||
 		    !same_item_after(o, op, t, oc, false) ||
 		    (stores_near(t, oc, d, true) &&
 		     stores_near(o, oo, d, false)))

@@ -192,6 +192,28 @@ bool ir_py_forces_vable(const char *call_descr)
 	return ir_py_oopspec(call_descr) == 121;
 }
 
+uint32_t ir_py_clears_vable(const ir_trace *t, const ir_op *op, uint32_t *cond)
+{
+	if (op->opc != IR_OPAQUE || op->result != IR_NOVAL || !op->descr ||
+	    !ir_py_forces_vable(t->strs[op->descr]))
+		return UINT32_MAX;
+	const char *name = ir_op_name(t, op);
+	if (!strcmp(name, "cond_call") && op->nargs == 3) {
+		*cond = 0;
+		return 2;
+	}
+	if (!strcmp(name, "call_n") && op->nargs == 2) {
+		*cond = UINT32_MAX;
+		return 1;
+	}
+	return UINT32_MAX;
+}
+
+bool ir_py_is_vable_token(const char *field)
+{
+	return strstr(field, ".vable_token ") != NULL;
+}
+
 const char *ir_py_not_class(const char *descr, size_t *len)
 {
 	static const char key[] = "<not-class=";
@@ -211,7 +233,7 @@ bool ir_py_call_keeps(const char *opname, const char *call_descr,
 	if (ir_py_elidable(call_descr))
 		return true; /* it writes nothing: no field, no item */
 	if (ir_py_forces_vable(call_descr))
-		return !strstr(field, ".vable_token ");
+		return !ir_py_is_vable_token(field);
 	return listed(call_descr, " keeps=", field) ||
 	       items_listed(call_descr, " keeps=", field) ||
 	       ir_py_call_ignores(call_descr, field);

@@ -173,6 +173,22 @@ bool ir_py_items_token(const char *descr, char *buf, size_t cap);
  * to NULL -- the one field the model lets it change. */
 bool ir_py_forces_vable(const char *call_descr);
 
+/* The frame op OP of T clears when it is a force_virtualizable
+ * (ir_py_forces_vable) that is a cond_call(c, f, frame) or a
+ * call_n(f, frame): its index in OP's arguments, with in *COND the index
+ * of the condition (UINT32_MAX for the call_n: it always calls).  Else
+ * UINT32_MAX.  The function PyPy calls is clear_vable_token
+ * (virtualizable.py): "if frame.vable_token: force_now(frame)", after
+ * which vable_token is NULL.  Its EffectInfo reads and writes nothing, so
+ * such an op is no call event: it sets the frame's vable_token to NULL
+ * where it calls (a NULL token stays NULL, so a condition PyPy kept from
+ * an earlier read changes nothing), and is undefined where it calls with
+ * a NULL frame. */
+uint32_t ir_py_clears_vable(const struct ir_trace *t, const struct ir_op *op,
+			    uint32_t *cond);
+/* Whether the field of descr FIELD is a frame's vable_token. */
+bool ir_py_is_vable_token(const char *field);
+
 /* The class named by the descr "<not-class=C>" of a ptr_eq or ptr_ne
  * (jitprove log's constant classes, ir/pypylog_consts.c): the
  * comparison's ConstPtr operand is no instance of C.  Returns C and its

@@ -662,6 +662,47 @@ static void test_noexc_after_cond_call(void)
 	ir_trace_free(t);
 }
 
+/* A force_virtualizable (cond_call ... OS=121; ir_py_clears_vable) is no
+ * call event: where it calls it sets the frame's vable_token to NULL,
+ * whether the token was written by the trace or is the initial one; where
+ * it does not call it changes nothing; with a NULL frame it is
+ * undefined. */
+static void test_clear_vable(void)
+{
+	ir_trace *t = parse_pypy(
+	    "[p0, i1]\n"
+	    "cond_call(i1, 7, p0, descr=<Callv 0 r EF=2 OS=121>)\n"
+	    "p2 = getfield_gc_r(p0, descr=<FieldP F.vable_token 8>)\n"
+	    "finish(p2)\n");
+	jp_err e;
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	static const struct {
+		uint64_t frame, calls, token;
+		interp_outcome out;
+	} cases[] = {
+	    {0x1000, 1, 0, INTERP_FINISH},
+	    {0x1000, 0, 0x55, INTERP_FINISH},
+	    {0, 1, 0, INTERP_UNDEFINED},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		uint64_t args[2] = {cases[i].frame, cases[i].calls};
+		interp_cell init[] = {
+		    {0, 0x1000, "<FieldP F.vable_token 8>", 0x55}};
+		interp_env env = {
+		    .args = args, .nargs = 2, .init = init, .ninit = 1};
+		interp_result r;
+		CHECK(interp_run(t, &env, &r, &e) == JP_OK);
+		CHECK(r.outcome == cases[i].out);
+		CHECK(r.ncalls == 0);
+		if (r.outcome == INTERP_FINISH)
+			CHECK(r.nout == 1 && r.out[0] == cases[i].token);
+		interp_result_free(&r);
+	}
+	ir_trace_free(t);
+}
+
 /* A string helper on NULL is undefined at the call, which is then no
  * event (ir_py_needs_nonnull); on a string it is an ordinary call. */
 static void test_string_helper_on_null(void)
@@ -740,6 +781,7 @@ int main(void)
 	test_string_helper_on_null();
 	test_cond_calls();
 	test_noexc_after_cond_call();
+	test_clear_vable();
 	test_kept_fields();
 	test_claims();
 	test_pure_calls_and_immutable_fields();

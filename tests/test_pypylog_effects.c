@@ -573,6 +573,97 @@ static void test_stored_kept(void)
 	}
 }
 
+/* Item stores are delayed one cell at a time (session 40; kv_parser's
+ * generator bridges): the original stores items 3 and 2 before call f,
+ * the optimized trace item 3 before f and item 2 after it, after
+ * reading item 5 of another array of the descr.  PyPy's heap cache keeps item
+ * stores per constant index and writes one out only before a read of the same
+ * index, so item 2 was delayed past f: f ignores the items.  Not when the
+ * optimized trace reads item 2 before it stores it there. */
+static void test_delayed_item_per_index(void)
+{
+	for (int same = 0; same < 2; same++) {
+		char text[1400];
+		snprintf(text, sizeof text,
+			 "[1] {jit-log-noopt\n"
+			 "[p0, p1, p2, i3]\n"
+			 "setarrayitem_gc(p0, 3, i3, descr=<ArrayS 8>)\n"
+			 "setarrayitem_gc(p0, 2, i3, descr=<ArrayS 8>)\n"
+			 "i4 = call_i(ConstClass(f), p1, descr=<Calli 8 r "
+			 "EF=5>)\n"
+			 "guard_no_exception()\n"
+			 "i5 = getarrayitem_gc_i(p2, %d, descr=<ArrayS 8>)\n"
+			 "finish(i4, i5)\n"
+			 "[2] jit-log-noopt}\n"
+			 "[3] {jit-log-opt-bridge\n"
+			 "# bridge out of Guard 0x7f0d with 6 ops\n"
+			 "[p10, p11, p12, i13]\n"
+			 "+1: setarrayitem_gc(p10, 3, i13, descr=<ArrayS 8>)\n"
+			 "+2: i14 = call_i(ConstClass(f), p11, descr=<Calli 8 "
+			 "r EF=5>)\n"
+			 "+3: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+			 "+4: i15 = getarrayitem_gc_i(p12, %d, descr=<ArrayS "
+			 "8>)\n"
+			 "+5: setarrayitem_gc(p10, 2, i13, descr=<ArrayS 8>)\n"
+			 "+6: finish(i14, i15)\n"
+			 "[4] jit-log-opt-bridge}\n",
+			 same ? 2 : 5, same ? 2 : 5);
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(ignoring_items(p->opt) == (same ? 0u : 1u));
+		CHECK(ignoring_items(p->orig) == (same ? 0u : 1u));
+		pl_free(&log);
+	}
+}
+
+/* A store the optimized trace dropped keeps the field across the calls
+ * before it (session 40, store_dropped): both traces read the field on
+ * entry, the original stores the value it read back after call f, the
+ * optimized trace does not (PyPy's heap cache knew the field held it,
+ * which it knows across f only when f does not write the field).  Not
+ * when the optimized trace stores it too. */
+static void test_dropped_store_kept(void)
+{
+	for (int stores = 0; stores < 2; stores++) {
+		char text[1400];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "p2 = getfield_gc_r(p0, descr=<FieldP e.E.inst_err 8>)\n"
+		    "i3 = call_i(ConstClass(f), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_err 8>)\n"
+		    "finish(i3)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0a with 4 ops\n"
+		    "[p10, p11]\n"
+		    "+1: p12 = getfield_gc_r(p10, descr=<FieldP e.E.inst_err "
+		    "8>)\n"
+		    "+2: i13 = call_i(ConstClass(f), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+3: guard_no_exception(descr=<Guard0x2>) [p10]\n"
+		    "%s"
+		    "+5: finish(i13)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    stores ? "+4: setfield_gc(p10, p12, descr=<FieldP "
+			     "e.E.inst_err 8>)\n"
+			   : "");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			return;
+		CHECK(descrs_with(p->opt, "keeps=e.E.inst_err", NULL) ==
+		      (stores ? 0u : 1u));
+		CHECK(descrs_with(p->orig, "keeps=e.E.inst_err", NULL) ==
+		      (stores ? 0u : 1u));
+		pl_free(&log);
+	}
+}
+
 /* A cond_call the optimizer knew to be taken is printed as a call_n of
  * the same function: the two pair when the traces make different numbers
  * of calls (same_call; json_pretty's list resize of an empty list, the
@@ -626,5 +717,7 @@ int main(void)
 	test_undone_read_back();
 	test_stored_kept();
 	test_cond_call_taken();
+	test_delayed_item_per_index();
+	test_dropped_store_kept();
 	return check_summary("test_pypylog_effects");
 }

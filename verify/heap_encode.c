@@ -944,6 +944,34 @@ static void enc_str_copy(hp *h, htrace *e, uint32_t i)
 				   e->cur[f]);
 }
 
+/* A force_virtualizable (ir_py_clears_vable) of the frame, argument FI
+ * of op I, under argument CI (UINT32_MAX: always): no event; where it
+ * calls, the frame's vable_token fields become NULL, and it is defined
+ * where the frame is not NULL.  The contents facts need nothing: NULL is
+ * no fresh object. */
+static void enc_clear_vable(hp *h, htrace *e, uint32_t i, uint32_t fi,
+			    uint32_t ci)
+{
+	const ir_op *op = &e->t->ops[i];
+	Z3_context z = h->z;
+	Z3_ast x = e->val[op->args[fi]], calls = NULL;
+	if (ci != UINT32_MAX) {
+		Z3_ast c = e->val[op->args[ci]];
+		Z3_ast zero =
+		    zc_bv(&h->S, Z3_get_bv_sort_size(z, Z3_get_sort(z, c)), 0);
+		calls = K(h, Z3_mk_not(z, K(h, Z3_mk_eq(z, c, zero))));
+	}
+	if (fresh_ident_of(h, x) == HP_NONE) {
+		Z3_ast nn = K(h, Z3_mk_not(z, is_null(h, x)));
+		Z3_ast v[2] = {calls ? K(h, Z3_mk_not(z, calls)) : NULL, nn};
+		defined_where(h, e, i, calls ? K(h, Z3_mk_or(z, 2, v)) : nn);
+	}
+	for (uint32_t f = 0; f < h->nf; f++)
+		if (!h->f[f].indexed && ir_py_is_vable_token(h->f[f].name))
+			e->cur[f] = mem_write(h, e->cur[f], calls, x,
+					      zc_bv(&h->S, 64, 0));
+}
+
 static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 {
 	const ir_trace *t = e->t;
@@ -1022,6 +1050,11 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 	default:
 		if (ir_py_str_copy(t, op)) {
 			enc_str_copy(h, e, i);
+			return;
+		}
+		uint32_t vc, vf = ir_py_clears_vable(t, op, &vc);
+		if (vf != UINT32_MAX) {
+			enc_clear_vable(h, e, i, vf, vc);
 			return;
 		}
 		string_args_nonnull(h, e, i);

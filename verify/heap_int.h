@@ -95,11 +95,14 @@ static inline bool hs_eq(hset a, hset b)
 
 /* Whether op OP of T is a call event of the model: an opaque call, unless
  * its descr makes it a function of its arguments (ir_pycall_of: no event,
- * no effect on the heap). */
+ * no effect on the heap) or a force_virtualizable (ir_py_clears_vable:
+ * no event, it clears the frame's vable_token). */
 static inline bool hp_is_call(const ir_trace *t, const ir_op *op)
 {
+	uint32_t c;
 	return ir_op_has(op->opc, IRF_CALL) &&
-	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+	       ir_py_clears_vable(t, op, &c) == UINT32_MAX;
 }
 
 static inline bool is_ref(const ir_trace *t, ir_vid v)

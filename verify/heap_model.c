@@ -27,7 +27,9 @@ bool hp_uses_heap(const ir_trace *t)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
+		uint32_t c;
 		if (ir_op_has(op->opc, IRF_HEAP) || ir_py_str_copy(t, op) ||
+		    ir_py_clears_vable(t, op, &c) != UINT32_MAX ||
 		    uses_const_ptr(t, op->args, op->nargs) ||
 		    uses_const_ptr(t, op->failargs, op->nfail))
 			return true;
