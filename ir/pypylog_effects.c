@@ -29,11 +29,15 @@
 
 /* ---- reads of fields ---------------------------------------------------- */
 
-/* Whether op OP of T is a call event of the heap model (as hp_is_call). */
+/* Whether op OP of T is a call event of the heap model (as hp_is_call):
+ * not a force_virtualizable (ir_py_clears_vable), which reads and writes
+ * nothing the optimizer keeps. */
 static bool is_call(const ir_trace *t, const ir_op *op)
 {
+	uint32_t c;
 	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+	       ir_py_clears_vable(t, op, &c) == UINT32_MAX;
 }
 
 /* The descr text of op OP of T when it reads a mutable field. */
@@ -585,7 +589,7 @@ static bool read_back(const ir_trace *u, ir_vid v, ir_vid old)
  * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
  * two frames down, holdout12). */
 static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
-			 const char *d)
+			 const char *d, uint32_t *at)
 {
 	ir_vid x = u->ops[i].args[0], old = IR_NOVAL;
 	for (uint32_t j = i; j-- > 0 && old == IR_NOVAL;) {
@@ -602,10 +606,28 @@ static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 		const char *w = field_store(u, op);
 		if (w && !strcmp(w, d) && op->args[0] != x)
 			return false;
-		if (w && !strcmp(w, d) && read_back(u, op->args[1], old))
+		if (w && !strcmp(w, d) && read_back(u, op->args[1], old)) {
+			*at = j;
 			return true;
+		}
 	}
 	return false;
+}
+
+/* The op of the optimized trace before which it must not store the field
+ * the original puts back at its op AT (undone_after): its call paired
+ * with the original's first call after AT, or its end when there is none
+ * or it is not paired.  A store after that is one of its own (json_pretty
+ * pushes an inlined frame around a list resize and pops it, and the
+ * optimized trace stores topframeref only for the call_assembler after
+ * it). */
+static uint32_t undo_bound(const pl_pair *p, const uint32_t *c,
+			   const uint32_t *o, uint32_t nc, uint32_t at)
+{
+	for (uint32_t m = 0; m < nc; m++)
+		if (o[m] != UINT32_MAX && o[m] > at)
+			return c[m] != UINT32_MAX ? c[m] : p->opt->nops;
+	return p->opt->nops;
 }
 
 /* The fields the optimizer delayed a store of past several calls, call K
@@ -614,14 +636,17 @@ static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
  * its call K comes before its call J <= K, the optimized trace stores F
  * nowhere between its call J - 1 and call K, and stores F after call K
  * before it reads F (or, when the original undoes its store after call K,
- * stores F nowhere after call J - 1); the store goes into an object the
+ * stores F nowhere from call J - 1 to the call paired with the original's
+ * first call after the undoing store: undo_bound); the store goes into an
+ * object the
  * original did not
  * allocate and that no call between takes.  PyPy keeps a store pending (a
  * virtual reference stored into the execution context's topframeref) across
  * every call whose EffectInfo neither reads nor writes the field, so calls J..K
  * all ignore it (sparse_dot's dict iteration and lookup calls). */
 static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
-			   const uint32_t *o, uint32_t k, strbuf *sb)
+			   const uint32_t *o, uint32_t nc, uint32_t k,
+			   strbuf *sb)
 {
 	const ir_trace *u = p->orig, *t = p->opt;
 	uint32_t n = 0;
@@ -645,10 +670,12 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 		/* Stored after call K, or never in the optimized trace when
 		 * the original undoes its store (undone_after). */
 		if (stores_slot_in(t, from, c[k], u, &u->ops[i], true, true) ||
-		    !same_item_after(u, &u->ops[i], t, c[k], true) ||
-		    (!stored_later(t, c[k], d) &&
-		     (stores_in(t, from, t->nops, d) ||
-		      !undone_after(u, i, o[k], d))))
+		    !same_item_after(u, &u->ops[i], t, c[k], true))
+			continue;
+		uint32_t at;
+		if (!stored_later(t, c[k], d) &&
+		    (!undone_after(u, i, o[k], d, &at) ||
+		     stores_in(t, from, undo_bound(p, c, o, nc, at), d)))
 			continue;
 		add_kept(sb, d);
 		n++;
@@ -797,7 +824,7 @@ void pl_call_effects(pl_pair *p)
 			sb_release(&sb);
 			sb_init(&sb);
 			n = ignored_at(p, c[k], o[k], &sb);
-			n += delayed_at(p, c, o, k, &sb);
+			n += delayed_at(p, c, o, nc, k, &sb);
 			was = p->opt->ops[c[k]].descr;
 			if (n && sb.buf && !sb.oom &&
 			    set_list(p->opt, c[k], " ignores", sb.buf)) {
