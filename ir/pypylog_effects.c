@@ -638,12 +638,11 @@ static uint32_t undo_bound(const pl_pair *p, const uint32_t *c,
  * before it reads F (or, when the original undoes its store after call K,
  * stores F nowhere from call J - 1 to the call paired with the original's
  * first call after the undoing store: undo_bound); the store goes into an
- * object the
- * original did not
- * allocate and that no call between takes.  PyPy keeps a store pending (a
- * virtual reference stored into the execution context's topframeref) across
- * every call whose EffectInfo neither reads nor writes the field, so calls J..K
- * all ignore it (sparse_dot's dict iteration and lookup calls). */
+ * object the original did not allocate and that no call between takes.
+ * PyPy keeps a store pending (a virtual reference stored into the
+ * execution context's topframeref) across every call whose EffectInfo
+ * neither reads nor writes the field, so calls J..K all ignore it
+ * (sparse_dot's dict iteration and lookup calls). */
 static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 			   const uint32_t *o, uint32_t nc, uint32_t k,
 			   strbuf *sb)
