@@ -29,15 +29,10 @@
 
 /* ---- reads of fields ---------------------------------------------------- */
 
-/* Whether op OP of T is a call event of the heap model (as hp_is_call):
- * not a force_virtualizable (ir_py_clears_vable), which reads and writes
- * nothing the optimizer keeps. */
+/* Whether op OP of T is a call event of the heap model (as hp_is_call). */
 static bool is_call(const ir_trace *t, const ir_op *op)
 {
-	uint32_t c;
-	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
-	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
-	       ir_py_clears_vable(t, op, &c) == UINT32_MAX;
+	return ir_py_is_call_event(t, op);
 }
 
 /* The descr text of op OP of T when it reads a mutable field. */

@@ -214,6 +214,14 @@ bool ir_py_is_vable_token(const char *field)
 	return strstr(field, ".vable_token ") != NULL;
 }
 
+bool ir_py_is_call_event(const ir_trace *t, const ir_op *op)
+{
+	uint32_t c;
+	return ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
+	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+	       ir_py_clears_vable(t, op, &c) == UINT32_MAX;
+}
+
 const char *ir_py_not_class(const char *descr, size_t *len)
 {
 	static const char key[] = "<not-class=";

@@ -188,6 +188,11 @@ uint32_t ir_py_clears_vable(const struct ir_trace *t, const struct ir_op *op,
 			    uint32_t *cond);
 /* Whether the field of descr FIELD is a frame's vable_token. */
 bool ir_py_is_vable_token(const char *field);
+/* Whether op OP of T is a call event of the heap model: an opaque call
+ * (ir_pycall_of IR_PYCALL_OPAQUE) that is no force_virtualizable
+ * (ir_py_clears_vable).  The model (hp_is_call) and jitprove log's
+ * call-effect inference count calls alike. */
+bool ir_py_is_call_event(const struct ir_trace *t, const struct ir_op *op);
 
 /* The class named by the descr "<not-class=C>" of a ptr_eq or ptr_ne
  * (jitprove log's constant classes, ir/pypylog_consts.c): the

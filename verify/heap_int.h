@@ -99,10 +99,7 @@ static inline bool hs_eq(hset a, hset b)
  * no event, it clears the frame's vable_token). */
 static inline bool hp_is_call(const ir_trace *t, const ir_op *op)
 {
-	uint32_t c;
-	return ir_op_has(op->opc, IRF_CALL) &&
-	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
-	       ir_py_clears_vable(t, op, &c) == UINT32_MAX;
+	return ir_py_is_call_event(t, op);
 }
 
 static inline bool is_ref(const ir_trace *t, ir_vid v)
