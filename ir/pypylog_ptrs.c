@@ -745,6 +745,70 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 	}
 }
 
+/* The ConstPtr field F of X holds where op AT of T stores into it, as the
+ * guard_value pin of the last read of F from X, with no call and no store
+ * of F between (either may change it); else IR_NOVAL.  Not an earlier
+ * store's constant: of two stores PyPy may drop the first (overwritten),
+ * and the second's constant need not be the first's. */
+static ir_vid held_const(const ir_trace *t, uint32_t at)
+{
+	const ir_op *st = &t->ops[at];
+	const char *d = ir_strtext(t, st->descr);
+	ir_vid x = st->args[0];
+	for (uint32_t i = at; i-- > 0;) {
+		const ir_op *op = &t->ops[i];
+		if (pn_call_op(t, op) && !pl_is_raw_read(t, op))
+			return IR_NOVAL;
+		if (!op->descr || strcmp(ir_strtext(t, op->descr), d))
+			continue;
+		if (op->opc == IR_SETFIELD_GC)
+			return IR_NOVAL;
+		if (op->opc == IR_GETFIELD_GC_R && op->nargs == 1 &&
+		    op->args[0] == x) {
+			ir_vid k = pl_pinned(t, op->result, i + 1, at);
+			if (k != IR_NOVAL)
+				return k;
+		}
+	}
+	return IR_NOVAL;
+}
+
+/* Whether the class of name Y has an occurrence in OPT. */
+static bool seen_in_opt(ptr_names *pn, uint32_t y)
+{
+	uint32_t r = find(pn, y);
+	for (uint32_t k = 0; k < pn->nocc; k++)
+		if (pn->occ[k].side == 1 && find(pn, pn->occ[k].name) == r)
+			return true;
+	return false;
+}
+
+/* A store of ORIG of a ConstPtr B that no name of OPT is, into a field
+ * known to hold ConstPtr A (held_const), names A: PyPy's heap optimizer
+ * drops a store of the value the field holds (heap.py, do_setfield:
+ * the cached box is the same constant), and an optimizer makes no
+ * constants, so an optimized trace without B stores nothing there only
+ * when B is A.  parking_garage's exception handlers set an
+ * OperationError's w_type to the class its value's map gives, after
+ * promoting the w_type the error had: the same class. */
+static void unite_restored(ptr_names *pn, const pl_pair *p)
+{
+	const ir_trace *t = p->orig;
+	for (uint32_t i = 0; i < t->nops && !pn->oom; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_SETFIELD_GC || op->nargs != 2 || !op->descr)
+			continue;
+		const char *b = pl_cptr_name(t, op->args[1]);
+		uint32_t y = b ? pn_name_index(pn, b) : UINT32_MAX;
+		if (y == UINT32_MAX || seen_in_opt(pn, y))
+			continue;
+		const char *a = pl_cptr_name(t, held_const(t, i));
+		uint32_t x = a ? pn_name_index(pn, a) : UINT32_MAX;
+		if (x != UINT32_MAX)
+			pn_unite(pn, x, y);
+	}
+}
+
 /* The aligned pieces of P: one, or two for a peeled loop (ORIG unrolled
  * twice, OPT's preamble and body split at its label). */
 uint32_t pn_pieces_of(const pl_pair *p, piece *o, piece *t)
@@ -988,6 +1052,8 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		pn_pair_cells(&pn, p);
 	if (!pn.oom)
 		pair_left_apart(&pn, p, norig);
+	if (!pn.oom)
+		unite_restored(&pn, p);
 	uint32_t merged = 0;
 	for (uint32_t i = 0; i < pn.n; i++)
 		merged += find(&pn, i) != i;

@@ -540,6 +540,42 @@ static void test_dropped_stores(void)
 	}
 }
 
+/* A store of a constant the optimized trace does not have, into a field
+ * promoted to another constant with no call between: PyPy dropped it as
+ * the value the field holds, so the two constants are one object
+ * (unite_restored; parking_garage's exception handlers).  Not across a
+ * call, and not when the optimized trace stores a constant there too. */
+static void test_restored_store(void)
+{
+	const char *between[] = {"", CALLF, ""};
+	for (int k = 0; k < 3; k++) {
+		char orig[800], opt[800];
+		snprintf(orig, sizeof orig,
+			 "p1 = getfield_gc_r(p0, " WTYPE
+			 "guard_value(p1, ConstPtr(ptr2))\n"
+			 "%s"
+			 "setfield_gc(p0, ConstPtr(ptr3), " WTYPE "finish()\n",
+			 between[k]);
+		snprintf(opt, sizeof opt,
+			 "+1: p11 = getfield_gc_r(p10, " WTYPE
+			 "+2: guard_value(p11, ConstPtr(ptr12), "
+			 "descr=<Guard0x1>) [p10]\n"
+			 "%s%s+4: finish()\n",
+			 k == 1 ? "+3: " : "", k == 1 ? CALLF : "");
+		if (k == 2)
+			snprintf(opt + strlen(opt) - strlen("+4: finish()\n"),
+				 sizeof opt - strlen(opt),
+				 "+3: setfield_gc(p10, ConstPtr(ptr13), " WTYPE
+				 "+4: finish()\n");
+		pl_log log;
+		if (!read_one(orig, opt, &log))
+			return;
+		CHECK(stores_ptr(log.pairs[0].orig, 0,
+				 k == 0 ? "ptr2" : "ptr3"));
+		pl_free(&log);
+	}
+}
+
 /* A constant of the optimized trace in a role the unoptimized trace does
  * not have (the map of an object it reaches another way: particle_box's
  * peeled body reads the next item of a list the preamble loaded), where
@@ -681,6 +717,7 @@ int main(void)
 	test_promoted_twice();
 	test_unfoldable_compare();
 	test_dropped_stores();
+	test_restored_store();
 	test_mid_role();
 	test_first_order();
 	test_first_order_mid();
