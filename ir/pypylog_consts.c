@@ -775,6 +775,55 @@ static void call_lengths(const pl_pair *p, kstr *v, uint32_t *nv, uint32_t cap)
 	free(o);
 }
 
+/* Whether some op of T takes ConstPtr K, as an argument or fail-arg. */
+static bool mentions(const ir_trace *t, const char *k)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = pl_cptr_name(t, op->args[j]);
+			if (s && !strcmp(s, k))
+				return true;
+		}
+		for (uint32_t j = 0; j < op->nfail; j++) {
+			const char *s = pl_cptr_name(t, op->failargs[j]);
+			if (s && !strcmp(s, k))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Empty constants.  PyPy's optimizer drops a concatenation with a
+ * constant string it reads as empty (vstring.py: s + "" is s), so the
+ * optimized trace has no part for it and no mention of it at all
+ * (query_string's "%s" % ... with an empty tail).  When ORIG's parts
+ * whose K OPT never mentions are exactly the ones OPT lacks, they move
+ * to the end of O's list as empty strings (n = 0, set in EMPTY) and
+ * *NO becomes the number left to pair in order with OPT's; otherwise
+ * nothing changes. */
+static void drop_empty(const pl_pair *p, kparts *o, uint32_t nt, bool *empty)
+{
+	uint32_t keep = 0;
+	for (uint32_t j = 0; j < o->n; j++)
+		empty[j] = !mentions(p->opt, o->v[j].k);
+	for (uint32_t j = 0; j < o->n; j++)
+		keep += !empty[j];
+	if (keep == o->n || keep != nt)
+		return;
+	kpart *v = malloc(o->n * sizeof *v);
+	if (!v)
+		return;
+	uint32_t a = 0, b = keep;
+	for (uint32_t j = 0; j < o->n; j++)
+		v[empty[j] ? b++ : a++] = o->v[j];
+	for (uint32_t j = 0; j < o->n; j++)
+		empty[j] = j >= keep;
+	memcpy(o->v, v, o->n * sizeof *v);
+	free(v);
+	o->n = keep;
+}
+
 void pl_const_concats(pl_pair *p)
 {
 	if (!p->orig || !p->opt)
@@ -782,8 +831,12 @@ void pl_const_concats(pl_pair *p)
 	kparts o = {0}, t = {0};
 	orig_parts(p->orig, &o);
 	opt_parts(p->opt, &t);
+	uint32_t all = o.n;
+	bool *empty = o.n ? calloc(o.n, sizeof *empty) : NULL;
+	if (empty && !o.oom && !t.oom && o.n > t.n)
+		drop_empty(p, &o, t.n, empty);
 	bool parts = o.n && !o.oom && !t.oom && o.n == t.n;
-	uint32_t cap = (parts ? o.n : 0) + p->opt->nops;
+	uint32_t cap = all + p->opt->nops;
 	kstr *v = calloc(cap + 1, sizeof *v);
 	uint32_t n = 0;
 	for (uint32_t j = 0; v && parts && j < o.n; j++) {
@@ -793,6 +846,15 @@ void pl_const_concats(pl_pair *p)
 		if (!seen && learned(&o, &t, o.v[j].k, v[n].c, &v[n].n))
 			v[n++].k = o.v[j].k;
 	}
+	/* the empty ones drop_empty set apart (none of them pairs) */
+	for (uint32_t j = o.n; v && empty && j < all; j++) {
+		bool seen = false;
+		for (uint32_t x = 0; x < n; x++)
+			seen |= !strcmp(v[x].k, o.v[j].k);
+		if (!seen && empty[j])
+			v[n++] = (kstr){.k = o.v[j].k, .n = 0};
+	}
+	free(empty);
 	if (v)
 		call_lengths(p, v, &n, cap);
 	if (n) {
