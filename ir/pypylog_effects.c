@@ -500,14 +500,28 @@ static bool stores_in(const ir_trace *t, uint32_t from, uint32_t to,
 	return false;
 }
 
+/* Whether X of T is an object that existed before T ran: an input or a
+ * ConstPtr. */
+static bool old_object(const ir_value *x)
+{
+	return x->tag == IR_VAL_INPUT || x->tag == IR_VAL_CONST_PTR;
+}
+
 /* Whether value A of T and value B of U are surely two values: two
- * integer constants that differ, or NULL and a ConstPtr (never NULL). */
+ * integer constants that differ, NULL and a ConstPtr (never NULL), or an
+ * object one trace allocated and one the other had before it ran (an
+ * input or a ConstPtr): an allocation is new (spell_edits' bridge
+ * restores the caller's topframeref, an input, and sets a new virtual
+ * reference in it before a call that ignores the field). */
 static bool surely_differ(const ir_trace *t, ir_vid a, const ir_trace *u,
 			  ir_vid b)
 {
 	const ir_value *x = ir_val(t, a), *y = ir_val(u, b);
 	if (x->tag == IR_VAL_CONST_INT && y->tag == IR_VAL_CONST_INT)
 		return x->cval != y->cval;
+	if ((old_object(x) && ir_allocated(u, b)) ||
+	    (ir_allocated(t, a) && old_object(y)))
+		return true;
 	return (x->tag == IR_VAL_CONST_NULL && y->tag == IR_VAL_CONST_PTR) ||
 	       (x->tag == IR_VAL_CONST_PTR && y->tag == IR_VAL_CONST_NULL);
 }

@@ -929,19 +929,15 @@ static ir_trace *renamed_copy(const ir_trace *t, ptr_names *pn, char *why,
 	return r;
 }
 
-/* The loop whose call_assembler the holder of op OPI's constant (an
- * allocation of T: a frame) is passed to after OPI, hashed; 0 when none.
- * call_assembler runs the loop's code on the frame it gets. */
-static uint64_t holder_loop(const ir_trace *t, uint32_t opi)
+/* The loop whose call_assembler allocation X of T is passed to after op
+ * FROM, hashed; 0 when none.  call_assembler runs the loop's code on the
+ * frame it gets. */
+static uint64_t loop_of(const ir_trace *t, ir_vid x, uint32_t from)
 {
-	const ir_op *op = &t->ops[opi];
-	if (op->opc != IR_SETFIELD_GC || op->nargs != 2 ||
-	    !ir_allocated(t, op->args[0]))
-		return 0;
-	for (uint32_t i = opi + 1; i < t->nops; i++) {
+	for (uint32_t i = from + 1; i < t->nops; i++) {
 		const ir_op *c = &t->ops[i];
 		if (c->opc != IR_OPAQUE || !c->opname || !c->descr ||
-		    c->nargs == 0 || c->args[0] != op->args[0] ||
+		    c->nargs == 0 || c->args[0] != x ||
 		    strncmp(ir_strtext(t, c->opname), "call_assembler_", 15))
 			continue;
 		const char *d = ir_strtext(t, c->descr);
@@ -950,6 +946,32 @@ static uint64_t holder_loop(const ir_trace *t, uint32_t opi)
 		return pl_mix(12, pl_hash_text(tok));
 	}
 	return 0;
+}
+
+/* The loop whose call_assembler the holder of op OPI's constant (an
+ * allocation of T: a frame) goes to after OPI, hashed; 0 when none:
+ * passed itself, or stored into a field of another allocation that is
+ * passed (a generator's frame: the generator goes to the loop of its
+ * code; spell_edits' bridges), the field's descr then part of the hash. */
+static uint64_t holder_loop(const ir_trace *t, uint32_t opi)
+{
+	const ir_op *op = &t->ops[opi];
+	if (op->opc != IR_SETFIELD_GC || op->nargs != 2 ||
+	    !ir_allocated(t, op->args[0]))
+		return 0;
+	ir_vid x = op->args[0];
+	uint64_t h = loop_of(t, x, opi);
+	for (uint32_t i = 0; !h && i < t->nops; i++) {
+		const ir_op *s = &t->ops[i];
+		if (s->opc != IR_SETFIELD_GC || s->nargs != 2 ||
+		    s->args[1] != x || s->args[0] == x || !s->descr ||
+		    !ir_allocated(t, s->args[0]))
+			continue;
+		uint64_t g = loop_of(t, s->args[0], i > opi ? i : opi);
+		if (g)
+			h = pl_mix(g, pl_hash_text(ir_strtext(t, s->descr)));
+	}
+	return h;
 }
 
 /* Group [I, J) (one role) with several names: when the traces have as

@@ -52,6 +52,9 @@ typedef struct rec {
 	bool *ik;
 	uint64_t *iv;
 	bool ibad;
+	/* Per value: the first op by which an allocation may have escaped
+	 * (UINT32_MAX: never; escapes). */
+	uint32_t *esc;
 } rec;
 
 static void rec_close(rec *r)
@@ -60,6 +63,7 @@ static void rec_close(rec *r)
 	free(r->kptr);
 	free(r->ik);
 	free(r->iv);
+	free(r->esc);
 }
 
 static ir_vid find(rec *r, ir_vid v)
@@ -141,7 +145,12 @@ static bool field_read(const ir_op *op)
 	       op->nargs == 1 && op->descr;
 }
 
-static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j);
+/* Whether an allocation X may have escaped by op J, J included
+ * (escapes). */
+static bool escaped_by(const rec *r, ir_vid x, uint32_t j)
+{
+	return r->esc[x] <= j;
+}
 
 /* Whether a store through Y may write a field of X: Y may be X.  An
  * object the trace allocates is none of the objects that exist before
@@ -149,8 +158,9 @@ static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j);
  * read from memory, a call's result) may be any object, X too once it
  * escaped.  Such an X may be an allocation too, but only one made before
  * X was read and escaped by then (stored, or passed to a call). */
-static bool may_alias(const ir_trace *t, ir_vid y, ir_vid x)
+static bool may_alias(const rec *r, ir_vid y, ir_vid x)
 {
+	const ir_trace *t = r->t;
 	if (y == x)
 		return true;
 	if (allocation(t, x))
@@ -161,34 +171,117 @@ static bool may_alias(const ir_trace *t, ir_vid y, ir_vid x)
 		return false;
 	uint32_t xd = ir_val(t, x)->def, yd = ir_val(t, y)->def;
 	return ir_val(t, x)->tag != IR_VAL_OP ||
-	       (yd < xd && escaped_by(t, y, xd));
+	       (yd < xd && escaped_by(r, y, xd));
 }
 
-/* Whether op OP lets an allocation X escape: X is an argument of OP
- * other than as the object of a field or item access, or of a guard or
- * pointer comparison; a stored X or an X passed to a call may reach any
- * call after. */
-static bool escapes_at(const ir_op *op, ir_vid x)
+/* Whether op OP is a store of X as the value into an allocation of T
+ * other than X: X then escapes when that holder does (escapes). */
+static bool stored_into_new(const ir_trace *t, const ir_op *op, ir_vid x)
+{
+	return (op->opc == IR_SETFIELD_GC || op->opc == IR_SETARRAYITEM_GC) &&
+	       op->nargs >= 2 && op->args[op->nargs - 1] == x &&
+	       op->args[0] != x && allocation(t, op->args[0]);
+}
+
+/* Whether op OP of T lets a value X out by itself: X is an argument of
+ * OP other than as the object of a field or item access, the value
+ * stored into another allocation (stored_into_new), or the subject of a
+ * guard, a pointer comparison or a force_virtualizable (its EffectInfo
+ * reads and writes nothing; ir_py_clears_vable); a stored X or an X
+ * passed to a call may reach any call after. */
+static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
 {
 	ir_opcode c = (ir_opcode)op->opc;
+	uint32_t cond;
 	bool obj = field_read(op) || c == IR_SETFIELD_GC ||
 		   c == IR_SETARRAYITEM_GC || c == IR_GETARRAYITEM_GC_I ||
 		   c == IR_GETARRAYITEM_GC_R;
 	bool looks = ir_op_has(c, IRF_GUARD) || c == IR_PTR_EQ ||
-		     c == IR_PTR_NE || ir_op_has(c, IRF_MARK);
+		     c == IR_PTR_NE || ir_op_has(c, IRF_MARK) ||
+		     ir_py_clears_vable(t, op, &cond) != UINT32_MAX;
+	bool into_new = stored_into_new(t, op, x);
 	for (uint32_t k = 0; k < op->nargs; k++)
-		if (op->args[k] == x && !looks && !(obj && k == 0))
+		if (op->args[k] == x && !looks && !(obj && k == 0) &&
+		    !(into_new && k + 1 == op->nargs))
 			return true;
 	return false;
 }
 
-/* Whether an allocation X of T may have escaped by op J, J included. */
-static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j)
+/* Fills R->esc.  An allocation escapes at its first op that lets it out
+ * (escapes_at); stored into another allocation Y, it escapes from the
+ * store on once what Y holds may be reached other than through Y's own
+ * accesses: Y escapes, Y is passed or stored anywhere (a value read back
+ * from there is Y under another name), or a reference read from Y is let
+ * out or stored (it may be an object stored in Y).  A frame's locals
+ * array lives in the frame, which only goes to call_assembler at the end
+ * (spell_edits' bridges read a constant back from a generator frame's
+ * locals after a call and guard its class).  A few rounds reach the
+ * nesting real traces have; the result only errs early. */
+static void escapes(rec *r)
 {
-	for (uint32_t i = ir_val(t, x)->def + 1; i <= j; i++)
-		if (escapes_at(&t->ops[i], x))
-			return true;
-	return false;
+	const ir_trace *t = r->t;
+	uint32_t *use = malloc((t->nvals + 1) * sizeof *use);
+	uint32_t *open = malloc((t->nvals + 1) * sizeof *open);
+	for (ir_vid v = 0; v < t->nvals; v++)
+		r->esc[v] = UINT32_MAX;
+	if (!use || !open) { /* every allocation escapes at once */
+		for (ir_vid v = 0; v < t->nvals; v++)
+			r->esc[v] = 0;
+		free(use);
+		free(open);
+		return;
+	}
+	for (ir_vid v = 0; v < t->nvals; v++)
+		use[v] = open[v] = UINT32_MAX;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t k = 0; k < op->nargs; k++) {
+			ir_vid x = op->args[k];
+			bool out = escapes_at(t, op, x);
+			if (out && allocation(t, x) && r->esc[x] > i)
+				r->esc[x] = i;
+			if ((out || stored_into_new(t, op, x)) && use[x] > i)
+				use[x] = i;
+			if (k > 0 && open[x] > i)
+				open[x] = i;
+		}
+	}
+	/* A reference read from V is let out when what is read from it
+	 * is (it may be an object stored in an object stored in V): later
+	 * reads first. */
+	for (uint32_t i = t->nops; i-- > 0;) {
+		const ir_op *op = &t->ops[i];
+		bool ref_read = (op->opc == IR_GETFIELD_GC_R ||
+				 op->opc == IR_GETARRAYITEM_GC_R) &&
+				op->nargs >= 1 && op->result != IR_NOVAL;
+		if (!ref_read)
+			continue;
+		ir_vid v = op->args[0], w = op->result;
+		if (use[w] < use[v])
+			use[v] = use[w];
+		if (use[w] < open[v])
+			open[v] = use[w];
+	}
+	bool changed = true;
+	for (int round = 0; changed && round < 8; round++) {
+		changed = false;
+		for (uint32_t i = 0; i < t->nops; i++) {
+			const ir_op *op = &t->ops[i];
+			ir_vid x = op->nargs ? op->args[op->nargs - 1] : 0;
+			if (!op->nargs || !allocation(t, x) ||
+			    !stored_into_new(t, op, x))
+				continue;
+			ir_vid y = op->args[0];
+			uint32_t e = open[y] < r->esc[y] ? open[y] : r->esc[y];
+			e = e < i ? i : e;
+			if (e < r->esc[x]) {
+				r->esc[x] = e;
+				changed = true;
+			}
+		}
+	}
+	free(use);
+	free(open);
 }
 
 /* Whether op OP leaves field D (a descr) of X as it was, on every run:
@@ -198,14 +291,18 @@ static bool escaped_by(const ir_trace *t, ir_vid x, uint32_t j)
  * escaped to (ESCAPED: by OP, OP included; escapes_at), and field stores
  * of another field or through an object that is not X (may_alias).  Anything
  * else (an opaque call, an op this list does not name) may write D. */
-static bool keeps_field(const ir_trace *t, const ir_op *op, uint32_t d,
-			ir_vid x, bool escaped)
+static bool keeps_field(const rec *r, const ir_op *op, uint32_t d, ir_vid x,
+			bool escaped)
 {
+	const ir_trace *t = r->t;
 	ir_opcode c = (ir_opcode)op->opc;
+	uint32_t cond;
 	if (c == IR_SETFIELD_GC)
 		return op->nargs == 2 && op->descr &&
 		       (strcmp(ir_strtext(t, op->descr), ir_strtext(t, d)) ||
-			!may_alias(t, op->args[0], x));
+			!may_alias(r, op->args[0], x));
+	if (ir_py_clears_vable(t, op, &cond) != UINT32_MAX)
+		return !ir_py_is_vable_token(ir_strtext(t, d));
 	if (c == IR_OPAQUE && allocation(t, x) && !escaped)
 		return true; /* no call reaches it yet */
 	if (c == IR_OPAQUE)
@@ -246,14 +343,14 @@ static bool keeps_item(rec *r, const ir_op *op, uint32_t d, ir_vid x,
 	if (op->opc == IR_SETARRAYITEM_GC)
 		return op->nargs == 3 && op->descr &&
 		       (strcmp(ir_strtext(t, op->descr), dt) ||
-			!may_alias(t, op->args[0], x) ||
+			!may_alias(r, op->args[0], x) ||
 			(known_int(r, op->args[1], &other) && other != idx));
 	if (op->opc == IR_SETFIELD_GC)
 		return true;
 	const char *copied = ir_py_str_copy(t, op);
 	if (copied)
 		return strcmp(copied, dt) != 0;
-	return keeps_field(t, op, d, x, escaped);
+	return keeps_field(r, op, d, x, escaped);
 }
 
 /* Whether op B of R's trace reads field D of X (or of a value the run
@@ -278,14 +375,13 @@ static uint32_t next_read(rec *r, uint32_t i, uint32_t d, ir_vid x,
 {
 	const ir_trace *t = r->t;
 	bool fresh = allocation(t, x);
-	bool escaped = fresh && escaped_by(t, x, i);
 	for (uint32_t j = i + 1; j < r->nrec; j++) {
 		const ir_op *b = &t->ops[j];
 		if (reads(r, b, d, x, get, idx))
 			return j;
-		escaped = escaped || (fresh && escapes_at(b, x));
+		bool escaped = fresh && escaped_by(r, x, j);
 		if (idx ? !keeps_item(r, b, d, x, *idx, escaped)
-			: !keeps_field(t, b, d, x, escaped))
+			: !keeps_field(r, b, d, x, escaped))
 			break;
 	}
 	return UINT32_MAX;
@@ -538,11 +634,13 @@ static bool rec_open(rec *r, const ir_trace *t, uint32_t nrec)
 		   calloc(n, sizeof(ir_vid)),
 		   calloc(n, sizeof(bool)),
 		   calloc(n, sizeof(uint64_t)),
-		   false};
-	if (!r->up || !r->kptr || !r->ik || !r->iv)
+		   false,
+		   calloc(n, sizeof(uint32_t))};
+	if (!r->up || !r->kptr || !r->ik || !r->iv || !r->esc)
 		return false;
 	for (ir_vid v = 0; v < t->nvals; v++)
 		r->up[v] = v;
+	escapes(r);
 	equalities(r);
 	return true;
 }
@@ -567,6 +665,13 @@ typedef struct fact {
 	uint32_t mpos;
 	bool mtwo;
 	uint64_t mval;
+	/* With MTWO, the other argument as a read of another constant
+	 * instead of MVAL: OGET of OFIELD (item OIDX) of OSUBJ, or OSUBJ
+	 * IR_NOVAL. */
+	ir_vid osubj;
+	int oget;
+	uint32_t ofield;
+	uint64_t oidx;
 } fact;
 
 typedef struct facts {
@@ -578,7 +683,8 @@ typedef struct facts {
 static fact mkfact(ir_opcode opc, ir_vid subj, int get, uint32_t field,
 		   ir_vid arg)
 {
-	return (fact){opc, subj, get, field, arg, 0, IR_NO_OP, 0, false, 0};
+	return (fact){opc,   subj,	get,	  field, arg, 0, IR_NO_OP, 0,
+		      false, 0,	IR_NOVAL, IR_NO_OP, 0,	0};
 }
 
 static bool same_fact(const fact *a, const fact *b)
@@ -586,7 +692,9 @@ static bool same_fact(const fact *a, const fact *b)
 	return a->opc == b->opc && a->subj == b->subj && a->get == b->get &&
 	       a->field == b->field && a->arg == b->arg && a->idx == b->idx &&
 	       a->mid == b->mid && a->mpos == b->mpos && a->mtwo == b->mtwo &&
-	       a->mval == b->mval;
+	       a->mval == b->mval && a->osubj == b->osubj &&
+	       a->oget == b->oget && a->ofield == b->ofield &&
+	       a->oidx == b->oidx;
 }
 
 static void add(facts *fs, fact f)
@@ -644,9 +752,32 @@ static void guards_on(rec *r, facts *fs, ir_vid v, fact base)
 	}
 }
 
+static ir_vid immutable_read(rec *r, const ir_op *op, uint64_t *idx);
+
+/* Whether integer O of R's trace is read from a constant by something
+ * that never changes (immutable_read), after Y is (the fact is taken
+ * once, from the first read): F's other operand then. */
+static bool other_read(rec *r, ir_vid y, ir_vid o, fact *f)
+{
+	uint32_t d = ir_defop(r->t, o);
+	uint32_t dy = ir_defop(r->t, y);
+	if (d == UINT32_MAX || dy == UINT32_MAX || d < dy)
+		return false;
+	const ir_op *op = d == UINT32_MAX ? NULL : &r->t->ops[d];
+	ir_vid k = op ? immutable_read(r, op, &f->oidx) : IR_NOVAL;
+	if (k == IR_NOVAL || op->opc == IR_GETFIELD_GC_R)
+		return false;
+	f->osubj = k;
+	f->oget = (int)op->opc;
+	f->ofield = op->descr;
+	return true;
+}
+
 /* Facts from the guards on a pure integer op of the integer value Y read
  * from a constant and an integer the run fixed (int_is_true(K.intval), a
- * W_BoolObject's value; int_lt(2, K.length)), in BASE's terms: the op
+ * W_BoolObject's value; int_lt(2, K.length)), or another such read
+ * (int_gt(K1.intval, K2.intval): a comparison of two constant integers
+ * the optimizer folds, spell_edits' bridges), in BASE's terms: the op
  * is a function, so the guard holds of K on every run as on the
  * recorded one. */
 static void mid_ops(rec *r, facts *fs, ir_vid y, fact base)
@@ -663,7 +794,8 @@ static void mid_ops(rec *r, facts *fs, ir_vid y, fact base)
 			ir_vid o = op->nargs == 2 ? op->args[1 - k] : IR_NOVAL;
 			fact f = base;
 			if (op->args[k] != y ||
-			    (o != IR_NOVAL && !known_int(r, o, &f.mval)))
+			    (o != IR_NOVAL && !known_int(r, o, &f.mval) &&
+			     !other_read(r, y, o, &f)))
 				continue;
 			f.mid = (int)c;
 			f.mpos = k;
@@ -757,6 +889,22 @@ static ir_vid const_in(ir_trace *d, const ir_trace *s, ir_vid v)
 	return IR_NOVAL;
 }
 
+/* Emits into D the read GET of FIELD (item IDX) of SUBJ, named from
+ * TAG and K: its result, or IR_NOVAL when out of memory. */
+static ir_vid emit_read(ir_trace *d, const ir_trace *s, ir_vid subj, int get,
+			uint32_t field, uint64_t idx, const char *tag,
+			uint32_t k)
+{
+	char name[32];
+	bool ref = get == IR_GETFIELD_GC_R;
+	bool item = get == IR_GETARRAYITEM_GC_I;
+	ir_vid a[2] = {subj, item ? ir_const_int(d, idx) : IR_NOVAL};
+	snprintf(name, sizeof name, "%c%s%u", ref ? 'p' : 'i', tag, k);
+	uint32_t o = ir_emit(d, (ir_opcode)get, item ? 2 : 1, a,
+			     ir_cstr(d, ir_strtext(s, field)), name);
+	return o == UINT32_MAX ? IR_NOVAL : d->ops[o].result;
+}
+
 /* Emits fact F (its constants from S) into D; false when out of memory. */
 static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 {
@@ -764,22 +912,23 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	ir_vid subj = const_in(d, s, f->subj);
 	ir_vid arg = f->arg == IR_NOVAL ? IR_NOVAL : const_in(d, s, f->arg);
 	if (f->get != IR_NO_OP) {
-		bool ref = f->get == IR_GETFIELD_GC_R;
-		bool item = f->get == IR_GETARRAYITEM_GC_I;
-		ir_vid a[2] = {subj, item ? ir_const_int(d, f->idx) : IR_NOVAL};
-		snprintf(name, sizeof name, "%crec%u", ref ? 'p' : 'i', k);
-		uint32_t o = ir_emit(d, (ir_opcode)f->get, item ? 2 : 1, a,
-				     ir_cstr(d, ir_strtext(s, f->field)), name);
-		if (o == UINT32_MAX)
+		subj = emit_read(d, s, subj, f->get, f->field, f->idx, "rec", k);
+		if (subj == IR_NOVAL)
 			return false;
-		subj = d->ops[o].result;
 	}
 	if (f->mid != IR_NO_OP) {
 		ir_vid a[2];
 		uint32_t n = f->mtwo ? 2 : 1;
 		a[f->mpos] = subj;
 		if (n == 2)
-			a[1 - f->mpos] = ir_const_int(d, f->mval);
+			a[1 - f->mpos] =
+			    f->osubj == IR_NOVAL
+				? ir_const_int(d, f->mval)
+				: emit_read(d, s, const_in(d, s, f->osubj),
+					    f->oget, f->ofield, f->oidx, "orec",
+					    k);
+		if (n == 2 && a[1 - f->mpos] == IR_NOVAL)
+			return false;
 		snprintf(name, sizeof name, "imid%u", k);
 		uint32_t o = ir_emit(d, (ir_opcode)f->mid, n, a, 0, name);
 		if (o == UINT32_MAX)
@@ -862,6 +1011,11 @@ static void fact_key(const ir_trace *s, const fact *f, strbuf *sb)
 		  f->get != IR_NO_OP ? ir_strtext(s, f->field) : "-",
 		  (unsigned long long)f->idx, f->mid, f->mpos, (int)f->mtwo,
 		  (unsigned long long)f->mval);
+	if (f->osubj != IR_NOVAL)
+		sb_printf(sb, " %d %s %llu %s", f->oget,
+			  ir_strtext(s, f->ofield),
+			  (unsigned long long)f->oidx,
+			  ir_strtext(s, ir_val(s, f->osubj)->name));
 	for (int i = 0; i < 2; i++) {
 		const ir_value *x = v[i] == IR_NOVAL ? NULL : ir_val(s, v[i]);
 		if (!x)

@@ -768,6 +768,52 @@ static void test_cond_call_taken(void)
 	}
 }
 
+/* A store the optimized trace writes before a call, of an object older
+ * than the trace (the caller's frame put back), is not the original's
+ * later store of a new object (surely_differ): that one is delayed past
+ * both calls, which then ignore the field (spell_edits' bridges restore
+ * topframeref and set a new virtual reference before two calls).  When
+ * the optimized trace stores the new object before the calls, nothing
+ * is delayed. */
+static void test_restored_then_delayed(void)
+{
+	for (int delayed = 0; delayed < 2; delayed++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "setfield_gc(p0, p1, descr=<FieldP e.E.inst_top 8>)\n"
+		    "p2 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+		    "i3 = call_i(ConstClass(f), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "i4 = call_i(ConstClass(g), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "finish(i3, i4)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0e with 7 ops\n"
+		    "[p10, p11]\n"
+		    "+0: p12 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "+1: setfield_gc(p10, %s, descr=<FieldP e.E.inst_top 8>)\n"
+		    "+2: i13 = call_i(ConstClass(f), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+3: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+		    "+4: i14 = call_i(ConstClass(g), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+5: guard_no_exception(descr=<Guard0x4>) [p10]\n"
+		    "%s"
+		    "+7: finish(i13, i14)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    delayed ? "p11" : "p12",
+		    delayed ? "+6: setfield_gc(p10, p12, descr=<FieldP "
+			      "e.E.inst_top 8>)\n"
+			    : "");
+		CHECK(top_ignored(text) == (delayed ? 2u : 0u));
+	}
+}
+
 int main(void)
 {
 	test_call_effects();
@@ -781,6 +827,7 @@ int main(void)
 	test_undone_read_back();
 	test_stored_kept();
 	test_cond_call_taken();
+	test_restored_then_delayed();
 	test_delayed_item_per_index();
 	test_dropped_store_kept();
 	return check_summary("test_pypylog_effects");

@@ -282,6 +282,78 @@ static void test_const_string(void)
 	CHECK(format_facts("i9") == 0);
 }
 
+#define INTVAL                                                                 \
+	"descr=<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 "  \
+	"pure>)\n"
+#define LOCALS                                                                 \
+	"descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_locals_cells_"     \
+	"stack_w 56>)\n"
+
+/* The facts of a frame's locals array, the frame made by the trace: two
+ * constants stored into the array, a call that takes neither the frame
+ * nor the array, a force_virtualizable of the frame (EffectInfo: no
+ * effect), the array read back from the frame and the constants read
+ * back from it, guarded by class and compared.  BETWEEN goes before the
+ * call.  The number of facts (guard_class of each, the comparison) or
+ * UINT32_MAX. */
+static uint32_t locals_facts(const char *between)
+{
+	char text[3000];
+	snprintf(text, sizeof text,
+		 "[1] {jit-log-noopt\n"
+		 "[p0, i9]\n"
+		 "p1 = new_with_vtable(descr=PyFrame)\n"
+		 "p2 = new(descr=<ArrayP 8>)\n"
+		 "setfield_gc(p1, p2, " LOCALS
+		 "setarrayitem_gc(p2, 2, ConstPtr(ptr3), descr=<ArrayP 8>)\n"
+		 "setarrayitem_gc(p2, 3, ConstPtr(ptr7), descr=<ArrayP 8>)\n"
+		 "%s"
+		 "call_n(ConstClass(f), p0, descr=<Callv 0 r EF=5>)\n"
+		 "guard_no_exception()\n"
+		 "cond_call(i9, 123, p1, descr=<Callv 0 r EF=2 OS=121>)\n"
+		 "p4 = getfield_gc_r(p1, " LOCALS
+		 "p5 = getarrayitem_gc_r(p4, 2, descr=<ArrayP 8>)\n"
+		 "guard_class(p5, ConstClass(W_IntObject))\n"
+		 "p8 = getarrayitem_gc_r(p4, 3, descr=<ArrayP 8>)\n"
+		 "guard_class(p8, ConstClass(W_IntObject))\n"
+		 "i6 = getfield_gc_i(p5, " INTVAL
+		 "i10 = getfield_gc_i(p8, " INTVAL "i11 = int_gt(i6, i10)\n"
+		 "guard_false(i11)\n"
+		 "finish(p1)\n"
+		 "[2] jit-log-noopt}\n"
+		 "[3] {jit-log-opt-bridge\n"
+		 "# bridge out of Guard 0x7f0a with 2 ops\n"
+		 "[p20, i29]\n"
+		 "+1: call_n(ConstClass(f), p20, descr=<Callv 0 r EF=5>)\n"
+		 "+2: finish(p20)\n"
+		 "[4] jit-log-opt-bridge}\n",
+		 between);
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return UINT32_MAX;
+	uint32_t n = p->nrecorded;
+	CHECK(const_classes(p->opt) == (n ? 2u : 0u));
+	CHECK(count_op(p->opt, IR_INT_GT) == (n ? 1u : 0u));
+	pl_free(&log);
+	return n;
+}
+
+/* A frame's locals array is stored in the frame only: a call reaches
+ * neither while the frame stays the trace's own, so the constants read
+ * back are the ones stored (their classes, and the comparison of their
+ * immutable integers, are facts; spell_edits' generator frames).  Not
+ * once the frame went into an input object, nor when the array did, nor
+ * when an object read from the frame did. */
+static void test_frame_locals(void)
+{
+	CHECK(locals_facts("") == 3);
+	CHECK(locals_facts("setfield_gc(p0, p1, " LOCALS) == 0);
+	CHECK(locals_facts("setfield_gc(p0, p2, " LOCALS) == 0);
+	CHECK(locals_facts("p12 = getfield_gc_r(p1, " LOCALS
+			   "setfield_gc(p0, p12, " LOCALS) == 0);
+}
+
 int main(void)
 {
 	test_recorded_facts();
@@ -290,5 +362,6 @@ int main(void)
 	test_stack_item_not_known();
 	test_narrow_items();
 	test_const_string();
+	test_frame_locals();
 	return check_summary("test_pypylog_recorded");
 }

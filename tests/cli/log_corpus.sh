@@ -381,6 +381,9 @@ log_has "bridge_weak_after_call with a store" '^bridge 0x7f00000b2005 .* unknown
 # other: their pycode constants pair by the loop whose call_assembler each
 # frame goes to, not by order (since session 31; tictactoe_minimax)
 log_has frames_by_loop '^bridge 0x7f0000c0bb01 .* proved' "$C/frames_by_loop.log"
+# A generator's frame goes to its loop inside the generator (holder_loop
+# follows the store): the frames still pair by loop (spell_edits).
+log_has frames_by_generator '^bridge 0x7f0000c0bb11 .* proved' "$C/frames_by_generator.log"
 sed 's/descr=<Loop2>)$/descr=<Loop1>)/' "$C/frames_by_loop.log" >"$tmp/fbl.log"
 log_has "frames_by_loop, one loop" '^bridge 0x7f0000c0bb01 .* unknown' "$tmp/fbl.log"
 
