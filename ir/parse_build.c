@@ -466,6 +466,10 @@ static jp_status pypy_array(builder *b, syn_stmt *st, const ir_pyop *py,
 				       py->kind == 'r' ? IR_GETARRAYITEM_GC_R
 						       : IR_GETARRAYITEM_GC_I,
 				       a, 2, "");
+		if (opi != UINT32_MAX && py->act == IR_PY_AGET &&
+		    strstr(py->name, "_pure_") &&
+		    strncmp(py->name, "getarrayitem", 12) == 0)
+			b->t->ops[opi].flags |= IR_OPF_PURE_ITEM;
 		if (opi != UINT32_MAX && st->res)
 			return define(b, st->res, st->reslen,
 				      b->t->ops[opi].result, st->line,

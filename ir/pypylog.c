@@ -283,7 +283,8 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 			n->flags |= IR_OPF_IMPLICIT_LABEL;
 		if (guard && c->keep_labels)
 			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
-		n->flags |= op->flags & (IR_OPF_RECORDED | IR_OPF_INSTANCE);
+		n->flags |= op->flags & (IR_OPF_RECORDED | IR_OPF_INSTANCE |
+					 IR_OPF_PURE_ITEM);
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out unless asked for: PyPy's
@@ -997,6 +998,11 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		 * (elo_ratings' bridge: a map checked again after a call). */
 		if (p->orig && (!o || !o->apart))
 			pl_same_ptrs(p, recorded_end(p));
+		/* After the names are one: an optimized constant alone
+		 * where the original reads a constant's memory (an
+		 * identity read from that memory). */
+		if (p->orig && (!o || (!o->apart && !o->consts_unknown)))
+			pl_folded_reads(p, recorded_end(p));
 		/* After the recorded facts, which may state a constant's
 		 * class: such a constant is left alone. */
 		if (p->orig && (!o || !o->consts_unknown)) {

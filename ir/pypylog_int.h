@@ -166,6 +166,21 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec);
 void pl_recorded_same(const ir_trace *t, uint32_t nrec,
 		      void (*same)(void *ctx, const char *a, const char *b),
 		      void *ctx);
+/* What the run T's first NREC ops record fixes (guards, the ops'
+ * semantics; pypylog_recorded.c), for each of the N values VS: whether
+ * its integer is known (KNOWN[k]) and what it is (X[k]); the ConstPtr
+ * it is (KPTR[k], a value of T, or IR_NOVAL).  False when out of
+ * memory. */
+bool pl_run_values(const ir_trace *t, uint32_t nrec, const ir_vid *vs,
+		   uint32_t n, bool *known, uint64_t *x, ir_vid *kptr);
+/* What PyPy's optimizer read from constants' memory: a value of the
+ * original read from a constant through immutable fields and items
+ * (getarrayitem_gc_pure_*) at indices the run fixes, where the optimized
+ * trace has a constant of its own (a ConstPtr the original does not
+ * have, an integer) in the one role both traces use them in.  Each
+ * becomes a guard_value of that read at the start of both traces,
+ * counted as a ConstPtr identity (pypylog_folds.c). */
+void pl_folded_reads(pl_pair *p, uint32_t nrec);
 /* Takes apart the fresh objects of P's traces whose address goes nowhere
  * but into their own field accesses, guards and pointer comparisons:
  * their reads become the values stored (pypylog_private.c). */

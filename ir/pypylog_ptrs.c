@@ -445,9 +445,7 @@ static bool unite_in_order(ptr_names *pn, uint32_t i, uint32_t j)
 
 /* ---- constants the optimizer left in a role ------------------------------ */
 
-/* The role of argument J of op OPI without the other arguments: the op,
- * its name and descr, the position. */
-static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
+uint64_t pn_shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 {
 	const ir_op *op = &t->ops[opi];
 	uint64_t h = pl_mix(10, op->opc);
@@ -465,7 +463,7 @@ static uint64_t shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
 static uint64_t mid_role(const ir_trace *t, uint32_t opi, uint32_t j)
 {
 	const ir_op *op = &t->ops[opi];
-	uint64_t h = shallow_role(t, opi, j);
+	uint64_t h = pn_shallow_role(t, opi, j);
 	for (uint32_t k = 0; k < op->nargs; k++)
 		if (k != j)
 			h = pl_mix(h, pl_val_sig(t, op->args[k], 0));
@@ -548,7 +546,7 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(o, op->args[j]);
 			if (!s ||
-			    (mid ? mid_role(o, i, j) : shallow_role(o, i, j)) !=
+			    (mid ? mid_role(o, i, j) : pn_shallow_role(o, i, j)) !=
 				r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
@@ -576,7 +574,7 @@ static uint32_t role_ops(const ir_trace *t, uint64_t r, bool mid, uint64_t fate,
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++)
 			if (pl_cptr_name(t, op->args[j]) &&
-			    (mid ? mid_role(t, i, j) : shallow_role(t, i, j)) ==
+			    (mid ? mid_role(t, i, j) : pn_shallow_role(t, i, j)) ==
 				r &&
 			    (fate ? holder_fate(t, i) == fate
 				  : !folded_compare(t, op))) {
@@ -609,7 +607,7 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 		const ir_op *op = &p->orig->ops[a[k]];
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(p->orig, op->args[j]);
-			if (s && shallow_role(p->orig, a[k], j) == r)
+			if (s && pn_shallow_role(p->orig, a[k], j) == r)
 				return find(pn,
 					    rec_obj(pn, pn_name_index(pn, s)));
 		}
@@ -722,7 +720,7 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 			uint32_t x = s ? pn_name_index(pn, s) : UINT32_MAX;
 			if (x == UINT32_MAX || find(pn, x) < norig)
 				continue;
-			uint64_t r = shallow_role(t, i, j);
+			uint64_t r = pn_shallow_role(t, i, j);
 			uint32_t k = orig_name_in(pn, p->orig, r, 0, false);
 			uint64_t fate = holder_fate(t, i);
 			if (k == UINT32_MAX && fate)

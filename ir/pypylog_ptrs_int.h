@@ -1,8 +1,9 @@
 /*
- * pypylog_ptrs_int.h - what the naming of ConstPtrs (pypylog_ptrs.c) and
- * the pairing of global cells (pypylog_cells.c) share: the name table,
- * its union-find, and the aligned pieces of a pair.  Internal to those
- * two files.
+ * pypylog_ptrs_int.h - what the naming of ConstPtrs (pypylog_ptrs.c),
+ * the pairing of global cells (pypylog_cells.c) and the folded reads
+ * (pypylog_folds.c) share: the name table, its union-find, the roles of
+ * an argument, and the aligned pieces of a pair.  Internal to those
+ * files.
  */
 #ifndef JP_IR_PYPYLOG_PTRS_INT_H
 #define JP_IR_PYPYLOG_PTRS_INT_H
@@ -50,6 +51,10 @@ uint32_t pn_name_index(ptr_names *pn, const char *s);
 /* Unites the classes of A and B, the smaller index (ORIG's first name)
  * staying the root; true when they were apart. */
 bool pn_unite(ptr_names *pn, uint32_t a, uint32_t b);
+
+/* The role of argument J of op OPI of T without the other arguments: the
+ * op, its name and descr, the position. */
+uint64_t pn_shallow_role(const ir_trace *t, uint32_t opi, uint32_t j);
 
 /* Whether OP of T is a call the heap model counts (opaque). */
 bool pn_call_op(const ir_trace *t, const ir_op *op);

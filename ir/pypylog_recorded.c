@@ -765,7 +765,7 @@ static bool other_read(rec *r, ir_vid y, ir_vid o, fact *f)
 		return false;
 	const ir_op *op = d == UINT32_MAX ? NULL : &r->t->ops[d];
 	ir_vid k = op ? immutable_read(r, op, &f->oidx) : IR_NOVAL;
-	if (k == IR_NOVAL || op->opc == IR_GETFIELD_GC_R)
+	if (k == IR_NOVAL || ir_val(r->t, op->result)->kind == 'r')
 		return false;
 	f->osubj = k;
 	f->oget = (int)op->opc;
@@ -819,8 +819,11 @@ static ir_vid immutable_read(rec *r, const ir_op *op, uint64_t *idx)
 	    op->nargs == 1 &&
 	    (ir_py_field_immutable(d) || ir_descr_is_length(d)))
 		return known_ptr(r, op->args[0]);
-	if (op->opc == IR_GETARRAYITEM_GC_I && op->nargs == 2 &&
-	    ir_py_items_immutable(d) && known_int(r, op->args[1], idx))
+	bool pure = op->flags & IR_OPF_PURE_ITEM;
+	if ((op->opc == IR_GETARRAYITEM_GC_I ||
+	     (pure && op->opc == IR_GETARRAYITEM_GC_R)) &&
+	    op->nargs == 2 && (pure || ir_py_items_immutable(d)) &&
+	    known_int(r, op->args[1], idx))
 		return known_ptr(r, op->args[0]);
 	return IR_NOVAL;
 }
@@ -896,13 +899,19 @@ static ir_vid emit_read(ir_trace *d, const ir_trace *s, ir_vid subj, int get,
 			uint32_t k)
 {
 	char name[32];
-	bool ref = get == IR_GETFIELD_GC_R;
-	bool item = get == IR_GETARRAYITEM_GC_I;
+	bool ref = get == IR_GETFIELD_GC_R || get == IR_GETARRAYITEM_GC_R;
+	bool item = get == IR_GETARRAYITEM_GC_I || get == IR_GETARRAYITEM_GC_R;
 	ir_vid a[2] = {subj, item ? ir_const_int(d, idx) : IR_NOVAL};
 	snprintf(name, sizeof name, "%c%s%u", ref ? 'p' : 'i', tag, k);
 	uint32_t o = ir_emit(d, (ir_opcode)get, item ? 2 : 1, a,
 			     ir_cstr(d, ir_strtext(s, field)), name);
-	return o == UINT32_MAX ? IR_NOVAL : d->ops[o].result;
+	if (o == UINT32_MAX)
+		return IR_NOVAL;
+	/* an item read here is a string's char or an immutable array's
+	 * item; only the latter is printed as PyPy's pure read */
+	if (item && !ir_py_items_immutable(ir_strtext(s, field)))
+		d->ops[o].flags |= IR_OPF_PURE_ITEM;
+	return d->ops[o].result;
 }
 
 /* Emits fact F (its constants from S) into D; false when out of memory. */
@@ -983,6 +992,20 @@ static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
 	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
 	*nops = x.nops;
 	return r;
+}
+
+bool pl_run_values(const ir_trace *t, uint32_t nrec, const ir_vid *vs,
+		   uint32_t n, bool *known, uint64_t *x, ir_vid *kptr)
+{
+	rec r;
+	bool ok = nrec <= t->nops && rec_open(&r, t, nrec);
+	for (uint32_t k = 0; ok && k < n; k++) {
+		known[k] = vs[k] != IR_NOVAL && known_int(&r, vs[k], &x[k]);
+		kptr[k] = known_ptr(&r, vs[k]);
+	}
+	if (nrec <= t->nops)
+		rec_close(&r);
+	return ok;
 }
 
 void pl_recorded_same(const ir_trace *t, uint32_t nrec,

@@ -65,6 +65,10 @@ enum {
 	 * PyPy's optimizer may fold when their known classes differ
 	 * (ir/pypylog_consts.c); printed with PyPy's name. */
 	IR_OPF_INSTANCE = 1u << 4,
+	/* PyPy's getarrayitem_gc_pure_*: an item of an array PyPy declares
+	 * immutable, read as any item (jitprove log's folded reads,
+	 * ir/pypylog_ptrs.c); printed with PyPy's name. */
+	IR_OPF_PURE_ITEM = 1u << 5,
 };
 
 typedef struct ir_op {

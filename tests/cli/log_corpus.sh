@@ -1036,6 +1036,22 @@ sed 's/^+70: finish(i14)/+65: i16 = int_add(i14, 1)\n+70: finish(i16)/' \
 grep -q 'finish(i16)' "$tmp/cse.log" || bad "const_str_empty: the edit did not apply"
 log_has "const_str_empty, one char more" '^bridge 0x7f0000170001 .* unknown' "$tmp/cse.log"
 
+# A constant array's item and its integer, which the optimized trace has
+# as constants of its own where the original reads them (PyPy's
+# optimizer read them from memory; date_diff's DAYS[month - 1]): proved,
+# assuming the reads are those constants; not with --ptrs-apart or
+# --consts-unknown, and not when the original has an integer constant in
+# the same role too.
+log_has folded_item '^bridge 0x7f0000180001 .* proved .*2 ConstPtr identities' \
+  "$C/folded_item.log"
+log_has "folded_item --ptrs-apart" '^bridge 0x7f0000180001 .* unknown' --ptrs-apart "$C/folded_item.log"
+log_has "folded_item --consts-unknown" '^bridge 0x7f0000180001 .* unknown' --consts-unknown "$C/folded_item.log"
+sed 's/^i4 = int_add_ovf(i0, i3)/i5 = int_add_ovf(i0, 5)\nguard_no_overflow()\n&/
+     s/^+10: i14/+05: i13 = int_add_ovf(i10, 5)\n+06: guard_no_overflow(descr=<Guard0x7f0000180003>) [i10]\n&/' \
+  "$C/folded_item.log" >"$tmp/fi2.log"
+[ "$(grep -c int_add_ovf "$tmp/fi2.log")" -eq 4 ] || bad "folded_item: the edit did not apply"
+log_has "folded_item with a constant in the role" '^bridge 0x7f0000180001 .* unknown' "$tmp/fi2.log"
+
 # A store of a constant into a field promoted to another constant, which
 # the optimized trace drops: PyPy drops a store of what the field holds,
 # so the two constants are one object (parking_garage's exception
