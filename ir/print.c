@@ -101,8 +101,9 @@ static void print_op(const ir_trace *t, uint32_t opi, bool arith, strbuf *sb)
 	}
 	const char *name = ir_op_name(t, op);
 	if (op->flags & IR_OPF_PURE_ITEM)
-		name = op->opc == IR_GETARRAYITEM_GC_R ? "getarrayitem_gc_pure_r"
-						       : "getarrayitem_gc_pure_i";
+		name = op->opc == IR_GETARRAYITEM_GC_R
+			   ? "getarrayitem_gc_pure_r"
+			   : "getarrayitem_gc_pure_i";
 	sb_printf(sb, "%s%s(", op->flags & IR_OPF_INSTANCE ? "instance_" : "",
 		  name);
 	if (op->opc == IR_DEBUG_MERGE_POINT) {

@@ -28,7 +28,8 @@
 #include "pypylog_ptrs_int.h"
 #include "pypyops.h"
 
-/* ---- the reads ------------------------------------------------------------ */
+/* ---- the reads ------------------------------------------------------------
+ */
 
 #define FOLD_DEPTH 3
 
@@ -144,7 +145,8 @@ static bool reads_of(const ir_trace *o, uint32_t nrec, folds *f)
 	return ok;
 }
 
-/* ---- the pairing ------------------------------------------------------------ */
+/* ---- the pairing ------------------------------------------------------------
+ */
 
 /* Whether T has ConstPtr NAME anywhere, as an argument or fail-arg. */
 static bool has_name(const ir_trace *t, const char *name)
@@ -179,8 +181,7 @@ static uint32_t orig_uses(const ir_trace *o, const folds *f, uint64_t r,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			ir_vid a = op->args[j];
 			bool read = f->of[a] != UINT32_MAX;
-			if ((!read &&
-			     ir_val(o, a)->tag != IR_VAL_CONST_INT) ||
+			if ((!read && ir_val(o, a)->tag != IR_VAL_CONST_INT) ||
 			    pn_shallow_role(o, i, j) != r)
 				continue;
 			if (n < ROLE_MAX)
@@ -203,9 +204,9 @@ static uint32_t opt_consts(const ir_trace *t, const ir_trace *o, uint64_t r,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const ir_value *x = ir_val(t, op->args[j]);
 			const char *s = pl_cptr_name(t, op->args[j]);
-			bool own = is_int ? x->tag == IR_VAL_CONST_INT
-					  : s && !has_name(o, s);
-			if (!own || pn_shallow_role(t, i, j) != r)
+			if ((is_int ? x->tag != IR_VAL_CONST_INT : !s) ||
+			    pn_shallow_role(t, i, j) != r ||
+			    (!is_int && has_name(o, s)))
 				continue;
 			if (n < ROLE_MAX) {
 				name[n] = s;
@@ -261,7 +262,8 @@ static void pair_consts(const pl_pair *p, folds *f)
 	}
 }
 
-/* ---- the facts -------------------------------------------------------------- */
+/* ---- the facts --------------------------------------------------------------
+ */
 
 typedef struct fold_in {
 	const ir_trace *o; /* the trace the reads are of */
@@ -339,7 +341,8 @@ void pl_folded_reads(pl_pair *p, uint32_t nrec)
 	if (n) {
 		fold_in in = {p->orig, &f};
 		ir_trace *a = pl_with_prefix(p->orig, emit_folds, &in);
-		ir_trace *b = a ? pl_with_prefix(p->opt, emit_folds, &in) : NULL;
+		ir_trace *b =
+		    a ? pl_with_prefix(p->opt, emit_folds, &in) : NULL;
 		uint32_t before = a ? p->orig->nops : 0;
 		pl_replace_traces(p, a, b);
 		if (a && b) {

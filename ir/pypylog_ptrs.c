@@ -546,8 +546,8 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(o, op->args[j]);
 			if (!s ||
-			    (mid ? mid_role(o, i, j) : pn_shallow_role(o, i, j)) !=
-				r ||
+			    (mid ? mid_role(o, i, j)
+				 : pn_shallow_role(o, i, j)) != r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
 				continue;
@@ -574,8 +574,8 @@ static uint32_t role_ops(const ir_trace *t, uint64_t r, bool mid, uint64_t fate,
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++)
 			if (pl_cptr_name(t, op->args[j]) &&
-			    (mid ? mid_role(t, i, j) : pn_shallow_role(t, i, j)) ==
-				r &&
+			    (mid ? mid_role(t, i, j)
+				 : pn_shallow_role(t, i, j)) == r &&
 			    (fate ? holder_fate(t, i) == fate
 				  : !folded_compare(t, op))) {
 				if (n < cap) {

@@ -683,8 +683,8 @@ typedef struct facts {
 static fact mkfact(ir_opcode opc, ir_vid subj, int get, uint32_t field,
 		   ir_vid arg)
 {
-	return (fact){opc,   subj,	get,	  field, arg, 0, IR_NO_OP, 0,
-		      false, 0,	IR_NOVAL, IR_NO_OP, 0,	0};
+	return (fact){opc, subj,  get, field,	 arg,	   0, IR_NO_OP,
+		      0,   false, 0,   IR_NOVAL, IR_NO_OP, 0, 0};
 }
 
 static bool same_fact(const fact *a, const fact *b)
@@ -921,7 +921,8 @@ static bool emit_fact(ir_trace *d, const ir_trace *s, const fact *f, uint32_t k)
 	ir_vid subj = const_in(d, s, f->subj);
 	ir_vid arg = f->arg == IR_NOVAL ? IR_NOVAL : const_in(d, s, f->arg);
 	if (f->get != IR_NO_OP) {
-		subj = emit_read(d, s, subj, f->get, f->field, f->idx, "rec", k);
+		subj =
+		    emit_read(d, s, subj, f->get, f->field, f->idx, "rec", k);
 		if (subj == IR_NOVAL)
 			return false;
 	}
@@ -1036,8 +1037,7 @@ static void fact_key(const ir_trace *s, const fact *f, strbuf *sb)
 		  (unsigned long long)f->mval);
 	if (f->osubj != IR_NOVAL)
 		sb_printf(sb, " %d %s %llu %s", f->oget,
-			  ir_strtext(s, f->ofield),
-			  (unsigned long long)f->oidx,
+			  ir_strtext(s, f->ofield), (unsigned long long)f->oidx,
 			  ir_strtext(s, ir_val(s, f->osubj)->name));
 	for (int i = 0; i < 2; i++) {
 		const ir_value *x = v[i] == IR_NOVAL ? NULL : ir_val(s, v[i]);

@@ -570,8 +570,8 @@ static void test_restored_store(void)
 		pl_log log;
 		if (!read_one(orig, opt, &log))
 			return;
-		CHECK(stores_ptr(log.pairs[0].orig, 0,
-				 k == 0 ? "ptr2" : "ptr3"));
+		CHECK(
+		    stores_ptr(log.pairs[0].orig, 0, k == 0 ? "ptr2" : "ptr3"));
 		pl_free(&log);
 	}
 }

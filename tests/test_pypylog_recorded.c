@@ -283,10 +283,10 @@ static void test_const_string(void)
 }
 
 #define INTVAL                                                                 \
-	"descr=<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 "  \
+	"descr=<FieldS pypy.objspace.std.intobject.W_IntObject.inst_intval 8 " \
 	"pure>)\n"
 #define LOCALS                                                                 \
-	"descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_locals_cells_"     \
+	"descr=<FieldP pypy.interpreter.pyframe.PyFrame.inst_locals_cells_"    \
 	"stack_w 56>)\n"
 
 /* The facts of a frame's locals array, the frame made by the trace: two
