@@ -365,6 +365,36 @@ ir_trace *pl_with_prefix(const ir_trace *t,
 	return pl_copy_done(&c, ok);
 }
 
+bool pl_prefix_both(pl_pair *p, bool (*prefix)(copier *c, void *ctx), void *ctx)
+{
+	uint32_t before = p->orig->nops;
+	ir_trace *a = pl_with_prefix(p->orig, prefix, ctx);
+	ir_trace *b = a ? pl_with_prefix(p->opt, prefix, ctx) : NULL;
+	pl_replace_traces(p, a, b);
+	if (!a || !b)
+		return false;
+	p->nprefix += a->nops - before;
+	return true;
+}
+
+bool pl_mentions(const ir_trace *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			const char *s = pl_cptr_name(t, op->args[j]);
+			if (s && !strcmp(s, name))
+				return true;
+		}
+		for (uint32_t j = 0; j < op->nfail; j++) {
+			const char *s = pl_cptr_name(t, op->failargs[j]);
+			if (s && !strcmp(s, name))
+				return true;
+		}
+	}
+	return false;
+}
+
 ir_trace *pl_facts_probe(const pl_pair *p, bool jump)
 {
 	if (!p->orig || p->nprefix == 0 || p->nprefix >= p->orig->nops)

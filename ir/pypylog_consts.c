@@ -775,25 +775,6 @@ static void call_lengths(const pl_pair *p, kstr *v, uint32_t *nv, uint32_t cap)
 	free(o);
 }
 
-/* Whether some op of T takes ConstPtr K, as an argument or fail-arg. */
-static bool mentions(const ir_trace *t, const char *k)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = pl_cptr_name(t, op->args[j]);
-			if (s && !strcmp(s, k))
-				return true;
-		}
-		for (uint32_t j = 0; j < op->nfail; j++) {
-			const char *s = pl_cptr_name(t, op->failargs[j]);
-			if (s && !strcmp(s, k))
-				return true;
-		}
-	}
-	return false;
-}
-
 /* Empty constants.  PyPy's optimizer drops a concatenation with a
  * constant string it reads as empty (vstring.py: s + "" is s), so the
  * optimized trace has no part for it and no mention of it at all
@@ -806,7 +787,7 @@ static void drop_empty(const pl_pair *p, kparts *o, uint32_t nt, bool *empty)
 {
 	uint32_t keep = 0;
 	for (uint32_t j = 0; j < o->n; j++)
-		empty[j] = !mentions(p->opt, o->v[j].k);
+		empty[j] = !pl_mentions(p->opt, o->v[j].k);
 	for (uint32_t j = 0; j < o->n; j++)
 		keep += !empty[j];
 	if (keep == o->n || keep != nt)
@@ -857,18 +838,9 @@ void pl_const_concats(pl_pair *p)
 	free(empty);
 	if (v)
 		call_lengths(p, v, &n, cap);
-	if (n) {
-		kstrs ks = {v, n};
-		ir_trace *a = pl_with_prefix(p->orig, emit_kstrs, &ks);
-		ir_trace *b =
-		    a ? pl_with_prefix(p->opt, emit_kstrs, &ks) : NULL;
-		uint32_t before = a ? p->orig->nops : 0;
-		pl_replace_traces(p, a, b);
-		if (a && b) {
-			p->nprefix += a->nops - before;
-			p->nstrs += n;
-		}
-	}
+	kstrs ks = {v, n};
+	if (n && pl_prefix_both(p, emit_kstrs, &ks))
+		p->nstrs += n;
 	free(v);
 	free(o.v);
 	free(t.v);

@@ -148,25 +148,6 @@ static bool reads_of(const ir_trace *o, uint32_t nrec, folds *f)
 /* ---- the pairing ------------------------------------------------------------
  */
 
-/* Whether T has ConstPtr NAME anywhere, as an argument or fail-arg. */
-static bool has_name(const ir_trace *t, const char *name)
-{
-	for (uint32_t i = 0; i < t->nops; i++) {
-		const ir_op *op = &t->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = pl_cptr_name(t, op->args[j]);
-			if (s && !strcmp(s, name))
-				return true;
-		}
-		for (uint32_t j = 0; j < op->nfail; j++) {
-			const char *s = pl_cptr_name(t, op->failargs[j]);
-			if (s && !strcmp(s, name))
-				return true;
-		}
-	}
-	return false;
-}
-
 #define ROLE_MAX 16
 
 /* The arguments of ORIG in role R that are a read of F or an integer
@@ -206,7 +187,7 @@ static uint32_t opt_consts(const ir_trace *t, const ir_trace *o, uint64_t r,
 			const char *s = pl_cptr_name(t, op->args[j]);
 			if ((is_int ? x->tag != IR_VAL_CONST_INT : !s) ||
 			    pn_shallow_role(t, i, j) != r ||
-			    (!is_int && has_name(o, s)))
+			    (!is_int && pl_mentions(o, s)))
 				continue;
 			if (n < ROLE_MAX) {
 				name[n] = s;
@@ -338,18 +319,9 @@ void pl_folded_reads(pl_pair *p, uint32_t nrec)
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < f.n; k++)
 		n += paired(&f.v[k]);
-	if (n) {
-		fold_in in = {p->orig, &f};
-		ir_trace *a = pl_with_prefix(p->orig, emit_folds, &in);
-		ir_trace *b =
-		    a ? pl_with_prefix(p->opt, emit_folds, &in) : NULL;
-		uint32_t before = a ? p->orig->nops : 0;
-		pl_replace_traces(p, a, b);
-		if (a && b) {
-			p->nprefix += a->nops - before;
-			p->nsame += n;
-		}
-	}
+	fold_in in = {p->orig, &f};
+	if (n && pl_prefix_both(p, emit_folds, &in))
+		p->nsame += n;
 	free(f.v);
 	free(f.of);
 }

@@ -57,6 +57,13 @@ bool pl_copy_inputs(copier *c);
  * start with.  NULL when PREFIX or a copy fails. */
 ir_trace *pl_with_prefix(const ir_trace *t,
 			 bool (*prefix)(copier *c, void *ctx), void *ctx);
+/* Emits PREFIX(CTX) at the start of both of P's traces (pl_with_prefix:
+ * the same ops in each, so they only remove runs) and adds their number
+ * to P->nprefix; false, P unchanged, when a copy fails. */
+bool pl_prefix_both(pl_pair *p, bool (*prefix)(copier *c, void *ctx),
+		    void *ctx);
+/* Whether some op of T takes ConstPtr NAME, as an argument or fail-arg. */
+bool pl_mentions(const ir_trace *t, const char *name);
 /* Ends C's copy: emits the source's end (pl_emit_end), frees C->map;
  * returns C's trace, or NULL (the trace freed) when !OK or that fails. */
 ir_trace *pl_copy_done(copier *c, bool ok);

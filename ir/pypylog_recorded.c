@@ -763,8 +763,8 @@ static bool other_read(rec *r, ir_vid y, ir_vid o, fact *f)
 	uint32_t dy = ir_defop(r->t, y);
 	if (d == UINT32_MAX || dy == UINT32_MAX || d < dy)
 		return false;
-	const ir_op *op = d == UINT32_MAX ? NULL : &r->t->ops[d];
-	ir_vid k = op ? immutable_read(r, op, &f->oidx) : IR_NOVAL;
+	const ir_op *op = &r->t->ops[d];
+	ir_vid k = immutable_read(r, op, &f->oidx);
 	if (k == IR_NOVAL || ir_val(r->t, op->result)->kind == 'r')
 		return false;
 	f->osubj = k;
@@ -971,28 +971,16 @@ typedef struct prefix_in {
 	const facts *fs;
 	uint32_t base; /* the first fact's number: a second pass's facts
 			* come after the first's, whose names stay */
-	uint32_t nops; /* ops emitted */
 } prefix_in;
 
+/* Emits the facts X->FS (of X->S's values), numbered from X->BASE. */
 static bool emit_facts(copier *c, void *ctx)
 {
-	prefix_in *x = ctx;
+	const prefix_in *x = ctx;
 	for (uint32_t k = 0; k < x->fs->n; k++)
 		if (!emit_fact(c->d, x->s, &x->fs->v[k], x->base + k))
 			return false;
-	x->nops = c->d->nops;
 	return true;
-}
-
-/* T with the facts FS (of S's values) first, *NOPS ops of them, numbered
- * from BASE. */
-static ir_trace *with_recorded(const ir_trace *t, const ir_trace *s,
-			       const facts *fs, uint32_t base, uint32_t *nops)
-{
-	prefix_in x = {s, fs, base, 0};
-	ir_trace *r = pl_with_prefix(t, emit_facts, &x);
-	*nops = x.nops;
-	return r;
 }
 
 bool pl_run_values(const ir_trace *t, uint32_t nrec, const ir_vid *vs,
@@ -1101,18 +1089,13 @@ void pl_recorded_facts(pl_pair *p, uint32_t nrec)
 	 * the first kept apart. */
 	strbuf keys;
 	sb_init(&keys);
-	if (ok && !fs.oom && only_new(p, t, &fs, &keys)) {
-		uint32_t n = 0;
-		ir_trace *o = with_recorded(p->orig, t, &fs, before, &n);
-		ir_trace *q =
-		    o ? with_recorded(p->opt, t, &fs, before, &n) : NULL;
-		pl_replace_traces(p, o, q);
-		if (o && q) {
-			p->nrecorded = before + fs.n; /* the old stay too */
-			p->nprefix += n;
-			free(p->rec_keys);
-			p->rec_keys = sb_detach(&keys);
-		}
+	/* T is P's ORIG until both copies are made. */
+	prefix_in x = {t, &fs, before};
+	if (ok && !fs.oom && only_new(p, t, &fs, &keys) &&
+	    pl_prefix_both(p, emit_facts, &x)) {
+		p->nrecorded = before + fs.n; /* the old stay too */
+		free(p->rec_keys);
+		p->rec_keys = sb_detach(&keys);
 	}
 	sb_release(&keys);
 	rec_close(&r);
