@@ -471,7 +471,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 			hmem a = e->cur[f], hk = {h->hk[k * h->nf + f], NULL};
 			for (uint32_t x = 0; x < h->nid; x++)
 				if (hs_has(e->esc, x) &&
-				    !hp_built(h, e, x, f, k))
+				    !hp_kept(h, e, x, f, k))
 					a = h->f[f].indexed
 						? mem_copy(h, a, h->id[x].addr,
 							   hk)

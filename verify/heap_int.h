@@ -409,6 +409,21 @@ static inline bool hp_built(const hp *h, const htrace *e, uint32_t x,
 	       e->built[(size_t)x * e->nf + f] <= k;
 }
 
+/* Whether call K of E keeps immutable field F of fresh identity X: E
+ * built it before the call, or E is the optimized trace and the original
+ * built it before its own call K, the same event.  In the one world the
+ * two runs share, a call does not set a field the original had already
+ * constructed, so the optimized trace's run does not see it set either
+ * (docs/pypy.md "Immutable fields").  The original is encoded first
+ * (heap.c), so its built is complete when the optimized trace's calls
+ * are encoded. */
+static inline bool hp_kept(const hp *h, const htrace *e, uint32_t x, uint32_t f,
+			   uint32_t k)
+{
+	return hp_built(h, e, x, f, k) ||
+	       (e == &h->hpp && hp_built(h, &h->ho, x, f, k));
+}
+
 static inline Z3_ast K(hp *h, Z3_ast a)
 {
 	return zc_keep(&h->S, a);

@@ -207,7 +207,7 @@ static void name_writes(const hp *h, const henv *v, const htrace *e,
 		out[i] = v->ow[i];
 		uint32_t f = v->owf[i];
 		if (v->owx[i] != HP_NONE &&
-		    hp_built(h, e, v->owx[i], f, out[i].call)) {
+		    hp_kept(h, e, v->owx[i], f, out[i].call)) {
 			out[i].call = UINT32_MAX;
 			continue;
 		}
@@ -621,9 +621,13 @@ static jp_status make_env(hp *h, Z3_model m, henv *v)
 	v->env_p.call_ret_obj = v->ret_p;
 	for (uint32_t i = 0; i < v->now; i++) {
 		uint32_t x = v->owx[i], f = v->owf[i], k = v->ow[i].call;
-		v->built_asym |=
-		    x != HP_NONE && hp_built(h, &h->ho, x, f, k) !=
-					hp_built(h, &h->hpp, x, f, k);
+		/* An object one trace never allocates gets no write in
+		 * that trace's run (name_writes): no asymmetry there. */
+		v->built_asym |= x != HP_NONE &&
+				 hp_kept(h, &h->ho, x, f, k) !=
+				     hp_kept(h, &h->hpp, x, f, k) &&
+				 ident_name(&h->ho, x) &&
+				 ident_name(&h->hpp, x);
 	}
 	name_writes(h, v, &h->hpp, v->ow_p);
 	name_writes(h, v, &h->ho, v->ow); /* in place: last */
