@@ -691,6 +691,60 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 	return n;
 }
 
+/* Whether T allocates X after its last call before op C (a guard on a
+ * call aside) and stores field D into it nowhere from there to C. */
+static bool built_for(const ir_trace *t, ir_vid x, uint32_t c, const char *d)
+{
+	const ir_value *v = ir_val(t, x);
+	if (!ir_allocated(t, x) || v->def >= c)
+		return false;
+	for (uint32_t j = v->def + 1; j < c; j++) {
+		const ir_op *op = &t->ops[j];
+		const char *w = field_store(t, op);
+		if ((is_call(t, op) && !guard_call(t, op)) ||
+		    (w && !strcmp(w, d) && op->args[0] == x))
+			return false;
+	}
+	return true;
+}
+
+/* The fields of objects forced for call K that the optimized trace
+ * stores after it (the optimized trace's call at op OC, the original's
+ * at OO), appended to SB; their number.  The optimized trace allocates X
+ * after its previous call, passes X to call K and stores field F into X
+ * after call K, before its next call, and the original does not store F
+ * between its call K and its next call (so the store is no later store
+ * of the program's).  PyPy allocates a virtual where a call forces it and
+ * keeps its fields as pending stores (virtualize.py's forcing, heap.py's
+ * lazy sets), written before the call only when its EffectInfo says it
+ * may read or write the field (force_from_effectinfo): call K neither
+ * reads nor writes F.  This is ignored_at where the original put X where
+ * calls before K could see it (topo_sort's new integer, a value of a dict
+ * setitem, first kept in the frame's value stack). */
+static uint32_t forced_at(const pl_pair *p, uint32_t oc, uint32_t oo,
+			  strbuf *sb)
+{
+	const ir_trace *o = p->orig, *t = p->opt;
+	const ir_op *call = &t->ops[oc];
+	uint32_t n = 0;
+	for (uint32_t i = oc + 1; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (is_call(t, op) && !guard_call(t, op))
+			break;
+		const char *d = field_store(t, op);
+		bool passed = false;
+		for (uint32_t a = 0; d && a < call->nargs; a++)
+			passed |= call->args[a] == op->args[0];
+		if (!passed || in_list(sb, d) ||
+		    !built_for(t, op->args[0], oc, d) ||
+		    stores_near(o, oo, d, false))
+			continue;
+		add_kept(sb, d);
+		n++;
+	}
+	return n;
+}
+
 const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n)
 {
 	if (op->opc != IR_OPAQUE || op->nargs != n || op->result == IR_NOVAL ||
@@ -833,6 +887,7 @@ void pl_call_effects(pl_pair *p)
 			sb_init(&sb);
 			n = ignored_at(p, c[k], o[k], &sb);
 			n += delayed_at(p, c, o, nc, k, &sb);
+			n += forced_at(p, c[k], o[k], &sb);
 			was = p->opt->ops[c[k]].descr;
 			if (n && sb.buf && !sb.oom &&
 			    set_list(p->opt, c[k], " ignores", sb.buf)) {
