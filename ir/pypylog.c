@@ -1011,8 +1011,10 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		/* Last: after the rewrites that turn calls into inputs, and
 		 * after a bridge's facts, whose reads of fields are the
 		 * optimized bridge's knowledge before its first call. */
-		if (p->orig && (!o || !o->write_all))
+		if (p->orig && (!o || !o->write_all)) {
 			pl_call_effects(p);
+			pl_dict_lookups(p);
+		}
 		/* A bridge's facts held on its recorded run too, and so did
 		 * the fields its calls keep: with them the recording may
 		 * prove more of its constants (an input the parent knew to

@@ -200,6 +200,10 @@ bool pl_list_types(pl_pair *p);
 /* The fields the optimizer took each call to keep, written into the
  * descr of both traces' call (pypylog_effects.c); P->nkept counts them. */
 void pl_call_effects(pl_pair *p);
+/* Leaves out of P's original a dict lookup that repeats an earlier one
+ * PyPy's cache answers, when the optimized trace has fewer lookups
+ * (pypylog_lookups.c, after pl_call_effects); P->nkept counts them. */
+void pl_dict_lookups(pl_pair *p);
 /* The name of the ConstClass OP of T calls with its first argument, of
  * a call with N arguments and a result, or NULL (pypylog_effects.c). */
 const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n);
