@@ -814,6 +814,65 @@ static void test_restored_then_delayed(void)
 	}
 }
 
+/* An object the optimized trace allocates for a call (after its
+ * previous call), passes to it and fills after it, where the original
+ * built it long before and let earlier calls see it (topo_sort's new
+ * integer, a dict's value first kept in the frame's stack): PyPy wrote
+ * the forced object's field after the call because the call neither
+ * reads nor writes it (forced_at), in both traces' call f.  Not when
+ * the optimized trace allocated it before the previous call, and not
+ * when the original stores the field after its call f too. */
+static void test_forced_store(void)
+{
+	for (int v = 0; v < 3; v++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[i0, p1]\n"
+		    "p2 = new_with_vtable(descr=<SizeDescr 16>)\n"
+		    "setfield_gc(p2, i0, descr=<FieldS m.W.inst_v 8 pure>)\n"
+		    "setfield_gc(p1, p2, descr=<FieldP m.M.inst_x 8>)\n"
+		    "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "call_n(ConstClass(f), p2, descr=<Callv 0 r EF=5>)\n"
+		    "%s"
+		    "guard_no_exception()\n"
+		    "finish()\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0f with 8 ops\n"
+		    "[i10, p11]\n"
+		    "%s"
+		    "+2: call_n(ConstClass(g), p11, descr=<Callv 0 r EF=5>)\n"
+		    "+3: guard_no_exception(descr=<Guard0x3>) [p11]\n"
+		    "%s"
+		    "+5: call_n(ConstClass(f), p12, descr=<Callv 0 r EF=5>)\n"
+		    "+6: setfield_gc(p12, i10, descr=<FieldS m.W.inst_v 8 "
+		    "pure>)\n"
+		    "+7: guard_no_exception(descr=<Guard0x4>) [p11]\n"
+		    "+8: finish()\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 2 ? "setfield_gc(p2, i0, descr=<FieldS m.W.inst_v 8 "
+			     "pure>)\n"
+			   : "",
+		    v == 1 ? "+1: p12 = new_with_vtable(descr=<SizeDescr "
+			     "16>)\n"
+			   : "",
+		    v != 1 ? "+4: p12 = new_with_vtable(descr=<SizeDescr "
+			     "16>)\n"
+			   : "");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			continue;
+		uint32_t want = v == 0 ? 1 : 0;
+		CHECK(descrs_with(p->opt, "ignores=m.W.inst_v", NULL) == want);
+		CHECK(descrs_with(p->orig, "ignores=m.W.inst_v", NULL) == want);
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_call_effects();
@@ -828,6 +887,7 @@ int main(void)
 	test_stored_kept();
 	test_cond_call_taken();
 	test_restored_then_delayed();
+	test_forced_store();
 	test_delayed_item_per_index();
 	test_dropped_store_kept();
 	return check_summary("test_pypylog_effects");
