@@ -970,6 +970,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_virtual_refs(&tr[k]);
 			pl_str_slices(&tr[k]);
 			pl_str_eq_calls(tr[k]);
+			pl_str_char_compares(&tr[k]);
 			pl_float_div_pow2(tr[k]);
 			pl_float_mul_one(tr[k]);
 		}

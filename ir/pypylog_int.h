@@ -116,6 +116,10 @@ bool pl_new_of(const ir_trace *t, ir_vid v, const char *descr);
 /* Gives the string equality helpers of T one function name per family,
  * and ll_streq of a one-char string its char form (pypylog_rewrite.c). */
 void pl_str_eq_calls(ir_trace *t);
+/* May replace *T by a copy with compares of a string with one char
+ * spelled as a char compare: a slice of length 1, or a one-char string
+ * the trace made (pypylog_strings.c). */
+void pl_str_char_compares(ir_trace **t);
 /* Spells float_truediv(x, C) of T as float_mul(x, 1/C) when C and 1/C are
  * powers of two, as PyPy's optimizer does (pypylog_rewrite.c). */
 void pl_float_div_pow2(ir_trace *t);

@@ -491,7 +491,8 @@ bool pl_leaves_chars(const ir_op *op, ir_vid s)
 }
 
 /* The char C of T's string S when S is a new "<str>" of length 1 whose
- * item 0 was set to C, and nothing in [0, BEFORE) may change its chars. */
+ * item 0 was set to C, and nothing in [0, BEFORE) may change its chars:
+ * after both stores, calls may take it. */
 static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
 			    ir_vid *c)
 {
@@ -505,6 +506,12 @@ static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
 	for (uint32_t i = x->def + 1; i < before; i++) {
 		const ir_op *op = &t->ops[i];
 		if (pl_leaves_chars(op, s))
+			continue;
+		/* A call does not change a string the trace completed:
+		 * RPython strings are immutable once made, and PyPy's
+		 * string optimizer keeps a forced string's chars
+		 * (email_validate hashes a char and looks it up first). */
+		if (len && *c != IR_NOVAL && ir_py_is_call_event(t, op))
 			continue;
 		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
 		const ir_value *a1 =
@@ -559,4 +566,86 @@ void pl_str_eq_calls(ir_trace *t)
 		op->args[0] = f;
 		op->descr = d;
 	}
+}
+
+/* ---- string compares with one char ------------------------------------ */
+
+/* Two compares of a string with one char are spelled as what they
+ * compute (jit/codewriter/support.py), so that the two traces compare
+ * chars where PyPy's optimizer changed the helper:
+ * _ll_4_str_eq_slice_char(s, start, length, c) (OS_STREQ_SLICE_CHAR, 27;
+ * the unicode twin 47) with length the constant 1 is s[start] == c; and
+ * str_eq_char(x, c) (OS 29 or 30, after pl_str_eq_calls) of a one-char
+ * string x the trace made (one_char_string) is x's char == c.  PyPy
+ * makes the first of s[i:i+1] == "c" (vstring.py,
+ * handle_str_equal_level1); the unoptimized trace has the second
+ * (query_string, maze_bfs, spell_edits).  Both helpers are elidable
+ * (EF=0), so nothing else is lost. */
+
+/* The char op I of T compares with one char, as the op reads it: 1 for
+ * a slice of length 1, 2 for a one-char string (*CH its char); 0 when
+ * the op is neither. */
+static int char_compare(const ir_trace *t, uint32_t i, ir_vid *ch)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->descr || op->result == IR_NOVAL ||
+	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS || !op->opname ||
+	    strncmp(ir_strtext(t, op->opname), "call_", 5))
+		return 0;
+	int os = ir_py_oopspec(ir_strtext(t, op->descr));
+	uint64_t len;
+	if ((os == 27 || os == 47) && op->nargs == 5 &&
+	    pl_const_int(t, op->args[3], 1, &len) && len == 1)
+		return 1;
+	if ((os == 29 || os == 30) && op->nargs == 3 &&
+	    one_char_string(t, op->args[1], i, ch))
+		return 2;
+	return 0;
+}
+
+static bool match_char_compare(const ir_trace *t, uint32_t i)
+{
+	ir_vid ch;
+	return char_compare(t, i, &ch) != 0;
+}
+
+static bool emit_char_compare(copier *c, uint32_t i)
+{
+	const ir_trace *t = c->s;
+	const ir_op *op = &t->ops[i];
+	ir_vid ch = IR_NOVAL;
+	int form = char_compare(t, i, &ch);
+	const char *name = ir_valname(t, op->result);
+	ir_vid want = pl_map_val(c, op->args[form == 1 ? 4 : 2]);
+	if (form == 1) {
+		const char *ds = ir_py_oopspec(ir_strtext(t, op->descr)) == 27
+				     ? "<str>"
+				     : "<unicode>";
+		char nm[96];
+		snprintf(nm, sizeof nm, "%s_ch", name);
+		ir_vid ga[2] = {pl_map_val(c, op->args[1]),
+				pl_map_val(c, op->args[2])};
+		if (ga[0] == IR_NOVAL || ga[1] == IR_NOVAL)
+			return false;
+		uint32_t g = ir_emit(c->d, IR_GETARRAYITEM_GC_I, 2, ga,
+				     ir_cstr(c->d, ds), nm);
+		if (g == UINT32_MAX)
+			return false;
+		ch = c->d->ops[g].result;
+	} else {
+		ch = pl_map_val(c, ch);
+	}
+	if (ch == IR_NOVAL || want == IR_NOVAL)
+		return false;
+	ir_vid r = emit_int(c->d, IR_INT_EQ, ch, want, name, "");
+	if (r == IR_NOVAL)
+		return false;
+	c->map[op->result] = r;
+	return true;
+}
+
+void pl_str_char_compares(ir_trace **tp)
+{
+	static const pl_rewrite rw = {match_char_compare, emit_char_compare};
+	pl_rewrite_ops(tp, &rw);
 }
