@@ -801,6 +801,12 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	 * is now in the role the optimized trace's constant plays. */
 	if (p->orig && (!o || !o->apart))
 		pl_same_ptrs(p, recorded_end(p));
+	/* Again on what the private objects' rewrite left: an elidable
+	 * call's result stored only into such an object is unused now. */
+	if (p->orig) {
+		pl_unused_pure_calls(&p->orig);
+		pl_unused_pure_calls(&p->opt);
+	}
 	pl_float_consts(p);
 	lists_typed(p);
 }
@@ -971,6 +977,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_str_slices(&tr[k]);
 			pl_str_eq_calls(tr[k]);
 			pl_str_char_compares(&tr[k]);
+			pl_unused_pure_calls(&tr[k]);
 			pl_float_div_pow2(tr[k]);
 			pl_float_mul_one(tr[k]);
 		}

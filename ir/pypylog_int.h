@@ -120,6 +120,9 @@ void pl_str_eq_calls(ir_trace *t);
  * spelled as a char compare: a slice of length 1, or a one-char string
  * the trace made (pypylog_strings.c). */
 void pl_str_char_compares(ir_trace **t);
+/* May replace *T by a copy without its elidable calls (EF=0 or 3) whose
+ * result nothing uses, and their guard_no_exception (pypylog_rewrite.c). */
+void pl_unused_pure_calls(ir_trace **t);
 /* Spells float_truediv(x, C) of T as float_mul(x, 1/C) when C and 1/C are
  * powers of two, as PyPy's optimizer does (pypylog_rewrite.c). */
 void pl_float_div_pow2(ir_trace *t);

@@ -909,3 +909,72 @@ void pl_force_token_input(pl_pair *p)
 	ir_trace *o = with_force_token(p->orig);
 	pl_replace_traces(p, o, o ? with_force_token(p->opt) : NULL);
 }
+
+/* ---- unused elidable calls ---------------------------------------------- */
+
+/* Whether V of T is used by an op after op FROM: as an argument or a
+ * fail-arg (the end's arguments are arguments). */
+static bool used_after(const ir_trace *t, ir_vid v, uint32_t from)
+{
+	for (uint32_t i = from + 1; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		for (uint32_t a = 0; a < op->nargs; a++)
+			if (op->args[a] == v)
+				return true;
+		for (uint32_t a = 0; a < op->nfail; a++)
+			if (op->failargs[a] == v)
+				return true;
+	}
+	return false;
+}
+
+/* Whether op I of T is a call of an elidable function that cannot raise
+ * but MemoryError (EF=0 or 3) whose result nothing uses. */
+static bool unused_pure_call(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+	    op->result == IR_NOVAL ||
+	    strncmp(ir_strtext(t, op->opname), "call_", 5))
+		return false;
+	int ef = ir_py_extraeffect(ir_strtext(t, op->descr));
+	return (ef == 0 || ef == 3) && !used_after(t, op->result, i);
+}
+
+/* Whether op I of T is the guard_no_exception of such a call (only
+ * debug_merge_points between). */
+static bool unused_call_guard(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->opname ||
+	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
+		return false;
+	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
+		i--;
+	return i > 0 && unused_pure_call(t, i - 1);
+}
+
+static bool match_unused(const ir_trace *t, uint32_t i)
+{
+	return unused_pure_call(t, i) || unused_call_guard(t, i);
+}
+
+static bool emit_nothing(copier *c, uint32_t i)
+{
+	(void)c;
+	(void)i;
+	return true;
+}
+
+/* A call of an elidable function (EF=0, or 3: it may raise only
+ * MemoryError, which the model takes no allocation to raise) whose result
+ * nothing uses has no effect: it is left out, with its
+ * guard_no_exception.  PyPy leaves such a call out (a virtual string's
+ * slice it never forces, maze_bfs' s[i:i+n] whose chars it compares one
+ * by one), and it keeps a pure op only for its result, so both traces
+ * are spelled without it. */
+void pl_unused_pure_calls(ir_trace **tp)
+{
+	static const pl_rewrite rw = {match_unused, emit_nothing};
+	pl_rewrite_ops(tp, &rw);
+}

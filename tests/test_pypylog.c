@@ -724,12 +724,12 @@ static void test_str_slice_from_end(void)
 	    "Signed), p0, i8, i1, descr=<Callr 8 rii EF=3 OS=23>)\n"
 	    "p10 = call_r(ConstClass(_ll_stringslice__rpy_stringPtr_Signed_"
 	    "Signed), p0, i2, i5, descr=<Callr 8 rii EF=3 OS=23>)\n"
-	    "finish(p3, p4)\n"
+	    "finish(p3, p4, p9, p10)\n"
 	    "[2] jit-log-noopt}\n"
 	    "[3] {jit-log-opt-bridge\n"
 	    "# bridge out of Guard 0x7f0f with 1 ops\n"
 	    "[p10, i11, i15]\n"
-	    "+1: finish(p10, p10)\n"
+	    "+1: finish(p10, p10, p10, p10)\n"
 	    "[4] jit-log-opt-bridge}\n";
 	pl_log log;
 	const pl_pair *p = read_pair(text, 1, 0, &log);
@@ -745,6 +745,52 @@ static void test_str_slice_from_end(void)
 		if (o->ops[i].opc == IR_SETFIELD_GC)
 			lens = lens * 10 + ir_val(o, o->ops[i].args[1])->cval;
 	CHECK(lens == 31);
+	pl_free(&log);
+}
+
+/* An elidable call (EF=0 or 3) whose result nothing uses is left out,
+ * with its guard_no_exception (pl_unused_pure_calls; maze_bfs' slice
+ * PyPy never forces); one that may raise (EF=4), or whose result is
+ * used, stays. */
+static void test_unused_pure_calls(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[p0, i1, i5]\n"
+	    "p3 = call_r(ConstClass(slice), p0, i1, i5, descr=<Callr 8 rii "
+	    "EF=3 OS=23>)\n"
+	    "guard_no_exception()\n"
+	    "i4 = call_i(ConstClass(h), p0, descr=<Calli 8 r EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "i6 = call_i(ConstClass(g), p0, descr=<Calli 8 r EF=0>)\n"
+	    "i7 = call_i(ConstClass(g), i1, descr=<Calli 8 i EF=0>)\n"
+	    "finish(i7)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[p10, i11, i15]\n"
+	    "+1: finish(i11)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	uint32_t h = 0, g = 0, guards = 0, slices = 0;
+	for (uint32_t i = 0; i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		const char *f = op->nargs && ir_val(o, op->args[0])->tag ==
+						 IR_VAL_CONST_CLASS
+				    ? ir_valname(o, op->args[0])
+				    : "";
+		h += op->opc == IR_OPAQUE && strstr(f, "h") != NULL;
+		g += op->opc == IR_OPAQUE && strstr(f, "g") != NULL;
+		slices += op->opc == IR_OPAQUE && strstr(f, "slice") != NULL;
+		guards +=
+		    op->opc == IR_OPAQUE && op->opname &&
+		    !strcmp(ir_strtext(o, op->opname), "guard_no_exception");
+	}
+	CHECK(slices == 0 && h == 1 && g == 1 && guards == 1);
 	pl_free(&log);
 }
 
@@ -982,6 +1028,7 @@ int main(void)
 	test_str_slices();
 	test_str_slice_guard();
 	test_str_slice_from_end();
+	test_unused_pure_calls();
 	test_str_copies();
 	test_str_slice_copies();
 	test_str_slice_turned_guards();
