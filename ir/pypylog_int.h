@@ -101,6 +101,11 @@ typedef struct pl_rewrite {
  * their labels and fail-args; *TP is left as it was when none matches or
  * a step fails. */
 void pl_rewrite_ops(ir_trace **tp, const pl_rewrite *rw);
+/* Whether op I of T is a guard_no_exception right after an op CALL
+ * takes (only debug_merge_points between): the guard of a call a
+ * rewrite leaves out. */
+bool pl_guard_of_call(const ir_trace *t, uint32_t i,
+		      bool (*call)(const ir_trace *t, uint32_t i));
 
 /* Whether V of T is an integer constant at most MAX (*OUT). */
 bool pl_const_int(const ir_trace *t, ir_vid v, uint64_t max, uint64_t *out);

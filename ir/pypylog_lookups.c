@@ -130,8 +130,7 @@ static bool repeats(const ir_trace *t, uint32_t i, uint32_t j)
 	const ir_op *a = &t->ops[i], *b = &t->ops[j];
 	int fb = flag_of(t, b);
 	if (flag_of(t, a) != FLAG_LOOKUP || fb < 0 ||
-	    strcmp(ir_strtext(t, ir_val(t, a->args[0])->name),
-		   ir_strtext(t, ir_val(t, b->args[0])->name)) ||
+	    strcmp(ir_valname(t, a->args[0]), ir_valname(t, b->args[0])) ||
 	    !same_value(t, a->args[2], b->args[2]) ||
 	    !same_value(t, a->args[1], b->args[1]))
 		return false;
@@ -179,18 +178,20 @@ void pl_dict_lookups(pl_pair *p)
 	for (uint32_t j = 0; from && to && j < o->nops; j++) {
 		if (!is_lookup(o, &o->ops[j]))
 			continue;
-		for (uint32_t i = j; i-- > 0;) {
-			if (!is_lookup(o, &o->ops[i]) || !repeats(o, i, j))
-				continue;
-			/* the first of a chain: a lookup left out gives
-			 * its source's result */
-			for (uint32_t m = 0; m < n; m++)
-				if (from[m] == i)
-					i = to[m];
-			from[n] = j;
-			to[n++] = i;
-			break;
-		}
+		uint32_t i = j;
+		while (i-- > 0 &&
+		       (!is_lookup(o, &o->ops[i]) || !repeats(o, i, j)))
+			;
+		if (i == UINT32_MAX)
+			continue;
+		/* the first of a chain: a lookup left out gives its
+		 * source's result */
+		uint32_t src = i;
+		for (uint32_t m = 0; m < n; m++)
+			if (from[m] == i)
+				src = to[m];
+		from[n] = j;
+		to[n++] = src;
 	}
 	if (n && n <= no - nt) {
 		ir_trace *a = without(o, from, to, n);

@@ -322,6 +322,18 @@ void pl_pure_call_names(ir_trace *t)
 
 /* ---- rewriting ops ------------------------------------------------------ */
 
+bool pl_guard_of_call(const ir_trace *t, uint32_t i,
+		      bool (*call)(const ir_trace *t, uint32_t i))
+{
+	const ir_op *op = &t->ops[i];
+	if (op->opc != IR_OPAQUE || !op->opname ||
+	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
+		return false;
+	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
+		i--;
+	return i > 0 && call(t, i - 1);
+}
+
 void pl_rewrite_ops(ir_trace **tp, const pl_rewrite *rw)
 {
 	const ir_trace *t = *tp;
@@ -941,22 +953,10 @@ static bool unused_pure_call(const ir_trace *t, uint32_t i)
 	return (ef == 0 || ef == 3) && !used_after(t, op->result, i);
 }
 
-/* Whether op I of T is the guard_no_exception of such a call (only
- * debug_merge_points between). */
-static bool unused_call_guard(const ir_trace *t, uint32_t i)
-{
-	const ir_op *op = &t->ops[i];
-	if (op->opc != IR_OPAQUE || !op->opname ||
-	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
-		return false;
-	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
-		i--;
-	return i > 0 && unused_pure_call(t, i - 1);
-}
-
 static bool match_unused(const ir_trace *t, uint32_t i)
 {
-	return unused_pure_call(t, i) || unused_call_guard(t, i);
+	return unused_pure_call(t, i) ||
+	       pl_guard_of_call(t, i, unused_pure_call);
 }
 
 static bool emit_nothing(copier *c, uint32_t i)

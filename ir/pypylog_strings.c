@@ -404,13 +404,7 @@ static bool rewritten_call(const ir_trace *t, uint32_t i)
  * only up to it. */
 static bool slice_guard(const ir_trace *t, uint32_t i)
 {
-	const ir_op *op = &t->ops[i];
-	if (op->opc != IR_OPAQUE || !op->opname ||
-	    strcmp(ir_strtext(t, op->opname), "guard_no_exception"))
-		return false;
-	while (i > 0 && t->ops[i - 1].opc == IR_DEBUG_MERGE_POINT)
-		i--;
-	return i > 0 && rewritten_call(t, i - 1);
+	return pl_guard_of_call(t, i, rewritten_call);
 }
 
 static bool match_slice(const ir_trace *t, uint32_t i)

@@ -783,9 +783,9 @@ static void test_unused_pure_calls(void)
 						 IR_VAL_CONST_CLASS
 				    ? ir_valname(o, op->args[0])
 				    : "";
-		h += op->opc == IR_OPAQUE && strstr(f, "h") != NULL;
-		g += op->opc == IR_OPAQUE && strstr(f, "g") != NULL;
-		slices += op->opc == IR_OPAQUE && strstr(f, "slice") != NULL;
+		h += op->opc == IR_OPAQUE && !strcmp(f, "h");
+		g += op->opc == IR_OPAQUE && !strcmp(f, "g");
+		slices += op->opc == IR_OPAQUE && !strcmp(f, "slice");
 		guards +=
 		    op->opc == IR_OPAQUE && op->opname &&
 		    !strcmp(ir_strtext(o, op->opname), "guard_no_exception");
