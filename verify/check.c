@@ -565,6 +565,8 @@ static void pair_free(chk_pair *ps)
 		Z3_tactic_dec_ref(ps->z, ht->bv);
 	if (ht->smt)
 		Z3_tactic_dec_ref(ps->z, ht->smt);
+	for (unsigned i = 0; i < ht->npre; i++)
+		Z3_tactic_dec_ref(ps->z, ht->pre[i]);
 	if (ht->bvonly)
 		Z3_probe_dec_ref(ps->z, ht->bvonly);
 	vr_free(ps->vo);

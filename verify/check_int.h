@@ -38,10 +38,15 @@ struct ver_ctx {
 };
 
 /* The slow solvers' tactic for heap pairs (make_heap_solver): the
- * bit-vector tactic on plain bit-vector queries, else the SMT core. */
+ * bit-vector tactic on plain bit-vector queries, else the array tactic
+ * after a simplifying preamble.  PRE holds the preamble's steps and their
+ * chain, all alive as long as COND (see make_heap_solver). */
+enum { CHK_HEAP_PRE = 12 };
 typedef struct chk_heap_tactic {
 	Z3_probe bvonly;
 	Z3_tactic bv, smt, cond;
+	Z3_tactic pre[CHK_HEAP_PRE];
+	unsigned npre;
 } chk_heap_tactic;
 
 /* The solvers of a pair, by role; each is made on first use. */
