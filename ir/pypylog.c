@@ -971,6 +971,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		else {
 			pl_name_classes(tr[k], secs[k].kind == SEC_NOOPT);
 			pl_oopspec_calls(tr[k]);
+			pl_repeated_pure_calls(&tr[k]);
 			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
 			pl_virtual_refs(&tr[k]);

@@ -87,6 +87,16 @@ void pl_name_classes(ir_trace *t, bool recorded);
 void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n);
 void pl_oopspec_calls(ir_trace *t);
 void pl_pure_call_names(ir_trace *t);
+/* May replace *T by a copy without the call_pure_X ops that repeat an
+ * earlier one (same function and arguments), each repeat's result named
+ * by the earlier one's. */
+void pl_repeated_pure_calls(ir_trace **t);
+/* A copy of T with ops FROM[k] (N of them, ascending; each a call with a
+ * result) left out, each one's result named by op TO[k]'s, and a
+ * guard_no_exception right after each left out too; NULL when out of
+ * memory. */
+ir_trace *pl_drop_repeats(const ir_trace *t, const uint32_t *from,
+			  const uint32_t *to, uint32_t n);
 /* May replace *T by a copy with string slices of a known length spelled
  * as the new string and its items. */
 /* How one rewrite spells an op: MATCH says whether op I of T is one it

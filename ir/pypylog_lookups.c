@@ -140,33 +140,6 @@ static bool repeats(const ir_trace *t, uint32_t i, uint32_t j)
 	return fb == FLAG_LOOKUP || known_nonneg(t, a->result, i, j);
 }
 
-/* The original T with the lookups FROM[k] (N of them, ascending) left
- * out, each result named by lookup TO[k]'s, and the guard_no_exception
- * right after each left out too; NULL when out of memory. */
-static ir_trace *without(const ir_trace *t, const uint32_t *from,
-			 const uint32_t *to, uint32_t n)
-{
-	copier c;
-	if (!pl_copier_new(&c, t))
-		return NULL;
-	bool ok = pl_copy_inputs(&c);
-	char why[256];
-	uint32_t k = 0;
-	for (uint32_t i = 0; ok && i < pl_end_op(t); i++) {
-		if (k < n && i == from[k]) {
-			c.map[t->ops[i].result] = c.map[t->ops[to[k]].result];
-			if (i + 1 < t->nops &&
-			    !strcmp(ir_op_name(t, &t->ops[i + 1]),
-				    "guard_no_exception"))
-				i++;
-			k++;
-			continue;
-		}
-		ok = pl_copy_op(&c, i, "", why, sizeof why);
-	}
-	return pl_copy_done(&c, ok);
-}
-
 void pl_dict_lookups(pl_pair *p)
 {
 	const ir_trace *o = p->orig;
@@ -194,7 +167,7 @@ void pl_dict_lookups(pl_pair *p)
 		to[n++] = src;
 	}
 	if (n && n <= no - nt) {
-		ir_trace *a = without(o, from, to, n);
+		ir_trace *a = pl_drop_repeats(o, from, to, n);
 		ir_trace *b = a ? ir_trace_clone(p->opt) : NULL;
 		pl_replace_traces(p, a, b);
 		if (a && b)

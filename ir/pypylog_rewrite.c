@@ -3,9 +3,9 @@
  * that the checker sees what PyPy's descrs say (docs/pypy.md): the
  * classes of allocations, calls with an oopspec, raw reads at constant
  * addresses, force_token, virtual refs.  Sections: classes; oopspec
- * calls; rewriting ops; arraycopy; float division by a power of two; virtual
- * refs; adding inputs to a pair; raw reads; force_token.  String slices, copies
- * and equality are in pypylog_strings.c.
+ * calls; repeated elidable calls; rewriting ops; arraycopy; float division by a
+ * power of two; virtual refs; adding inputs to a pair; raw reads; force_token.
+ * String slices, copies and equality are in pypylog_strings.c.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -318,6 +318,114 @@ void pl_pure_call_names(ir_trace *t)
 		if (id != UINT32_MAX)
 			op->opname = id;
 	}
+}
+
+/* ---- repeated elidable calls -------------------------------------------- */
+
+/* Whether op OP of T is a call_pure_X of a ConstClass function. */
+static bool is_pure_call(const ir_trace *t, const ir_op *op)
+{
+	return op->opc == IR_OPAQUE && op->opname && op->descr &&
+	       op->nargs > 0 && op->result != IR_NOVAL &&
+	       !strncmp(ir_strtext(t, op->opname), "call_pure_", 10) &&
+	       ir_val(t, op->args[0])->tag == IR_VAL_CONST_CLASS;
+}
+
+/* Whether A and B, values of T, are one value to PyPy's optimizer
+ * comparing boxes: one name, or equal constants. */
+static bool same_box(const ir_trace *t, ir_vid a, ir_vid b)
+{
+	const ir_value *x = ir_val(t, a), *y = ir_val(t, b);
+	if (a == b)
+		return true;
+	if (x->tag != y->tag || x->tag < IR_VAL_CONST_INT)
+		return false;
+	if (x->tag == IR_VAL_CONST_INT)
+		return x->cval == y->cval;
+	return !strcmp(ir_valname(t, a), ir_valname(t, b));
+}
+
+/* Whether call_pure J of T repeats call_pure I (I < J): the same op,
+ * descr, function and arguments, each argument taken for what REP says it
+ * is (the earlier call a repeated one's result stands for). */
+static bool repeats_pure(const ir_trace *t, const ir_vid *rep, uint32_t i,
+			 uint32_t j)
+{
+	const ir_op *a = &t->ops[i], *b = &t->ops[j];
+	if (a->opname != b->opname || a->nargs != b->nargs ||
+	    strcmp(ir_strtext(t, a->descr), ir_strtext(t, b->descr)))
+		return false;
+	for (uint32_t k = 0; k < a->nargs; k++)
+		if (!same_box(t, rep[a->args[k]], rep[b->args[k]]))
+			return false;
+	return true;
+}
+
+ir_trace *pl_drop_repeats(const ir_trace *t, const uint32_t *from,
+			  const uint32_t *to, uint32_t n)
+{
+	copier c;
+	if (!pl_copier_new(&c, t))
+		return NULL;
+	bool ok = pl_copy_inputs(&c);
+	char why[256];
+	uint32_t k = 0;
+	for (uint32_t i = 0; ok && i < pl_end_op(t); i++) {
+		if (k < n && i == from[k]) {
+			c.map[t->ops[i].result] = c.map[t->ops[to[k]].result];
+			if (i + 1 < t->nops &&
+			    !strcmp(ir_op_name(t, &t->ops[i + 1]),
+				    "guard_no_exception"))
+				i++;
+			k++;
+			continue;
+		}
+		ok = pl_copy_op(&c, i, "", why, sizeof why);
+	}
+	return pl_copy_done(&c, ok);
+}
+
+/* A call_pure_X with the same function and arguments as an earlier
+ * call_pure_X of the same trace is what PyPy's optimizer removes, with
+ * its guard_no_exception, taking the earlier result (optimizeopt/pure.py,
+ * optimize_call_pure's second step, for every EffectInfo: the tracer
+ * records call_pure_X only for an elidable function, and only when the
+ * call raised nothing).  rlib/jit.py's contract for an elidable function
+ * is that the same arguments give the same result, so the two calls are
+ * one: the repeat is left out and its result named by the earlier one's.
+ * Runs before pl_pure_call_names, while the name still tells a
+ * call_pure_X the tracer recorded from a call_X PyPy keeps. */
+void pl_repeated_pure_calls(ir_trace **tp)
+{
+	const ir_trace *t = *tp;
+	uint32_t *from = calloc(t->nops + 1, sizeof *from);
+	uint32_t *to = calloc(t->nops + 1, sizeof *to);
+	ir_vid *rep = calloc(t->nvals + 1, sizeof *rep);
+	uint32_t n = 0;
+	for (ir_vid v = 0; rep && v < t->nvals; v++)
+		rep[v] = v;
+	for (uint32_t j = 0; from && to && rep && j < pl_end_op(t); j++) {
+		if (!is_pure_call(t, &t->ops[j]))
+			continue;
+		uint32_t i = 0;
+		while (i < j && (!is_pure_call(t, &t->ops[i]) ||
+				 rep[t->ops[i].result] != t->ops[i].result ||
+				 !repeats_pure(t, rep, i, j)))
+			i++;
+		if (i == j)
+			continue;
+		rep[t->ops[j].result] = t->ops[i].result;
+		from[n] = j;
+		to[n++] = i;
+	}
+	ir_trace *d = n ? pl_drop_repeats(t, from, to, n) : NULL;
+	if (d) {
+		ir_trace_free(*tp);
+		*tp = d;
+	}
+	free(from);
+	free(to);
+	free(rep);
 }
 
 /* ---- rewriting ops ------------------------------------------------------ */

@@ -752,6 +752,78 @@ static void test_str_slice_from_end(void)
  * with its guard_no_exception (pl_unused_pure_calls; maze_bfs' slice
  * PyPy never forces); one that may raise (EF=4), or whose result is
  * used, stays. */
+/* Counts the ops of T calling ConstClass(F) and the guard_no_exception
+ * ops. */
+static uint32_t calls_of(const ir_trace *t, const char *f, uint32_t *guards)
+{
+	uint32_t n = 0;
+	*guards = 0;
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc != IR_OPAQUE || !op->opname)
+			continue;
+		*guards +=
+		    !strcmp(ir_strtext(t, op->opname), "guard_no_exception");
+		n += op->nargs &&
+		     ir_val(t, op->args[0])->tag == IR_VAL_CONST_CLASS &&
+		     !strcmp(ir_valname(t, op->args[0]), f);
+	}
+	return n;
+}
+
+/* A call_pure_X repeating an earlier one (same function, descr and
+ * arguments, an argument being a repeat's result counting as the earlier
+ * result) is left out with its guard_no_exception; a call_r, another
+ * argument or another function is kept. */
+static void test_repeated_pure_calls(void)
+{
+	const char *text =
+	    "[1] {jit-log-noopt\n"
+	    "[i0, i1]\n"
+	    "p2 = call_pure_r(ConstClass(f), i0, descr=<Callr 8 i EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p3 = call_pure_r(ConstClass(f), i0, descr=<Callr 8 i EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p4 = call_pure_r(ConstClass(m), p2, p3, descr=<Callr 8 rr "
+	    "EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p5 = call_pure_r(ConstClass(m), p2, p2, descr=<Callr 8 rr "
+	    "EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p6 = call_pure_r(ConstClass(f), i1, descr=<Callr 8 i EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p7 = call_r(ConstClass(g), i0, descr=<Callr 8 i EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "p8 = call_r(ConstClass(g), i0, descr=<Callr 8 i EF=4>)\n"
+	    "guard_no_exception()\n"
+	    "finish(p5)\n"
+	    "[2] jit-log-noopt}\n"
+	    "[3] {jit-log-opt-bridge\n"
+	    "# bridge out of Guard 0x7f0f with 1 ops\n"
+	    "[i10, i11]\n"
+	    "+1: finish(i10)\n"
+	    "[4] jit-log-opt-bridge}\n";
+	pl_log log;
+	const pl_pair *p = read_pair(text, 1, 0, &log);
+	if (!p)
+		return;
+	const ir_trace *o = p->orig;
+	uint32_t gf, gm, gg;
+	uint32_t f = calls_of(o, "f", &gf), m = calls_of(o, "m", &gm);
+	uint32_t g = calls_of(o, "g", &gg);
+	/* f(i0) once, f(i1) once; m(p2, p3) once (m(p2, p2) repeats it);
+	 * both call_r of g stay; one guard per call left. */
+	CHECK(f == 2 && m == 1 && g == 2 && gf == 5);
+	/* The finish returns the one m call's result. */
+	const ir_op *end = &o->ops[o->nops - 1];
+	ir_vid r = end->nargs == 1 ? end->args[0] : IR_NOVAL;
+	const ir_value *rv = r != IR_NOVAL ? ir_val(o, r) : NULL;
+	const ir_op *def = rv && rv->tag == IR_VAL_OP ? &o->ops[rv->def] : NULL;
+	CHECK(def && def->nargs == 3 &&
+	      !strcmp(ir_valname(o, def->args[0]), "m"));
+	pl_free(&log);
+}
+
 static void test_unused_pure_calls(void)
 {
 	const char *text =
@@ -1029,6 +1101,7 @@ int main(void)
 	test_str_slice_guard();
 	test_str_slice_from_end();
 	test_unused_pure_calls();
+	test_repeated_pure_calls();
 	test_str_copies();
 	test_str_slice_copies();
 	test_str_slice_turned_guards();

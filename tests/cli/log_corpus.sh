@@ -1092,6 +1092,21 @@ sed 's/, 1, 61, descr=<Calli 8 riii/, 1, 62, descr=<Calli 8 riii/' \
 grep -q ', 1, 62, descr' "$tmp/scc.log" || bad "slice_char_compare: the edit did not apply"
 log_has "slice_char_compare, another char" '^bridge 0x7f00001c0001 .* \(unknown\|counterexample\)' "$tmp/scc.log"
 
+# Two call_pure_r of one elidable function on one argument, as the
+# unoptimized trace of contfrac_sqrt's bignum squares records them, and
+# the one call PyPy's optimizer keeps (pure.py, optimize_call_pure):
+# proved.  Not when the second call has another argument, and not when
+# it is a call_r, which PyPy does not take as elidable.
+log_has pure_call_repeat '^bridge 0x7f00001d0001 .* proved *[0-9.]* ms *$' \
+  "$C/pure_call_repeat.log"
+sed 's/^p5 = call_pure_r(ConstClass(fromint), i0,/p5 = call_pure_r(ConstClass(fromint), i1,/' \
+  "$C/pure_call_repeat.log" >"$tmp/pcr2.log"
+grep -q '^p5 = call_pure_r(ConstClass(fromint), i1,' "$tmp/pcr2.log" || bad "pure_call_repeat: the edit did not apply"
+log_has "pure_call_repeat, another argument" '^bridge 0x7f00001d0001 .* \(unknown\|counterexample\)' "$tmp/pcr2.log"
+sed 's/^p5 = call_pure_r(/p5 = call_r(/' "$C/pure_call_repeat.log" >"$tmp/pcr3.log"
+grep -q '^p5 = call_r(' "$tmp/pcr3.log" || bad "pure_call_repeat: the call_r edit did not apply"
+log_has "pure_call_repeat, a call_r" '^bridge 0x7f00001d0001 .* \(unknown\|counterexample\)' "$tmp/pcr3.log"
+
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'jit-log-noopt' "$tmp/e" || bad "not a log: exit $rc: $(cat "$tmp/e")"
