@@ -807,6 +807,13 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 		pl_unused_pure_calls(&p->orig);
 		pl_unused_pure_calls(&p->opt);
 	}
+	/* Again on what the private objects' rewrite left: a string read
+	 * back from such an object's field is now the one-char string the
+	 * trace made (email_validate's s[i] == '.' on a W_UnicodeObject). */
+	if (p->orig) {
+		pl_str_eq_calls(p->orig);
+		pl_str_eq_calls(p->opt);
+	}
 	pl_float_consts(p);
 	lists_typed(p);
 }

@@ -504,8 +504,11 @@ static bool one_char_string(const ir_trace *t, ir_vid s, uint32_t before,
 		/* A call does not change a string the trace completed:
 		 * RPython strings are immutable once made, and PyPy's
 		 * string optimizer keeps a forced string's chars
-		 * (email_validate hashes a char and looks it up first). */
-		if (len && *c != IR_NOVAL && ir_py_is_call_event(t, op))
+		 * (email_validate hashes a char and looks it up first).
+		 * The hash's cond_call_value writes only the hash. */
+		if (len && *c != IR_NOVAL &&
+		    (ir_py_is_call_event(t, op) ||
+		     ir_pycall_of(t, op) == IR_PYCALL_CACHED))
 			continue;
 		const char *d = op->descr ? ir_strtext(t, op->descr) : "";
 		const ir_value *a1 =

@@ -1107,6 +1107,20 @@ sed 's/^p5 = call_pure_r(/p5 = call_r(/' "$C/pure_call_repeat.log" >"$tmp/pcr3.l
 grep -q '^p5 = call_r(' "$tmp/pcr3.log" || bad "pure_call_repeat: the call_r edit did not apply"
 log_has "pure_call_repeat, a call_r" '^bridge 0x7f00001d0001 .* \(unknown\|counterexample\)' "$tmp/pcr3.log"
 
+# s[i:i+1] == '.' where the unoptimized trace boxes the slice in a
+# W_UnicodeObject, hashes it and looks it up before it compares it with
+# the constant (email_validate): once the box is taken apart, the
+# compare's string is the one-char string the trace made, and the
+# constant's char is the optimized trace's (counted).  Unknown with
+# --consts-unknown, and when the optimized trace compares another index.
+log_has char_compare_boxed '^bridge 0x7f00001e0001 .* proved .*1 constant string' \
+  "$C/char_compare_boxed.log"
+log_has "char_compare_boxed --consts-unknown" '^bridge 0x7f00001e0001 .* unknown' \
+  --consts-unknown "$C/char_compare_boxed.log"
+sed 's/Char), p20, i21, 1, 46/Char), p20, i24, 1, 46/' "$C/char_compare_boxed.log" >"$tmp/ccb.log"
+grep -q 'Char), p20, i24, 1, 46' "$tmp/ccb.log" || bad "char_compare_boxed: the edit did not apply"
+log_has "char_compare_boxed, another index" '^bridge 0x7f00001e0001 .* \(unknown\|counterexample\)' "$tmp/ccb.log"
+
 printf '[i0]\nfinish(i0)\n' >"$tmp/not.log"
 "$JITPROVE" log "$tmp/not.log" >/dev/null 2>"$tmp/e"; rc=$?
 [ $rc -eq 2 ] && grep -q 'jit-log-noopt' "$tmp/e" || bad "not a log: exit $rc: $(cat "$tmp/e")"
