@@ -114,9 +114,9 @@ static Z3_tactic keep_tactic(Z3_context z, chk_heap_tactic *h, Z3_tactic t)
  * preamble of simplify, propagate-values, solve-eqs and elim-uncnstr.
  * qfaufbv starts with much the same steps, yet running them once before
  * it took the slow queries of a knapsack_dp loop from 0.3-1.6 s to
- * 0.1-0.7 s each, and PyPy logs' pairs a third to a half less time
- * (docs/performance.md, session 43).  The result is inc_ref'd; H owns
- * the parts, which live as long as the conditional tactic. */
+ * 0.1-0.7 s each (docs/performance.md, session 43, has what it does to
+ * whole logs).  The result is inc_ref'd; H owns the parts, which live as
+ * long as the conditional tactic. */
 static Z3_tactic array_tactic(Z3_context z, chk_heap_tactic *h)
 {
 	static const char *const steps[] = {"simplify", "propagate-values",
