@@ -848,20 +848,9 @@ static void test_unused_pure_calls(void)
 	if (!p)
 		return;
 	const ir_trace *o = p->orig;
-	uint32_t h = 0, g = 0, guards = 0, slices = 0;
-	for (uint32_t i = 0; i < o->nops; i++) {
-		const ir_op *op = &o->ops[i];
-		const char *f = op->nargs && ir_val(o, op->args[0])->tag ==
-						 IR_VAL_CONST_CLASS
-				    ? ir_valname(o, op->args[0])
-				    : "";
-		h += op->opc == IR_OPAQUE && !strcmp(f, "h");
-		g += op->opc == IR_OPAQUE && !strcmp(f, "g");
-		slices += op->opc == IR_OPAQUE && !strcmp(f, "slice");
-		guards +=
-		    op->opc == IR_OPAQUE && op->opname &&
-		    !strcmp(ir_strtext(o, op->opname), "guard_no_exception");
-	}
+	uint32_t guards;
+	uint32_t h = calls_of(o, "h", &guards), g = calls_of(o, "g", &guards);
+	uint32_t slices = calls_of(o, "slice", &guards);
 	CHECK(slices == 0 && h == 1 && g == 1 && guards == 1);
 	pl_free(&log);
 }

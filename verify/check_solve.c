@@ -655,10 +655,6 @@ static jp_status abstract_query(chk_pair *ps, Z3_ast neg, bool ask_exact,
 
 /* ---- the query ---------------------------------------------------------- */
 
-/* One solver query: is NEG satisfiable under the current assumptions?  On
- * sat, X (when not NULL) receives the inputs.  QUICK queries (simplifying
- * a counterexample, which is optional) get only the incremental solver's
- * short budget. */
 /* The time limit of a query starting at NOW: the per-query limit
  * (ver_opts.timeout_ms), but no more than what is left of the pair's
  * budget (ver_opts.budget_ms), at least 1 ms; 0 when neither is set.
@@ -674,6 +670,10 @@ static unsigned query_limit(const chk_pair *ps, double now)
 	return user && user < left ? user : left;
 }
 
+/* One solver query: is NEG satisfiable under the current assumptions?  On
+ * sat, X (when not NULL) receives the inputs.  QUICK queries (simplifying
+ * a counterexample, which is optional) get only the incremental solver's
+ * short budget. */
 jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		    uint64_t *x, jp_err *err)
 {
