@@ -236,6 +236,54 @@ static bool stores_field(const ir_trace *t, ir_vid x, const hfact *f)
 	return false;
 }
 
+/* How many debug_merge_points come before op I of T: the bytecode
+ * instruction op I belongs to. */
+static uint32_t region_of(const ir_trace *t, uint32_t i)
+{
+	uint32_t r = 0;
+	for (uint32_t j = 0; j < i && j < t->nops; j++)
+		r += t->ops[j].opc == IR_DEBUG_MERGE_POINT;
+	return r;
+}
+
+/* Whether A and B have the same debug_merge_points, in order: the same
+ * bytecode instructions, as a bridge's two traces have (one recording,
+ * optimized once). */
+static bool same_regions(const ir_trace *a, const ir_trace *b)
+{
+	uint32_t i = 0, j = 0;
+	for (;;) {
+		while (i < a->nops && a->ops[i].opc != IR_DEBUG_MERGE_POINT)
+			i++;
+		while (j < b->nops && b->ops[j].opc != IR_DEBUG_MERGE_POINT)
+			j++;
+		if (i == a->nops || j == b->nops)
+			return i == a->nops && j == b->nops;
+		if (strcmp(ir_strtext(a, a->ops[i].opname),
+			   ir_strtext(b, b->ops[j].opname)))
+			return false;
+		i++;
+		j++;
+	}
+}
+
+/* Whether the optimized trace OPT has no access of field D of XT in the
+ * bytecode instruction where ORIG first accesses D of XO, a read, nor
+ * before it: the optimizer took that read's value from what it knew on
+ * entry (nqueens_count's bridges read a closure cell after their own set
+ * lookups, the optimized ones only after a recursive call, which forgets
+ * the heap cache; holdout10). */
+static bool read_dropped(const ir_trace *orig, ir_vid xo, const ir_trace *opt,
+			 ir_vid xt, const char *d)
+{
+	const ir_op *a = first_access(orig, xo, d);
+	if (!a || a->opc == IR_SETFIELD_GC || !same_regions(orig, opt))
+		return false;
+	const ir_op *b = first_access(opt, xt, d);
+	return !b || region_of(opt, (uint32_t)(b - opt->ops)) >
+			 region_of(orig, (uint32_t)(a - orig->ops));
+}
+
 /* Whether the bridge P uses weak fact F (direct_hfacts): its unoptimized
  * trace reads the field of that input before its first call, and its
  * optimized trace does not read it there -- it took the value from the
@@ -257,5 +305,6 @@ bool pl_weak_used(const pl_pair *p, const hfact *f, const hfacts *hs)
 		!reads_before_call(p->opt, f->obj, f->descr, hs)) ||
 	       (reads_before_store(p->orig, xo, f->descr) &&
 		!reads_before_store(p->opt, xt, f->descr)) ||
+	       read_dropped(p->orig, xo, p->opt, xt, f->descr) ||
 	       (stores_known(p->orig, xo, f) && !stores_field(p->opt, xt, f));
 }
