@@ -119,15 +119,21 @@ static bool class_unsaid(const ir_trace *t, const char *k)
 	return true;
 }
 
-/* Whether T compares K with anything. */
+/* Whether T compares K with anything but another ConstPtr.  Two
+ * ConstPtrs compare by address, which says nothing of K's class: the
+ * recorded facts that start both traces (ptr_eq(K, K2) found false on
+ * the recorded run, json_pretty) are no comparison the optimizer kept. */
 static bool compares(const ir_trace *t, const char *k)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
-		if ((op->opc == IR_PTR_EQ || op->opc == IR_PTR_NE) &&
-		    op->nargs == 2 &&
-		    (names(t, op->args[0], k) || names(t, op->args[1], k)))
-			return true;
+		if ((op->opc != IR_PTR_EQ && op->opc != IR_PTR_NE) ||
+		    op->nargs != 2)
+			continue;
+		for (int a = 0; a < 2; a++)
+			if (names(t, op->args[a], k) &&
+			    !pl_cptr_name(t, op->args[1 - a]))
+				return true;
 	}
 	return false;
 }
@@ -588,8 +594,19 @@ static bool char_store(const ir_trace *t, const ir_op *op, ir_vid *base,
 	return true;
 }
 
+/* The op after *I of T that is not pure arithmetic (an index
+ * computed between two stores: i + 1), or T's op count. */
+static uint32_t next_effect(const ir_trace *t, uint32_t i)
+{
+	while (++i < t->nops && ir_op_has((ir_opcode)t->ops[i].opc, IRF_PURE))
+		;
+	return i;
+}
+
 /* The run of char stores of OPT from op *I on, into one string at
- * consecutive indices, as a part; *I moves past it. */
+ * consecutive indices, as a part (pure arithmetic between them, the
+ * next index, is no break: json_pretty's two-space indent); *I moves
+ * past it. */
 static void char_run(const ir_trace *t, uint32_t *i, kparts *ps)
 {
 	ir_vid base, b2;
@@ -602,13 +619,14 @@ static void char_run(const ir_trace *t, uint32_t *i, kparts *ps)
 		return;
 	ir_vid dst = op->args[0];
 	p->c[p->n++] = (uint8_t)c;
-	while (*i + 1 < t->nops && p->n < KS_MAX) {
-		const ir_op *q = &t->ops[*i + 1];
+	for (uint32_t j = next_effect(t, *i); j < t->nops && p->n < KS_MAX;
+	     j = next_effect(t, j)) {
+		const ir_op *q = &t->ops[j];
 		if (!char_store(t, q, &b2, &o2, &c) || q->args[0] != dst ||
 		    b2 != base || o2 != off + p->n)
 			break;
 		p->c[p->n++] = (uint8_t)c;
-		(*i)++;
+		*i = j;
 	}
 }
 
