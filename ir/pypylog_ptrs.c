@@ -470,6 +470,37 @@ static uint64_t mid_role(const ir_trace *t, uint32_t opi, uint32_t j)
 	return h;
 }
 
+/* The role of argument J of op OPI, the value a store puts into a field
+ * or an item, by the holder alone: shallow_role and how the holder is
+ * computed (pl_val_sig to depth 3), not the index.  An optimizer that
+ * caches a list's length computes the index of an append otherwise (its
+ * own length plus the appends it made) but appends to the same list
+ * (json_pretty's bridges end by appending a constant string to the
+ * list its lines go into); 0 for any other argument. */
+static uint64_t holder_role(const ir_trace *t, uint32_t opi, uint32_t j)
+{
+	const ir_op *op = &t->ops[opi];
+	if ((op->opc != IR_SETFIELD_GC && op->opc != IR_SETARRAYITEM_GC) ||
+	    op->nargs < 2 || j != op->nargs - 1)
+		return 0;
+	return pl_mix(pn_shallow_role(t, opi, j),
+		      pl_val_sig(t, op->args[0], 3));
+}
+
+typedef enum role_kind { ROLE_SHALLOW, ROLE_MID, ROLE_HOLDER } role_kind;
+
+/* The role of argument J of op OPI, of kind KIND. */
+static uint64_t role_of(const ir_trace *t, uint32_t opi, uint32_t j,
+			role_kind kind)
+{
+	switch (kind) {
+	case ROLE_SHALLOW: return pn_shallow_role(t, opi, j);
+	case ROLE_MID: return mid_role(t, opi, j);
+	case ROLE_HOLDER: return holder_role(t, opi, j);
+	}
+	return 0;
+}
+
 /* What becomes of the allocation X of T after op FROM: the calls after
  * FROM it is passed to, with the position, the arrays it is stored into
  * as an item (their descr), and (DEPTH more levels) the fields of
@@ -534,20 +565,18 @@ static bool folded_compare(const ir_trace *t, const ir_op *op)
 	return ir_allocated(t, op->args[0]) || ir_allocated(t, op->args[1]);
 }
 
-/* The one name ORIG gives role R (shallow_role), or UINT32_MAX when it
+/* The one name ORIG gives role R (of KIND: role_of), or UINT32_MAX when it
  * gives none or several; with FATE nonzero, only the occurrences whose
  * holder has that fate (holder_fate) count. */
 static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
-			     uint64_t fate, bool mid)
+			     uint64_t fate, role_kind kind)
 {
 	uint32_t k = UINT32_MAX;
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(o, op->args[j]);
-			if (!s ||
-			    (mid ? mid_role(o, i, j)
-				 : pn_shallow_role(o, i, j)) != r ||
+			if (!s || role_of(o, i, j, kind) != r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
 				continue;
@@ -561,21 +590,20 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 	return k;
 }
 
-/* The ops of T with a ConstPtr in role R (shallow_role, or mid_role when
- * MID), in order, at most CAP into OPS (the argument's index into ARG);
- * their number (all of them).  FATE: only those whose holder has it
- * (holder_fate); 0: any, but a comparison the optimizer folds
- * (folded_compare). */
-static uint32_t role_ops(const ir_trace *t, uint64_t r, bool mid, uint64_t fate,
-			 uint32_t *ops, uint32_t *arg, uint32_t cap)
+/* The ops of T with a ConstPtr in role R (of KIND: role_of), in order,
+ * at most CAP into OPS (the argument's index into ARG); their number (all of
+ * them).  FATE: only those whose holder has it (holder_fate); 0: any, but a
+ * comparison the optimizer folds (folded_compare). */
+static uint32_t role_ops(const ir_trace *t, uint64_t r, role_kind kind,
+			 uint64_t fate, uint32_t *ops, uint32_t *arg,
+			 uint32_t cap)
 {
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *op = &t->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++)
 			if (pl_cptr_name(t, op->args[j]) &&
-			    (mid ? mid_role(t, i, j)
-				 : pn_shallow_role(t, i, j)) == r &&
+			    role_of(t, i, j, kind) == r &&
 			    (fate ? holder_fate(t, i) == fate
 				  : !folded_compare(t, op))) {
 				if (n < cap) {
@@ -597,8 +625,8 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 			   uint64_t r, uint64_t fate)
 {
 	uint32_t a[64], b[64], aj[64], bj[64];
-	uint32_t na = role_ops(p->orig, r, false, fate, a, aj, 64);
-	uint32_t nb = role_ops(p->opt, r, false, fate, b, bj, 64);
+	uint32_t na = role_ops(p->orig, r, ROLE_SHALLOW, fate, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, ROLE_SHALLOW, fate, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t k = 0; k < nb; k++) {
@@ -616,7 +644,7 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 }
 
 /* The name of ORIG in the same place as OPT's op I among all the ops with
- * a ConstPtr in role R, when both traces have as many and every place
+ * a ConstPtr in role R (of KIND), when both traces have as many and every place
  * whose OPT name is already one of ORIG's objects has that object in
  * ORIG too (the order is the optimizer's: it keeps the order of what it
  * keeps, and the agreeing places show nothing was dropped); else
@@ -624,11 +652,11 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
  * indices the two traces compute from inputs in other places
  * (expr_eval). */
 static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
-			   uint64_t r, uint32_t norig)
+			   uint64_t r, role_kind kind, uint32_t norig)
 {
 	uint32_t a[64], aj[64], b[64], bj[64], k = UINT32_MAX;
-	uint32_t na = role_ops(p->orig, r, false, 0, a, aj, 64);
-	uint32_t nb = role_ops(p->opt, r, false, 0, b, bj, 64);
+	uint32_t na = role_ops(p->orig, r, kind, 0, a, aj, 64);
+	uint32_t nb = role_ops(p->opt, r, kind, 0, b, bj, 64);
 	if (na != nb || na > 64)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
@@ -650,12 +678,12 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
  * first appear, at most 64 into D; their number, or UINT32_MAX when more.
  * *AT: the place in D of the object op I (of OPT) names. */
 static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
-			      uint64_t r, bool mid, uint32_t i, uint32_t *d,
-			      uint32_t *at)
+			      uint64_t r, role_kind kind, uint32_t i,
+			      uint32_t *d, uint32_t *at)
 {
 	const ir_trace *t = side ? p->opt : p->orig;
 	uint32_t a[64], aj[64], nd = 0;
-	uint32_t na = role_ops(t, r, mid, 0, a, aj, 64);
+	uint32_t na = role_ops(t, r, kind, 0, a, aj, 64);
 	if (na > 64)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < na; m++) {
@@ -680,17 +708,17 @@ static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
  * checked, so ORIG may have more occurrences than OPT but not more
  * objects (elo_ratings' bridge checks two players' maps, both again after
  * a call; its optimized trace checks each once).  The role is R, a
- * mid_role when MID: the optimizer also moves a guard_value up, past
- * guards of another kind of value in the same shallow role
+ * mid_role when KIND is ROLE_MID: the optimizer also moves a guard_value up,
+ * past guards of another kind of value in the same shallow role
  * (parking_garage's bridge checks an array item's value before, not
  * after, an object's map), and their order differs where the roles do
  * not tell their arguments apart. */
 static uint32_t same_first_order(ptr_names *pn, const pl_pair *p, uint32_t i,
-				 uint64_t r, bool mid, uint32_t norig)
+				 uint64_t r, role_kind kind, uint32_t norig)
 {
 	uint32_t da[64], db[64], at = UINT32_MAX;
-	uint32_t na = first_objects(pn, p, 0, r, mid, i, da, &at);
-	uint32_t nb = first_objects(pn, p, 1, r, mid, i, db, &at);
+	uint32_t na = first_objects(pn, p, 0, r, kind, i, da, &at);
+	uint32_t nb = first_objects(pn, p, 1, r, kind, i, db, &at);
 	if (na != nb || na == UINT32_MAX || at == UINT32_MAX)
 		return UINT32_MAX;
 	for (uint32_t m = 0; m < nb; m++)
@@ -709,7 +737,9 @@ static uint32_t same_first_order(ptr_names *pn, const pl_pair *p, uint32_t i,
  * in the role, the stores into allocations that go to the same calls
  * (holder_fate) decide: an inlined call's frame that the optimizer kept
  * is the one passed to call_assembler.  Else all the ops in the role, in
- * order, when both traces have as many (same_order). */
+ * order, when both traces have as many (same_order).  Last, a store's
+ * value by its holder alone (holder_role): ORIG's one object there, or
+ * in order when both traces store as many constants there. */
 static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 {
 	const ir_trace *t = p->opt;
@@ -721,22 +751,33 @@ static void pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 			if (x == UINT32_MAX || find(pn, x) < norig)
 				continue;
 			uint64_t r = pn_shallow_role(t, i, j);
-			uint32_t k = orig_name_in(pn, p->orig, r, 0, false);
+			uint32_t k =
+			    orig_name_in(pn, p->orig, r, 0, ROLE_SHALLOW);
 			uint64_t fate = holder_fate(t, i);
 			if (k == UINT32_MAX && fate)
-				k = orig_name_in(pn, p->orig, r, fate, false);
+				k = orig_name_in(pn, p->orig, r, fate,
+						 ROLE_SHALLOW);
 			if (k == UINT32_MAX && fate)
 				k = same_place(pn, p, i, r, fate);
 			if (k == UINT32_MAX)
-				k = same_order(pn, p, i, r, norig);
+				k = same_order(pn, p, i, r, ROLE_SHALLOW,
+					       norig);
 			if (k == UINT32_MAX)
 				k = orig_name_in(pn, p->orig, mid_role(t, i, j),
-						 0, true);
+						 0, ROLE_MID);
 			if (k == UINT32_MAX)
-				k = same_first_order(pn, p, i, r, false, norig);
+				k = same_first_order(pn, p, i, r, ROLE_SHALLOW,
+						     norig);
 			if (k == UINT32_MAX)
-				k = same_first_order(
-				    pn, p, i, mid_role(t, i, j), true, norig);
+				k = same_first_order(pn, p, i,
+						     mid_role(t, i, j),
+						     ROLE_MID, norig);
+			uint64_t h = holder_role(t, i, j);
+			if (k == UINT32_MAX && h)
+				k = orig_name_in(pn, p->orig, h, 0,
+						 ROLE_HOLDER);
+			if (k == UINT32_MAX && h)
+				k = same_order(pn, p, i, h, ROLE_HOLDER, norig);
 			if (k != UINT32_MAX)
 				pn_unite(pn, k, x);
 		}
