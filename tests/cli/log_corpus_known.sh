@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# labels: slow
+# jitprove log on corpus/pypy logs that need what the optimized trace
+# shows PyPy knew (session 44, json_pretty and nqueens_count of holdout10
+# and holdout14): each is proved with the rule, and stays unknown without
+# it (an option that drops the assumption, or an edit that takes away
+# what the rule rests on).  Runs without pypy3.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+C="$JP_SRC/corpus/pypy"
+fail=0
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# log_has NAME PATTERN ARGS...: `jitprove log ARGS` prints a line that
+# PATTERN (grep) matches; else a failure named NAME, with the output.
+log_has() {
+  local name=$1 pat=$2
+  shift 2
+  "$JITPROVE" log "$@" >"$tmp/out" 2>&1
+  grep -q "$pat" "$tmp/out" || bad "$name: $(cat "$tmp/out")"
+}
+
+# A weak fact (a closure cell read before the loop's call) the bridge
+# reads after a call of its own, and its optimized trace reads only in a
+# later bytecode, after a call with random effects: PyPy used the
+# parent's value where the unoptimized trace read it (read_dropped).
+# Proved counting the fields kept; not with --calls-write-all, nor when
+# the two traces' debug_merge_points differ (no bytecode to compare).
+W="$C/bridge_weak_dropped_read.log"
+log_has bridge_weak_dropped_read '^bridge 0x7f00000c1006 .* proved .*fields kept by calls' "$W"
+log_has "bridge_weak_dropped_read --calls-write-all" '^bridge 0x7f00000c1006 .* unknown' \
+  --calls-write-all "$W"
+awk '/~#26 LOAD_DEREF/ { n++; if (n == 2) sub(/#26/, "#28") } { print }' "$W" >"$tmp/w.log"
+cmp -s "$W" "$tmp/w.log" && bad "bridge_weak_dropped_read: the edit did not apply"
+log_has "bridge_weak_dropped_read, other bytecodes" '^bridge 0x7f00000c1006 .* unknown' "$tmp/w.log"
+
+# s + K with K two chars, the optimized trace computing the second
+# index between its two strsetitems (json_pretty's indent): K is taken
+# to be those chars.  Not with --consts-unknown, nor with a gap between
+# the indices (no run of chars).
+K="$C/const_str_concat_indexed.log"
+log_has const_str_concat_indexed '^bridge 0x7f0000440001 .* proved .*1 constant string' "$K"
+log_has "const_str_concat_indexed --consts-unknown" '^bridge 0x7f0000440001 .* unknown' \
+  --consts-unknown "$K"
+sed 's/^+55: i16 = int_add(i13, 1)/+55: i16 = int_add(i13, 2)/' "$K" >"$tmp/k.log"
+grep -q 'int_add(i13, 2)$' "$tmp/k.log" || bad "const_str_concat_indexed: the edit did not apply"
+log_has "const_str_concat_indexed, a gap" '^bridge 0x7f0000440001 .* unknown' "$tmp/k.log"
+
+# A constant appended to a list, its index computed otherwise by the
+# optimizer (its cached length plus one), where the original also
+# stores, then clears, another constant the optimizer dropped: the two
+# constants appended to one list are one object (holder_role, since
+# session 44).  Not with --ptrs-apart.
+A="$C/append_const_holder.log"
+log_has append_const_holder '^bridge 0x7f0000450001 .* proved .*ConstPtr identities' "$A"
+log_has "append_const_holder --ptrs-apart" '^bridge 0x7f0000450001 .* unknown' --ptrs-apart "$A"
+# Both appends constants: two objects in the holder role on each side,
+# paired in order (json_pretty's "[" ... "]"); not with --ptrs-apart.
+sed 's/^setarrayitem_gc(p5, i3, p14, /setarrayitem_gc(p5, i3, ConstPtr(ptr15), /
+     s/^+50: setarrayitem_gc(p25, i23, p34, /+50: setarrayitem_gc(p25, i23, ConstPtr(ptr35), /' \
+  "$A" >"$tmp/a2.log"
+[ "$(grep -c 'ConstPtr(ptr[13]5)' "$tmp/a2.log")" = 2 ] || bad "append_const_holder: the edit did not apply"
+log_has "append_const_holder, two constants" '^bridge 0x7f0000450001 .* proved .*ConstPtr identities' "$tmp/a2.log"
+log_has "append_const_holder, two constants --ptrs-apart" '^bridge 0x7f0000450001 .* unknown' \
+  --ptrs-apart "$tmp/a2.log"
+
+# An instance comparison the optimizer folded by classes, of a constant
+# the recording also found apart from another constant (a ptr_eq of two
+# ConstPtrs in both traces' recorded facts is no comparison the optimizer
+# kept): the constant class is assumed.  Not with --consts-unknown.
+R="$C/const_class_recorded_apart.log"
+log_has const_class_recorded_apart '^bridge 0x7f0000460001 .* proved .*1 constant class' "$R"
+log_has "const_class_recorded_apart --consts-unknown" '^bridge 0x7f0000460001 .* unknown' \
+  --consts-unknown "$R"
+
+[ $fail -eq 0 ] || exit 1
+echo "log_corpus_known: all passed"
