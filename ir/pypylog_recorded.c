@@ -284,11 +284,25 @@ static void escapes(rec *r)
 	free(open);
 }
 
-/* Whether op OP leaves field D (a descr) of X as it was, on every run:
+/* Whether OP is a conditional call that did not call on the run: its
+ * condition is an integer the run fixed (run_ints) for which it makes no
+ * call.  kv_parser's string builder grows when its size is 0, a size
+ * the unoptimized trace computes from constants (int_mul(1, 4) + 13);
+ * nothing it could write changed on the run. */
+static bool not_called(const rec *r, const ir_op *op)
+{
+	ir_pycond cc = ir_py_cond_of(r->t, op);
+	uint64_t x;
+	return cc != IR_PYCOND_NONE && op->nargs >= 1 &&
+	       known_int(r, op->args[0], &x) && !ir_py_cond_calls(cc, x);
+}
+
+/* Whether op OP leaves field D (a descr) of X as it was on the run:
  * pure ops, guards, markers, reads, item stores (items are no fields),
  * allocations, calls the model takes as functions without effect
  * (ir_pycall_of) or whose descr keeps D, a call an allocation X has not
- * escaped to (ESCAPED: by OP, OP included; escapes_at), and field stores
+ * escaped to (ESCAPED: by OP, OP included; escapes_at), a conditional
+ * call that did not call on the run (not_called), and field stores
  * of another field or through an object that is not X (may_alias).  Anything
  * else (an opaque call, an op this list does not name) may write D. */
 static bool keeps_field(const rec *r, const ir_op *op, uint32_t d, ir_vid x,
@@ -305,6 +319,8 @@ static bool keeps_field(const rec *r, const ir_op *op, uint32_t d, ir_vid x,
 		return !ir_py_is_vable_token(ir_strtext(t, d));
 	if (c == IR_OPAQUE && allocation(t, x) && !escaped)
 		return true; /* no call reaches it yet */
+	if (c == IR_OPAQUE && not_called(r, op))
+		return true;
 	if (c == IR_OPAQUE)
 		return ir_pycall_of(t, op) != IR_PYCALL_OPAQUE ||
 		       ir_py_call_keeps(ir_op_name(t, op),

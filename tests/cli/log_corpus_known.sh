@@ -72,5 +72,17 @@ log_has const_class_recorded_apart '^bridge 0x7f0000460001 .* proved .*1 constan
 log_has "const_class_recorded_apart --consts-unknown" '^bridge 0x7f0000460001 .* unknown' \
   --consts-unknown "$R"
 
+# Two reads of a frame's pycode promoted under two names, with a
+# conditional call between whose condition the recorded run fixes to
+# "no call" (a size computed from constants is not 0): the call wrote
+# nothing on the run, so the two reads read one object (not_called in
+# ir/pypylog_recorded.c; kv_parser's string builder).  Not when the size
+# is 0 and the call is made.
+U="$C/recorded_cond_call_unfired.log"
+log_has recorded_cond_call_unfired '^bridge 0x7f0000470001 .* proved' "$U"
+sed 's/^i5 = int_add(i4, 13)/i5 = int_add(i4, -4)/' "$U" >"$tmp/u.log"
+grep -q 'int_add(i4, -4)' "$tmp/u.log" || bad "recorded_cond_call_unfired: the edit did not apply"
+log_has "recorded_cond_call_unfired, a call made" '^bridge 0x7f0000470001 .* unknown' "$tmp/u.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
