@@ -982,6 +982,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_pure_call_names(tr[k]);
 			pl_arraycopy(&tr[k]);
 			pl_virtual_refs(&tr[k]);
+			pl_forced_vrefs(&tr[k]);
 			pl_str_slices(&tr[k]);
 			pl_str_eq_calls(tr[k]);
 			pl_str_char_compares(&tr[k]);

@@ -151,6 +151,9 @@ void pl_float_consts(pl_pair *p);
 /* May replace *T by a copy with virtual_ref and virtual_ref_finish spelled
  * as the structure PyPy's optimizer makes of them. */
 void pl_virtual_refs(ir_trace **t);
+/* jit_force_virtual calls of a vref whose fields the trace knows, as the
+ * value they return (pypylog_rewrite.c). */
+void pl_forced_vrefs(ir_trace **t);
 /* May replace *T by a copy with arraycopy calls expanded (on failure,
  * *T is left as it was). */
 void pl_arraycopy(ir_trace **t);

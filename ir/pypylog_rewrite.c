@@ -820,6 +820,110 @@ void pl_virtual_refs(ir_trace **tp)
 	pl_rewrite_ops(tp, &rw);
 }
 
+/* jit_force_virtual(v) (a call_may_force_r with OS=120, support.py's
+ * _ll_1_jit_force_virtual) runs virtualref.py's force_virtual: when
+ * v.virtual_token is NULL (TOKEN_NONE: the frame it stood for is gone)
+ * and v.forced is not, it returns v.forced and does nothing else -- no
+ * frame is forced, so the guard_not_forced after it passes, and nothing
+ * raises.  PyPy's optimizer removes such a call, with its guards, when it
+ * knows both fields (virtualize.py, _optimize_JIT_FORCE_VIRTUAL); the
+ * unoptimized trace of an inlined function returning stores them just
+ * before (virtual_ref_finish, then the call).  When the trace's last
+ * stores of both fields of v before the call are NULL and X, X an
+ * object the trace made or one a guard found not NULL, with no call and
+ * no other store of those fields between, the call is X and its guards
+ * are left out: exact, by those sources.  Any other such call stays an
+ * opaque call. */
+
+/* Whether V of T is known not NULL before op I: an allocation of T, or
+ * the subject of an earlier guard_nonnull or guard_class. */
+static bool nonnull_before(const ir_trace *t, ir_vid v, uint32_t i)
+{
+	if (ir_allocated(t, v))
+		return true;
+	for (uint32_t j = 0; j < i; j++) {
+		const ir_op *g = &t->ops[j];
+		if ((g->opc == IR_GUARD_NONNULL || g->opc == IR_GUARD_CLASS) &&
+		    g->nargs >= 1 && g->args[0] == v)
+			return true;
+	}
+	return false;
+}
+
+/* The value jit_force_virtual op I of T returns (see above), or
+ * IR_NOVAL when it is not one whose fields the trace knows. */
+static ir_vid forced_value(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	if (!vref_op(t, op, "call_may_force_r") || op->nargs != 2 ||
+	    !op->descr || !strstr(ir_strtext(t, op->descr), " OS=120>"))
+		return IR_NOVAL;
+	ir_vid v = op->args[1], x = IR_NOVAL;
+	bool token = false;
+	for (uint32_t j = i; j-- > 0 && (!token || x == IR_NOVAL);) {
+		const ir_op *a = &t->ops[j];
+		if (ir_op_has((ir_opcode)a->opc, IRF_CALL) &&
+		    !pl_is_raw_read(t, a))
+			return IR_NOVAL;
+		if (a->opc != IR_SETFIELD_GC || a->nargs != 2 || !a->descr)
+			continue;
+		const char *d = ir_strtext(t, a->descr);
+		bool tk = !strcmp(d, VREF_TOKEN), fd = !strcmp(d, VREF_FORCED);
+		if (!tk && !fd)
+			continue;
+		if (a->args[0] != v)
+			return IR_NOVAL; /* another object may be v */
+		if (tk && !token) {
+			if (ir_val(t, a->args[1])->tag != IR_VAL_CONST_NULL)
+				return IR_NOVAL;
+			token = true;
+		} else if (fd && x == IR_NOVAL)
+			x = a->args[1];
+	}
+	return token && x != IR_NOVAL && nonnull_before(t, x, i) ? x : IR_NOVAL;
+}
+
+/* Whether op I of T is a guard_not_forced or guard_no_exception of such
+ * a call: the guards right after it (debug_merge_points between). */
+static bool forced_guard(const ir_trace *t, uint32_t i)
+{
+	if (!vref_op(t, &t->ops[i], "guard_not_forced") &&
+	    !vref_op(t, &t->ops[i], "guard_no_exception"))
+		return false;
+	while (i-- > 0) {
+		const ir_op *op = &t->ops[i];
+		if (op->opc == IR_DEBUG_MERGE_POINT ||
+		    vref_op(t, op, "guard_not_forced") ||
+		    vref_op(t, op, "guard_no_exception"))
+			continue;
+		return forced_value(t, i) != IR_NOVAL;
+	}
+	return false;
+}
+
+static bool match_forced(const ir_trace *t, uint32_t i)
+{
+	return forced_value(t, i) != IR_NOVAL || forced_guard(t, i);
+}
+
+static bool emit_forced_at(copier *c, uint32_t i)
+{
+	ir_vid x = forced_value(c->s, i);
+	if (x == IR_NOVAL)
+		return true; /* one of its guards: left out */
+	ir_vid y = pl_map_val(c, x);
+	if (y == IR_NOVAL)
+		return false;
+	c->map[c->s->ops[i].result] = y;
+	return true;
+}
+
+void pl_forced_vrefs(ir_trace **tp)
+{
+	static const pl_rewrite rw = {match_forced, emit_forced_at};
+	pl_rewrite_ops(tp, &rw);
+}
+
 /* ---- raw reads ------------------------------------------------------------
  */
 

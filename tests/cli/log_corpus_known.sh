@@ -84,5 +84,15 @@ sed 's/^i5 = int_add(i4, 13)/i5 = int_add(i4, -4)/' "$U" >"$tmp/u.log"
 grep -q 'int_add(i4, -4)' "$tmp/u.log" || bad "recorded_cond_call_unfired: the edit did not apply"
 log_has "recorded_cond_call_unfired, a call made" '^bridge 0x7f0000470001 .* unknown' "$tmp/u.log"
 
+# jit_force_virtual of a vref virtual_ref_finish just gave its frame:
+# the call returns that frame and forces nothing (pl_forced_vrefs), so a
+# field read through its result is the frame's.  Not when
+# virtual_ref_finish stores NULL (the call would raise: left a call).
+F="$C/vref_forced_known.log"
+log_has vref_forced_known '^bridge 0x7f0000480001 .* proved' "$F"
+sed 's/^virtual_ref_finish(p4, p2)/virtual_ref_finish(p4, NULL)/' "$F" >"$tmp/f.log"
+grep -q 'virtual_ref_finish(p4, NULL)' "$tmp/f.log" || bad "vref_forced_known: the edit did not apply"
+log_has "vref_forced_known, forced NULL" '^bridge 0x7f0000480001 .* unknown' "$tmp/f.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
