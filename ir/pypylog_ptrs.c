@@ -644,8 +644,8 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 }
 
 /* The name of ORIG in the same place as OPT's op I among all the ops with
- * a ConstPtr in role R (of KIND), when both traces have as many and every place
- * whose OPT name is already one of ORIG's objects has that object in
+ * a ConstPtr in role R (of KIND), when both traces have as many and every
+ * place whose OPT name is already one of ORIG's objects has that object in
  * ORIG too (the order is the optimizer's: it keeps the order of what it
  * keeps, and the agreeing places show nothing was dropped); else
  * UINT32_MAX.  Three lookups in three prebuilt tables of unicodedb, whose
