@@ -20,18 +20,7 @@
 # out of a guard_no_exception has facts; a float loop's object and its
 # floatval carried together; a class both finishes return.
 set -u
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-C="$JP_SRC/corpus/pypy"
-fail=0
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-# log_has NAME PATTERN ARGS...: `jitprove log ARGS` prints a line that
-# PATTERN (grep) matches; else a failure named NAME, with the output.
-log_has() {
-  local name=$1 pat=$2
-  shift 2
-  "$JITPROVE" log "$@" >"$tmp/out" 2>&1
-  grep -q "$pat" "$tmp/out" || bad "$name: $(cat "$tmp/out")"
-}
+. "$JP_SRC/tests/cli/log_lib.bash"
 
 "$JITPROVE" log "$C/int_loop.log" >"$tmp/a" 2>&1; rc=$?
 [ $rc -eq 0 ] || bad "int_loop: exit $rc"

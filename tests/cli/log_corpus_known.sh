@@ -6,18 +6,7 @@
 # it (an option that drops the assumption, or an edit that takes away
 # what the rule rests on).  Runs without pypy3.
 set -u
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-C="$JP_SRC/corpus/pypy"
-fail=0
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-# log_has NAME PATTERN ARGS...: `jitprove log ARGS` prints a line that
-# PATTERN (grep) matches; else a failure named NAME, with the output.
-log_has() {
-  local name=$1 pat=$2
-  shift 2
-  "$JITPROVE" log "$@" >"$tmp/out" 2>&1
-  grep -q "$pat" "$tmp/out" || bad "$name: $(cat "$tmp/out")"
-}
+. "$JP_SRC/tests/cli/log_lib.bash"
 
 # A weak fact (a closure cell read before the loop's call) the bridge
 # reads after a call of its own, and its optimized trace reads only in a
