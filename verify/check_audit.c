@@ -411,7 +411,8 @@ static Z3_ast plain_goal_neg(chk_pair *ps, const plain_trace *po,
 
 /* The budgets of a plain query: first the incremental solver, which
  * holds the assumptions asserted so far, then a fresh bit-blasting solver.
- * Both are capped (and by ver_opts.timeout_ms): the plain encoding has
+ * Both get a short budget (chk_short_limit: wall clock, or a resource
+ * count when the pair has an rlimit): the plain encoding has
  * queries no solver settles quickly (x + x against x << 1 inside an
  * overflow check is a hard miter for bit-blasting), and an audit that
  * spent the full query budget on each would cost a campaign 25 times its
@@ -419,21 +420,19 @@ static Z3_ast plain_goal_neg(chk_pair *ps, const plain_trace *po,
  * disagreement. */
 enum { AUDIT_FAST_MS = 50, AUDIT_SLOW_MS = 250 };
 
-static unsigned audit_budget(const chk_pair *ps, unsigned cap)
-{
-	unsigned user = ps->opts->timeout_ms;
-	return user && user < cap ? user : cap;
-}
-
+/* Sets S's limits to the short budget MS (chk_short_limit). */
 static void audit_limits(chk_pair *ps, Z3_solver s, unsigned ms, bool tactic)
 {
 	Z3_context z = ps->z;
+	chk_limit lim = chk_short_limit(ps, ms);
 	Z3_params p = Z3_mk_params(z);
 	Z3_params_inc_ref(z, p);
-	Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"), ms);
-	if (ps->opts->rlimit)
+	if (lim.timeout_ms)
+		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
+				   lim.timeout_ms);
+	if (lim.rlimit)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
-				   ps->opts->rlimit);
+				   lim.rlimit);
 	zc_limit_params(z, p, tactic ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
 			ps->cap_mb);
 	Z3_solver_set_params(z, s, p);
@@ -448,8 +447,7 @@ static jp_status make_audit_solvers(chk_pair *ps, jp_err *err)
 		if (!ps->solvers.audit)
 			return zc_check_error(err, "creating a solver");
 		Z3_solver_inc_ref(z, ps->solvers.audit);
-		audit_limits(ps, ps->solvers.audit,
-			     audit_budget(ps, AUDIT_FAST_MS), false);
+		audit_limits(ps, ps->solvers.audit, AUDIT_FAST_MS, false);
 	}
 	if (!ps->solvers.audit_slow && ps->heap) {
 		/* Arrays and a type function: Z3's general solver. */
@@ -457,8 +455,7 @@ static jp_status make_audit_solvers(chk_pair *ps, jp_err *err)
 		if (!ps->solvers.audit_slow)
 			return zc_check_error(err, "creating a solver");
 		Z3_solver_inc_ref(z, ps->solvers.audit_slow);
-		audit_limits(ps, ps->solvers.audit_slow,
-			     audit_budget(ps, AUDIT_SLOW_MS), false);
+		audit_limits(ps, ps->solvers.audit_slow, AUDIT_SLOW_MS, false);
 	}
 	if (!ps->solvers.audit_slow) {
 		Z3_tactic t = Z3_mk_tactic(z, "qfbv");
@@ -470,8 +467,7 @@ static jp_status make_audit_solvers(chk_pair *ps, jp_err *err)
 		if (!ps->solvers.audit_slow)
 			return zc_check_error(err, "creating a solver");
 		Z3_solver_inc_ref(z, ps->solvers.audit_slow);
-		audit_limits(ps, ps->solvers.audit_slow,
-			     audit_budget(ps, AUDIT_SLOW_MS), true);
+		audit_limits(ps, ps->solvers.audit_slow, AUDIT_SLOW_MS, true);
 	}
 	return zc_check_error(err, "configuring the audit solvers");
 }
@@ -511,7 +507,7 @@ static jp_status audit_one(chk_pair *ps, const plain_trace *po,
 	Z3_solver s = sv->audit;
 	if (b->o_upto < sv->audit_o_done || b->p_upto < sv->audit_p_done) {
 		Z3_solver_reset(z, s); /* trace mode: the bounds went back */
-		audit_limits(ps, s, audit_budget(ps, AUDIT_FAST_MS), false);
+		audit_limits(ps, s, AUDIT_FAST_MS, false);
 		sv->audit_o_done = sv->audit_p_done = 0;
 		sv->audit_background = false;
 	}
@@ -534,7 +530,7 @@ static jp_status audit_one(chk_pair *ps, const plain_trace *po,
 		return st;
 	s = sv->audit_slow;
 	Z3_solver_reset(z, s);
-	audit_limits(ps, s, audit_budget(ps, AUDIT_SLOW_MS), !ps->heap);
+	audit_limits(ps, s, AUDIT_SLOW_MS, !ps->heap);
 	if (ps->heap)
 		Z3_solver_assert(z, s, hp_background(ps->heap));
 	assert_plain_hyps(ps, s, po, pp, 0, b->o_upto, 0, b->p_upto);

@@ -222,6 +222,25 @@ jp_status chk_settle_cheaply(chk_pair *ps, uint32_t i, double t1, Z3_ast *neg,
 /* ---- check_solve.c ---- */
 
 bool chk_hard_pair(const chk_pair *ps);
+
+/* The limits of one solver check: a wall-clock timeout and Z3's resource
+ * count (rlimit), each 0 for none. */
+typedef struct chk_limit {
+	unsigned timeout_ms, rlimit;
+} chk_limit;
+
+/* A short budget of MS (the incremental solver's first try, the
+ * abstraction, a lemma, the audit).  Without ver_opts.rlimit it is MS of
+ * wall clock (no more than ver_opts.timeout_ms).  With one it is a
+ * resource count, MS * CHK_RLIMIT_PER_MS (no more than the rlimit), and the
+ * wall clock is only ver_opts.timeout_ms, the safety net: a check cut
+ * short by the wall clock gives a different answer on a loaded machine,
+ * and with an rlimit the user asked for answers that do not depend on
+ * the load (docs/ci.md, "Limits").  CHK_RLIMIT_PER_MS is about what Z3
+ * 4.8.12 counts per millisecond on the queries that ran into the 50 ms
+ * budget (docs/performance.md, session 45). */
+enum { CHK_RLIMIT_PER_MS = 6000 };
+chk_limit chk_short_limit(const chk_pair *ps, unsigned ms);
 jp_status chk_make_solver(chk_pair *ps, jp_err *err);
 jp_status chk_model_inputs(chk_pair *ps, Z3_solver s, uint64_t *x, jp_err *err);
 jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,

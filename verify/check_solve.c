@@ -40,17 +40,34 @@ bool chk_hard_pair(const chk_pair *ps)
  * faster on hard queries (64-bit multiplications and divisions). */
 enum { FAST_MS = 50 };
 
-static void set_limits(chk_pair *ps, Z3_solver s, unsigned timeout_ms)
+chk_limit chk_short_limit(const chk_pair *ps, unsigned ms)
+{
+	unsigned user = ps->opts->timeout_ms, r = ps->opts->rlimit;
+	if (!r)
+		return (chk_limit){user && user < ms ? user : ms, 0};
+	unsigned short_r = ms > UINT_MAX / CHK_RLIMIT_PER_MS
+			       ? UINT_MAX
+			       : ms * CHK_RLIMIT_PER_MS;
+	return (chk_limit){user, r < short_r ? r : short_r};
+}
+
+/* The limits of a full query with TIMEOUT_MS of wall clock left. */
+static chk_limit full_limit(const chk_pair *ps, unsigned timeout_ms)
+{
+	return (chk_limit){timeout_ms, ps->opts->rlimit};
+}
+
+static void set_limits(chk_pair *ps, Z3_solver s, chk_limit lim)
 {
 	Z3_context z = ps->z;
 	Z3_params p = Z3_mk_params(z);
 	Z3_params_inc_ref(z, p);
-	if (timeout_ms)
+	if (lim.timeout_ms)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "timeout"),
-				   timeout_ms);
-	if (ps->opts->rlimit)
+				   lim.timeout_ms);
+	if (lim.rlimit)
 		Z3_params_set_uint(z, p, Z3_mk_string_symbol(z, "rlimit"),
-				   ps->opts->rlimit);
+				   lim.rlimit);
 	bool tactic = s == ps->solvers.slow || s == ps->solvers.abstract_slow;
 	zc_limit_params(z, p, tactic ? ZC_TACTIC_SOLVER : ZC_SMT_SOLVER,
 			ps->cap_mb);
@@ -58,12 +75,15 @@ static void set_limits(chk_pair *ps, Z3_solver s, unsigned timeout_ms)
 	Z3_params_dec_ref(z, p);
 }
 
-/* The budget of the incremental solver, and whether a fallback follows. */
-static unsigned fast_budget(const chk_pair *ps, bool *fallback)
+/* The budget of the incremental solver, and whether a fallback follows:
+ * with an rlimit always (the bit-blasting solver is another engine, and
+ * the safety net is far above the short budget), else when the user's
+ * timeout leaves time for it. */
+static chk_limit fast_budget(const chk_pair *ps, bool *fallback)
 {
 	unsigned user = ps->opts->timeout_ms;
-	*fallback = user == 0 || user > FAST_MS;
-	return *fallback ? FAST_MS : user;
+	*fallback = ps->opts->rlimit || user == 0 || user > FAST_MS;
+	return chk_short_limit(ps, FAST_MS);
 }
 
 jp_status chk_make_solver(chk_pair *ps, jp_err *err)
@@ -272,10 +292,11 @@ enum { SLICE_ROUNDS = 2 };
 
 /* The rounds of slow_check (below), starting from the slice in ps->slice.keep
  * (KEPT assumptions). */
-static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
+static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, chk_limit lim,
 			     uint32_t kept, Z3_lbool *ans, uint64_t *x,
 			     jp_err *err)
 {
+	unsigned timeout_ms = lim.timeout_ms;
 	Z3_context z = ps->z;
 	double t0 = clk_now_ms();
 	jp_status st = JP_OK;
@@ -286,8 +307,10 @@ static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 			kept = ps->hyps.n;
 		}
 		Z3_solver_reset(z, ps->solvers.slow);
-		set_limits(ps, ps->solvers.slow,
-			   budget_left(timeout_ms, clk_now_ms() - t0));
+		set_limits(
+		    ps, ps->solvers.slow,
+		    (chk_limit){budget_left(timeout_ms, clk_now_ms() - t0),
+				lim.rlimit});
 		for (uint32_t i = 0; i < ps->hyps.n; i++)
 			if (ps->slice.keep[i])
 				Z3_solver_assert(z, ps->solvers.slow,
@@ -387,7 +410,7 @@ typedef struct slow_out {
 typedef struct slow_job {
 	chk_pair *ps;
 	Z3_ast neg;
-	unsigned timeout_ms;
+	chk_limit lim;
 	uint32_t kept;
 	bool want_x;
 } slow_job;
@@ -402,8 +425,7 @@ static size_t slow_child(void *arg, void *out, size_t cap)
 	jp_err err;
 	jp_err_clear(&err);
 	uint64_t *x = j->want_x ? o->x : NULL;
-	o->st =
-	    slow_rounds(ps, j->neg, j->timeout_ms, j->kept, &o->ans, x, &err);
+	o->st = slow_rounds(ps, j->neg, j->lim, j->kept, &o->ans, x, &err);
 	o->reason[0] = 0;
 	if (o->st && zc_failed()) {
 		/* The ceiling stopped the query (unknown, like the cap), or
@@ -482,7 +504,7 @@ static jp_status run_in_child(slow_job *j, unsigned deadline_ms, Z3_lbool *ans,
  * These are the queries that can blow up, so with ver_opts.isolate the
  * rounds run in a child process; the slice is taken here, in the caller,
  * because the slicer keeps what it learns for the next query. */
-static jp_status slow_check(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
+static jp_status slow_check(chk_pair *ps, Z3_ast neg, chk_limit lim,
 			    Z3_lbool *ans, uint64_t *x, jp_err *err)
 {
 	uint32_t kept = 0;
@@ -493,16 +515,16 @@ static jp_status slow_check(chk_pair *ps, Z3_ast neg, unsigned timeout_ms,
 		return st;
 	bool ran = false;
 	if (ps->opts->isolate) {
-		slow_job j = {ps, neg, timeout_ms, kept, false};
-		st = run_in_child(&j, child_deadline(timeout_ms), ans, x, &ran,
-				  err);
+		slow_job j = {ps, neg, lim, kept, false};
+		st = run_in_child(&j, child_deadline(lim.timeout_ms), ans, x,
+				  &ran, err);
 		/* A heap counterexample needs the whole model, which stays in
 		 * the child: a satisfiable query is asked again here. */
 		bool again = ps->heap && x && *ans == Z3_L_TRUE;
 		if (st || (ran && !again))
 			return st;
 	}
-	return slow_rounds(ps, neg, timeout_ms, kept, ans, x, err);
+	return slow_rounds(ps, neg, lim, kept, ans, x, err);
 }
 
 typedef struct unsat_job {
@@ -565,10 +587,8 @@ static jp_status abstract_tactic(chk_pair *ps, Z3_lbool *ans, jp_err *err)
 	if (st)
 		return st;
 	Z3_solver_reset(z, ps->solvers.abstract_slow);
-	unsigned user = ps->opts->timeout_ms;
-	unsigned ms = 4 * ABS_MS;
-	set_limits(ps, ps->solvers.abstract_slow,
-		   user && user < ms ? user : ms);
+	chk_limit lim = chk_short_limit(ps, 4 * ABS_MS);
+	set_limits(ps, ps->solvers.abstract_slow, lim);
 	Z3_ast_vector v = Z3_solver_get_assertions(z, ps->solvers.abstract);
 	if (!v)
 		return zc_check_error(err, "reading the abstract query");
@@ -578,8 +598,7 @@ static jp_status abstract_tactic(chk_pair *ps, Z3_lbool *ans, jp_err *err)
 		Z3_solver_assert(z, ps->solvers.abstract_slow,
 				 Z3_ast_vector_get(z, v, i));
 	Z3_ast_vector_dec_ref(z, v);
-	if (unsat_in_child(ps, ps->solvers.abstract_slow,
-			   user && user < ms ? user : ms))
+	if (unsat_in_child(ps, ps->solvers.abstract_slow, lim.timeout_ms))
 		*ans = Z3_L_FALSE;
 	return zc_check_error(err, "abstract fallback check");
 }
@@ -603,9 +622,8 @@ static jp_status abstract_query(chk_pair *ps, Z3_ast neg, bool ask_exact,
 		if (!ps->solvers.abstract)
 			return zc_check_error(err, "creating a solver");
 		Z3_solver_inc_ref(z, ps->solvers.abstract);
-		unsigned user = ps->opts->timeout_ms;
 		set_limits(ps, ps->solvers.abstract,
-			   user && user < ABS_MS ? user : ABS_MS);
+			   chk_short_limit(ps, ABS_MS));
 		abs_init(&ps->abs.map, &ps->S);
 	}
 	for (; ps->abs.done < ps->hyps.n; ps->abs.done++) {
@@ -696,10 +714,12 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 		if (exact && quick)
 			goto done; /* the short budget is spent */
 		ps->res->slow_queries++;
-		st = slow_check(ps, neg,
-				quick ? FAST_MS
-				      : budget_left(user, clk_now_ms() - t0),
-				ans, x, err);
+		st = slow_check(
+		    ps, neg,
+		    quick
+			? chk_short_limit(ps, FAST_MS)
+			: full_limit(ps, budget_left(user, clk_now_ms() - t0)),
+		    ans, x, err);
 		goto done;
 	}
 	/* The push makes Z3 internalize the new assumptions: part of the
@@ -717,7 +737,9 @@ jp_status chk_query(chk_pair *ps, Z3_ast neg, bool quick, Z3_lbool *ans,
 	if (!st && *ans == Z3_L_UNDEF && fallback && !quick &&
 	    (user == 0 || spent + 1 < (double)user)) {
 		ps->res->slow_queries++;
-		st = slow_check(ps, neg, budget_left(user, spent), ans, x, err);
+		st = slow_check(ps, neg,
+				full_limit(ps, budget_left(user, spent)), ans,
+				x, err);
 	}
 done:
 	ps->res->ms_solve += clk_now_ms() - t0;
