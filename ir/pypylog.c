@@ -975,8 +975,18 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 		jp_err_clear(&e);
 		if (parse_section(&secs[k], k, file, &tr[k], &e))
 			perr[k] = errtext(&e);
-		else {
-			pl_name_classes(tr[k], secs[k].kind == SEC_NOOPT);
+	}
+	/* Out of memory here only leaves the allocations of more sizes
+	 * unnamed. */
+	pl_sizes contested;
+	if (pl_contested_sizes(tr, ns, &contested)) {
+		pl_sizes_free(&contested);
+		contested = (pl_sizes){NULL, 0};
+	}
+	for (uint32_t k = 0; k < ns; k++) {
+		if (tr[k]) {
+			pl_name_classes(tr[k], secs[k].kind == SEC_NOOPT,
+					&contested);
 			pl_oopspec_calls(tr[k]);
 			pl_repeated_pure_calls(&tr[k]);
 			pl_pure_call_names(tr[k]);
@@ -991,6 +1001,7 @@ jp_status pl_read_text(const char *text, size_t len, const char *file,
 			pl_float_mul_one(tr[k]);
 		}
 	}
+	pl_sizes_free(&contested);
 	pl_name_numeric_classes(tr, ns);
 	uint32_t nknown = 0;
 	char **known = all_labels(tr, ns, &nknown);

@@ -27,8 +27,8 @@
  * its superclass declares gets the superclass. */
 
 /* The declaring class of field descr D ("<FieldS a.b.C.inst_x 8 ...>"):
- * "C" into OUT, or false. */
-static bool field_class(const char *d, char *out, size_t n)
+ * "C" into OUT and the offset (8) into *OFF, or false. */
+static bool field_class(const char *d, char *out, size_t n, long *off)
 {
 	if (strncmp(d, "<Field", 6) != 0)
 		return false;
@@ -51,9 +51,207 @@ static bool field_class(const char *d, char *out, size_t n)
 	size_t len = (size_t)(last - c);
 	if (len == 0 || len >= n)
 		return false;
+	char *after;
+	*off = strtol(end + 1, &after, 10);
+	if (after == end + 1 || *off < 0)
+		return false;
 	memcpy(out, c, len);
 	out[len] = 0;
 	return true;
+}
+
+/* ---- lines of classes ----------------------------------------------------
+ *
+ * An object is often written through the fields of two classes: a range
+ * iterator through W_IntRangeIterator's current and step and
+ * W_IntRangeOneArgIterator's stop, a user exception through
+ * W_BaseException's args_w and W_BaseExceptionUserWeakrefable's map.
+ * Each field's class is the object's class or one of its ancestors, and
+ * RPython lays an instance out as its superclass's struct followed by the
+ * fields its own class declares (rpython/rtyper/lltypesystem/rclass.py:
+ * the 'super' field comes first), so a class's fields sit at offsets above
+ * all of its ancestors'.  When the classes' offset ranges follow one
+ * another without overlapping, they are one line of descent, and the one
+ * whose fields sit highest is the deepest: the object's class, by the
+ * same assumption as for one class.  Overlapping ranges are no such line,
+ * and nothing is concluded. */
+
+enum { CHAIN_MAX = 4 }; /* classes in one line; more: nothing concluded */
+
+typedef struct cls_span {
+	char name[128];
+	long lo, hi; /* the lowest and highest offset of its fields seen */
+} cls_span;
+
+typedef struct cls_chain {
+	cls_span c[CHAIN_MAX];
+	unsigned n;
+	bool bad; /* a descr that names no class, or too many classes */
+} cls_chain;
+
+static void chain_add(cls_chain *ch, const char *descr)
+{
+	char c[128];
+	long off;
+	if (!descr || !field_class(descr, c, sizeof c, &off)) {
+		ch->bad = true;
+		return;
+	}
+	for (unsigned i = 0; i < ch->n; i++)
+		if (!strcmp(ch->c[i].name, c)) {
+			if (off < ch->c[i].lo)
+				ch->c[i].lo = off;
+			if (off > ch->c[i].hi)
+				ch->c[i].hi = off;
+			return;
+		}
+	if (ch->n == CHAIN_MAX) {
+		ch->bad = true;
+		return;
+	}
+	cls_span *sp = &ch->c[ch->n++];
+	snprintf(sp->name, sizeof sp->name, "%s", c);
+	sp->lo = sp->hi = off;
+}
+
+/* Whether CH names some class, and the classes above the deepest sit
+ * below it, one after another. */
+static const char *chain_deepest(const cls_chain *ch)
+{
+	if (ch->bad || ch->n == 0)
+		return NULL;
+	/* Each class's range must lie wholly above or below each other's;
+	 * then the one with the highest range is the deepest. */
+	const cls_span *deep = &ch->c[0];
+	for (unsigned i = 0; i < ch->n; i++) {
+		for (unsigned j = i + 1; j < ch->n; j++)
+			if (!(ch->c[i].hi < ch->c[j].lo ||
+			      ch->c[j].hi < ch->c[i].lo))
+				return NULL;
+		if (ch->c[i].lo > deep->lo)
+			deep = &ch->c[i];
+	}
+	return deep->name;
+}
+
+static bool chain_has(const cls_chain *ch, const char *cls)
+{
+	for (unsigned i = 0; i < ch->n; i++)
+		if (!strcmp(ch->c[i].name, cls))
+			return true;
+	return false;
+}
+
+/* The line of classes the setfield_gc ops after op I of T write the
+ * result of op I through. */
+static void alloc_chain(const ir_trace *t, uint32_t i, cls_chain *ch)
+{
+	ir_vid v = t->ops[i].result;
+	*ch = (cls_chain){.n = 0};
+	for (uint32_t j = i + 1; j < t->nops && !ch->bad; j++) {
+		const ir_op *w = &t->ops[j];
+		if (w->opc == IR_SETFIELD_GC && w->args[0] == v)
+			chain_add(ch,
+				  w->descr ? ir_strtext(t, w->descr) : NULL);
+	}
+}
+
+/* Whether op I of T is new_with_vtable(descr=<SizeDescr N>). */
+static bool unnamed_alloc(const ir_trace *t, uint32_t i)
+{
+	const ir_op *op = &t->ops[i];
+	return op->opc == IR_NEW_WITH_VTABLE && op->descr &&
+	       strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) == 0;
+}
+
+/* A size is left alone when one of its allocations is written through a
+ * line of classes and another through fewer of them, named by a class
+ * above the first's deepest: the second may be an object of the deeper
+ * class whose zero fields PyPy's optimizer did not write (a fresh object
+ * is zeroed), so one class in one trace and another in the other would
+ * make a difference the runs do not have. */
+typedef struct size_seen {
+	const char *size;
+	cls_chain ch;
+	const char *deep;
+} size_seen;
+
+static bool contested(const size_seen *v, uint32_t n, const char *size)
+{
+	for (uint32_t a = 0; a < n; a++) {
+		if (strcmp(v[a].size, size) || v[a].ch.n < 2)
+			continue;
+		for (uint32_t b = 0; b < n; b++)
+			if (!strcmp(v[b].size, size) &&
+			    strcmp(v[b].deep, v[a].deep) &&
+			    chain_has(&v[a].ch, v[b].deep))
+				return true;
+	}
+	return false;
+}
+
+static jp_status add_contested(pl_sizes *out, const char *size)
+{
+	for (uint32_t i = 0; i < out->n; i++)
+		if (!strcmp(out->v[i], size))
+			return JP_OK;
+	char **v = realloc(out->v, (out->n + 1) * sizeof *v);
+	if (!v)
+		return JP_ENOMEM;
+	out->v = v;
+	if (!(v[out->n] = strdup(size)))
+		return JP_ENOMEM;
+	out->n++;
+	return JP_OK;
+}
+
+jp_status pl_contested_sizes(ir_trace *const *tr, uint32_t n, pl_sizes *out)
+{
+	*out = (pl_sizes){NULL, 0};
+	size_seen *v = NULL;
+	uint32_t nv = 0, cap = 0;
+	jp_status st = JP_OK;
+	for (uint32_t k = 0; k < n && !st; k++)
+		for (uint32_t i = 0; tr[k] && i < tr[k]->nops && !st; i++) {
+			if (!unnamed_alloc(tr[k], i))
+				continue;
+			size_seen e = {
+			    .size = ir_strtext(tr[k], tr[k]->ops[i].descr)};
+			alloc_chain(tr[k], i, &e.ch);
+			if (!(e.deep = chain_deepest(&e.ch)))
+				continue;
+			if (nv == cap) {
+				cap = cap ? 2 * cap : 64;
+				size_seen *w = realloc(v, cap * sizeof *w);
+				if (!w) {
+					st = JP_ENOMEM;
+					break;
+				}
+				v = w;
+			}
+			v[nv++] = e;
+		}
+	for (uint32_t a = 0; a < nv && !st; a++)
+		if (contested(v, nv, v[a].size))
+			st = add_contested(out, v[a].size);
+	free(v);
+	return st;
+}
+
+void pl_sizes_free(pl_sizes *s)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	*s = (pl_sizes){NULL, 0};
+}
+
+static bool sizes_has(const pl_sizes *s, const char *size)
+{
+	for (uint32_t i = 0; s && i < s->n; i++)
+		if (!strcmp(s->v[i], size))
+			return true;
+	return false;
 }
 
 /* The class the guard_class ops of T on V name, when they name one
@@ -76,12 +274,11 @@ static const char *guarded_class(const ir_trace *t, ir_vid v)
 	return cls;
 }
 
-void pl_name_classes(ir_trace *t, bool recorded)
+void pl_name_classes(ir_trace *t, bool recorded, const pl_sizes *contested)
 {
 	for (uint32_t i = 0; i < t->nops; i++) {
 		ir_op *op = &t->ops[i];
-		if (op->opc != IR_NEW_WITH_VTABLE || !op->descr ||
-		    strncmp(ir_strtext(t, op->descr), "<SizeDescr", 10) != 0)
+		if (!unnamed_alloc(t, i))
 			continue;
 		/* A recorded trace's guard_class on the object passed on the
 		 * run: the allocation makes objects of that class, exactly
@@ -93,21 +290,11 @@ void pl_name_classes(ir_trace *t, bool recorded)
 				op->descr = d;
 			continue;
 		}
-		char cls[128] = "", c[128];
-		bool ok = true;
-		for (uint32_t j = i + 1; ok && j < t->nops; j++) {
-			const ir_op *w = &t->ops[j];
-			if (w->opc != IR_SETFIELD_GC ||
-			    w->args[0] != op->result)
-				continue;
-			ok =
-			    w->descr &&
-			    field_class(ir_strtext(t, w->descr), c, sizeof c) &&
-			    (!cls[0] || !strcmp(cls, c));
-			if (ok)
-				snprintf(cls, sizeof cls, "%s", c);
-		}
-		if (ok && cls[0])
+		cls_chain ch;
+		alloc_chain(t, i, &ch);
+		const char *cls = chain_deepest(&ch);
+		if (cls && (ch.n == 1 ||
+			    !sizes_has(contested, ir_strtext(t, op->descr))))
 			t->ops[i].descr = ir_cstr(t, cls);
 	}
 }
@@ -126,8 +313,9 @@ void pl_name_classes(ir_trace *t, bool recorded)
 
 typedef struct numcls {
 	const char *num; /* a vtable address as printed */
-	char cls[128];	 /* the one class its objects' fields name, or "" */
-	bool conflict;	 /* fields of two classes, or one class, two numbers */
+	cls_chain ch;	 /* the classes of its objects' fields */
+	char cls[128];	 /* the deepest of them (chain_deepest), or "" */
+	bool conflict;	 /* no line of classes, or one class, two numbers */
 } numcls;
 
 typedef struct clsmap {
@@ -155,22 +343,20 @@ static numcls *numcls_of(clsmap *m, const char *num)
 	return &m->v[m->n++];
 }
 
-/* Adds the classes of the fields T accesses on V to E. */
+/* Adds the classes of the fields T accesses on V to E (descrs that name
+ * no class are passed over). */
 static void fields_used(const ir_trace *t, ir_vid v, numcls *e)
 {
 	char c[128];
-	for (uint32_t i = 0; i < t->nops && !e->conflict; i++) {
+	long off;
+	for (uint32_t i = 0; i < t->nops && !e->ch.bad; i++) {
 		const ir_op *op = &t->ops[i];
 		bool acc = op->opc == IR_GETFIELD_GC_I ||
 			   op->opc == IR_GETFIELD_GC_R ||
 			   op->opc == IR_SETFIELD_GC;
-		if (!acc || op->nargs == 0 || op->args[0] != v || !op->descr ||
-		    !field_class(ir_strtext(t, op->descr), c, sizeof c))
-			continue;
-		if (!e->cls[0])
-			snprintf(e->cls, sizeof e->cls, "%s", c);
-		else if (strcmp(e->cls, c))
-			e->conflict = true;
+		if (acc && op->nargs > 0 && op->args[0] == v && op->descr &&
+		    field_class(ir_strtext(t, op->descr), c, sizeof c, &off))
+			chain_add(&e->ch, ir_strtext(t, op->descr));
 	}
 }
 
@@ -243,6 +429,13 @@ void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n)
 	for (uint32_t k = 0; k < n && !m.oom; k++)
 		if (tr[k])
 			collect_numeric(&m, tr[k]);
+	for (uint32_t i = 0; i < m.n && !m.oom; i++) {
+		const char *d = chain_deepest(&m.v[i].ch);
+		if (d)
+			snprintf(m.v[i].cls, sizeof m.v[i].cls, "%s", d);
+		else if (m.v[i].ch.n)
+			m.v[i].conflict = true;
+	}
 	for (uint32_t i = 0; i < m.n && !m.oom; i++) /* one number a class */
 		for (uint32_t j = 0; j < m.n; j++)
 			if (j != i && m.v[i].cls[0] &&

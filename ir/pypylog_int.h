@@ -80,8 +80,21 @@ ir_trace *pl_with_inputs(const ir_trace *t, const char *const *names,
  * freed and P is unchanged. */
 void pl_replace_traces(pl_pair *p, ir_trace *o, ir_trace *t);
 
+/* Classes of allocations (pypylog_classes.c).  pl_contested_sizes puts
+ * into OUT (owned: pl_sizes_free) the <SizeDescr N> texts of TR's
+ * allocations that pl_name_classes must not name by a line of two or
+ * more classes; JP_ENOMEM.  pl_name_classes names T's allocations;
+ * RECORDED says T is an unoptimized trace, whose guards passed on the
+ * recorded run. */
+typedef struct pl_sizes {
+	char **v;
+	uint32_t n;
+} pl_sizes;
+jp_status pl_contested_sizes(ir_trace *const *tr, uint32_t n, pl_sizes *out);
+void pl_sizes_free(pl_sizes *s);
+void pl_name_classes(ir_trace *t, bool recorded, const pl_sizes *contested);
+
 /* Rewrites of one parsed section (pypylog_rewrite.c). */
-void pl_name_classes(ir_trace *t, bool recorded);
 /* Names ConstClass(N), a vtable address, for the one class the fields of
  * the objects guarded to be N name, across the traces TR of one log. */
 void pl_name_numeric_classes(ir_trace *const *tr, uint32_t n);
