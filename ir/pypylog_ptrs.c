@@ -300,10 +300,16 @@ static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
  * json_pretty makes empty, pushes on an inlined frame's stack and fills
  * before the call_assembler that takes the frame).  A role whose occurrences
  * the traces have in different numbers is tried again without such stores
- * (unite_live); a name left out stays apart, which only proves less. */
+ * (unite_live); a name left out stays apart, which only proves less.
+ * An item of an array the trace allocated, at a constant index, is
+ * dropped the same way (item_overwritten). */
+static bool item_overwritten(const ir_trace *t, uint32_t i);
+
 static bool overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
+	if (st->opc == IR_SETARRAYITEM_GC)
+		return item_overwritten(t, i);
 	if (st->opc != IR_SETFIELD_GC || st->nargs != 2 || !st->descr)
 		return false;
 	const char *d = ir_strtext(t, st->descr);
@@ -324,6 +330,63 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
 			return false;
 		if (fresh ? escapes_at(t, op, x) : used_at(op, x))
+			return false;
+	}
+	return false;
+}
+
+/* The constant index of item store or read OP, or -1. */
+static int64_t const_index(const ir_trace *t, const ir_op *op)
+{
+	if (op->nargs < 2 || ir_val(t, op->args[1])->tag != IR_VAL_CONST_INT)
+		return -1;
+	return ir_val(t, op->args[1])->cval;
+}
+
+/* Whether op I of T stores into item C, a constant index, of an array X
+ * the trace allocated, and a later store into item C of X overwrites it
+ * with no call between (one could read X through another object), no
+ * read of item C or of an unknown index of X, and no use of X but
+ * accesses of its other constant items and stores into other objects
+ * the trace allocated: the optimizer keeps X virtual, and writes item C
+ * once, with its last value, when X escapes (a frame's locals array
+ * passed to call_assembler within its frame: polygon_area's bridge
+ * stores two bools into one local, its optimized trace the second
+ * only).  Guards between are no sight of it: at an exit X's items go
+ * into the resume data, which the log does not print. */
+static bool item_overwritten(const ir_trace *t, uint32_t i)
+{
+	const ir_op *st = &t->ops[i];
+	int64_t c = const_index(t, st);
+	ir_vid x = st->nargs == 3 ? st->args[0] : IR_NOVAL;
+	if (c < 0 || x == IR_NOVAL || !ir_allocated(t, x))
+		return false;
+	for (uint32_t k = ir_val(t, x)->def + 1; k < i; k++)
+		if (escapes_at(t, &t->ops[k], x) &&
+		    !(t->ops[k].args[0] == x &&
+		      const_index(t, &t->ops[k]) >= 0))
+			return false;
+	for (uint32_t k = i + 1; k < t->nops; k++) {
+		const ir_op *op = &t->ops[k];
+		bool item = (op->opc == IR_SETARRAYITEM_GC ||
+			     op->opc == IR_GETARRAYITEM_GC_I ||
+			     op->opc == IR_GETARRAYITEM_GC_R) &&
+			    op->nargs >= 2 && op->args[0] == x &&
+			    op->descr == st->descr;
+		if (item && op->opc == IR_SETARRAYITEM_GC &&
+		    const_index(t, op) == c)
+			return op->args[2] != x;
+		if (pn_call_op(t, op) || ir_op_has((ir_opcode)op->opc, IRF_END))
+			return false;
+		if (item) {
+			int64_t d = const_index(t, op);
+			if (d < 0 || d == c)
+				return false; /* a read of item C, maybe */
+			if (op->opc == IR_SETARRAYITEM_GC && op->args[2] == x)
+				return false;
+			continue;
+		}
+		if (escapes_at(t, op, x))
 			return false;
 	}
 	return false;

@@ -83,5 +83,33 @@ sed 's/^virtual_ref_finish(p4, p2)/virtual_ref_finish(p4, NULL)/' "$F" >"$tmp/f.
 grep -q 'virtual_ref_finish(p4, NULL)' "$tmp/f.log" || bad "vref_forced_known: the edit did not apply"
 log_has "vref_forced_known, forced NULL" '^bridge 0x7f0000480001 .* unknown' "$tmp/f.log"
 
+# Session 45.  A constant stored twice into one local of an array the
+# trace allocated, no read between, before the array goes to a call:
+# the optimizer writes the local once, with the second constant, which
+# is the one the optimized trace's constant is (item_overwritten in
+# ir/pypylog_ptrs.c; polygon_area's frame passed to call_assembler).
+# Not with --ptrs-apart, nor when the local is read between the stores.
+L="$C/frame_local_overwritten.log"
+log_has frame_local_overwritten '^bridge 0x7f00004a0001 .* proved .*ConstPtr identities' "$L"
+log_has "frame_local_overwritten --ptrs-apart" '^bridge 0x7f00004a0001 .* unknown' --ptrs-apart "$L"
+sed 's/^guard_true(i7)$/guard_true(i7)\np20 = getarrayitem_gc_r(p5, 1, descr=<ArrayP 8>)/' "$L" >"$tmp/l.log"
+grep -q 'getarrayitem_gc_r(p5, 1' "$tmp/l.log" || bad "frame_local_overwritten: the edit did not apply"
+log_has "frame_local_overwritten, a read between" '^bridge 0x7f00004a0001 .* unknown' "$tmp/l.log"
+
+# An allocation written through fields of two classes, B's above A's:
+# one line of descent whose deepest, B, is its class (ir/pypylog_classes.c),
+# so a guard_class(B) on the object read back passes.  Unknown when the
+# offsets overlap (no line), and when the optimized trace writes only
+# A's field of an object of that size (A there, B here: contested).
+K="$C/alloc_class_line.log"
+log_has alloc_class_line '^bridge 0x7f00004b0001 .* proved' "$K"
+sed 's/A.inst_x 8>/A.inst_x 24>/' "$K" >"$tmp/k1.log"
+grep -q 'A.inst_x 24>' "$tmp/k1.log" || bad "alloc_class_line: the overlap edit did not apply"
+log_has "alloc_class_line, overlapping" '^bridge 0x7f00004b0001 .* unknown' "$tmp/k1.log"
+sed 's/setfield_gc(p2, 7, /setfield_gc(p2, 0, /; /^+12: /d; s/^+14: finish(7)/+14: finish(0)/' \
+  "$K" >"$tmp/k2.log"
+grep -q '^+12: ' "$tmp/k2.log" && bad "alloc_class_line: the contested edit did not apply"
+log_has "alloc_class_line, contested" '^bridge 0x7f00004b0001 .* unknown' "$tmp/k2.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
