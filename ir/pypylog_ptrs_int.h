@@ -1,8 +1,8 @@
 /*
- * pypylog_ptrs_int.h - what the naming of ConstPtrs (pypylog_ptrs.c),
- * the pairing of global cells (pypylog_cells.c) and the folded reads
- * (pypylog_folds.c) share: the name table, its union-find, the roles of
- * an argument, and the aligned pieces of a pair.  Internal to those
+ * pypylog_ptrs_int.h - what the naming of ConstPtrs (pypylog_ptrs.c and
+ * pypylog_apart.c), the pairing of global cells (pypylog_cells.c) and the
+ * folded reads (pypylog_folds.c) share: the name table, its union-find, the
+ * roles of an argument, and the aligned pieces of a pair.  Internal to those
  * files.
  */
 #ifndef JP_IR_PYPYLOG_PTRS_INT_H
@@ -55,6 +55,15 @@ bool pn_unite(ptr_names *pn, uint32_t a, uint32_t b);
 /* The role of argument J of op OPI of T without the other arguments: the
  * op, its name and descr, the position. */
 uint64_t pn_shallow_role(const ir_trace *t, uint32_t opi, uint32_t j);
+
+/* The object name I stands for as far as the recording tells: the root
+ * of its class of ORIG names the run proves one object, or I. */
+uint32_t pn_rec_obj(ptr_names *pn, uint32_t i);
+
+/* Pairs the names of P's OPT (index NORIG and up) still apart from every
+ * name of ORIG, by what the optimizer does with constants
+ * (pypylog_apart.c). */
+void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig);
 
 /* Whether OP of T is a call the heap model counts (opaque). */
 bool pn_call_op(const ir_trace *t, const ir_op *op);

@@ -107,5 +107,5 @@ int main(void)
 {
 	test_line_of_classes();
 	test_contested_size();
-	return check_summary("pypylog_classes");
+	return check_summary("test_pypylog_classes");
 }
