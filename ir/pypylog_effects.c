@@ -597,19 +597,11 @@ static bool read_back(const ir_trace *u, ir_vid v, ir_vid old)
  * the optimizer removes every such store, however deep the calls nest
  * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
  * two frames down, holdout12). */
-static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
-			 const char *d, uint32_t *at)
+/* Whether U stores OLD back into D of X after op C (read_back), with no
+ * store of D into anything else before: *AT that store. */
+static bool restored_after(const ir_trace *u, ir_vid x, ir_vid old, uint32_t c,
+			   const char *d, uint32_t *at)
 {
-	ir_vid x = u->ops[i].args[0], old = IR_NOVAL;
-	for (uint32_t j = i; j-- > 0 && old == IR_NOVAL;) {
-		const ir_op *op = &u->ops[j];
-		const char *r = field_read(u, op), *w = field_store(u, op);
-		if (w && !strcmp(w, d) && op->args[0] != x)
-			return false;
-		if (r && !strcmp(r, d) && op->args[0] == x &&
-		    !stores_in(u, 0, j, d))
-			old = op->result;
-	}
 	for (uint32_t j = c + 1; old != IR_NOVAL && j < u->nops; j++) {
 		const ir_op *op = &u->ops[j];
 		const char *w = field_store(u, op);
@@ -619,6 +611,82 @@ static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 			*at = j;
 			return true;
 		}
+	}
+	return false;
+}
+
+static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
+			 const char *d, uint32_t *at)
+{
+	ir_vid x = u->ops[i].args[0], old = IR_NOVAL, near = IR_NOVAL;
+	bool stored = false; /* a store of D between a read and op I */
+	for (uint32_t j = i; j-- > 0 && old == IR_NOVAL;) {
+		const ir_op *op = &u->ops[j];
+		const char *r = field_read(u, op), *w = field_store(u, op);
+		if (w && !strcmp(w, d) && op->args[0] != x)
+			break;
+		stored |= w && !strcmp(w, d);
+		if (r && !strcmp(r, d) && op->args[0] == x) {
+			if (!stored && near == IR_NOVAL)
+				near = op->result;
+			if (!stores_in(u, 0, j, d))
+				old = op->result;
+		}
+	}
+	/* The value before the first push, else the one right before this
+	 * push: a pop stores it back whatever the pushes before (spell_edits'
+	 * bridge pops an inlined frame into the context it has as an input,
+	 * then pushes another into the context read anew from the
+	 * thread-local state, its old value read right before). */
+	return restored_after(u, x, old, c, d, at) ||
+	       (near != old && restored_after(u, x, near, c, d, at));
+}
+
+/* Whether values A of T and B of U are the same by how they are written:
+ * the same input position, integer constant or ConstPtr name, or both
+ * NULL. */
+static bool same_written(const ir_trace *t, ir_vid a, const ir_trace *u,
+			 ir_vid b)
+{
+	const ir_value *x = ir_val(t, a), *y = ir_val(u, b);
+	if (x->tag != y->tag)
+		return false;
+	switch ((ir_valtag)x->tag) {
+	case IR_VAL_INPUT: return x->def == y->def;
+	case IR_VAL_CONST_INT: return x->cval == y->cval;
+	case IR_VAL_CONST_NULL: return true;
+	case IR_VAL_CONST_PTR:
+		return !strcmp(ir_strtext(t, x->name), ir_strtext(u, y->name));
+	case IR_VAL_OP:
+	case IR_VAL_CONST_CLASS: return false;
+	}
+	return false;
+}
+
+/* Whether T stores the field U's op I stores in ops [FROM, TO), other than
+ * as one of U's stores of it before op I: the same value written the
+ * same way (same_written).  spell_edits' bridge pops an inlined frame,
+ * putting back the context's topframeref it has as an input, before it
+ * pushes the next one, which is undone after a call; its optimized trace
+ * makes the pop's store only. */
+static bool stores_not_before(const ir_trace *t, uint32_t from, uint32_t to,
+			      const ir_trace *u, uint32_t i)
+{
+	const char *d = field_store(u, &u->ops[i]);
+	for (uint32_t k = from; k < to; k++) {
+		const ir_op *q = &t->ops[k];
+		const char *w = field_store(t, q);
+		if (!w || strcmp(w, d))
+			continue;
+		bool earlier = false;
+		for (uint32_t j = 0; j < i && !earlier; j++) {
+			const ir_op *e = &u->ops[j];
+			const char *we = field_store(u, e);
+			earlier = we && !strcmp(we, d) &&
+				  same_written(t, q->args[1], u, e->args[1]);
+		}
+		if (!earlier)
+			return true;
 	}
 	return false;
 }
@@ -683,7 +751,8 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 		uint32_t at;
 		if (!stored_later(t, c[k], d) &&
 		    (!undone_after(u, i, o[k], d, &at) ||
-		     stores_in(t, from, undo_bound(p, c, o, nc, at), d)))
+		     stores_not_before(t, from, undo_bound(p, c, o, nc, at), u,
+				       i)))
 			continue;
 		add_kept(sb, d);
 		n++;

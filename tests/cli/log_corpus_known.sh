@@ -111,5 +111,20 @@ sed 's/setfield_gc(p2, 7, /setfield_gc(p2, 0, /; /^+12: /d; s/^+14: finish(7)/+1
 grep -q '^+12: ' "$tmp/k2.log" && bad "alloc_class_line: the contested edit did not apply"
 log_has "alloc_class_line, contested" '^bridge 0x7f00004b0001 .* unknown' "$tmp/k2.log"
 
+# An inlined frame popped into the execution context the bridge has as
+# an input, then another pushed into the context read anew from the
+# thread-local state, around a call whose effects do not read it, and
+# popped after: the optimized trace keeps only the first pop's store
+# (undone_after, delayed_at in ir/pypylog_effects.c; spell_edits'
+# bridges).  Not with --calls-write-all, nor when the second pop puts
+# back another value than the one read before the push.
+P="$C/frame_push_after_pop.log"
+log_has frame_push_after_pop '^bridge 0x7f00004c0001 .* proved .*fields kept by calls' "$P"
+log_has "frame_push_after_pop --calls-write-all" '^bridge 0x7f00004c0001 .* unknown' \
+  --calls-write-all "$P"
+sed 's/^setfield_gc(p5, p6, descr/setfield_gc(p5, p9, descr/' "$P" >"$tmp/p.log"
+grep -q 'setfield_gc(p5, p9, ' "$tmp/p.log" || bad "frame_push_after_pop: the edit did not apply"
+log_has "frame_push_after_pop, not put back" '^bridge 0x7f00004c0001 .* unknown' "$tmp/p.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
