@@ -114,24 +114,32 @@ static void chain_add(cls_chain *ch, const char *descr)
 	sp->lo = sp->hi = off;
 }
 
-/* Whether CH names some class, and the classes above the deepest sit
- * below it, one after another. */
-static const char *chain_deepest(const cls_chain *ch)
+/* The index in CH of the deepest class, when CH names some class and the
+ * classes above it sit below it, one after another; else -1. */
+static int chain_deepest_at(const cls_chain *ch)
 {
 	if (ch->bad || ch->n == 0)
-		return NULL;
+		return -1;
 	/* Each class's range must lie wholly above or below each other's;
 	 * then the one with the highest range is the deepest. */
-	const cls_span *deep = &ch->c[0];
+	unsigned deep = 0;
 	for (unsigned i = 0; i < ch->n; i++) {
 		for (unsigned j = i + 1; j < ch->n; j++)
 			if (!(ch->c[i].hi < ch->c[j].lo ||
 			      ch->c[j].hi < ch->c[i].lo))
-				return NULL;
-		if (ch->c[i].lo > deep->lo)
-			deep = &ch->c[i];
+				return -1;
+		if (ch->c[i].lo > ch->c[deep].lo)
+			deep = i;
 	}
-	return deep->name;
+	return (int)deep;
+}
+
+/* The name of the deepest class of CH (chain_deepest_at), or NULL; it
+ * lives in CH. */
+static const char *chain_deepest(const cls_chain *ch)
+{
+	int k = chain_deepest_at(ch);
+	return k < 0 ? NULL : ch->c[k].name;
 }
 
 static bool chain_has(const cls_chain *ch, const char *cls)
@@ -173,8 +181,14 @@ static bool unnamed_alloc(const ir_trace *t, uint32_t i)
 typedef struct size_seen {
 	const char *size;
 	cls_chain ch;
-	const char *deep;
+	unsigned deep; /* the deepest class: its index in ch.c (not a
+			  pointer: the entry is copied and moved) */
 } size_seen;
+
+static const char *deep_of(const size_seen *e)
+{
+	return e->ch.c[e->deep].name;
+}
 
 static bool contested(const size_seen *v, uint32_t n, const char *size)
 {
@@ -183,8 +197,8 @@ static bool contested(const size_seen *v, uint32_t n, const char *size)
 			continue;
 		for (uint32_t b = 0; b < n; b++)
 			if (!strcmp(v[b].size, size) &&
-			    strcmp(v[b].deep, v[a].deep) &&
-			    chain_has(&v[a].ch, v[b].deep))
+			    strcmp(deep_of(&v[b]), deep_of(&v[a])) &&
+			    chain_has(&v[a].ch, deep_of(&v[b])))
 				return true;
 	}
 	return false;
@@ -218,8 +232,10 @@ jp_status pl_contested_sizes(ir_trace *const *tr, uint32_t n, pl_sizes *out)
 			size_seen e = {
 			    .size = ir_strtext(tr[k], tr[k]->ops[i].descr)};
 			alloc_chain(tr[k], i, &e.ch);
-			if (!(e.deep = chain_deepest(&e.ch)))
+			int deep = chain_deepest_at(&e.ch);
+			if (deep < 0)
 				continue;
+			e.deep = (unsigned)deep;
 			if (nv == cap) {
 				cap = cap ? 2 * cap : 64;
 				size_seen *w = realloc(v, cap * sizeof *w);
