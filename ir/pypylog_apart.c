@@ -19,11 +19,6 @@ static uint32_t find(ptr_names *pn, uint32_t i)
 	return pl_uf_find(pn->up, i);
 }
 
-static uint32_t rec_obj(ptr_names *pn, uint32_t i)
-{
-	return pn_rec_obj(pn, i);
-}
-
 /* ---- constants the optimizer left in a role ------------------------------ */
 
 uint64_t pn_shallow_role(const ir_trace *t, uint32_t opi, uint32_t j)
@@ -162,7 +157,7 @@ static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
 			    folded_compare(o, op))
 				continue;
 			uint32_t x =
-			    find(pn, rec_obj(pn, pn_name_index(pn, s)));
+			    find(pn, pn_rec_obj(pn, pn_name_index(pn, s)));
 			if (k != UINT32_MAX && k != x)
 				return UINT32_MAX;
 			k = x;
@@ -217,8 +212,8 @@ static uint32_t same_place(ptr_names *pn, const pl_pair *p, uint32_t i,
 		for (uint32_t j = 0; j < op->nargs; j++) {
 			const char *s = pl_cptr_name(p->orig, op->args[j]);
 			if (s && pn_shallow_role(p->orig, a[k], j) == r)
-				return find(pn,
-					    rec_obj(pn, pn_name_index(pn, s)));
+				return find(
+				    pn, pn_rec_obj(pn, pn_name_index(pn, s)));
 		}
 	}
 	return UINT32_MAX;
@@ -245,7 +240,7 @@ static uint32_t same_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 		    pl_cptr_name(p->orig, p->orig->ops[a[m]].args[aj[m]]);
 		const char *sb =
 		    pl_cptr_name(p->opt, p->opt->ops[b[m]].args[bj[m]]);
-		uint32_t x = find(pn, rec_obj(pn, pn_name_index(pn, sa)));
+		uint32_t x = find(pn, pn_rec_obj(pn, pn_name_index(pn, sa)));
 		uint32_t y = find(pn, pn_name_index(pn, sb));
 		if (y < norig && y != x)
 			return UINT32_MAX;
@@ -272,7 +267,7 @@ static uint32_t first_objects(ptr_names *pn, const pl_pair *p, int side,
 		    pn, pl_cptr_name(t, t->ops[a[m]].args[aj[m]]));
 		if (x == UINT32_MAX)
 			return UINT32_MAX; /* out of memory */
-		x = find(pn, side ? x : rec_obj(pn, x));
+		x = find(pn, side ? x : pn_rec_obj(pn, x));
 		uint32_t k = 0;
 		while (k < nd && d[k] != x)
 			k++;

@@ -89,14 +89,9 @@ typedef struct cls_chain {
 	bool bad; /* a descr that names no class, or too many classes */
 } cls_chain;
 
-static void chain_add(cls_chain *ch, const char *descr)
+/* Adds a field of class C at offset OFF to CH. */
+static void chain_add_field(cls_chain *ch, const char *c, long off)
 {
-	char c[128];
-	long off;
-	if (!descr || !field_class(descr, c, sizeof c, &off)) {
-		ch->bad = true;
-		return;
-	}
 	for (unsigned i = 0; i < ch->n; i++)
 		if (!strcmp(ch->c[i].name, c)) {
 			if (off < ch->c[i].lo)
@@ -112,6 +107,18 @@ static void chain_add(cls_chain *ch, const char *descr)
 	cls_span *sp = &ch->c[ch->n++];
 	snprintf(sp->name, sizeof sp->name, "%s", c);
 	sp->lo = sp->hi = off;
+}
+
+/* Adds the field of DESCR to CH; a descr that names no field's class
+ * (or none) makes CH bad. */
+static void chain_add(cls_chain *ch, const char *descr)
+{
+	char c[128];
+	long off;
+	if (!descr || !field_class(descr, c, sizeof c, &off))
+		ch->bad = true;
+	else
+		chain_add_field(ch, c, off);
 }
 
 /* The index in CH of the deepest class, when CH names some class and the
@@ -372,7 +379,7 @@ static void fields_used(const ir_trace *t, ir_vid v, numcls *e)
 			   op->opc == IR_SETFIELD_GC;
 		if (acc && op->nargs > 0 && op->args[0] == v && op->descr &&
 		    field_class(ir_strtext(t, op->descr), c, sizeof c, &off))
-			chain_add(&e->ch, ir_strtext(t, op->descr));
+			chain_add_field(&e->ch, c, off);
 	}
 }
 

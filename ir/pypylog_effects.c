@@ -66,14 +66,6 @@ static const char *item_store(const ir_trace *t, const ir_op *op)
 	return ir_py_items_token(d, tok, sizeof tok) ? d : NULL;
 }
 
-/* Whether the index of item store OP of T is a constant, in *C. */
-static bool const_index(const ir_trace *t, const ir_op *op, uint64_t *c)
-{
-	const ir_value *x = ir_val(t, op->args[1]);
-	*c = x->cval;
-	return x->tag == IR_VAL_CONST_INT;
-}
-
 /* The descr of a store at op OP of T that a call may not see: a field
  * (field_store) or an item (item_store). */
 static const char *kept_store(const ir_trace *t, const ir_op *op)
@@ -320,12 +312,12 @@ static bool stored_before(const ir_trace *t, uint32_t i, const ir_op *op)
 {
 	uint64_t k, x;
 	const char *d = kept_store(t, op);
-	if (!item_store(t, op) || !const_index(t, op, &k))
+	if (!item_store(t, op) || !pl_const_index(t, op, &k))
 		return stores_near(t, i, d, true);
 	while (i-- > 0) {
 		const ir_op *q = &t->ops[i];
 		const char *s = item_store(t, q);
-		if (s && !strcmp(s, d) && const_index(t, q, &x) && x == k)
+		if (s && !strcmp(s, d) && pl_const_index(t, q, &x) && x == k)
 			return true;
 		if (is_call(t, q) && !guard_call(t, q))
 			return false;
@@ -383,16 +375,16 @@ static bool same_item_after(const ir_trace *u, const ir_op *op,
 	uint64_t k, x;
 	if (!d)
 		return true;
-	if (!const_index(u, op, &k))
+	if (!pl_const_index(u, op, &k))
 		return false;
 	for (uint32_t i = c + 1; i < t->nops; i++) {
 		const ir_op *q = &t->ops[i];
 		const char *w = item_store(t, q);
-		if (w && !strcmp(w, d) && const_index(t, q, &x) && x == k)
+		if (w && !strcmp(w, d) && pl_const_index(t, q, &x) && x == k)
 			return true;
 		const char *r = kept_read(t, q);
 		if ((r && !strcmp(r, d) &&
-		     !(const_index(t, q, &x) && x != k)) ||
+		     !(pl_const_index(t, q, &x) && x != k)) ||
 		    (!past_calls && is_call(t, q) && !guard_call(t, q)))
 			return false;
 	}
@@ -544,7 +536,7 @@ static bool stores_slot_in(const ir_trace *t, uint32_t from, uint32_t to,
 	const char *d = kept_store(u, like);
 	bool item = item_store(u, like) != NULL;
 	uint64_t k = 0, x = 0;
-	bool kc = item && const_index(u, like, &k);
+	bool kc = item && pl_const_index(u, like, &k);
 	ir_vid v = like->args[like->nargs - 1];
 	for (uint32_t i = from; i < to; i++) {
 		const ir_op *q = &t->ops[i];
@@ -554,7 +546,7 @@ static bool stores_slot_in(const ir_trace *t, uint32_t from, uint32_t to,
 			continue;
 		if (!item)
 			return true;
-		bool known = const_index(t, q, &x) && kc;
+		bool known = pl_const_index(t, q, &x) && kc;
 		if (known ? x == k : any_index)
 			return true;
 	}
@@ -587,16 +579,6 @@ static bool read_back(const ir_trace *u, ir_vid v, ir_vid old)
 	return false;
 }
 
-/* Whether U's store at op I (of field D into X) is undone after op C: a
- * store of D after C writes into X the value U read from X's D before
- * its first store of D, and every store of D from that read to that
- * store goes into X (the value may be read back from where it was kept:
- * read_back).  PyPy pushes a frame for an inlined call by storing
- * a new virtual reference into the execution context's topframeref and
- * pops it by storing the old one back; when the references stay virtual
- * the optimizer removes every such store, however deep the calls nest
- * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
- * two frames down, holdout12). */
 /* Whether U stores OLD back into D of X after op C (read_back), with no
  * store of D into anything else before: *AT that store. */
 static bool restored_after(const ir_trace *u, ir_vid x, ir_vid old, uint32_t c,
@@ -615,6 +597,16 @@ static bool restored_after(const ir_trace *u, ir_vid x, ir_vid old, uint32_t c,
 	return false;
 }
 
+/* Whether U's store at op I (of field D into X) is undone after op C: a
+ * store of D after C writes into X the value U read from X's D before
+ * its first store of D, and every store of D from that read to that
+ * store goes into X (the value may be read back from where it was kept:
+ * read_back).  PyPy pushes a frame for an inlined call by storing
+ * a new virtual reference into the execution context's topframeref and
+ * pops it by storing the old one back; when the references stay virtual
+ * the optimizer removes every such store, however deep the calls nest
+ * (lfsr_stream's dict lookups, holdout13; bowling_score's list append
+ * two frames down, holdout12). */
 static bool undone_after(const ir_trace *u, uint32_t i, uint32_t c,
 			 const char *d, uint32_t *at)
 {

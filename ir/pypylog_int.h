@@ -363,6 +363,17 @@ static inline ir_vid pl_pinned(const ir_trace *t, ir_vid v, uint32_t from,
 	return IR_NOVAL;
 }
 
+/* Whether the index of item access OP of T (its second argument) is an
+ * integer constant, in *C. */
+static inline bool pl_const_index(const ir_trace *t, const ir_op *op,
+				  uint64_t *c)
+{
+	if (op->nargs < 2 || ir_val(t, op->args[1])->tag != IR_VAL_CONST_INT)
+		return false;
+	*c = ir_val(t, op->args[1])->cval;
+	return true;
+}
+
 /* Hashing of how values are computed (pypylog_ptrs.c). */
 uint64_t pl_mix(uint64_t h, uint64_t x);
 uint64_t pl_hash_text(const char *s);

@@ -336,14 +336,6 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 	return false;
 }
 
-/* The constant index of item store or read OP, or -1. */
-static int64_t const_index(const ir_trace *t, const ir_op *op)
-{
-	if (op->nargs < 2 || ir_val(t, op->args[1])->tag != IR_VAL_CONST_INT)
-		return -1;
-	return ir_val(t, op->args[1])->cval;
-}
-
 /* Whether op I of T stores into item C, a constant index, of an array X
  * the trace allocated, and a later store into item C of X overwrites it
  * with no call between (one could read X through another object), no
@@ -358,14 +350,14 @@ static int64_t const_index(const ir_trace *t, const ir_op *op)
 static bool item_overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
-	int64_t c = const_index(t, st);
+	uint64_t c, d;
 	ir_vid x = st->nargs == 3 ? st->args[0] : IR_NOVAL;
-	if (c < 0 || x == IR_NOVAL || !ir_allocated(t, x))
+	if (!pl_const_index(t, st, &c) || x == IR_NOVAL || !ir_allocated(t, x))
 		return false;
 	for (uint32_t k = ir_val(t, x)->def + 1; k < i; k++)
 		if (escapes_at(t, &t->ops[k], x) &&
 		    !(t->ops[k].args[0] == x &&
-		      const_index(t, &t->ops[k]) >= 0))
+		      pl_const_index(t, &t->ops[k], &d)))
 			return false;
 	for (uint32_t k = i + 1; k < t->nops; k++) {
 		const ir_op *op = &t->ops[k];
@@ -375,13 +367,12 @@ static bool item_overwritten(const ir_trace *t, uint32_t i)
 			    op->nargs >= 2 && op->args[0] == x &&
 			    op->descr == st->descr;
 		if (item && op->opc == IR_SETARRAYITEM_GC &&
-		    const_index(t, op) == c)
+		    pl_const_index(t, op, &d) && d == c)
 			return op->args[2] != x;
 		if (pn_call_op(t, op) || ir_op_has((ir_opcode)op->opc, IRF_END))
 			return false;
 		if (item) {
-			int64_t d = const_index(t, op);
-			if (d < 0 || d == c)
+			if (!pl_const_index(t, op, &d) || d == c)
 				return false; /* a read of item C, maybe */
 			if (op->opc == IR_SETARRAYITEM_GC && op->args[2] == x)
 				return false;
@@ -444,11 +435,6 @@ uint32_t pn_rec_obj(ptr_names *pn, uint32_t i)
 	return pn->rec && i < pn->nrec ? pl_uf_find(pn->rec, i) : i;
 }
 
-static uint32_t rec_obj(ptr_names *pn, uint32_t i)
-{
-	return pn_rec_obj(pn, i);
-}
-
 static void rec_same(void *ctx, const char *a, const char *b)
 {
 	ptr_names *pn = ctx;
@@ -467,7 +453,7 @@ static void rec_same(void *ctx, const char *a, const char *b)
 		pn->rec[x > y ? x : y] = x < y ? x : y;
 }
 
-/* The objects ORIG's names are by its recording (rec_obj). */
+/* The objects ORIG's names are by its recording (pn_rec_obj). */
 static void recorded_objects(ptr_names *pn, const ir_trace *o, uint32_t nrec)
 {
 	pn->nrec = pn->n;
@@ -488,7 +474,7 @@ static uint32_t group_name(ptr_names *pn, uint32_t i, uint32_t j, uint8_t side)
 	for (; i < j; i++) {
 		if (o[i].side != side)
 			continue;
-		uint32_t x = rec_obj(pn, o[i].name);
+		uint32_t x = pn_rec_obj(pn, o[i].name);
 		if (k != UINT32_MAX && x != k)
 			return UINT32_MAX;
 		k = x;
