@@ -336,6 +336,13 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 	return false;
 }
 
+/* Whether the index of item access OP of T is a constant that is no
+ * negative number, in *C (a negative one is taken as unknown). */
+static bool item_index(const ir_trace *t, const ir_op *op, uint64_t *c)
+{
+	return pl_const_index(t, op, c) && (int64_t)*c >= 0;
+}
+
 /* Whether op I of T stores into item C, a constant index, of an array X
  * the trace allocated, and a later store into item C of X overwrites it
  * with no call between (one could read X through another object), no
@@ -352,12 +359,11 @@ static bool item_overwritten(const ir_trace *t, uint32_t i)
 	const ir_op *st = &t->ops[i];
 	uint64_t c, d;
 	ir_vid x = st->nargs == 3 ? st->args[0] : IR_NOVAL;
-	if (!pl_const_index(t, st, &c) || x == IR_NOVAL || !ir_allocated(t, x))
+	if (!item_index(t, st, &c) || x == IR_NOVAL || !ir_allocated(t, x))
 		return false;
 	for (uint32_t k = ir_val(t, x)->def + 1; k < i; k++)
 		if (escapes_at(t, &t->ops[k], x) &&
-		    !(t->ops[k].args[0] == x &&
-		      pl_const_index(t, &t->ops[k], &d)))
+		    !(t->ops[k].args[0] == x && item_index(t, &t->ops[k], &d)))
 			return false;
 	for (uint32_t k = i + 1; k < t->nops; k++) {
 		const ir_op *op = &t->ops[k];
@@ -367,12 +373,12 @@ static bool item_overwritten(const ir_trace *t, uint32_t i)
 			    op->nargs >= 2 && op->args[0] == x &&
 			    op->descr == st->descr;
 		if (item && op->opc == IR_SETARRAYITEM_GC &&
-		    pl_const_index(t, op, &d) && d == c)
+		    item_index(t, op, &d) && d == c)
 			return op->args[2] != x;
 		if (pn_call_op(t, op) || ir_op_has((ir_opcode)op->opc, IRF_END))
 			return false;
 		if (item) {
-			if (!pl_const_index(t, op, &d) || d == c)
+			if (!item_index(t, op, &d) || d == c)
 				return false; /* a read of item C, maybe */
 			if (op->opc == IR_SETARRAYITEM_GC && op->args[2] == x)
 				return false;
