@@ -482,6 +482,35 @@ jp_status hp_realism(hp *h);
  * constant classes, ir/pypylog_consts.c). */
 void hp_class_facts(hp *h);
 
+/* ---- heap_escape.c: points-to and escape facts ------------------------ */
+
+/* What escaped in E, with every store no call has seen yet: what a guard
+ * exit or the end shows. */
+hset hp_with_pending(const htrace *e);
+
+/* At CALL: the stores it sees escape now; those into fields its descr
+ * ignores wait for a later call. */
+void hp_flush_pending(hp *h, htrace *e, const ir_op *call);
+
+/* M, the objects the references among V[0..N) may be, and all they
+ * reach; at a call whose descr is CD (H given), not through the fields
+ * it ignores.  hp_escape_list: with no call. */
+hset hp_escape_list_at(const hp *h, const htrace *e, hset m, const ir_vid *v,
+		       uint32_t n, const char *cd);
+hset hp_escape_list(const htrace *e, hset m, const ir_vid *v, uint32_t n);
+
+/* Cell C (identity * nf + field) may now also hold VAL (OTHER: an object
+ * that is not fresh, or any escaped fresh one). */
+void hp_cont_add(htrace *e, size_t c, hset val, bool other);
+
+/* The points-to facts of a load of field or items F through SRC into
+ * DST; of a store of the reference V into field F of OBJ (item IDX when
+ * ITEM); that E stored field F of OBJ before its next call. */
+void hp_load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst);
+void hp_store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
+		    ir_vid idx);
+void hp_mark_built(htrace *e, uint32_t f, ir_vid obj);
+
 /* ---- heap_encode.c ----------------------------------------------- */
 
 jp_status hp_enc_one(hp *h, htrace *e);
