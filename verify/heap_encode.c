@@ -769,6 +769,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		nonnull_field(h, e, f, i, a[0]);
 		hp_load_facts(e, f, op->args[0], op->result);
 		if (op->opc == IR_GETFIELD_GC_R) {
+			hp_note_read(e, i, f);
 			/* No call changes an immutable field of an object
 			 * that is not fresh: it holds its initial value. */
 			e->lf[e->nloads] = f;
@@ -781,9 +782,11 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		Z3_ast v = is_ref(t, op->args[1]) ? a[1] : to_word(h, a[1]);
 		e->cur[f] = mem_write(h, e->cur[f], NULL, a[0], v);
 		hp_mark_built(e, f, op->args[0]);
-		if (is_ref(t, op->args[1]))
+		if (is_ref(t, op->args[1])) {
 			hp_store_facts(e, f, op->args[0], op->args[1], false,
 				       IR_NOVAL);
+			hp_store_back(e, i, f);
+		}
 		return;
 	}
 	case IR_GETARRAYITEM_GC_I:
@@ -903,6 +906,8 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->eheap = calloc(nf, sizeof *e->eheap);
 	e->cur = calloc(nf, sizeof *e->cur);
 	e->pend = calloc(no, sizeof *e->pend);
+	e->rdseen = calloc(nv, sizeof *e->rdseen);
+	e->rdpend = calloc(nv, sizeof *e->rdpend);
 	e->ident = malloc(no * sizeof *e->ident);
 	e->lf = calloc(no, sizeof *e->lf);
 	e->lk = calloc(no, sizeof *e->lk);
@@ -920,7 +925,8 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	    !e->built || !e->nn || !e->other || !e->lf || !e->lk || !e->lobj ||
 	    !e->val || !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
 	    !e->gheap || !e->callop || !e->callesc || !e->callplain ||
-	    !e->cheap || !e->eheap || !e->cur || !e->ident || !e->pend)
+	    !e->cheap || !e->eheap || !e->cur || !e->ident || !e->pend ||
+	    !e->rdseen || !e->rdpend)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -943,6 +949,8 @@ void hp_trace_free(htrace *e)
 	free(e->eheap);
 	free(e->cur);
 	free(e->pend);
+	free(e->rdseen);
+	free(e->rdpend);
 	free(e->ident);
 	free(e->lf);
 	free(e->lk);

@@ -8,7 +8,8 @@
  * wrong one; one counted as unreachable must be unreachable.
  *
  * Map: contents and closure; stores no call has seen yet (htrace.pend);
- * cells of fresh objects; loads and stores.
+ * cells of fresh objects; loads and stores; a store that puts back what
+ * a load read.
  */
 #include "heap_int.h"
 
@@ -255,4 +256,104 @@ void hp_mark_built(htrace *e, uint32_t f, ir_vid obj)
 		if (hs_has(e->pts[obj], x) && e->built[c] == UINT32_MAX)
 			e->built[c] = e->ncalls;
 	}
+}
+
+/* ---- a store that puts back what a load read ------------------------------
+ *
+ * PyPy's unoptimized traces save a field, store something else there and
+ * put the saved value back: the execution context's topframeref around
+ * an inlined call, with a virtual ref of the callee's frame in between
+ * (pypy/interpreter/executioncontext.py, enter and leave).  The saved
+ * value may be a fresh object stored into that field of another reference
+ * that may be the same object (the thread's context as an input and as
+ * threadlocalref_get's result), so the plain rule lets the put-back leave
+ * that object pending under the new holder, and it escapes at the next
+ * call although a later store overwrote it.
+ *
+ * Why restoring the holder's pending entry is sound: after the put-back,
+ * field F of H holds exactly what it held at the load, because nothing in
+ * between stored into F but into H itself (which the put-back
+ * overwrites) and nothing in between was a call or any other op that
+ * writes fields.  What F of H held at the load was what the world held
+ * there (not fresh, or escaped) or a fresh object left pending by a store
+ * into F of some holder that is H at run time: H's own entry, which the
+ * put-back restores as it was, or another holder's entry, which stays
+ * until a store into F of that holder replaces it -- and that store, to
+ * the same object, replaces what F of H holds too.  Stores into F of
+ * other holders between the load and the put-back would break the
+ * argument (the put-back would bring back what such a store replaced),
+ * so there are none. */
+
+void hp_note_read(htrace *e, uint32_t i, uint32_t f)
+{
+	const ir_op *op = &e->t->ops[i];
+	ir_vid dst = op->result;
+	e->rdseen[dst] = 1;
+	for (uint32_t k = 0; k < e->npend; k++)
+		if (e->pend[k].holder == op->args[0] && e->pend[k].f == f &&
+		    e->pend[k].slot == HP_PEND_FIELD) {
+			e->rdseen[dst] = 2;
+			e->rdpend[dst] = e->pend[k].val;
+		}
+}
+
+/* Whether op OP of T may change a field other than by its own setfield:
+ * anything but a plain op, a guard, or a call PyPy's descr makes a
+ * function of its arguments (ir_pycall_of; no event, no effect). */
+static bool may_write_fields(const ir_trace *t, const ir_op *op)
+{
+	if (op->opc == IR_ESCAPE_N || op->opc == IR_ESCAPE_I)
+		return true;
+	if (op->opc != IR_OPAQUE)
+		return false;
+	ir_pycall pc = ir_pycall_of(t, op);
+	return pc != IR_PYCALL_PURE && pc != IR_PYCALL_LOOPINV &&
+	       pc != IR_PYCALL_FRAME;
+}
+
+/* Whether store I of E puts back, into field F of an object that is not
+ * one of the trace's allocations, what load R read from there, with no op
+ * in between that writes F of another holder or any field otherwise. */
+static bool puts_back(const htrace *e, uint32_t i, uint32_t *r)
+{
+	const ir_trace *t = e->t;
+	const ir_op *op = &t->ops[i];
+	ir_vid obj = op->args[0], v = op->args[1];
+	*r = ir_defop(t, v);
+	if (*r == UINT32_MAX || !e->rdseen[v] || !e->other[obj] ||
+	    hs_any(e->pts[obj]) || !op->descr)
+		return false;
+	const ir_op *rd = &t->ops[*r];
+	const char *d = t->strs[op->descr];
+	if (rd->opc != IR_GETFIELD_GC_R || rd->args[0] != obj || !rd->descr ||
+	    strcmp(t->strs[rd->descr], d))
+		return false;
+	for (uint32_t j = *r + 1; j < i; j++) {
+		const ir_op *q = &t->ops[j];
+		if (may_write_fields(t, q))
+			return false;
+		if (q->opc == IR_SETFIELD_GC && q->args[0] != obj &&
+		    (!q->descr || !strcmp(t->strs[q->descr], d)))
+			return false;
+	}
+	return true;
+}
+
+void hp_store_back(htrace *e, uint32_t i, uint32_t f)
+{
+	uint32_t r;
+	if (!puts_back(e, i, &r))
+		return;
+	ir_vid obj = e->t->ops[i].args[0], v = e->t->ops[i].args[1];
+	uint32_t k = 0;
+	while (k < e->npend && (e->pend[k].holder != obj || e->pend[k].f != f ||
+				e->pend[k].slot != HP_PEND_FIELD))
+		k++;
+	if (k == e->npend)
+		return; /* hp_store_facts left nothing pending */
+	if (e->rdseen[v] == 2) {
+		e->pend[k].val = e->rdpend[v];
+		return;
+	}
+	e->pend[k] = e->pend[--e->npend];
 }

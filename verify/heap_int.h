@@ -275,6 +275,11 @@ typedef struct htrace {
 		uint64_t idx;
 	} * pend;
 	uint32_t npend;
+	/* Per vid, for a reference field load (hp_note_read): 0 none, 1 no
+	 * store into that field of that object was pending at the load, 2
+	 * one was, holding RDPEND. */
+	uint8_t *rdseen;
+	hset *rdpend;
 	/* Loads of reference fields: field, the call before them (or
 	 * HP_NONE) and the address term, for the realism constraints. */
 	uint32_t nloads;
@@ -510,6 +515,18 @@ void hp_load_facts(htrace *e, uint32_t f, ir_vid src, ir_vid dst);
 void hp_store_facts(htrace *e, uint32_t f, ir_vid obj, ir_vid v, bool item,
 		    ir_vid idx);
 void hp_mark_built(htrace *e, uint32_t f, ir_vid obj);
+
+/* Op I of E is getfield_gc_r of reference field F: notes the store no
+ * call has seen yet in that field of its object, for hp_store_back. */
+void hp_note_read(htrace *e, uint32_t i, uint32_t f);
+
+/* Op I of E, a setfield_gc of reference field F that hp_store_facts has
+ * just taken, puts back what a getfield_gc_r of the same field of the
+ * same object read, with nothing in between that could have changed
+ * that field of any object but by a store into the same object: the
+ * field then holds what it held at the read, and what it left pending
+ * is what was pending then (heap_escape.c says why that is sound). */
+void hp_store_back(htrace *e, uint32_t i, uint32_t f);
 
 /* ---- heap_encode.c ----------------------------------------------- */
 

@@ -126,5 +126,19 @@ sed 's/^setfield_gc(p5, p6, descr/setfield_gc(p5, p9, descr/' "$P" >"$tmp/p.log"
 grep -q 'setfield_gc(p5, p9, ' "$tmp/p.log" || bad "frame_push_after_pop: the edit did not apply"
 log_has "frame_push_after_pop, not put back" '^bridge 0x7f00004c0001 .* unknown' "$tmp/p.log"
 
+# Session 46: a put-back of the context's saved topframeref leaves
+# pending what was pending at the read (verify/heap_escape.c), so the
+# vref stored in between does not escape at the call; with the overwrite
+# of p0's field moved between the read and the put-back, the put-back
+# may bring the first vref back: not proved.
+P="$C/vref_put_back.log"
+log_has vref_put_back '^bridge 0x7f00004d0001 .* proved' "$P"
+awk '/^setfield_gc\(p5, p6,/{held=$0; next} {print} /^setfield_gc\(p0, p1,/{print held}' \
+  "$P" >"$tmp/v.log"
+grep -A1 '^setfield_gc(p0, p1, ' "$tmp/v.log" | grep -q '^setfield_gc(p5, p6, ' ||
+  bad "vref_put_back: the edit did not apply"
+log_has "vref_put_back, overwritten before the put-back" \
+  '^bridge 0x7f00004d0001 .* unknown .*counterexample' "$tmp/v.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
