@@ -303,6 +303,61 @@ static uint32_t same_first_order(ptr_names *pn, const pl_pair *p, uint32_t i,
 	return da[at];
 }
 
+/* The ConstPtr each value of ORIG is on the recorded run (pl_run_values
+ * over ORIG's first PN->recops ops), or IR_NOVAL; worked out once, when
+ * first asked (PN->runptr); NULL when out of memory. */
+static const ir_vid *run_ptrs(ptr_names *pn, const ir_trace *o)
+{
+	if (pn->runptr || pn->oom)
+		return pn->runptr;
+	size_t n = o->nvals ? o->nvals : 1;
+	ir_vid *vs = malloc(n * sizeof *vs), *kp = malloc(n * sizeof *kp);
+	bool *known = malloc(n * sizeof *known);
+	uint64_t *x = malloc(n * sizeof *x);
+	for (ir_vid v = 0; vs && v < o->nvals; v++)
+		vs[v] = v;
+	if (vs && kp && known && x &&
+	    pl_run_values(o, pn->recops, vs, o->nvals, known, x, kp))
+		pn->runptr = kp;
+	else
+		free(kp);
+	pn->oom |= !pn->runptr;
+	free(vs);
+	free(known);
+	free(x);
+	return pn->runptr;
+}
+
+/* The one object ORIG passes in role R (pn_shallow_role), counting an
+ * argument that is no ConstPtr as the one the recorded run shows it to
+ * be (run_ptrs: a frame's local stored as a constant, read back from the
+ * frame's array after a call that cannot reach it, and passed to a
+ * call); UINT32_MAX when there is none or several.  parking_garage
+ * sorts a list with the key function a local holds; its optimized trace
+ * passes the constant. */
+static uint32_t orig_run_name(ptr_names *pn, const ir_trace *o, uint64_t r)
+{
+	const ir_vid *kp = run_ptrs(pn, o);
+	uint32_t k = UINT32_MAX;
+	for (uint32_t i = 0; kp && i < o->nops; i++) {
+		const ir_op *op = &o->ops[i];
+		for (uint32_t j = 0; j < op->nargs; j++) {
+			ir_vid v = op->args[j];
+			const char *s =
+			    pl_cptr_name(o, kp[v] != IR_NOVAL ? kp[v] : v);
+			if (!s || pn_shallow_role(o, i, j) != r ||
+			    folded_compare(o, op))
+				continue;
+			uint32_t y =
+			    find(pn, pn_rec_obj(pn, pn_name_index(pn, s)));
+			if (k != UINT32_MAX && k != y)
+				return UINT32_MAX;
+			k = y;
+		}
+	}
+	return k;
+}
+
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
@@ -354,6 +409,8 @@ void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 						 ROLE_HOLDER);
 			if (k == UINT32_MAX && h)
 				k = same_order(pn, p, i, h, ROLE_HOLDER, norig);
+			if (k == UINT32_MAX)
+				k = orig_run_name(pn, p->orig, r);
 			if (k != UINT32_MAX)
 				pn_unite(pn, k, x);
 		}

@@ -809,6 +809,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 {
 	ptr_names pn;
 	memset(&pn, 0, sizeof pn);
+	pn.recops = nrec;
 	collect(&pn, p->orig, 0);
 	uint32_t norig = pn.n;
 	if (!pn.oom)
@@ -857,6 +858,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	free(pn.up);
 	free(pn.occ);
 	free(pn.rec);
+	free(pn.runptr);
 	free(cb[0]);
 	free(cb[1]);
 }

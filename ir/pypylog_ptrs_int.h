@@ -35,6 +35,11 @@ typedef struct ptr_names {
 	 * are not counted as identities; NULL when there are none. */
 	uint32_t *rec;
 	uint32_t nrec;
+	/* ORIG's first RECOPS ops are the record of a run (pl_same_ptrs);
+	 * RUNPTR, per value of ORIG, the ConstPtr that run shows it to be,
+	 * or IR_NOVAL (pypylog_apart.c, worked out when first needed). */
+	uint32_t recops;
+	ir_vid *runptr;
 	bool oom;
 } ptr_names;
 

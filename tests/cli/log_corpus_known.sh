@@ -140,5 +140,18 @@ grep -A1 '^setfield_gc(p0, p1, ' "$tmp/v.log" | grep -q '^setfield_gc(p5, p6, ' 
 log_has "vref_put_back, overwritten before the put-back" \
   '^bridge 0x7f00004d0001 .* unknown .*counterexample' "$tmp/v.log"
 
+# Session 46: a constant a frame's local holds, read back after a call
+# and passed to a call, names the optimized trace's constant in that
+# role (orig_run_name in ir/pypylog_apart.c: the recorded run shows the
+# read to be the constant); not with --ptrs-apart, nor when the item's
+# index is a call's result (the run does not fix it).
+P="$C/local_const_to_call.log"
+log_has local_const_to_call '^bridge 0x7f00004e0001 .* proved .*1 ConstPtr identity' "$P"
+log_has "local_const_to_call --ptrs-apart" '^bridge 0x7f00004e0001 .* unknown' \
+  --ptrs-apart "$P"
+sed 's/^p6 = getarrayitem_gc_r(p12, 1, /p6 = getarrayitem_gc_r(p12, i5, /' "$P" >"$tmp/l.log"
+grep -q 'p12, i5, ' "$tmp/l.log" || bad "local_const_to_call: the edit did not apply"
+log_has "local_const_to_call, index not fixed" '^bridge 0x7f00004e0001 .* unknown' "$tmp/l.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
