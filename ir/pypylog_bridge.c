@@ -286,7 +286,9 @@ static bool vable_kept(const ir_trace *t, const ir_op *op, const char *d)
 
 /* Whether field D of X may change in a real run between ops FROM and TO
  * of T: a store to D (through any object but one allocated since FROM,
- * see store_into_fresh), or a call, unless D is
+ * see store_into_fresh), or a call (not a guard on what a call left,
+ * ir_py_writes_nothing: PyPy's optimizer puts the stores it delayed
+ * between a call and its guard_no_exception), unless D is
  * immutable and X is not allocated by T (docs/pypy.md, "Immutable
  * fields": the model's own rule for calls) -- or, when KEPT is given,
  * the call is elidable (*KEPT is then set).  X == IR_NOVAL: a ConstPtr,
@@ -304,6 +306,7 @@ bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 			return true;
 		if (!pure && ir_op_has((ir_opcode)op->opc, IRF_CALL) &&
 		    ir_pycall_of(t, op) == IR_PYCALL_OPAQUE &&
+		    !ir_py_writes_nothing(ir_op_name(t, op)) &&
 		    !pl_is_raw_read(t, op) && !vable_kept(t, op, d)) {
 			if (!kept || (!any_call && !elidable(t, op)))
 				return true;
@@ -978,9 +981,12 @@ static bool emit_hfact(copier *c, const hfact *f, uint32_t k, uint32_t *ng)
 	ir_vid h = d->ops[o].result;
 	if (f->val == HF_CONST && ref)
 		return emit_guard(d, IR_GUARD_ISNULL, 1, &h, ng);
+	char anon[32];
+	snprintf(anon, sizeof anon, HF_ANON, k);
 	ir_vid a[2] = {h, f->val == HF_CONST ? ir_const_int(d, f->k)
-			  : f->val == HF_PTR ? ir_const_ptr(d, f->valname)
-					     : c->map[t->inputs[f->val]]};
+			  : f->val == HF_PTR
+			      ? ir_const_ptr(d, f->anon ? anon : f->valname)
+			      : c->map[t->inputs[f->val]]};
 	if (a[1] == IR_NOVAL)
 		return false;
 	if (ir_val(d, a[1])->kind != ir_val(d, h)->kind)
@@ -1061,7 +1067,7 @@ static bool emit_facts(copier *c, void *ctx)
 		if ((f->obj != HF_PTR && f->obj >= t->ninputs) ||
 		    (f->val < HF_PTR && f->val >= t->ninputs) ||
 		    (f->obj == HF_PTR && !f->objname) ||
-		    (f->val == HF_PTR && !f->valname))
+		    (f->val == HF_PTR && !f->valname && !f->anon))
 			continue;
 		if (!emit_hfact(c, f, k, &x->nguards))
 			return false;

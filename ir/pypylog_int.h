@@ -296,7 +296,13 @@ typedef struct hfact {
 	bool ambiguous; /* two ConstPtr objects of the parent with DESCR */
 	bool kept;	/* carried across a call (pl_pair.nkept) */
 	bool weak;	/* across a call PyPy may take to write it (below) */
+	/* VAL == HF_PTR, a constant the bridge gives no name of its own:
+	 * named HF_ANON (with the fact's index) in both traces, an object
+	 * of its own (pl_fact_names). */
+	bool anon;
 } hfact;
+
+#define HF_ANON "heapfact%u"
 
 typedef struct hfacts {
 	hfact *v;
@@ -322,9 +328,11 @@ bool pl_may_change_calls(const ir_trace *t, uint32_t from, uint32_t to,
 bool pl_const_of(const ir_trace *t, uint32_t from, uint32_t to, ir_vid y,
 		 uint64_t *k);
 /* The bridge's names for the ConstPtrs of the facts HS, read from its
- * unoptimized trace B (OPT its optimized one); a fact without names is
- * dropped, every ConstPtr one when APART.  Identities the names rest on
- * go into REN; their number is returned (pypylog_keep.c). */
+ * unoptimized trace B (OPT its optimized one); a fact whose object is a
+ * ConstPtr without a name is dropped, and every such one when APART; a
+ * value without a name (every one when APART) is a constant of its own
+ * (hfact.anon).  Identities the names rest on go into REN; their number
+ * is returned (pypylog_keep.c). */
 uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 		       bool apart, pren *ren);
 /* Whether bridge P's traces show that PyPy used weak fact F

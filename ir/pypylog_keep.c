@@ -115,9 +115,9 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 			hs->v[w++] = f;
 			continue;
 		}
-		if (f.ambiguous || apart)
+		if (f.ambiguous || (apart && po))
 			continue;
-		for (uint32_t j = 0; j < b->nops; j++) {
+		for (uint32_t j = 0; !(apart && !po) && j < b->nops; j++) {
 			const ir_op *op = &b->ops[j];
 			if (op->opc != f.get || !op->descr || op->nargs != 1 ||
 			    strcmp(ir_strtext(b, op->descr), f.descr))
@@ -146,9 +146,12 @@ uint32_t pl_fact_names(const ir_trace *b, const ir_trace *opt, hfacts *hs,
 				f.valname = pinned(b, j + 1, op->result);
 			break;
 		}
-		if ((po && !f.objname) || (pv && !f.valname))
+		/* A value with no name of the bridge's is still a constant
+		 * object: one of its own, which claims no identity. */
+		f.anon = !po && pv && (apart || !f.valname);
+		if ((po && !f.objname) || (pv && !f.valname && !f.anon))
 			continue;
-		nid += po + pv;
+		nid += po + (pv && !f.anon);
 		hs->v[w++] = f;
 	}
 	hs->n = w;

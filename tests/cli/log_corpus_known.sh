@@ -153,5 +153,25 @@ sed 's/^p6 = getarrayitem_gc_r(p12, 1, /p6 = getarrayitem_gc_r(p12, i5, /' "$P" 
 grep -q 'p12, i5, ' "$tmp/l.log" || bad "local_const_to_call: the edit did not apply"
 log_has "local_const_to_call, index not fixed" '^bridge 0x7f00004e0001 .* unknown' "$tmp/l.log"
 
+# Session 46: the parent stores a constant strategy into the list
+# between a call and its guard_no_exception; the guard writes nothing
+# (ir_py_writes_nothing), so the fact reaches the bridge, whose
+# constant, named by nothing in the bridge, is an object of its own
+# (hfact.anon): the bridge's guard_class on the strategy is the
+# recording's fact about it.  Proved with no identity, --ptrs-apart
+# too; not without the parent's store, nor with an EF=5 call in place
+# of the guard under --calls-write-all.
+P="$C/bridge_const_fact.log"
+log_has bridge_const_fact '^bridge 0x7f00000c0002 .* proved *[0-9.]* ms$' "$P"
+log_has "bridge_const_fact --ptrs-apart" '^bridge 0x7f00000c0002 .* proved *[0-9.]* ms$' \
+  --ptrs-apart "$P"
+grep -v '^+20: setfield_gc(p0, ConstPtr(ptr3)' "$P" >"$tmp/b1.log"
+log_has "bridge_const_fact, no store" '^bridge 0x7f00000c0002 .* unknown' "$tmp/b1.log"
+sed 's/^+30: guard_no_exception(descr=<Guard0x7f00000c0001>)/+30: call_n(ConstClass(other), i1, descr=<Callv 0 i EF=5>)/' \
+  "$P" >"$tmp/b2.log"
+grep -q 'ConstClass(other)' "$tmp/b2.log" || bad "bridge_const_fact: the edit did not apply"
+log_has "bridge_const_fact, a call --calls-write-all" '^bridge 0x7f00000c0002 .* unknown' \
+  --calls-write-all "$tmp/b2.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
