@@ -20,31 +20,6 @@
 	"(ConstClass(threadlocalref_get), 64, descr=<Callr 8 i EF=1 OS=5>)\n"
 #define LOOKUP "i9 = call_i(ConstClass(lookup), p2, descr=<Calli 8 r EF=5>)\n"
 
-/* The verdict on the pair (ORIG, OPT), -1 for an error; the reason of an
- * unknown goes to stderr. */
-static int verdict(const char *a, const char *b)
-{
-	ir_trace *x = parse(a), *y = parse(b);
-	int v = -100;
-	if (x && y) {
-		ver_opts o = ver_default_opts();
-		o.timeout_ms = 20000;
-		ver_result r;
-		jp_err err;
-		v = ver_check(C, x, y, &o, &r, &err) ? -1 : (int)r.verdict;
-		if (v == VER_REFUTED)
-			CHECK(r.cex_text && strstr(r.cex_text, "divergence:"));
-		if (v == VER_UNKNOWN)
-			fprintf(stderr, "unknown: %s\n",
-				r.reason ? r.reason : "?");
-		if (v >= 0)
-			ver_result_free(&r);
-	}
-	ir_trace_free(x);
-	ir_trace_free(y);
-	return v;
-}
-
 /* The optimized trace: the vrefs are gone, the context's field is set
  * back to its old value before the call. */
 static const char *OPT = "[p0, p1, p2]\n"
@@ -64,7 +39,7 @@ static void test_put_back(void)
 	    "setfield_gc(p4, p6, " TOP "i7 = int_add(1, 2)\n"
 	    "setfield_gc(p4, p5, " TOP "setfield_gc(p0, p1, " TOP LOOKUP
 	    "finish(i9)\n";
-	CHECK(verdict(orig, OPT) == VER_PROVED);
+	CHECK(verdict_texts(orig, OPT) == VER_PROVED);
 }
 
 /* A store into the field of P0 between the load and the put-back: when
@@ -77,7 +52,7 @@ static void test_store_between(void)
 	    "setfield_gc(p0, p3, " TOP "p4 = call_loopinvariant_r" TLS
 	    "p5 = getfield_gc_r(p4, " TOP "setfield_gc(p0, p1, " TOP
 	    "setfield_gc(p4, p5, " TOP LOOKUP "finish(i9)\n";
-	CHECK(verdict(orig, OPT) == VER_REFUTED);
+	CHECK(verdict_texts(orig, OPT) == VER_REFUTED);
 }
 
 /* A call between the load and the put-back may change the field, and it
@@ -95,7 +70,7 @@ static void test_call_between(void)
 	const char *opt = "[p0, p1, p2]\n"
 			  "call_n(ConstClass(g), descr=<Callv 0 EF=5>)\n"
 			  "setfield_gc(p0, p1, " TOP LOOKUP "finish(i9)\n";
-	CHECK(verdict(orig, opt) == VER_REFUTED);
+	CHECK(verdict_texts(orig, opt) == VER_REFUTED);
 }
 
 /* The value put back was read through another reference (P0, which P4
@@ -109,7 +84,7 @@ static void test_other_holder(void)
 	    "setfield_gc(p0, p3, " TOP "p4 = call_loopinvariant_r" TLS
 	    "p5 = getfield_gc_r(p0, " TOP "setfield_gc(p4, p5, " TOP
 	    "setfield_gc(p0, p1, " TOP LOOKUP "finish(i9)\n";
-	CHECK(verdict(orig, OPT) == VER_REFUTED);
+	CHECK(verdict_texts(orig, OPT) == VER_REFUTED);
 }
 
 int main(void)

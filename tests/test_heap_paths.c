@@ -18,29 +18,6 @@
 	"(ConstClass(threadlocalref_get), 64, descr=<Callr 8 i EF=1 OS=5>)\n"
 #define FACT "p1 = call_r" TLS "i2 = ptr_eq(p1, p0)\nguard_true(i2)\n"
 
-static int verdict(const char *a, const char *b)
-{
-	ir_trace *x = parse(a), *y = parse(b);
-	int v = -100;
-	if (x && y) {
-		ver_opts o = ver_default_opts();
-		o.timeout_ms = 20000;
-		ver_result r;
-		jp_err err;
-		v = ver_check(C, x, y, &o, &r, &err) ? -1 : (int)r.verdict;
-		if (v == VER_REFUTED)
-			CHECK(r.cex_text && strstr(r.cex_text, "divergence:"));
-		if (v == VER_UNKNOWN)
-			fprintf(stderr, "unknown: %s\n",
-				r.reason ? r.reason : "?");
-		if (v >= 0)
-			ver_result_free(&r);
-	}
-	ir_trace_free(x);
-	ir_trace_free(y);
-	return v;
-}
-
 /* ORIG stores a vref into the context through call_loopinvariant, OPT
  * through the input the facts say is the context: one path, so one
  * object.  (Before, the two were objects of their own, and check gave
@@ -60,9 +37,9 @@ static void test_context_by_name(void)
 			  "finish()\n";
 	char b[512];
 	snprintf(b, sizeof b, opt, 1);
-	CHECK(verdict(orig, b) == VER_PROVED);
+	CHECK(verdict_texts(orig, b) == VER_PROVED);
 	snprintf(b, sizeof b, opt, 2); /* the object holds another value */
-	CHECK(verdict(orig, b) == VER_REFUTED);
+	CHECK(verdict_texts(orig, b) == VER_REFUTED);
 }
 
 /* ORIG reads the context's top back through call_loopinvariant and
@@ -90,9 +67,9 @@ static void test_read_back(void)
 			  "finish()\n";
 	char b[512];
 	snprintf(b, sizeof b, opt, 1);
-	CHECK(verdict(orig, b) == VER_PROVED);
+	CHECK(verdict_texts(orig, b) == VER_PROVED);
 	snprintf(b, sizeof b, opt, 3);
-	CHECK(verdict(orig, b) == VER_REFUTED);
+	CHECK(verdict_texts(orig, b) == VER_REFUTED);
 }
 
 /* A store into the context that the next calls ignore (" ignores=",
@@ -123,9 +100,9 @@ static void test_hidden_store(void)
 	    "finish()\n";
 	char b[600];
 	snprintf(b, sizeof b, opt, 1);
-	CHECK(verdict(orig, b) == VER_PROVED);
+	CHECK(verdict_texts(orig, b) == VER_PROVED);
 	snprintf(b, sizeof b, opt, 2);
-	CHECK(verdict(orig, b) == VER_REFUTED);
+	CHECK(verdict_texts(orig, b) == VER_REFUTED);
 }
 
 int main(void)

@@ -1,7 +1,8 @@
 /*
  * test_heap_util.h - what the heap model's tests (tests/test_heap.c,
- * test_heap_callret.c, test_heap_keys.c) share: the context C, parsing
- * with PyPy's whole vocabulary at width 64, and reading a pair's file.
+ * test_heap_callret.c, test_heap_keys.c, test_heap_paths.c,
+ * test_heap_escape.c) share: the context C, parsing with PyPy's whole
+ * vocabulary at width 64, reading a pair's file, and a pair's verdict.
  *
  * Header-only (static functions): each test is its own executable and
  * runs in the repository root (tests/CMakeLists.txt).
@@ -39,6 +40,32 @@ static inline char *slurp(const char *path)
 	(void)n;
 	fclose(f);
 	return buf;
+}
+
+/* The verdict on the pair (A, B) at a 20 s query timeout, -1 for an
+ * error, -100 when either does not parse; a refutation must come with a
+ * replayed counterexample, and the reason of an unknown goes to stderr. */
+static inline int verdict_texts(const char *a, const char *b)
+{
+	ir_trace *x = parse(a), *y = parse(b);
+	int v = -100;
+	if (x && y) {
+		ver_opts o = ver_default_opts();
+		o.timeout_ms = 20000;
+		ver_result r;
+		jp_err err;
+		v = ver_check(C, x, y, &o, &r, &err) ? -1 : (int)r.verdict;
+		if (v == VER_REFUTED)
+			CHECK(r.cex_text && strstr(r.cex_text, "divergence:"));
+		if (v == VER_UNKNOWN)
+			fprintf(stderr, "unknown: %s\n",
+				r.reason ? r.reason : "?");
+		if (v >= 0)
+			ver_result_free(&r);
+	}
+	ir_trace_free(x);
+	ir_trace_free(y);
+	return v;
 }
 
 #endif

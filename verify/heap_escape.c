@@ -68,8 +68,10 @@ static hset close_esc(const htrace *e, hset m)
  * in the same field or constant item (one reference is one object); an
  * item at another index stays pending apart, and one at an unknown index
  * adds to what such stores left. */
-static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val,
-			uint8_t slot, uint64_t idx)
+/* The index of E's pending entry for field or items F of HOLDER in SLOT
+ * (at IDX for HP_PEND_ITEM), or E->npend when there is none. */
+static uint32_t find_pending(const htrace *e, ir_vid holder, uint32_t f,
+			     uint8_t slot, uint64_t idx)
 {
 	uint32_t k = 0;
 	while (k < e->npend &&
@@ -77,6 +79,13 @@ static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val,
 		e->pend[k].slot != slot ||
 		(slot == HP_PEND_ITEM && e->pend[k].idx != idx)))
 		k++;
+	return k;
+}
+
+static void add_pending(htrace *e, ir_vid holder, uint32_t f, hset val,
+			uint8_t slot, uint64_t idx)
+{
+	uint32_t k = find_pending(e, holder, f, slot, idx);
 	if (k == e->npend)
 		e->npend++;
 	else if (slot == HP_PEND_ANY_ITEM)
@@ -288,13 +297,10 @@ void hp_note_read(htrace *e, uint32_t i, uint32_t f)
 {
 	const ir_op *op = &e->t->ops[i];
 	ir_vid dst = op->result;
-	e->rdseen[dst] = 1;
-	for (uint32_t k = 0; k < e->npend; k++)
-		if (e->pend[k].holder == op->args[0] && e->pend[k].f == f &&
-		    e->pend[k].slot == HP_PEND_FIELD) {
-			e->rdseen[dst] = 2;
-			e->rdpend[dst] = e->pend[k].val;
-		}
+	uint32_t k = find_pending(e, op->args[0], f, HP_PEND_FIELD, 0);
+	e->rdseen[dst] = k < e->npend ? 2 : 1;
+	if (k < e->npend)
+		e->rdpend[dst] = e->pend[k].val;
 }
 
 /* Whether op OP of T may change a field other than by its own setfield:
@@ -345,10 +351,7 @@ void hp_store_back(htrace *e, uint32_t i, uint32_t f)
 	if (!puts_back(e, i, &r))
 		return;
 	ir_vid obj = e->t->ops[i].args[0], v = e->t->ops[i].args[1];
-	uint32_t k = 0;
-	while (k < e->npend && (e->pend[k].holder != obj || e->pend[k].f != f ||
-				e->pend[k].slot != HP_PEND_FIELD))
-		k++;
+	uint32_t k = find_pending(e, obj, f, HP_PEND_FIELD, 0);
 	if (k == e->npend)
 		return; /* hp_store_facts left nothing pending */
 	if (e->rdseen[v] == 2) {
