@@ -143,15 +143,19 @@ static bool folded_compare(const ir_trace *t, const ir_op *op)
 
 /* The one name ORIG gives role R (of KIND: role_of), or UINT32_MAX when it
  * gives none or several; with FATE nonzero, only the occurrences whose
- * holder has that fate (holder_fate) count. */
+ * holder has that fate (holder_fate) count.  With KP (per value of ORIG,
+ * the ConstPtr the recorded run shows it to be, or IR_NOVAL: run_ptrs),
+ * an argument that is no ConstPtr counts as that one. */
 static uint32_t orig_name_in(ptr_names *pn, const ir_trace *o, uint64_t r,
-			     uint64_t fate, role_kind kind)
+			     uint64_t fate, role_kind kind, const ir_vid *kp)
 {
 	uint32_t k = UINT32_MAX;
 	for (uint32_t i = 0; i < o->nops; i++) {
 		const ir_op *op = &o->ops[i];
 		for (uint32_t j = 0; j < op->nargs; j++) {
-			const char *s = pl_cptr_name(o, op->args[j]);
+			ir_vid v = op->args[j];
+			const char *s = pl_cptr_name(
+			    o, kp && kp[v] != IR_NOVAL ? kp[v] : v);
 			if (!s || role_of(o, i, j, kind) != r ||
 			    (fate && holder_fate(o, i) != fate) ||
 			    folded_compare(o, op))
@@ -328,36 +332,6 @@ static const ir_vid *run_ptrs(ptr_names *pn, const ir_trace *o)
 	return pn->runptr;
 }
 
-/* The one object ORIG passes in role R (pn_shallow_role), counting an
- * argument that is no ConstPtr as the one the recorded run shows it to
- * be (run_ptrs: a frame's local stored as a constant, read back from the
- * frame's array after a call that cannot reach it, and passed to a
- * call); UINT32_MAX when there is none or several.  parking_garage
- * sorts a list with the key function a local holds; its optimized trace
- * passes the constant. */
-static uint32_t orig_run_name(ptr_names *pn, const ir_trace *o, uint64_t r)
-{
-	const ir_vid *kp = run_ptrs(pn, o);
-	uint32_t k = UINT32_MAX;
-	for (uint32_t i = 0; kp && i < o->nops; i++) {
-		const ir_op *op = &o->ops[i];
-		for (uint32_t j = 0; j < op->nargs; j++) {
-			ir_vid v = op->args[j];
-			const char *s =
-			    pl_cptr_name(o, kp[v] != IR_NOVAL ? kp[v] : v);
-			if (!s || pn_shallow_role(o, i, j) != r ||
-			    folded_compare(o, op))
-				continue;
-			uint32_t y =
-			    find(pn, pn_rec_obj(pn, pn_name_index(pn, s)));
-			if (k != UINT32_MAX && k != y)
-				return UINT32_MAX;
-			k = y;
-		}
-	}
-	return k;
-}
-
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
@@ -383,11 +357,11 @@ void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 				continue;
 			uint64_t r = pn_shallow_role(t, i, j);
 			uint32_t k =
-			    orig_name_in(pn, p->orig, r, 0, ROLE_SHALLOW);
+			    orig_name_in(pn, p->orig, r, 0, ROLE_SHALLOW, NULL);
 			uint64_t fate = holder_fate(t, i);
 			if (k == UINT32_MAX && fate)
 				k = orig_name_in(pn, p->orig, r, fate,
-						 ROLE_SHALLOW);
+						 ROLE_SHALLOW, NULL);
 			if (k == UINT32_MAX && fate)
 				k = same_place(pn, p, i, r, fate);
 			if (k == UINT32_MAX)
@@ -395,7 +369,7 @@ void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 					       norig);
 			if (k == UINT32_MAX)
 				k = orig_name_in(pn, p->orig, mid_role(t, i, j),
-						 0, ROLE_MID);
+						 0, ROLE_MID, NULL);
 			if (k == UINT32_MAX)
 				k = same_first_order(pn, p, i, r, ROLE_SHALLOW,
 						     norig);
@@ -405,12 +379,21 @@ void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 						     ROLE_MID, norig);
 			uint64_t h = holder_role(t, i, j);
 			if (k == UINT32_MAX && h)
-				k = orig_name_in(pn, p->orig, h, 0,
-						 ROLE_HOLDER);
+				k = orig_name_in(pn, p->orig, h, 0, ROLE_HOLDER,
+						 NULL);
 			if (k == UINT32_MAX && h)
 				k = same_order(pn, p, i, h, ROLE_HOLDER, norig);
-			if (k == UINT32_MAX)
-				k = orig_run_name(pn, p->orig, r);
+			/* Last, a value of ORIG the recorded run shows to be a
+			 * constant counts as that constant: a frame local
+			 * stored as a constant, read back after a call that
+			 * cannot reach the frame and passed to a call
+			 * (parking_garage's key function for sorted(), which
+			 * its optimized trace passes as the constant). */
+			const ir_vid *kp =
+			    k == UINT32_MAX ? run_ptrs(pn, p->orig) : NULL;
+			if (kp)
+				k = orig_name_in(pn, p->orig, r, 0,
+						 ROLE_SHALLOW, kp);
 			if (k != UINT32_MAX)
 				pn_unite(pn, k, x);
 		}

@@ -142,7 +142,7 @@ log_has "vref_put_back, overwritten before the put-back" \
 
 # Session 46: a constant a frame's local holds, read back after a call
 # and passed to a call, names the optimized trace's constant in that
-# role (orig_run_name in ir/pypylog_apart.c: the recorded run shows the
+# role (run_ptrs in ir/pypylog_apart.c: the recorded run shows the
 # read to be the constant); not with --ptrs-apart, nor when the item's
 # index is a call's result (the run does not fix it).
 P="$C/local_const_to_call.log"
