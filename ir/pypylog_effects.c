@@ -699,6 +699,39 @@ static uint32_t undo_bound(const pl_pair *p, const uint32_t *c,
 	return p->opt->nops;
 }
 
+/* Where the optimized trace's part of the window of delayed_at starts,
+ * for the original's store of field D at op I, J the index of its first
+ * call after I, K that of the call the window ends at: after the last call
+ * before J that both traces make (PyPy removes a loop-invariant call whose
+ * result it knows), and after as many stores of D there as the original makes
+ * between that call and op I (those are the same stores, in the same order), as
+ * far as its call K.  elevator_sim's bridge pops the frame of a call_assembler,
+ * putting back a value it read from that frame, then reads the context anew
+ * from the thread-local state and pushes an inlined frame around a list search;
+ * its optimized trace makes the pop's store only, of its own value of the
+ * frame. */
+static uint32_t window_start(const pl_pair *p, const uint32_t *c,
+			     const uint32_t *o, uint32_t j, uint32_t k,
+			     uint32_t i, const char *d)
+{
+	uint32_t from = 0, ufrom = 0, own = 0;
+	for (uint32_t m = j; m-- > 0;)
+		if (c[m] != UINT32_MAX && o[m] != UINT32_MAX) {
+			from = c[m] + 1;
+			ufrom = o[m] + 1;
+			break;
+		}
+	for (uint32_t x = ufrom; x < i; x++) {
+		const char *w = field_store(p->orig, &p->orig->ops[x]);
+		own += w && !strcmp(w, d);
+	}
+	for (; own && from < c[k]; from++) {
+		const char *w = field_store(p->opt, &p->opt->ops[from]);
+		own -= w && !strcmp(w, d);
+	}
+	return from;
+}
+
 /* The fields the optimizer delayed a store of past several calls, call K
  * among them (C and O: the two traces' calls, aligned; ignored_at names
  * the ones delayed past one call): the original's last store of F before
@@ -733,8 +766,7 @@ static uint32_t delayed_at(const pl_pair *p, const uint32_t *c,
 		uint32_t j = 0;
 		while (j < k && (o[j] == UINT32_MAX || o[j] < i))
 			j++;
-		uint32_t from =
-		    j > 0 && c[j - 1] != UINT32_MAX ? c[j - 1] + 1 : 0;
+		uint32_t from = window_start(p, c, o, j, k, i, d);
 		/* Stored after call K, or never in the optimized trace when
 		 * the original undoes its store (undone_after). */
 		if (stores_slot_in(t, from, c[k], u, &u->ops[i], true, true) ||

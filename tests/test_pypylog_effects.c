@@ -814,6 +814,59 @@ static void test_restored_then_delayed(void)
 	}
 }
 
+/* A pop, then a push undone after a call, with a loop-invariant call
+ * between that only the original makes (elevator_sim's bridge, holdout11:
+ * it pops the frame of a call_assembler, putting back a value it read
+ * from that frame, reads the context anew from the thread-local state and
+ * pushes an inlined frame around a list search).  The optimized trace
+ * makes the pop's store, of its own value of the frame, and nothing of
+ * the push: call f ignores the field (window_start).  Not when the
+ * optimized trace stores the field a second time before call f. */
+static void test_pop_then_push(void)
+{
+	for (int twice = 0; twice < 2; twice++) {
+		char text[2000];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0, p1]\n"
+		    "i0 = call_i(ConstClass(h), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "p2 = getfield_gc_r(p1, descr=<FieldP f.F.inst_back 8>)\n"
+		    "setfield_gc(p0, p2, descr=<FieldP e.E.inst_top 8>)\n"
+		    "p3 = call_loopinvariant_r(ConstClass(tl), 64, "
+		    "descr=<Callr 8 i EF=1 OS=5>)\n"
+		    "p4 = getfield_gc_r(p3, descr=<FieldP e.E.inst_top 8>)\n"
+		    "p5 = new_with_vtable(descr=JitVirtualRef)\n"
+		    "setfield_gc(p3, p5, descr=<FieldP e.E.inst_top 8>)\n"
+		    "i6 = call_i(ConstClass(f), p1, descr=<Calli 8 r EF=5>)\n"
+		    "guard_no_exception()\n"
+		    "setfield_gc(p3, p4, descr=<FieldP e.E.inst_top 8>)\n"
+		    "finish(i6)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0e with 7 ops\n"
+		    "[p10, p11]\n"
+		    "+0: i12 = call_i(ConstClass(h), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+1: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+		    "+2: p13 = getfield_gc_r(p11, descr=<FieldP f.F.inst_back "
+		    "8>)\n"
+		    "+3: setfield_gc(p10, p13, descr=<FieldP e.E.inst_top 8>)\n"
+		    "%s"
+		    "+4: i14 = call_i(ConstClass(f), p11, descr=<Calli 8 r "
+		    "EF=5>)\n"
+		    "+5: guard_no_exception(descr=<Guard0x4>) [p10]\n"
+		    "+6: finish(i14)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    twice ? "+3: setfield_gc(p10, p13, descr=<FieldP "
+			    "e.E.inst_top "
+			    "8>)\n"
+			  : "");
+		CHECK(top_ignored(text) == (twice ? 0u : 1u));
+	}
+}
+
 /* An object the optimized trace allocates for a call (after its
  * previous call), passes to it and fills after it, where the original
  * built it long before and let earlier calls see it (topo_sort's new
@@ -888,6 +941,7 @@ int main(void)
 	test_cond_call_taken();
 	test_restored_then_delayed();
 	test_forced_store();
+	test_pop_then_push();
 	test_delayed_item_per_index();
 	test_dropped_store_kept();
 	return check_summary("test_pypylog_effects");

@@ -173,5 +173,19 @@ grep -q 'ConstClass(other)' "$tmp/b2.log" || bad "bridge_const_fact: the edit di
 log_has "bridge_const_fact, a call --calls-write-all" '^bridge 0x7f00000c0002 .* unknown' \
   --calls-write-all "$tmp/b2.log"
 
+# Session 47: a pop, then a push undone after a call, with a
+# loop-invariant call between that only the original makes: the
+# optimized trace's window starts after the last call both make and
+# after its own pop (pypylog_effects.c, window_start), so the call
+# ignores topframeref; not with --calls-write-all, nor when the
+# optimized trace stores the field a second time before the call.
+P="$C/pop_then_push.log"
+log_has pop_then_push '^bridge 0x7f00004d0001 .* proved .*fields kept by calls' "$P"
+log_has "pop_then_push --calls-write-all" '^bridge 0x7f00004d0001 .* unknown' \
+  --calls-write-all "$P"
+sed 's/^+13: setfield_gc(p10, p15, descr=\(.*\)$/&\n+13: setfield_gc(p10, p15, descr=\1/' "$P" >"$tmp/pp.log"
+[ "$(grep -c '^+13: setfield_gc' "$tmp/pp.log")" = 2 ] || bad "pop_then_push: the edit did not apply"
+log_has "pop_then_push, stored twice" '^bridge 0x7f00004d0001 .* unknown' "$tmp/pp.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
