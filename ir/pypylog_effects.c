@@ -956,6 +956,41 @@ bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc, uint32_t **o)
 	return ok;
 }
 
+/* Whether CALLS (N op indices of T) hold a call that calls what op A of U
+ * calls (same_call). */
+static bool has_like(const ir_trace *t, const uint32_t *calls, uint32_t n,
+		     const ir_trace *u, const ir_op *a)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (same_call(t, &t->ops[calls[k]], u, a))
+			return true;
+	return false;
+}
+
+bool pl_calls_forced(const pl_pair *p, const uint32_t *c, uint32_t nc,
+		     const uint32_t *o)
+{
+	uint32_t no, nt;
+	uint32_t *oc = calls_of(p->orig, &no), *tc = calls_of(p->opt, &nt);
+	bool forced = oc && tc && nt == nc;
+	/* C[k] is the optimized trace's k-th call, UINT32_MAX when unpaired:
+	 * TC[k] is its op either way */
+	for (uint32_t k = 0; forced && k < nc; k++)
+		forced =
+		    c[k] != UINT32_MAX ||
+		    !has_like(p->orig, oc, no, p->opt, &p->opt->ops[tc[k]]);
+	for (uint32_t j = 0; forced && j < no; j++) {
+		bool paired = false;
+		for (uint32_t k = 0; k < nc && !paired; k++)
+			paired = c[k] != UINT32_MAX && o[k] == oc[j];
+		forced = paired || !has_like(p->opt, tc, nt, p->orig,
+					     &p->orig->ops[oc[j]]);
+	}
+	free(oc);
+	free(tc);
+	return forced;
+}
+
 void pl_call_effects(pl_pair *p)
 {
 	if (!p->orig || !p->opt)

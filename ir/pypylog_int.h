@@ -251,6 +251,12 @@ const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n);
  * when out of memory. */
 bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc,
 		     uint32_t **o);
+/* Whether the pairing C, O of pl_paired_calls (NC calls) is the only one
+ * there can be: no call either trace makes alone calls what a call of the
+ * other trace calls (same function, op and descr), so no other pairing
+ * could take it.  False when out of memory. */
+bool pl_calls_forced(const pl_pair *p, const uint32_t *c, uint32_t nc,
+		     const uint32_t *o);
 /* Whether OP leaves the chars of string S as they are: it does not take
  * S, or only reads it or stores it elsewhere (a call or copystrcontent
  * taking S could fill a new string; pypylog_rewrite.c). */

@@ -615,6 +615,91 @@ static bool occ_in(const ptr_occ *o, const piece *p, const uint32_t *cb,
 	       cb[o->op] - cb[p->from] == c;
 }
 
+/* The calls both traces make (pl_paired_calls), worked out once per pair
+ * when a role needs them: N pairs, ORIG[k] and OPT[k] the op indices of
+ * the k-th, in order; not OK when another pairing could be as good
+ * (pl_calls_forced). */
+typedef struct call_pairs {
+	bool done, ok;
+	uint32_t n, *orig, *opt;
+} call_pairs;
+
+static const call_pairs *paired_calls(call_pairs *cp, const pl_pair *p)
+{
+	if (!cp->done) {
+		cp->done = true;
+		uint32_t *c, *o, nc;
+		if (!pl_paired_calls(p, &c, &nc, &o))
+			return NULL;
+		cp->orig = malloc((nc + 1) * sizeof *cp->orig);
+		cp->opt = malloc((nc + 1) * sizeof *cp->opt);
+		/* only a pairing no other could replace says where a
+		 * stretch ends (three frames run against two: which one the
+		 * optimizer dropped is not known) */
+		cp->ok = cp->orig && cp->opt && pl_calls_forced(p, c, nc, o);
+		for (uint32_t k = 0; cp->ok && k < nc; k++)
+			if (c[k] != UINT32_MAX && o[k] != UINT32_MAX) {
+				cp->orig[cp->n] = o[k];
+				cp->opt[cp->n++] = c[k];
+			}
+		free(c);
+		free(o);
+	}
+	return cp->ok ? cp : NULL;
+}
+
+/* The number of the calls CALLS (N op indices, in order) of piece P
+ * before op X. */
+static uint32_t stretch_of(const uint32_t *calls, uint32_t n, const piece *p,
+			   uint32_t x)
+{
+	uint32_t s = 0;
+	for (uint32_t k = 0; k < n && calls[k] < x; k++)
+		s += calls[k] >= p->from && calls[k] < p->to;
+	return s;
+}
+
+/* Group [I, J) in piece K of PC when the two traces' pieces make different
+ * numbers of calls (unite_by_piece): the stretches are bounded by the
+ * calls both traces make (CP), and in a stretch where both traces have as
+ * many occurrences of the role they pair in order.  The optimizer moves
+ * no guard across a call, and a call it removed (a loop-invariant one
+ * whose result it knows, a cond_call it knew not to run) bounds nothing:
+ * parking_garage's bridges guard an object's map after a call_assembler,
+ * where the original makes a call the optimized trace does not. */
+static void unite_by_stretch(ptr_names *pn, piece pc[2][2], uint32_t k,
+			     uint32_t i, uint32_t j, const call_pairs *cp)
+{
+	const uint32_t *calls[2] = {cp->orig, cp->opt};
+	uint32_t *st = malloc((j - i) * sizeof *st);
+	if (!st) {
+		pn->oom = true;
+		return;
+	}
+	for (uint32_t x = i; x < j; x++) {
+		const ptr_occ *o = &pn->occ[x];
+		const piece *p = &pc[o->side][k];
+		st[x - i] = o->op >= p->from && o->op < p->to
+				? stretch_of(calls[o->side], cp->n, p, o->op)
+				: UINT32_MAX;
+	}
+	for (uint32_t s = 0; s <= cp->n; s++) {
+		uint32_t a[2] = {0, 0};
+		for (uint32_t x = i; x < j; x++)
+			a[pn->occ[x].side] += st[x - i] == s;
+		if (a[0] == 0 || a[0] != a[1])
+			continue;
+		for (uint32_t x = i, y = i, n = 0; n < a[0]; n++, x++, y++) {
+			while (pn->occ[x].side != 0 || st[x - i] != s)
+				x++;
+			while (pn->occ[y].side != 1 || st[y - i] != s)
+				y++;
+			pn_unite(pn, pn->occ[x].name, pn->occ[y].name);
+		}
+	}
+	free(st);
+}
+
 /* Group [I, J) (one role) when the traces have different numbers of its
  * occurrences: in aligned pieces (pieces_of) with as many calls in both
  * traces, they pair in order between the same two calls, where both have
@@ -622,14 +707,19 @@ static bool occ_in(const ptr_occ *o, const piece *p, const uint32_t *cb,
  * one, that stretch says nothing).  A frame's locals dict read and promoted
  * again after each call of a module-level loop (fnv_table's bridges). */
 static void unite_by_piece(ptr_names *pn, const pl_pair *p, uint32_t i,
-			   uint32_t j, uint32_t *const cb[2])
+			   uint32_t j, uint32_t *const cb[2], call_pairs *cp)
 {
 	piece pc[2][2];
 	uint32_t np = pn_pieces_of(p, pc[0], pc[1]);
 	for (uint32_t k = 0; k < np; k++) {
 		uint32_t ncalls = cb[0][pc[0][k].to] - cb[0][pc[0][k].from];
-		if (ncalls != cb[1][pc[1][k].to] - cb[1][pc[1][k].from])
-			continue; /* the calls are not aligned */
+		if (ncalls != cb[1][pc[1][k].to] - cb[1][pc[1][k].from]) {
+			/* the calls are not aligned: by the ones both make */
+			const call_pairs *both = paired_calls(cp, p);
+			if (both)
+				unite_by_stretch(pn, pc, k, i, j, both);
+			continue;
+		}
 		for (uint32_t c = 0; c <= ncalls; c++) {
 			uint32_t a[2] = {0, 0}, first[2] = {j, j};
 			for (uint32_t x = i; x < j; x++) {
@@ -818,6 +908,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
 	uint32_t *cb[2] = {calls_before(p->orig), calls_before(p->opt)};
+	call_pairs cp = {0};
 	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
 		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
 			;
@@ -828,7 +919,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		else if (!unite_by_loop(&pn, p, i, j) &&
 			 !unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
 			 cb[0] && cb[1])
-			unite_by_piece(&pn, p, i, j, cb);
+			unite_by_piece(&pn, p, i, j, cb, &cp);
 	}
 	if (!pn.oom)
 		pn_pair_cells(&pn, p);
@@ -861,4 +952,6 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	free(pn.runptr);
 	free(cb[0]);
 	free(cb[1]);
+	free(cp.orig);
+	free(cp.opt);
 }

@@ -280,6 +280,51 @@ static void test_by_piece(void)
 	pl_free(&log);
 }
 
+#define CALLG "call_n(ConstClass(g), descr=<Callv 0 EF=5>)\n"
+
+/* A role with two names in ORIG and one in OPT, where ORIG makes a call
+ * (g) that OPT does not: the pieces make different numbers of calls, so
+ * the stretches are bounded by the calls both make (f), and the name
+ * after f pairs with the original's one after f (unite_by_stretch;
+ * parking_garage's bridges guard a map after a call_assembler).  With
+ * the optimized promotion before f, it pairs with the first; with two
+ * promotions after f in the original against one, with nothing. */
+static void test_by_stretch(void)
+{
+	static const char *const orig[] = {
+	    "p1 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p1, ConstPtr(ptr2))\n" CALLF CALLG
+	    "p5 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p5, ConstPtr(ptr6))\nfinish()\n",
+	    "p1 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p1, ConstPtr(ptr2))\n" CALLF CALLG
+	    "p5 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p5, ConstPtr(ptr6))\nfinish()\n",
+	    "p1 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p1, ConstPtr(ptr2))\n" CALLF
+	    "p3 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p3, ConstPtr(ptr4))\n" CALLG
+	    "p5 = getfield_gc_r(p0, " WLOC
+	    "guard_value(p5, ConstPtr(ptr6))\nfinish()\n",
+	};
+	static const char *const after =
+	    "+3: " CALLF "+5: p15 = getfield_gc_r(p10, " WLOC
+	    "+6: guard_value(p15, ConstPtr(ptr16), descr=<Guard0x2>) [p10]\n"
+	    "+7: finish()\n";
+	static const char *const before =
+	    "+5: p15 = getfield_gc_r(p10, " WLOC
+	    "+6: guard_value(p15, ConstPtr(ptr16), descr=<Guard0x2>) [p10]\n"
+	    "+3: " CALLF "+7: finish()\n";
+	static const char *const want[] = {"ptr6", "ptr2", "ptr16"};
+	for (int v = 0; v < 3; v++) {
+		pl_log log;
+		if (!read_one(orig[v], v == 1 ? before : after, &log))
+			return;
+		CHECK(guards_ptr(log.pairs[0].opt, 0, want[v]));
+		pl_free(&log);
+	}
+}
+
 #define STRAT                                                                  \
 	"descr=<FieldP "                                                       \
 	"pypy.objspace.std.listobject.W_ListObject.inst_strategy 16>)\n"
@@ -711,6 +756,7 @@ int main(void)
 	test_locals_item();
 	test_folded_compare();
 	test_by_piece();
+	test_by_stretch();
 	test_overwritten_store();
 	test_same_order();
 	test_by_fate();
