@@ -290,30 +290,6 @@ static jp_status slice_for(chk_pair *ps, Z3_ast neg, uint32_t *kept,
  * with the broken ones added; after this many such rounds, with all. */
 enum { SLICE_ROUNDS = 2 };
 
-/* A heap query whose slice keeps at least this share (in percent) of the
- * assumptions is asked with all of them at once.  Such a slice saves
- * little, and what it drops is often what refutes the goal: the slice is
- * then satisfiable, and Z3 took 0.7 to 3.3 s to find its model where the
- * full query was unsat in 0.2 s (a json_pretty bridge; slices of 26 of
- * 28 and 28 of 31 assumptions), or a slice of 30 of 31 ran to the
- * timeout.  On 160 pairs of PyPy logs (docs/performance.md, session 47)
- * this proved 73 against 69 and 70 without it, in less time.  Pairs
- * without a heap keep their slices: their assumptions are guards on
- * products and quotients, where slicing was measured to pay (slice.h). */
-enum { HEAP_FULL_SLICE_PCT = 80 };
-
-/* Keeps every assumption of a heap query whose slice (KEPT of them) is
- * nearly all of them (HEAP_FULL_SLICE_PCT). */
-static void widen_slice(chk_pair *ps, uint32_t *kept)
-{
-	if (!ps->heap || *kept == ps->hyps.n ||
-	    (uint64_t)*kept * 100 < (uint64_t)ps->hyps.n * HEAP_FULL_SLICE_PCT)
-		return;
-	for (uint32_t i = 0; i < ps->hyps.n; i++)
-		ps->slice.keep[i] = true;
-	*kept = ps->hyps.n;
-}
-
 /* The rounds of slow_check (below), starting from the slice in ps->slice.keep
  * (KEPT assumptions). */
 static jp_status slow_rounds(chk_pair *ps, Z3_ast neg, chk_limit lim,
@@ -537,7 +513,6 @@ static jp_status slow_check(chk_pair *ps, Z3_ast neg, chk_limit lim,
 		st = slice_for(ps, neg, &kept, err);
 	if (st)
 		return st;
-	widen_slice(ps, &kept);
 	bool ran = false;
 	if (ps->opts->isolate) {
 		slow_job j = {ps, neg, lim, kept, false};
