@@ -284,7 +284,7 @@ bool pl_copy_op(copier *c, uint32_t opi, const char *suffix, char *why,
 		if (guard && c->keep_labels)
 			n->flags |= op->flags & IR_OPF_IMPLICIT_LABEL;
 		n->flags |= op->flags & (IR_OPF_RECORDED | IR_OPF_INSTANCE |
-					 IR_OPF_PURE_ITEM);
+					 IR_OPF_PURE_ITEM | IR_OPF_PURE_CALL);
 		if (op->opname)
 			n->opname = ir_cstr(c->d, ir_strtext(c->s, op->opname));
 		/* Fail-args are left out unless asked for: PyPy's
@@ -804,6 +804,10 @@ static void shape(pl_pair *p, const ir_trace *n, const ir_trace *t,
 	/* Again on what the private objects' rewrite left: an elidable
 	 * call's result stored only into such an object is unused now. */
 	if (p->orig) {
+		/* the original only: PyPy's optimizer forwards those reads
+		 * before it looks for repeated pure calls; what it left
+		 * in the optimized trace stays as it is */
+		pl_repeated_elidable_calls(&p->orig);
 		pl_unused_pure_calls(&p->orig);
 		pl_unused_pure_calls(&p->opt);
 	}

@@ -104,6 +104,10 @@ void pl_pure_call_names(ir_trace *t);
  * earlier one (same function and arguments), each repeat's result named
  * by the earlier one's. */
 void pl_repeated_pure_calls(ir_trace **t);
+/* The same for the call_X pl_pure_call_names made of a call_pure_X
+ * (IR_OPF_PURE_CALL): for an unoptimized trace after a rewrite forwarded
+ * its field reads (pypylog_rewrite.c). */
+void pl_repeated_elidable_calls(ir_trace **t);
 /* A copy of T with ops FROM[k] (N of them, ascending; each a call with a
  * result) left out, each one's result named by op TO[k]'s, and a
  * guard_no_exception right after each left out too; NULL when out of
@@ -251,6 +255,10 @@ const char *pl_call_fn(const ir_trace *t, const ir_op *op, uint32_t n);
  * when out of memory. */
 bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc,
 		     uint32_t **o);
+/* Whether call ops A of T and B of U call the same function the same
+ * way: the op, its function and its descr (pypylog_effects.c). */
+bool pl_same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
+		  const ir_op *b);
 /* Whether the pairing C, O of pl_paired_calls (NC calls) is the only one
  * there can be: no call either trace makes alone calls what a call of the
  * other trace calls (same function, op and descr), so no other pairing

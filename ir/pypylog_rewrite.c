@@ -70,20 +70,25 @@ void pl_pure_call_names(ir_trace *t)
 		char plain[8];
 		snprintf(plain, sizeof plain, "call_%c", n[10]);
 		uint32_t id = ir_cstr(t, plain);
-		if (id != UINT32_MAX)
+		if (id != UINT32_MAX) {
 			op->opname = id;
+			op->flags |= IR_OPF_PURE_CALL;
+		}
 	}
 }
 
 /* ---- repeated elidable calls -------------------------------------------- */
 
-/* Whether op OP of T is a call_pure_X of a ConstClass function. */
-static bool is_pure_call(const ir_trace *t, const ir_op *op)
+/* Whether op OP of T is a call_pure_X of a ConstClass function, or with
+ * BY_NAME false, the call_X pl_pure_call_names made of one. */
+static bool is_pure_call(const ir_trace *t, const ir_op *op, bool by_name)
 {
-	return op->opc == IR_OPAQUE && op->opname && op->descr &&
-	       op->nargs > 0 && op->result != IR_NOVAL &&
-	       !strncmp(ir_strtext(t, op->opname), "call_pure_", 10) &&
-	       ir_val(t, op->args[0])->tag == IR_VAL_CONST_CLASS;
+	if (op->opc != IR_OPAQUE || !op->opname || !op->descr ||
+	    op->nargs == 0 || op->result == IR_NOVAL ||
+	    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS)
+		return false;
+	return by_name ? !strncmp(ir_strtext(t, op->opname), "call_pure_", 10)
+		       : (op->flags & IR_OPF_PURE_CALL) != 0;
 }
 
 /* Whether A and B, values of T, are one value to PyPy's optimizer
@@ -149,8 +154,9 @@ ir_trace *pl_drop_repeats(const ir_trace *t, const uint32_t *from,
  * is that the same arguments give the same result, so the two calls are
  * one: the repeat is left out and its result named by the earlier one's.
  * Runs before pl_pure_call_names, while the name still tells a
- * call_pure_X the tracer recorded from a call_X PyPy keeps. */
-void pl_repeated_pure_calls(ir_trace **tp)
+ * call_pure_X the tracer recorded from a call_X PyPy keeps; after it,
+ * IR_OPF_PURE_CALL does. */
+static void repeated_calls(ir_trace **tp, bool by_name)
 {
 	const ir_trace *t = *tp;
 	uint32_t *from = calloc(t->nops + 1, sizeof *from);
@@ -160,10 +166,10 @@ void pl_repeated_pure_calls(ir_trace **tp)
 	for (ir_vid v = 0; rep && v < t->nvals; v++)
 		rep[v] = v;
 	for (uint32_t j = 0; from && to && rep && j < pl_end_op(t); j++) {
-		if (!is_pure_call(t, &t->ops[j]))
+		if (!is_pure_call(t, &t->ops[j], by_name))
 			continue;
 		uint32_t i = 0;
-		while (i < j && (!is_pure_call(t, &t->ops[i]) ||
+		while (i < j && (!is_pure_call(t, &t->ops[i], by_name) ||
 				 rep[t->ops[i].result] != t->ops[i].result ||
 				 !repeats_pure(t, rep, i, j)))
 			i++;
@@ -181,6 +187,22 @@ void pl_repeated_pure_calls(ir_trace **tp)
 	free(from);
 	free(to);
 	free(rep);
+}
+
+void pl_repeated_pure_calls(ir_trace **tp)
+{
+	repeated_calls(tp, true);
+}
+
+/* The same once the pair's rewrites have forwarded field reads to what
+ * was stored (pl_private_objects): two recorded calls may then take one
+ * value where the log printed two.  config_lexer's "%s" formatting calls
+ * codepoints_in_utf8 on unicode_escape's result and again on the _utf8
+ * field of the W_UnicodeObject it boxed it in; PyPy's optimizer, which
+ * reads the virtual's field, makes one call. */
+void pl_repeated_elidable_calls(ir_trace **tp)
+{
+	repeated_calls(tp, false);
 }
 
 /* ---- rewriting ops ------------------------------------------------------ */

@@ -69,6 +69,10 @@ enum {
 	 * immutable, read as any item (jitprove log's folded reads,
 	 * ir/pypylog_ptrs.c); printed with PyPy's name. */
 	IR_OPF_PURE_ITEM = 1u << 5,
+	/* PyPy's call_pure_X of an unoptimized trace, which jitprove log
+	 * spells call_X (ir/pypylog_rewrite.c, pl_pure_call_names): a call
+	 * of an elidable function that raised nothing when recorded. */
+	IR_OPF_PURE_CALL = 1u << 6,
 };
 
 typedef struct ir_op {

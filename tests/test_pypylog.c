@@ -825,6 +825,68 @@ static void test_repeated_pure_calls(void)
 	pl_free(&log);
 }
 
+/* A call_pure_X that repeats an earlier one only once the pair's rewrite
+ * has forwarded a field of an object the trace made to what was stored
+ * there (pl_repeated_elidable_calls; config_lexer's codepoints_in_utf8 of
+ * a string and of the _utf8 field of the W_UnicodeObject boxing it) is
+ * left out of the original, with its guard_no_exception (variant 0).
+ * Not a call_i the tracer recorded as one (1), nor the optimized trace's
+ * calls (2: PyPy's optimizer kept both). */
+static void test_forwarded_pure_repeat(void)
+{
+	for (int v = 0; v < 3; v++) {
+		char text[1600];
+		snprintf(
+		    text, sizeof text,
+		    "[1] {jit-log-noopt\n"
+		    "[p0]\n"
+		    "p1 = call_pure_r(ConstClass(esc), p0, descr=<Callr 8 r "
+		    "EF=4>)\n"
+		    "guard_no_exception()\n"
+		    "i2 = call_pure_i(ConstClass(cp), p1, descr=<Calli 8 r "
+		    "EF=4>)\n"
+		    "guard_no_exception()\n"
+		    "p3 = new_with_vtable(descr=W_UnicodeObject)\n"
+		    "setfield_gc(p3, p1, descr=<FieldP "
+		    "W_UnicodeObject.inst__utf8 "
+		    "24 pure>)\n"
+		    "p4 = getfield_gc_r(p3, descr=<FieldP "
+		    "W_UnicodeObject.inst__utf8 24 pure>)\n"
+		    "i5 = %s(ConstClass(cp), p4, descr=<Calli 8 r EF=4>)\n"
+		    "guard_no_exception()\n"
+		    "i6 = int_add(i2, i5)\n"
+		    "finish(i6)\n"
+		    "[2] jit-log-noopt}\n"
+		    "[3] {jit-log-opt-bridge\n"
+		    "# bridge out of Guard 0x7f0f with 5 ops\n"
+		    "[p10]\n"
+		    "+1: p11 = call_r(ConstClass(esc), p10, descr=<Callr 8 r "
+		    "EF=4>)\n"
+		    "+2: guard_no_exception(descr=<Guard0x1>) [p10]\n"
+		    "+3: i12 = call_i(ConstClass(cp), p11, descr=<Calli 8 r "
+		    "EF=4>)\n"
+		    "+4: guard_no_exception(descr=<Guard0x2>) [p10]\n%s"
+		    "+7: i13 = int_add(i12, i12)\n"
+		    "+8: finish(i13)\n"
+		    "[4] jit-log-opt-bridge}\n",
+		    v == 1 ? "call_i" : "call_pure_i",
+		    v == 2 ? "+5: i14 = call_i(ConstClass(cp), p11, "
+			     "descr=<Calli 8 r EF=4>)\n"
+			     "+6: guard_no_exception(descr=<Guard0x3>) [p10]\n"
+			   : "");
+		pl_log log;
+		const pl_pair *p = read_pair(text, 1, 0, &log);
+		if (!p)
+			continue;
+		uint32_t go, gt;
+		uint32_t o = calls_of(p->orig, "cp", &go);
+		uint32_t t = calls_of(p->opt, "cp", &gt);
+		CHECK(o == (v == 1 ? 2u : 1u) && go == o + 1);
+		CHECK(t == (v == 2 ? 2u : 1u) && gt == t + 1);
+		pl_free(&log);
+	}
+}
+
 static void test_unused_pure_calls(void)
 {
 	const char *text =
@@ -1092,6 +1154,7 @@ int main(void)
 	test_str_slice_from_end();
 	test_unused_pure_calls();
 	test_repeated_pure_calls();
+	test_forwarded_pure_repeat();
 	test_str_copies();
 	test_str_slice_copies();
 	test_str_slice_turned_guards();
