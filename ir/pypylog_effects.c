@@ -864,8 +864,8 @@ static bool char_form(const ir_trace *t, const ir_op *a, const ir_trace *u,
 /* Whether call ops A of T and B of U call the same function the same
  * way: the op, its function (a ConstClass or constant first argument)
  * and its descr; or A is the char form of B, or B of A (char_form). */
-static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
-		      const ir_op *b)
+bool pl_same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
+		  const ir_op *b)
 {
 	if (char_form(t, a, u, b) || char_form(u, b, t, a))
 		return true;
@@ -901,7 +901,7 @@ static bool same_call(const ir_trace *t, const ir_op *a, const ir_trace *u,
 
 /* Pairs the optimized trace's calls C (NC) with the original's O (NO):
  * in order when there are as many; else a longest common subsequence of
- * same_call (the optimizer removed calls, say a cond_call it knew not to
+ * pl_same_call (the optimizer removed calls, say a cond_call it knew not to
  * run).  C[k] is left UINT32_MAX when unpaired, O[k] the partner. */
 static bool align_calls(const pl_pair *p, uint32_t *c, uint32_t nc,
 			const uint32_t *o, uint32_t no, uint32_t *po)
@@ -916,17 +916,18 @@ static bool align_calls(const pl_pair *p, uint32_t *c, uint32_t nc,
 		return false;
 	for (uint32_t i = nc; i-- > 0;)
 		for (uint32_t j = no; j-- > 0;)
-			L[i * w + j] = same_call(p->opt, &p->opt->ops[c[i]],
-						 p->orig, &p->orig->ops[o[j]])
-					   ? L[(i + 1) * w + j + 1] + 1
-				       : L[(i + 1) * w + j] > L[i * w + j + 1]
-					   ? L[(i + 1) * w + j]
-					   : L[i * w + j + 1];
+			L[i * w + j] =
+			    pl_same_call(p->opt, &p->opt->ops[c[i]], p->orig,
+					 &p->orig->ops[o[j]])
+				? L[(i + 1) * w + j + 1] + 1
+			    : L[(i + 1) * w + j] > L[i * w + j + 1]
+				? L[(i + 1) * w + j]
+				: L[i * w + j + 1];
 	uint32_t i = 0, j = 0;
 	while (i < nc) {
 		if (j < no &&
-		    same_call(p->opt, &p->opt->ops[c[i]], p->orig,
-			      &p->orig->ops[o[j]]) &&
+		    pl_same_call(p->opt, &p->opt->ops[c[i]], p->orig,
+				 &p->orig->ops[o[j]]) &&
 		    L[i * w + j] == L[(i + 1) * w + j + 1] + 1) {
 			po[i++] = o[j++];
 		} else if (j < no && L[i * w + j + 1] >= L[(i + 1) * w + j]) {
@@ -957,12 +958,12 @@ bool pl_paired_calls(const pl_pair *p, uint32_t **c, uint32_t *nc, uint32_t **o)
 }
 
 /* Whether CALLS (N op indices of T) hold a call that calls what op A of U
- * calls (same_call). */
+ * calls (pl_same_call). */
 static bool has_like(const ir_trace *t, const uint32_t *calls, uint32_t n,
 		     const ir_trace *u, const ir_op *a)
 {
 	for (uint32_t k = 0; k < n; k++)
-		if (same_call(t, &t->ops[calls[k]], u, a))
+		if (pl_same_call(t, &t->ops[calls[k]], u, a))
 			return true;
 	return false;
 }

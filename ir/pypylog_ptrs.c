@@ -700,6 +700,68 @@ static void unite_by_stretch(ptr_names *pn, piece pc[2][2], uint32_t k,
 	free(st);
 }
 
+/* Whether op OP of T is a call of a ConstClass function the heap model
+ * makes an event of (pn_call_op), the calls unite_call_args pairs. */
+static bool fn_call(const ir_trace *t, const ir_op *op)
+{
+	return pn_call_op(t, op) && op->nargs > 0 &&
+	       ir_val(t, op->args[0])->tag == IR_VAL_CONST_CLASS;
+}
+
+/* The number of calls of T before op I (all of them with I = T->nops)
+ * that call what op A of U calls (pl_same_call). */
+static uint32_t calls_like(const ir_trace *t, uint32_t i, const ir_trace *u,
+			   const ir_op *a)
+{
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < i; k++)
+		n +=
+		    fn_call(t, &t->ops[k]) && pl_same_call(t, &t->ops[k], u, a);
+	return n;
+}
+
+/* The ConstPtr arguments in the same place of the K-th call of a function
+ * in both traces, when both call it (the same op and descr) as many
+ * times, name one object.  The optimizer passes a residual call what the
+ * recorded run passed, a box it may have replaced by a constant of the
+ * same object, and it removes no call of a function it calls as often;
+ * the roles miss such an argument when the call's other arguments are
+ * computed differently (config_lexer's "%s" formatting appends the
+ * format string's tail from ConstPtr(a), 15 to strlen(a), where the
+ * optimized trace appends from ConstPtr(b), 15 to 15, b the name the
+ * head's append gave it). */
+static void unite_call_args(ptr_names *pn, const pl_pair *p)
+{
+	const ir_trace *o = p->orig, *t = p->opt;
+	for (uint32_t i = 0; i < o->nops && !pn->oom; i++) {
+		const ir_op *a = &o->ops[i];
+		if (!fn_call(o, a))
+			continue;
+		uint32_t x = UINT32_MAX;
+		for (uint32_t j = 0; j < a->nargs && x == UINT32_MAX; j++)
+			if (pl_cptr_name(o, a->args[j]))
+				x = j;
+		uint32_t nth = calls_like(o, i, o, a);
+		if (x == UINT32_MAX || calls_like(o, o->nops, o, a) !=
+					   calls_like(t, t->nops, o, a))
+			continue;
+		uint32_t k = 0;
+		while (k < t->nops && (!fn_call(t, &t->ops[k]) ||
+				       !pl_same_call(t, &t->ops[k], o, a) ||
+				       calls_like(t, k, o, a) != nth))
+			k++;
+		const ir_op *b = k < t->nops ? &t->ops[k] : NULL;
+		for (uint32_t j = x; b && j < a->nargs && j < b->nargs; j++) {
+			const char *m = pl_cptr_name(o, a->args[j]);
+			const char *n = pl_cptr_name(t, b->args[j]);
+			uint32_t u = m ? pn_name_index(pn, m) : UINT32_MAX;
+			uint32_t v = n ? pn_name_index(pn, n) : UINT32_MAX;
+			if (u != UINT32_MAX && v != UINT32_MAX)
+				pn_unite(pn, u, v);
+		}
+	}
+}
+
 /* Group [I, J) (one role) when the traces have different numbers of its
  * occurrences: in aligned pieces (pieces_of) with as many calls in both
  * traces, they pair in order between the same two calls, where both have
@@ -921,6 +983,8 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 			 cb[0] && cb[1])
 			unite_by_piece(&pn, p, i, j, cb, &cp);
 	}
+	if (!pn.oom)
+		unite_call_args(&pn, p);
 	if (!pn.oom)
 		pn_pair_cells(&pn, p);
 	if (!pn.oom)

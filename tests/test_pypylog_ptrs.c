@@ -325,6 +325,69 @@ static void test_by_stretch(void)
 	}
 }
 
+/* The name of ConstPtr argument J of the K-th call of ConstClass(F) in
+ * T, or "". */
+static const char *call_arg(const ir_trace *t, const char *f, uint32_t k,
+			    uint32_t j)
+{
+	for (uint32_t i = 0; i < t->nops; i++) {
+		const ir_op *op = &t->ops[i];
+		if (op->nargs <= j ||
+		    ir_val(t, op->args[0])->tag != IR_VAL_CONST_CLASS ||
+		    strcmp(ir_valname(t, op->args[0]), f) || k-- != 0)
+			continue;
+		return ir_val(t, op->args[j])->tag == IR_VAL_CONST_PTR
+			   ? ir_valname(t, op->args[j])
+			   : "";
+	}
+	return "";
+}
+
+#define APP  "ConstClass(app)"
+#define APPD "descr=<Callv 0 rrii EF=5>)\n"
+#define LEN  "descr=<FieldS rpy_string.length 8>)\n"
+
+/* The k-th call of a function both traces call as many times passes the
+ * same object in the same place (unite_call_args): config_lexer's "%s"
+ * formatting appends a format string's tail from ConstPtr(ptr2), 15 to
+ * its length, where the optimized trace appends from ConstPtr(ptr13), 15
+ * to 15, the name its head's append had (variant 0; the roles differ in
+ * the other arguments).  Not when the optimized trace calls the function
+ * once more (1), nor when its second call is of another function (2). */
+static void test_call_args(void)
+{
+	static const char *const orig =
+	    "call_n(" APP ", p0, ConstPtr(ptr3), 0, 13, " APPD
+	    "i4 = getfield_gc_i(ConstPtr(ptr2), " LEN "call_n(" APP
+	    ", p0, ConstPtr(ptr2), 15, i4, " APPD "finish()\n";
+	static const char *const tail[] = {"app", "app", "other"};
+	for (int v = 0; v < 3; v++) {
+		char opt[600];
+		snprintf(opt, sizeof opt,
+			 "+1: call_n(" APP
+			 ", p10, ConstPtr(ptr13), 0, 13, " APPD
+			 "%s+3: call_n(ConstClass(%s), p10, ConstPtr(ptr13), "
+			 "15, 15, " APPD "+4: finish()\n",
+			 v == 1 ? "+2: call_n(" APP
+				  ", p10, ConstPtr(ptr13), 13, 13, " APPD
+				: "",
+			 tail[v]);
+		pl_log log;
+		if (!read_one(orig, opt, &log))
+			continue;
+		const pl_pair *p = &log.pairs[0];
+		const char *a = call_arg(p->orig, "app", 1, 2);
+		const char *b = call_arg(p->opt, tail[v],
+					 v == 1 ? 2
+					 : v	? 0
+						: 1,
+					 2);
+		CHECK(*a && *b);
+		CHECK((strcmp(a, b) == 0) == (v == 0));
+		pl_free(&log);
+	}
+}
+
 #define STRAT                                                                  \
 	"descr=<FieldP "                                                       \
 	"pypy.objspace.std.listobject.W_ListObject.inst_strategy 16>)\n"
@@ -757,6 +820,7 @@ int main(void)
 	test_folded_compare();
 	test_by_piece();
 	test_by_stretch();
+	test_call_args();
 	test_overwritten_store();
 	test_same_order();
 	test_by_fate();

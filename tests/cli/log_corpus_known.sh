@@ -187,5 +187,21 @@ sed 's/^+13: setfield_gc(p10, p15, descr=\(.*\)$/&\n+13: setfield_gc(p10, p15, d
 [ "$(grep -c '^+13: setfield_gc' "$tmp/pp.log")" = 2 ] || bad "pop_then_push: the edit did not apply"
 log_has "pop_then_push, stored twice" '^bridge 0x7f00004d0001 .* unknown' "$tmp/pp.log"
 
+# Session 48, a real pypy3 log (holdout4's config_lexer, its "%s"
+# formatting of a one-char string that raises): the unoptimized bridge
+# calls codepoints_in_utf8 on unicode_escape's result and again on the
+# _utf8 field of the W_UnicodeObject it boxed it in, which the pair's
+# rewrite forwards to the same value (pl_repeated_elidable_calls); it
+# appends the format string's tail from one ConstPtr where the optimized
+# trace appends from the name of the head's (unite_call_args).  Proved;
+# not with --ptrs-apart, nor when the second call takes another string.
+P="$C/format_tail.log"
+log_has format_tail '^bridge 0x7fd299158080 .* proved .*ConstPtr identities' "$P"
+log_has "format_tail --ptrs-apart" '^bridge 0x7fd299158080 .* unknown' --ptrs-apart "$P"
+sed 's/^i89 = call_pure_i(ConstClass(codepoints_in_utf8), p85,/i89 = call_pure_i(ConstClass(codepoints_in_utf8), p72,/' \
+  "$P" >"$tmp/ft.log"
+grep -q 'codepoints_in_utf8), p72,' "$tmp/ft.log" || bad "format_tail: the edit did not apply"
+log_has "format_tail, another string" '^bridge 0x7fd299158080 .* unknown' "$tmp/ft.log"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
