@@ -306,6 +306,31 @@ static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
  * dropped the same way (item_overwritten). */
 static bool item_overwritten(const ir_trace *t, uint32_t i);
 
+/* Whether op OP of T stores X as the value, into any object. */
+static bool stores_value(const ir_op *op, ir_vid x)
+{
+	return (op->opc == IR_SETFIELD_GC || op->opc == IR_SETARRAYITEM_GC) &&
+	       op->nargs >= 2 && op->args[op->nargs - 1] == x;
+}
+
+/* Whether X, an object T allocated, is out of a call's sight at op AT: no
+ * op from its allocation to AT takes it but as the object of a field
+ * access (an item store counts as a use).  Nothing else holds it, so a call that is
+ * not passed it cannot read it (the next store of the field is then the
+ * one PyPy writes when the object escapes; topo_sort's sorted() sets a
+ * new list's strategy, calls ll_kvi on a set's storage, and sets the
+ * strategy again). */
+static bool unseen_by_calls(const ir_trace *t, ir_vid x, uint32_t at)
+{
+	if (!ir_allocated(t, x))
+		return false;
+	for (uint32_t k = ir_val(t, x)->def + 1; k <= at && k < t->nops; k++)
+		if (stores_value(&t->ops[k], x) ||
+		    escapes_at(t, &t->ops[k], x))
+			return false;
+	return true;
+}
+
 static bool overwritten(const ir_trace *t, uint32_t i)
 {
 	const ir_op *st = &t->ops[i];
@@ -327,7 +352,7 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 			return op->args[1] != x;
 		bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
 		if ((guard && !fresh && !sure_pass(t, op)) ||
-		    pn_call_op(t, op) ||
+		    (pn_call_op(t, op) && !unseen_by_calls(t, x, k)) ||
 		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
 			return false;
 		if (fresh ? escapes_at(t, op, x) : used_at(op, x))

@@ -203,5 +203,16 @@ sed 's/^i89 = call_pure_i(ConstClass(codepoints_in_utf8), p85,/i89 = call_pure_i
 grep -q 'codepoints_in_utf8), p72,' "$tmp/ft.log" || bad "format_tail: the edit did not apply"
 log_has "format_tail, another string" '^bridge 0x7fd299158080 .* unknown' "$tmp/ft.log"
 
+# Session 48, a real pypy3 log (holdout9's topo_sort, sorted() on a
+# set): the unoptimized entry bridge sets a new list's strategy, calls
+# ll_kvi on the set's storage and sets the strategy again; nothing holds
+# the list and the call is not passed it, so the call cannot see the
+# first store (pypylog_ptrs.c, unseen_by_calls) and the second pairs
+# with the optimized trace's one store.  Proved; not with --ptrs-apart
+# (unknown on session 47's build).
+P="$C/strategy_across_call.log"
+log_has strategy_across_call '^entry 34 .* proved .*ConstPtr identities' "$P"
+log_has "strategy_across_call --ptrs-apart" '^entry 34 .* unknown' --ptrs-apart "$P"
+
 [ $fail -eq 0 ] || exit 1
 echo "log_corpus_known: all passed"
