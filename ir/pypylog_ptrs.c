@@ -315,8 +315,8 @@ static bool stores_value(const ir_op *op, ir_vid x)
 
 /* Whether X, an object T allocated, is out of a call's sight at op AT: no
  * op from its allocation to AT takes it but as the object of a field
- * access (an item store counts as a use).  Nothing else holds it, so a call that is
- * not passed it cannot read it (the next store of the field is then the
+ * access (an item store counts as a use).  Nothing else holds it, so a call
+ * that is not passed it cannot read it (the next store of the field is then the
  * one PyPy writes when the object escapes; topo_sort's sorted() sets a
  * new list's strategy, calls ll_kvi on a set's storage, and sets the
  * strategy again). */
@@ -325,8 +325,7 @@ static bool unseen_by_calls(const ir_trace *t, ir_vid x, uint32_t at)
 	if (!ir_allocated(t, x))
 		return false;
 	for (uint32_t k = ir_val(t, x)->def + 1; k <= at && k < t->nops; k++)
-		if (stores_value(&t->ops[k], x) ||
-		    escapes_at(t, &t->ops[k], x))
+		if (stores_value(&t->ops[k], x) || escapes_at(t, &t->ops[k], x))
 			return false;
 	return true;
 }
