@@ -765,21 +765,24 @@ static void unite_call_args(ptr_names *pn, const pl_pair *p)
 		for (uint32_t j = 0; j < a->nargs && x == UINT32_MAX; j++)
 			if (pl_cptr_name(o, a->args[j]))
 				x = j;
-		uint32_t nth = calls_like(o, i, o, a);
-		if (x == UINT32_MAX || calls_like(o, o->nops, o, a) !=
-					   calls_like(t, t->nops, o, a))
+		if (x == UINT32_MAX)
 			continue;
-		uint32_t k = 0;
-		while (k < t->nops && (!fn_call(t, &t->ops[k]) ||
-				       !pl_same_call(t, &t->ops[k], o, a) ||
-				       calls_like(t, k, o, a) != nth))
-			k++;
-		const ir_op *b = k < t->nops ? &t->ops[k] : NULL;
-		for (uint32_t j = x; b && j < a->nargs && j < b->nargs; j++) {
-			const char *m = pl_cptr_name(o, a->args[j]);
-			const char *n = pl_cptr_name(t, b->args[j]);
-			uint32_t u = m ? pn_name_index(pn, m) : UINT32_MAX;
-			uint32_t v = n ? pn_name_index(pn, n) : UINT32_MAX;
+		uint32_t nth = calls_like(o, i, o, a), n = 0, k = UINT32_MAX;
+		for (uint32_t y = 0; y < t->nops; y++)
+			if (fn_call(t, &t->ops[y]) &&
+			    pl_same_call(t, &t->ops[y], o, a)) {
+				if (n == nth)
+					k = y;
+				n++;
+			}
+		if (k == UINT32_MAX || n != calls_like(o, o->nops, o, a))
+			continue;
+		const ir_op *b = &t->ops[k];
+		for (uint32_t j = x; j < a->nargs && j < b->nargs; j++) {
+			const char *ma = pl_cptr_name(o, a->args[j]);
+			const char *mb = pl_cptr_name(t, b->args[j]);
+			uint32_t u = ma ? pn_name_index(pn, ma) : UINT32_MAX;
+			uint32_t v = mb ? pn_name_index(pn, mb) : UINT32_MAX;
 			if (u != UINT32_MAX && v != UINT32_MAX)
 				pn_unite(pn, u, v);
 		}
