@@ -306,26 +306,20 @@ static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
  * dropped the same way (item_overwritten). */
 static bool item_overwritten(const ir_trace *t, uint32_t i);
 
-/* Whether op OP of T stores X as the value, into any object. */
-static bool stores_value(const ir_op *op, ir_vid x)
-{
-	return (op->opc == IR_SETFIELD_GC || op->opc == IR_SETARRAYITEM_GC) &&
-	       op->nargs >= 2 && op->args[op->nargs - 1] == x;
-}
-
 /* Whether X, an object T allocated, is out of a call's sight at op AT: no
  * op from its allocation to AT takes it but as the object of a field
- * access (an item store counts as a use).  Nothing else holds it, so a call
- * that is not passed it cannot read it (the next store of the field is then the
- * one PyPy writes when the object escapes; topo_sort's sorted() sets a
- * new list's strategy, calls ll_kvi on a set's storage, and sets the
- * strategy again). */
+ * access (used_at: an item store, or a store of X into any object, counts
+ * as a use).  Nothing else holds it, so a call that is not passed it
+ * cannot read it (the next store of the field is then the one PyPy writes
+ * when the object escapes; topo_sort's sorted() sets a new list's
+ * strategy, calls ll_kvi on a set's storage, and sets the strategy
+ * again). */
 static bool unseen_by_calls(const ir_trace *t, ir_vid x, uint32_t at)
 {
 	if (!ir_allocated(t, x))
 		return false;
 	for (uint32_t k = ir_val(t, x)->def + 1; k <= at && k < t->nops; k++)
-		if (stores_value(&t->ops[k], x) || escapes_at(t, &t->ops[k], x))
+		if (used_at(&t->ops[k], x))
 			return false;
 	return true;
 }
@@ -343,6 +337,9 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 	for (uint32_t k = fresh ? ir_val(t, x)->def + 1 : i; fresh && k < i;
 	     k++)
 		fresh = !escapes_at(t, &t->ops[k], x);
+	/* whether something may hold X by op K (unseen_by_calls), kept up
+	 * to date as K moves on */
+	bool held = !unseen_by_calls(t, x, i);
 	for (uint32_t k = i + 1; k < t->nops; k++) {
 		const ir_op *op = &t->ops[k];
 		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
@@ -350,8 +347,9 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 		    op->args[0] == x && same)
 			return op->args[1] != x;
 		bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
+		held = held || used_at(op, x);
 		if ((guard && !fresh && !sure_pass(t, op)) ||
-		    (pn_call_op(t, op) && !unseen_by_calls(t, x, k)) ||
+		    (pn_call_op(t, op) && held) ||
 		    ir_op_has((ir_opcode)op->opc, IRF_END) || same)
 			return false;
 		if (fresh ? escapes_at(t, op, x) : used_at(op, x))
