@@ -130,6 +130,7 @@ void hp_close(hp *h)
 	free(h->rkr);
 	free(h->retesc);
 	free(h->cells);
+	free(h->maytab);
 	free(h->li_val);
 	free(h->li_clean);
 	free(h->hint_out);

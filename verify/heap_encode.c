@@ -33,6 +33,102 @@ static bool is_input_or_null(const hp *h, Z3_ast a)
 	return false;
 }
 
+/* ---- what a reference may be ----------------------------------------------
+ *
+ * The points-to facts (htrace.pts, .other; heap_escape.c) say which fresh
+ * identities a reference value may be in a run of its trace: those of
+ * pts, and when it may be an object that is not fresh also every fresh
+ * object that had escaped when it was made (the world hands back only
+ * those).  The table keeps that set per term, the union when a term is
+ * the value of several references (each statement holds of the term's
+ * one value).  A read then skips a write whose address is fresh identity
+ * X when the read's address may not be X, and likewise a write through
+ * such an address when the read is of X: the two cells differ in every
+ * run, and the chains lose the if-then-else per identity that every
+ * call's havoc and every allocation add (docs/trust.md, "What a
+ * reference may be"). */
+
+static uint32_t may_slot(const hp *h, Z3_ast t)
+{
+	uint32_t i = (uint32_t)(((uintptr_t)t >> 4) * 2654435761u);
+	for (i &= h->maycap - 1; h->maytab[i].t && h->maytab[i].t != t;
+	     i = (i + 1) & (h->maycap - 1))
+		;
+	return i;
+}
+
+static bool may_grow(hp *h)
+{
+	uint32_t cap = h->maycap ? 2 * h->maycap : 256;
+	struct hmayent *old = h->maytab;
+	uint32_t ocap = h->maycap;
+	h->maytab = calloc(cap, sizeof *h->maytab);
+	if (!h->maytab) {
+		h->maytab = old;
+		return false;
+	}
+	h->maycap = cap;
+	for (uint32_t i = 0; i < ocap; i++)
+		if (old[i].t)
+			h->maytab[may_slot(h, old[i].t)] = old[i];
+	free(old);
+	return true;
+}
+
+/* States that the term T (a reference's value) is in every run NULL, an
+ * object that is not fresh, or an identity of MAY. */
+static void may_note(hp *h, Z3_ast t, hset may)
+{
+	if (2 * (h->mayn + 1) > h->maycap && !may_grow(h)) {
+		h->S.failed = true; /* out of memory: unknown */
+		return;
+	}
+	uint32_t i = may_slot(h, t);
+	if (h->maytab[i].t) {
+		h->maytab[i].may = hs_or(h->maytab[i].may, may);
+		return;
+	}
+	h->maytab[i] = (struct hmayent){t, may};
+	h->mayn++;
+}
+
+/* Records what reference V of E may be, when the op that made it set its
+ * facts. */
+static void note_facts(hp *h, htrace *e, ir_vid v)
+{
+	if (v == IR_NOVAL || !is_ref(e->t, v))
+		return;
+	e->taint |= !e->facts[v];
+	if (e->taint || !e->val[v])
+		return;
+	hset may = e->pts[v];
+	if (e->other[v])
+		may = hs_or(may, e->esc);
+	may_note(h, e->val[v], may);
+}
+
+static haddr addr_info(const hp *h, Z3_ast a)
+{
+	haddr r = {fresh_ident_of(h, a), false, hs_none()};
+	if (r.fresh != HP_NONE) {
+		r.known = true;
+		r.may = hs_one(r.fresh);
+	} else if (h->maycap) {
+		const struct hmayent *m = &h->maytab[may_slot(h, a)];
+		r.known = m->t == a;
+		r.may = m->may;
+	}
+	return r;
+}
+
+/* Whether A and B differ by the facts: one is a fresh identity the
+ * other may not be.  (NULL is no fresh identity.) */
+static bool apart_by_facts(haddr a, haddr b)
+{
+	return (a.fresh != HP_NONE && b.known && !hs_has(b.may, a.fresh)) ||
+	       (b.fresh != HP_NONE && a.known && !hs_has(a.may, b.fresh));
+}
+
 /* Whether the background constraints make the addresses A and B differ:
  * two fresh objects, or a fresh object and NULL or an input reference.
  * Only a shortcut that keeps the read terms small; anything else is left
@@ -59,6 +155,7 @@ static hmem mem_push(hp *h, hmem m, hnode n)
 		h->S.failed = true;
 		return m;
 	}
+	n.ai = addr_info(h, n.addr);
 	n.next = m.w;
 	*p = n;
 	m.w = p;
@@ -148,8 +245,10 @@ static Z3_ast range_value(hp *h, const hnode *w, Z3_ast ji, Z3_ast *when,
  * writes W over BASE. */
 static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 {
-	while (w &&
-	       (known_distinct(h, w->addr, j) || idx_distinct(h, w->idx, ji)))
+	haddr ja = addr_info(h, j);
+	while (w && ((w->addr != j && (apart_by_facts(ja, w->ai) ||
+				       known_distinct(h, w->addr, j))) ||
+		     idx_distinct(h, w->idx, ji)))
 		w = w->next;
 	if (!w)
 		return K(h, Z3_mk_select(h->z, base, cell_key(h, j, ji)));
@@ -222,9 +321,10 @@ static void normalize(hp *h, const htrace *e, hset mask, hmem *out)
 static Z3_ast type_of(hp *h, const htrace *e, uint32_t upto, Z3_ast t)
 {
 	Z3_ast ty = K(h, Z3_mk_app(h->z, h->tyfun, 1, &t));
+	haddr ta = addr_info(h, t);
 	for (uint32_t i = 0; i < upto; i++) {
 		uint32_t x = e->ident[i];
-		if (x == HP_NONE)
+		if (x == HP_NONE || (ta.known && !hs_has(ta.may, x)))
 			continue;
 		Z3_ast is = K(h, Z3_mk_eq(h->z, t, h->id[x].addr));
 		ty = K(h, Z3_mk_ite(h->z, is, h->id[x].clsv, ty));
@@ -355,6 +455,7 @@ static void enc_call(hp *h, htrace *e, uint32_t i)
 	e->val[op->result] = h->rkr[k];
 	e->pts[op->result] = hs_none();
 	e->other[op->result] = true;
+	e->facts[op->result] = true;
 	/* A string helper's string (ir_py_returns_string) is not NULL: the
 	 * original is defined where it is not; OPT's is not assumed. */
 	if (e == &h->ho && ir_py_returns_string(e->t, op))
@@ -447,6 +548,7 @@ static void enc_pure(hp *h, htrace *e, uint32_t i)
 	if (op->kind == 'r') {
 		e->pts[op->result] = hs_none();
 		e->other[op->result] = true;
+		e->facts[op->result] = true;
 		h->li_val[h->nli] = e->val[op->result];
 		/* The JIT frame exists before the trace runs, and so does
 		 * the thread's ExecutionContext that threadlocalref_get
@@ -660,6 +762,7 @@ static bool enc_cond(hp *h, htrace *e, uint32_t i)
 		e->val[op->result] = x;
 		e->pts[op->result] = e->pts[op->args[0]];
 		e->other[op->result] = e->other[op->args[0]];
+		e->facts[op->result] = e->facts[op->args[0]];
 	}
 	return true;
 }
@@ -754,6 +857,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 		uint32_t x = e->ident[i];
 		e->val[op->result] = h->id[x].addr;
 		e->pts[op->result] = hs_one(x);
+		e->facts[op->result] = true;
 		for (uint32_t g = 0; g < h->nf; g++)
 			e->cur[g] = mem_write(h, e->cur[g], NULL, h->id[x].addr,
 					      zc_bv(&h->S, 64, 0));
@@ -768,6 +872,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 			nonneg_length(h, f, a[0]);
 		nonnull_field(h, e, f, i, a[0]);
 		hp_load_facts(e, f, op->args[0], op->result);
+		e->facts[op->result] = e->facts[op->args[0]];
 		if (op->opc == IR_GETFIELD_GC_R) {
 			hp_note_read(e, i, f);
 			/* No call changes an immutable field of an object
@@ -797,6 +902,7 @@ static void enc_heap_op(hp *h, htrace *e, uint32_t i, const Z3_ast *a)
 					 ? from_word(h, narrow_item(h, f, sel))
 					 : sel;
 		hp_load_facts(e, f, op->args[0], op->result);
+		e->facts[op->result] = e->facts[op->args[0]];
 		if (op->opc == IR_GETARRAYITEM_GC_R) {
 			e->lf[e->nloads] = f;
 			e->lk[e->nloads] = base_call(h, e, f);
@@ -843,6 +949,7 @@ jp_status hp_enc_one(hp *h, htrace *e)
 		const ir_value *x = ir_val(t, v);
 		e->other[v] = x->kind == 'r' && (x->tag == IR_VAL_INPUT ||
 						 x->tag == IR_VAL_CONST_PTR);
+		e->facts[v] = e->other[v] || x->tag == IR_VAL_CONST_NULL;
 		if (x->tag == IR_VAL_INPUT)
 			e->val[v] = h->vars[x->def];
 		else if (x->tag == IR_VAL_CONST_INT)
@@ -851,6 +958,8 @@ jp_status hp_enc_one(hp *h, htrace *e)
 			e->val[v] = zc_bv(&h->S, 64, 0);
 		else if (x->tag == IR_VAL_CONST_PTR)
 			e->val[v] = hp_cptr_addr(h, t->strs[x->name]);
+		if (x->tag != IR_VAL_OP)
+			note_facts(h, e, v);
 	}
 	for (uint32_t f = 0; f < h->nf; f++)
 		e->cur[f] = (hmem){h->f[f].h0, NULL};
@@ -877,6 +986,7 @@ jp_status hp_enc_one(hp *h, htrace *e)
 			if (st)
 				return st;
 		}
+		note_facts(h, e, op->result);
 	}
 	if (h->S.failed || zc_failed())
 		return zc_failed()
@@ -897,6 +1007,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	e->ovf = calloc(no, sizeof *e->ovf);
 	e->nn = calloc(no, sizeof *e->nn);
 	e->other = calloc(nv, sizeof *e->other);
+	e->facts = calloc(nv, sizeof *e->facts);
 	e->geso = calloc(no, sizeof *e->geso);
 	e->gheap = calloc(no * nf, sizeof *e->gheap);
 	e->callop = calloc(nc, sizeof *e->callop);
@@ -926,7 +1037,7 @@ bool hp_trace_alloc(hp *h, htrace *e, const ir_trace *t)
 	    !e->val || !e->bval || !e->pts || !e->pass || !e->ovf || !e->geso ||
 	    !e->gheap || !e->callop || !e->callesc || !e->callplain ||
 	    !e->cheap || !e->eheap || !e->cur || !e->ident || !e->pend ||
-	    !e->rdseen || !e->rdpend)
+	    !e->rdseen || !e->rdpend || !e->facts)
 		return false;
 	for (size_t i = 0; i < no; i++)
 		e->ident[i] = HP_NONE;
@@ -963,4 +1074,5 @@ void hp_trace_free(htrace *e)
 	free(e->items);
 	free(e->nn);
 	free(e->other);
+	free(e->facts);
 }

@@ -165,6 +165,16 @@ typedef struct hcptr {
 	Z3_ast addr;
 } hcptr;
 
+/* What the points-to facts say a reference term may be (addr_info,
+ * heap_encode.c): FRESH, the fresh identity whose address it is (HP_NONE:
+ * none); KNOWN, whether MAY is known: in every run its value is NULL, an object
+ * that is not fresh, or the address of an identity in MAY. */
+typedef struct haddr {
+	uint32_t fresh;
+	bool known;
+	hset may;
+} haddr;
+
 /* One write to a field: where COND holds (NULL: always), the cell at ADDR
  * becomes VAL.  A heap state of one field is an immutable list of writes,
  * newest first, over a base array that is only ever read.  Reads expand
@@ -174,6 +184,7 @@ typedef struct hcptr {
  * are gone. */
 typedef struct hnode {
 	Z3_ast cond, addr, val;
+	haddr ai; /* what ADDR may be, for read_from */
 	/* The index of an item write; NULL: every cell of the object at ADDR
 	 * (a plain field's one cell, or all items of an indexed field). */
 	Z3_ast idx;
@@ -209,8 +220,15 @@ typedef struct htrace {
 	 * through something that may be NULL (else NULL): the op is defined
 	 * exactly where it holds. */
 	Z3_ast *nn;
-	uint32_t *ident;  /* per op: identity of an allocation */
-	hset *pts;	  /* per vid: fresh identities it may be */
+	uint32_t *ident; /* per op: identity of an allocation */
+	hset *pts;	 /* per vid: fresh identities it may be */
+	/* Per vid: its pts and other were set by the op that made it (or
+	 * it is an input or a ConstPtr), so note_facts (heap_encode.c) may
+	 * state them. */
+	bool *facts;
+	/* A reference without facts was made: from then on note_facts
+	 * states nothing of E's references (their facts may miss it). */
+	bool taint;
 	hset *geso;	  /* per op: escaped identities at a failing guard */
 	hmem *gheap;	  /* per op * nf: normalized heap at a guard */
 	uint32_t ncalls;  /* calls made */
@@ -364,6 +382,14 @@ typedef struct hp {
 	 * (nonnull_field). */
 	hcellfact *cells;
 	uint32_t ncells, capcells;
+	/* What reference terms may be (note_facts, heap_encode.c): an
+	 * open-addressing table keyed by the term, MAYCAP a power of two (0:
+	 * empty). */
+	struct hmayent {
+		Z3_ast t;
+		hset may;
+	} * maytab;
+	uint32_t maycap, mayn;
 	arena nodes;	       /* the hnode lists */
 	hlist Q;	       /* the obligations (hp_obligations) */
 	const uint32_t *match; /* per OPT op: its ORIG guard (the pairing) */
