@@ -37,7 +37,9 @@
  *    has one kind).  Stores are not array stores: a heap
  *    state is a list of writes over an array that is only read, and a
  *    read is an if-then-else chain over the writes (Z3's array theory is
- *    slow on select-over-store chains);
+ *    slow on select-over-store chains), without the writes whose cell
+ *    differs by the points-to facts: a fresh object the other address
+ *    may not be (heap_encode.c, addr_info; docs/trust.md);
  *  - array items (getarrayitem_gc_*, setarrayitem_gc): one array per
  *    item descr, Array(BV128 -> BV64) keyed by the concatenation of the
  *    address and the index word, so item (p, i) is one cell at any index
