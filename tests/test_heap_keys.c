@@ -240,7 +240,8 @@ static int proof_queries(const char *orig, const char *opt)
  * at a fresh object that had not escaped, so the original's read is the
  * optimized trace's term (no solver query); a reference that may be a fresh
  * object still sees that object's writes: one loaded from where the
- * trace stored it, one a call returns after the object escaped. */
+ * trace stored it, one loaded after a call escaped it (whether the call
+ * wrote the field or kept it), one a call returns after it escaped. */
 static void test_addr_facts(void)
 {
 	const char *body = "escape_n()\np2 = getfield_gc_r(p0, descr=g)\n"
@@ -261,6 +262,26 @@ static void test_addr_facts(void)
 	snprintf(a, sizeof a, "%sfinish(i4)\n", held);
 	snprintf(b, sizeof b, "%sfinish(0)\n", held);
 	CHECK(solver_verdict(a, b) == VER_REFUTED);
+	/* p3 may be p1: stored into p0 before a call that escaped it but
+	 * kept the field (no call wrote p1 there), or written there by a
+	 * call after p1 escaped.  Either way a store through p3 may change
+	 * p1 (after the call, p1's field is the world's: i8). */
+	const char *tail = "p3 = getfield_gc_r(p0, descr=<FieldP W.f 8>)\n"
+			   "i8 = getfield_gc_i(p1, descr=<FieldS W.h 8>)\n"
+			   "setfield_gc(p3, i9, descr=<FieldS W.h 8>)\n"
+			   "i4 = getfield_gc_i(p1, descr=<FieldS W.h 8>)\n";
+	const char *heads[2] = {
+	    "[p0, p6, p7, i9]\np1 = new(descr=T)\n"
+	    "setfield_gc(p0, p1, descr=<FieldP W.f 8>)\n"
+	    "call_n(ConstClass(g), p0, descr=<Callv 0 r EF=5 keeps=W.f>)\n"
+	    "setfield_gc(p6, p7, descr=<FieldP W.f 8>)\n",
+	    "[p0, p6, p7, i9]\np1 = new(descr=T)\n"
+	    "call_n(ConstClass(g), p1, descr=<Callv 0 r EF=5>)\n"};
+	for (int k = 0; k < 2; k++) {
+		snprintf(a, sizeof a, "%s%sfinish(i4)\n", heads[k], tail);
+		snprintf(b, sizeof b, "%s%sfinish(i8)\n", heads[k], tail);
+		CHECK(solver_verdict(a, b) == VER_REFUTED);
+	}
 	/* p5 may be p1, which escaped before the call. */
 	const char *ret = "[i9]\np1 = new(descr=T)\nescape_n(p1)\n"
 			  "p5 = my_call()\nsetfield_gc(p1, 7, descr=f)\n"
