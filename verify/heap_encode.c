@@ -121,28 +121,21 @@ static haddr addr_info(const hp *h, Z3_ast a)
 	return r;
 }
 
-/* Whether A and B differ by the facts: one is a fresh identity the
- * other may not be.  (NULL is no fresh identity.) */
-static bool apart_by_facts(haddr a, haddr b)
-{
-	return (a.fresh != HP_NONE && b.known && !hs_has(b.may, a.fresh)) ||
-	       (b.fresh != HP_NONE && a.known && !hs_has(a.may, b.fresh));
-}
-
-/* Whether the background constraints make the addresses A and B differ:
- * two fresh objects, or a fresh object and NULL or an input reference.
- * Only a shortcut that keeps the read terms small; anything else is left
- * to the solver. */
-static bool known_distinct(const hp *h, Z3_ast a, Z3_ast b)
+/* Whether the addresses A and B (AI, BI: what addr_info says of them)
+ * differ in every run: one is a fresh identity the other may not be (the
+ * facts; two fresh objects among them), or a fresh object and NULL or an
+ * input reference (the background constraints).  Only a shortcut that
+ * keeps the read terms small; anything else is left to the solver. */
+static bool addrs_apart(const hp *h, Z3_ast a, haddr ai, Z3_ast b, haddr bi)
 {
 	if (a == b)
 		return false;
-	uint32_t x = fresh_ident_of(h, a), y = fresh_ident_of(h, b);
-	if (x != HP_NONE && y != HP_NONE)
+	if ((ai.fresh != HP_NONE && bi.known && !hs_has(bi.may, ai.fresh)) ||
+	    (bi.fresh != HP_NONE && ai.known && !hs_has(ai.may, bi.fresh)))
 		return true;
-	if (x != HP_NONE)
+	if (ai.fresh != HP_NONE)
 		return is_input_or_null(h, b);
-	if (y != HP_NONE)
+	if (bi.fresh != HP_NONE)
 		return is_input_or_null(h, a);
 	return false;
 }
@@ -242,12 +235,11 @@ static Z3_ast range_value(hp *h, const hnode *w, Z3_ast ji, Z3_ast *when,
 }
 
 /* The value of the cell (J, JI) (JI NULL for a plain field) after the
- * writes W over BASE. */
-static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
+ * writes W over BASE; JA is addr_info of J, asked once per read. */
+static Z3_ast read_at(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji,
+		      haddr ja)
 {
-	haddr ja = addr_info(h, j);
-	while (w && ((w->addr != j && (apart_by_facts(ja, w->ai) ||
-				       known_distinct(h, w->addr, j))) ||
+	while (w && (addrs_apart(h, w->addr, w->ai, j, ja) ||
 		     idx_distinct(h, w->idx, ji)))
 		w = w->next;
 	if (!w)
@@ -262,10 +254,10 @@ static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 		wv = w->copy ? read_from(h, w->fbase, w->fw, w->addr, ji)
 			     : w->val;
 	if (skip)
-		return read_from(h, base, w->next, j, ji);
+		return read_at(h, base, w->next, j, ji, ja);
 	if (w->addr == j && (!w->idx || w->idx == ji) && !when)
 		return wv;
-	Z3_ast rest = read_from(h, base, w->next, j, ji);
+	Z3_ast rest = read_at(h, base, w->next, j, ji, ja);
 	if (rest == wv)
 		return rest;
 	Z3_ast c[3];
@@ -278,6 +270,11 @@ static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
 		c[n++] = K(h, Z3_mk_eq(h->z, w->idx, ji));
 	Z3_ast cc = n == 1 ? c[0] : K(h, Z3_mk_and(h->z, n, c));
 	return K(h, Z3_mk_ite(h->z, cc, wv, rest));
+}
+
+static Z3_ast read_from(hp *h, Z3_ast base, const hnode *w, Z3_ast j, Z3_ast ji)
+{
+	return read_at(h, base, w, j, ji, addr_info(h, j));
 }
 
 static Z3_ast mem_read(hp *h, hmem m, Z3_ast j)
