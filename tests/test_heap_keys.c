@@ -157,26 +157,36 @@ static void test_fresh_numerals(void)
 	CHECK(symbolic_fresh(toy, lost) > 0);
 }
 
+/* Checks the pair ORIG, OPT in context X under OPTS: true when the check
+ * ran and proved it, *R then filled (the caller frees it). */
+static bool proved_in(ver_ctx *x, const char *orig, const char *opt,
+		      const ver_opts *opts, ver_result *r)
+{
+	ir_trace *o = orig ? parse(orig) : NULL, *p = opt ? parse(opt) : NULL;
+	jp_err err;
+	bool ran = o && p && !ver_check(x, o, p, opts, r, &err);
+	bool proved = ran && r->verdict == VER_PROVED;
+	ir_trace_free(o);
+	ir_trace_free(p);
+	if (ran && !proved)
+		ver_result_free(r);
+	return proved;
+}
+
 /* How output 0 of the pair ORIG, OPT is settled in context X (-1 when the
  * pair is not proved). */
 static int out0_how(ver_ctx *x, const char *orig, const char *opt)
 {
-	ir_trace *o = orig ? parse(orig) : NULL, *p = opt ? parse(opt) : NULL;
-	int how = -1;
 	ver_opts opts = ver_default_opts();
 	opts.timeout_ms = 20000;
 	ver_result r;
-	jp_err err;
-	if (o && p && !ver_check(x, o, p, &opts, &r, &err)) {
-		for (uint32_t i = 0; i < r.nobl; i++)
-			if (!strcmp(r.obl[i].what, "output 0 (same value)"))
-				how = (int)r.obl[i].how;
-		if (r.verdict != VER_PROVED)
-			how = -1;
-		ver_result_free(&r);
-	}
-	ir_trace_free(o);
-	ir_trace_free(p);
+	if (!proved_in(x, orig, opt, &opts, &r))
+		return -1;
+	int how = -1;
+	for (uint32_t i = 0; i < r.nobl; i++)
+		if (!strcmp(r.obl[i].what, "output 0 (same value)"))
+			how = (int)r.obl[i].how;
+	ver_result_free(&r);
 	return how;
 }
 
@@ -219,19 +229,13 @@ static void test_copy_index_terms(void)
  * when the pair is not proved. */
 static int proof_queries(const char *orig, const char *opt)
 {
-	ir_trace *o = parse(orig), *p = parse(opt);
-	int n = -1;
 	ver_opts opts = ver_default_opts();
 	opts.screen_inputs = 0;
 	ver_result r;
-	jp_err err;
-	if (o && p && !ver_check(C, o, p, &opts, &r, &err)) {
-		if (r.verdict == VER_PROVED)
-			n = (int)r.solver_calls;
-		ver_result_free(&r);
-	}
-	ir_trace_free(o);
-	ir_trace_free(p);
+	if (!proved_in(C, orig, opt, &opts, &r))
+		return -1;
+	int n = (int)r.solver_calls;
+	ver_result_free(&r);
 	return n;
 }
 
