@@ -291,18 +291,18 @@ static bool escapes_at(const ir_trace *t, const ir_op *op, ir_vid x)
 /* Whether op I of T is a store that PyPy's optimizer drops because a
  * later store of the same field of the same object overwrites it before
  * anything could see it: no guard (an exit shows the heap) but one that
- * passes on every run (sure_pass), no call, no read of the field, no
- * other use of the object than accesses of its other fields (a new list's
- * strategy set twice).  An object the trace allocated may also pass
- * guards, and be stored into another such object, between the stores:
- * the optimizer keeps it virtual there, its fields at an exit go into
- * the resume data the log does not print, and the heap model leaves out
- * fresh objects nothing outside has reached (since session 37: a list
- * json_pretty makes empty, pushes on an inlined frame's stack and fills
- * before the call_assembler that takes the frame).  A role whose occurrences
- * the traces have in different numbers is tried again without such stores
- * (unite_live); a name left out stays apart, which only proves less.
- * An item of an array the trace allocated, at a constant index, is
+ * passes on every run (sure_pass), no call, no read of the field (of an
+ * object that may be this one: older_than), no other use of the object
+ * than accesses of its other fields (a new list's strategy set twice).  An
+ * object the trace allocated may also pass guards, and be stored into another
+ * such object, between the stores: the optimizer keeps it virtual there, its
+ * fields at an exit go into the resume data the log does not print, and the
+ * heap model leaves out fresh objects nothing outside has reached (since
+ * session 37: a list json_pretty makes empty, pushes on an inlined frame's
+ * stack and fills before the call_assembler that takes the frame).  A role
+ * whose occurrences the traces have in different numbers is tried again without
+ * such stores (unite_live); a name left out stays apart, which only proves
+ * less. An item of an array the trace allocated, at a constant index, is
  * dropped the same way (item_overwritten). */
 static bool item_overwritten(const ir_trace *t, uint32_t i);
 
@@ -322,6 +322,17 @@ static bool unseen_by_calls(const ir_trace *t, ir_vid x, uint32_t at)
 		if (used_at(&t->ops[k], x))
 			return false;
 	return true;
+}
+
+/* Whether V, a value of T, existed before X, an object T allocated, was
+ * made: an input, a constant, or the result of an earlier op.  A new
+ * object is none of those, so an access through V is no access of X
+ * (bignum_digits' loop reads the strategy of the list it iterates over
+ * between the two stores of a new list's strategy). */
+static bool older_than(const ir_trace *t, ir_vid v, ir_vid x)
+{
+	uint32_t d = ir_defop(t, v);
+	return ir_allocated(t, x) && (d == UINT32_MAX || d < ir_defop(t, x));
 }
 
 static bool overwritten(const ir_trace *t, uint32_t i)
@@ -346,6 +357,10 @@ static bool overwritten(const ir_trace *t, uint32_t i)
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 &&
 		    op->args[0] == x && same)
 			return op->args[1] != x;
+		/* the field of an object that is not X */
+		if (same && op->nargs > 0 && !used_at(op, x) &&
+		    older_than(t, op->args[0], x))
+			same = false;
 		bool guard = ir_op_has((ir_opcode)op->opc, IRF_GUARD);
 		held = held || used_at(op, x);
 		if ((guard && !fresh && !sure_pass(t, op)) ||
