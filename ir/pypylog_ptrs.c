@@ -37,9 +37,50 @@ uint64_t pl_hash_text(const char *s)
 	return h;
 }
 
+/* Whether V of T is an integer the trace fixes, in *C: a constant; the
+ * length of an array the trace allocated, which it set to a constant
+ * (no op changes a length: docs/semantics.md, "Arrays"); or the sum or
+ * difference of two such, DEPTH levels deep.  An optimizer computes
+ * such an index as the constant: trycount's error message joins five
+ * strings, the original putting the last at its list's length minus
+ * one, the optimized trace at 4. */
+static bool known_int(const ir_trace *t, ir_vid v, int depth, uint64_t *c)
+{
+	const ir_value *x = ir_val(t, v);
+	if (x->tag == IR_VAL_CONST_INT) {
+		*c = x->cval;
+		return true;
+	}
+	if (x->tag != IR_VAL_OP || depth <= 0)
+		return false;
+	const ir_op *op = &t->ops[x->def];
+	uint64_t a, b;
+	if ((op->opc == IR_INT_ADD || op->opc == IR_INT_SUB) &&
+	    op->nargs == 2 && known_int(t, op->args[0], depth - 1, &a) &&
+	    known_int(t, op->args[1], depth - 1, &b)) {
+		*c = op->opc == IR_INT_ADD ? a + b : a - b;
+		return true;
+	}
+	if (op->opc != IR_GETFIELD_GC_I || op->nargs != 1 || !op->descr ||
+	    !ir_descr_is_length(ir_strtext(t, op->descr)) ||
+	    !ir_allocated(t, op->args[0]))
+		return false;
+	for (uint32_t i = ir_defop(t, op->args[0]) + 1; i < x->def; i++) {
+		const ir_op *s = &t->ops[i];
+		if (s->opc == IR_SETFIELD_GC && s->nargs == 2 &&
+		    s->args[0] == op->args[0] && s->descr &&
+		    !strcmp(ir_strtext(t, s->descr), ir_strtext(t, op->descr)))
+			return known_int(t, s->args[1], 0, c);
+	}
+	return false;
+}
+
 uint64_t pl_val_sig(const ir_trace *t, ir_vid v, int depth)
 {
 	const ir_value *x = ir_val(t, v);
+	uint64_t c;
+	if (x->tag == IR_VAL_OP && known_int(t, v, 3, &c))
+		return pl_mix(2, c);
 	switch ((ir_valtag)x->tag) {
 	case IR_VAL_INPUT: return pl_mix(1, x->def);
 	case IR_VAL_CONST_INT: return pl_mix(2, x->cval);

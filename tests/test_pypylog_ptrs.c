@@ -848,6 +848,55 @@ static void test_store_past_older_read(void)
 	}
 }
 
+/* An item stored at an index the trace computes from the length of an
+ * array it made with a constant length: the optimizer computes that
+ * index as the constant, and the roles compare it so (known_int).  A
+ * second array stored between, in the optimized trace after, leaves the
+ * order of the constants different in the two traces, so no pairing by
+ * order finds it. */
+static void test_index_from_length(void)
+{
+	pl_log log;
+	if (!read_one("p1 = new(descr=<ArrayP 8>)\n"
+		      "setfield_gc(p1, 2, descr=<ArrayP 8>.length)\n"
+		      "setarrayitem_gc(p1, 0, ConstPtr(ptr2), "
+		      "descr=<ArrayP 8>)\n"
+		      "p7 = new(descr=<ArrayP 8>)\n"
+		      "setfield_gc(p7, 1, descr=<ArrayP 8>.length)\n"
+		      "setarrayitem_gc(p7, 0, ConstPtr(ptr8), "
+		      "descr=<ArrayP 8>)\n"
+		      "i3 = getfield_gc_i(p1, descr=<ArrayP 8>.length)\n"
+		      "i4 = int_add(i3, -1)\n"
+		      "setarrayitem_gc(p1, i4, ConstPtr(ptr5), "
+		      "descr=<ArrayP 8>)\n"
+		      "p6 = call_r(ConstClass(join), p1, p7, "
+		      "descr=<Callr 8 rr EF=5>)\n"
+		      "finish(p6)\n",
+		      "+1: p11 = new(descr=<ArrayP 8>)\n"
+		      "+2: setfield_gc(p11, 2, descr=<ArrayP 8>.length)\n"
+		      "+3: setarrayitem_gc(p11, 0, ConstPtr(ptr12), "
+		      "descr=<ArrayP 8>)\n"
+		      "+4: setarrayitem_gc(p11, 1, ConstPtr(ptr13), "
+		      "descr=<ArrayP 8>)\n"
+		      "+5: p17 = new(descr=<ArrayP 8>)\n"
+		      "+6: setfield_gc(p17, 1, descr=<ArrayP 8>.length)\n"
+		      "+7: setarrayitem_gc(p17, 0, ConstPtr(ptr18), "
+		      "descr=<ArrayP 8>)\n"
+		      "+8: p14 = call_r(ConstClass(join), p11, p17, "
+		      "descr=<Callr 8 rr EF=5>)\n"
+		      "+9: finish(p14)\n",
+		      &log))
+		return;
+	const ir_trace *t = log.pairs[0].opt;
+	const char *want[] = {"ptr2", "ptr5", "ptr8"};
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < t->nops; i++)
+		if (t->ops[i].opc == IR_SETARRAYITEM_GC && k < 3)
+			k += is_ptr(ir_valname(t, t->ops[i].args[2]), want[k]);
+	CHECK(k == 3);
+	pl_free(&log);
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -868,5 +917,6 @@ int main(void)
 	test_first_order();
 	test_first_order_mid();
 	test_store_past_older_read();
+	test_index_from_length();
 	return check_summary("test_pypylog_ptrs");
 }
