@@ -214,10 +214,38 @@ bool pn_call_op(const ir_trace *t, const ir_op *op)
 	       ir_pycall_of(t, op) == IR_PYCALL_OPAQUE;
 }
 
+/* What V holds when it reads a field of an object (getfield_gc_r) that
+ * the trace last stored, through the same value with no call between (a
+ * raw read is none), with no store of that field through any other value
+ * between: the value stored; else V.  A loop whose first iteration puts
+ * a new instance into a global cell reads it back from the cell in the
+ * second (points' loop). */
+static ir_vid forwarded(const ir_trace *t, ir_vid v)
+{
+	const ir_value *x = ir_val(t, v);
+	if (x->tag != IR_VAL_OP)
+		return v;
+	const ir_op *rd = &t->ops[x->def];
+	if (rd->opc != IR_GETFIELD_GC_R || rd->nargs != 1 || !rd->descr)
+		return v;
+	const char *d = ir_strtext(t, rd->descr);
+	for (uint32_t i = x->def; i-- > 0;) {
+		const ir_op *op = &t->ops[i];
+		if (pn_call_op(t, op) && !pl_is_raw_read(t, op))
+			return v;
+		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 && op->descr &&
+		    !strcmp(ir_strtext(t, op->descr), d))
+			return op->args[0] == rd->args[0] ? op->args[1] : v;
+	}
+	return v;
+}
+
 /* The ConstPtr that V, read at op AT, holds when V is a field read whose
  * field the trace last set to a ConstPtr, with no call between (which
  * could write it; a raw read cannot): a store into an object the trace
- * allocated (stores into other objects cannot reach it), or, with no
+ * allocated (stores into other objects cannot reach it), or into one the
+ * read's object is forwarded to (with no store of that field through
+ * any other value between), or, with no
  * store of that field through any other object between, a
  * guard_value of an earlier read of the same field of the same object
  * (a loop's second iteration reads again the map of the object the first
@@ -233,7 +261,14 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 	if (rd->opc != IR_GETFIELD_GC_R || rd->nargs != 1 || !rd->descr ||
 	    x->def > at)
 		return IR_NOVAL;
-	bool fresh = ir_allocated(t, rd->args[0]);
+	/* the object read: an allocation the trace stored where it is read
+	 * from counts as that allocation, but then no store of the field
+	 * through another value, which may be another name of it */
+	ir_vid o = rd->args[0], f = forwarded(t, o);
+	bool via = f != o && ir_allocated(t, f);
+	if (via)
+		o = f;
+	bool fresh = !via && ir_allocated(t, o);
 	const char *d = ir_strtext(t, rd->descr);
 	for (uint32_t i = x->def; i-- > 0;) {
 		const ir_op *op = &t->ops[i];
@@ -241,15 +276,15 @@ static ir_vid stored_const(const ir_trace *t, ir_vid v, uint32_t at)
 			return IR_NOVAL;
 		bool same = op->descr && !strcmp(ir_strtext(t, op->descr), d);
 		if (op->opc == IR_SETFIELD_GC && op->nargs == 2 && same) {
-			if (op->args[0] == rd->args[0])
+			if (op->args[0] == o)
 				return pl_cptr_name(t, op->args[1])
 					   ? op->args[1]
 					   : IR_NOVAL;
 			if (!fresh)
 				return IR_NOVAL; /* may be the object */
 		}
-		if (!fresh && op->opc == IR_GETFIELD_GC_R && op->nargs == 1 &&
-		    same && op->args[0] == rd->args[0]) {
+		if (!fresh && !via && op->opc == IR_GETFIELD_GC_R &&
+		    op->nargs == 1 && same && op->args[0] == o) {
 			ir_vid k = pl_pinned(t, op->result, i + 1, x->def);
 			if (k != IR_NOVAL)
 				return k;

@@ -848,6 +848,36 @@ static void test_store_past_older_read(void)
 	}
 }
 
+#define CELL                                                                   \
+	"descr=<FieldP pypy.objspace.std.typeobject.ObjectMutableCell."        \
+	"inst_w_value 8>)\n"
+
+/* A new instance put into a global cell and read back out of it, its map
+ * promoted (points' loop: the second iteration reads what the first one
+ * stored): on the recorded run the guard passed, so the constant it
+ * promotes is the one stored (stored_const through forwarded).  Not
+ * across a call, which may write the cell. */
+static void test_map_through_cell(void)
+{
+	for (int call = 0; call < 2; call++) {
+		char orig[900];
+		snprintf(orig, sizeof orig,
+			 "p1 = new_with_vtable(descr=W_Obj)\n"
+			 "setfield_gc(p1, ConstPtr(ptr2), " MAP
+			 "setfield_gc(ConstPtr(ptr3), p1, " CELL "%s"
+			 "p4 = getfield_gc_r(ConstPtr(ptr3), " CELL
+			 "p5 = getfield_gc_r(p4, " MAP
+			 "guard_value(p5, ConstPtr(ptr6))\n"
+			 "finish(p4)\n",
+			 call ? CALLF : "");
+		pl_log log;
+		if (!read_one(orig, "+1: finish(p10)\n", &log))
+			return;
+		CHECK(guards_ptr(log.pairs[0].orig, 0, call ? "ptr6" : "ptr2"));
+		pl_free(&log);
+	}
+}
+
 /* An item stored at an index the trace computes from the length of an
  * array it made with a constant length: the optimizer computes that
  * index as the constant, and the roles compare it so (known_int).  A
@@ -917,6 +947,7 @@ int main(void)
 	test_first_order();
 	test_first_order_mid();
 	test_store_past_older_read();
+	test_map_through_cell();
 	test_index_from_length();
 	return check_summary("test_pypylog_ptrs");
 }
