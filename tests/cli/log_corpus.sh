@@ -1057,6 +1057,32 @@ sed 's/^p3 = getfield_gc_r(p0/call_n(ConstClass(f), descr=<Callv 0 EF=5>)\n&/
 [ "$(grep -c call_n "$tmp/rs2.log")" -eq 2 ] || bad "restored_store: the edit did not apply"
 log_has "restored_store across a call" '^bridge 0x7f0000150001 .* unknown' "$tmp/rs2.log"
 
+# A new list's strategy stored twice with a read of another list's
+# strategy between: an input is not the new list, so the first store is
+# dropped unseen and the optimized trace's constant is the second one
+# (bignum_digits).  Not with --ptrs-apart.
+log_has store_past_older_read '^bridge 0x7f0000160001 .* proved .*1 ConstPtr identity' \
+  "$C/store_past_older_read.log"
+log_has "store_past_older_read --ptrs-apart" '^bridge 0x7f0000160001 .* unknown' \
+  --ptrs-apart "$C/store_past_older_read.log"
+
+# A loop that puts a new instance into a global cell: its second
+# iteration promotes the map of what it reads back out of the cell, the
+# map the first one gave it (points).  Not across a call, which may
+# write the cell.
+log_has map_through_cell '^loop 1 .* proved .*ConstPtr identities' \
+  "$C/map_through_cell.log"
+sed '/^[+0-9: ]*setfield_gc(ConstPtr(ptr[0-9]*), p[0-9]*, descr=<FieldP pypy.objspace.std.typeobject.ObjectMutableCell/a +85: call_n(ConstClass(f), descr=<Callv 0 EF=5>)' \
+  "$C/map_through_cell.log" >"$tmp/mc2.log"
+[ "$(grep -c call_n "$tmp/mc2.log")" -eq 3 ] || bad "map_through_cell: the edit did not apply"
+log_has "map_through_cell across a call" '^loop 1 .* unknown' "$tmp/mc2.log"
+
+# An item stored at the length of a new array minus one, where the
+# optimized trace stores at the constant index (trycount's error
+# message): the roles compare the index as that constant.
+log_has index_from_length '^bridge 0x7f0000180001 .* proved .*3 ConstPtr identities' \
+  "$C/index_from_length.log"
+
 # A dict lookup for a store that repeats an earlier lookup of the same
 # dict and key, whose index was checked >= 0: the optimized trace takes
 # the first index (PyPy's lookup cache; b_dictcount's d[k] = d[k] + 1)
