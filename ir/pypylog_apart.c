@@ -78,7 +78,8 @@ static uint64_t role_of(const ir_trace *t, uint32_t opi, uint32_t j,
 }
 
 /* What becomes of the allocation X of T after op FROM: the calls after
- * FROM it is passed to, with the position, the arrays it is stored into
+ * FROM it is passed to, with the position (not a force_virtualizable of
+ * it: ir_py_clears_vable), the arrays it is stored into
  * as an item (their descr), and (DEPTH more levels) the fields of
  * allocations it is stored into anywhere, with their fates. */
 static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
@@ -87,8 +88,13 @@ static uint64_t obj_fate(const ir_trace *t, ir_vid x, uint32_t from, int depth)
 	for (uint32_t i = 0; i < t->nops; i++) {
 		const ir_op *c = &t->ops[i];
 		if (ir_op_has((ir_opcode)c->opc, IRF_CALL)) {
-			if (i <= from)
-				continue; /* it did not see the constant */
+			uint32_t cond;
+			/* it did not see the constant; or a frame's
+			 * force_virtualizable, which PyPy drops for a frame
+			 * it keeps virtual (bowling_score's bridge) */
+			if (i <= from ||
+			    ir_py_clears_vable(t, c, &cond) != UINT32_MAX)
+				continue;
 			for (uint32_t j = 0; j < c->nargs; j++)
 				if (c->args[j] == x)
 					h = pl_mix(pl_mix(h, c->opc), j);
