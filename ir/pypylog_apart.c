@@ -338,6 +338,78 @@ static const ir_vid *run_ptrs(ptr_names *pn, const ir_trace *o)
 	return pn->runptr;
 }
 
+/* Whether op K of T stores into the place op I of U stores into, by role:
+ * the same op and descr, the holder's role H (holder_role) and the same
+ * constant index. */
+static bool in_place_of(const ir_trace *t, uint32_t k, const ir_trace *u,
+			uint32_t i, uint64_t h)
+{
+	const ir_op *a = &t->ops[k], *b = &u->ops[i];
+	uint64_t x, y;
+	return a->opc == IR_SETARRAYITEM_GC && a->nargs == 3 && a->descr &&
+	       b->descr &&
+	       !strcmp(ir_strtext(t, a->descr), ir_strtext(u, b->descr)) &&
+	       holder_role(t, k, 2) == h && pl_const_index(t, a, &x) &&
+	       pl_const_index(u, b, &y) && x == y;
+}
+
+/* The last op of T in [FROM, TO) that stores into the place of op I of
+ * U (in_place_of, role H), or UINT32_MAX. */
+static uint32_t last_in_place(const ir_trace *t, const ir_trace *u, uint32_t i,
+			      uint64_t h, uint32_t from, uint32_t to)
+{
+	for (uint32_t k = to; k-- > from;)
+		if (in_place_of(t, k, u, i, h))
+			return k;
+	return UINT32_MAX;
+}
+
+/* ORIG's constant in the place OPT's op I stores a constant into -- an
+ * item at a constant index of an array the trace did not make (a
+ * frame's locals and value stack) -- when the next call both traces make
+ * comes: ORIG's last store there between the calls both make before and
+ * after op I, when op I is OPT's last there before that call (the calls
+ * paired as pl_paired_calls pairs them, only when no other pairing could
+ * be: pl_calls_forced).  The call may read the slot, so both traces have
+ * the same object there.  PyPy writes a slot of the frame it keeps once
+ * per stretch, where the recording pushed and popped several constants
+ * through it (anagram_groups' bridges); UINT32_MAX otherwise. */
+static uint32_t item_at_call(ptr_names *pn, const pl_pair *p, uint32_t i,
+			     uint64_t h)
+{
+	const ir_trace *t = p->opt, *o = p->orig;
+	const ir_op *op = &t->ops[i];
+	uint64_t c;
+	uint32_t *cc, *oo, nc, k = UINT32_MAX;
+	if (op->opc != IR_SETARRAYITEM_GC || op->nargs != 3 ||
+	    !pl_const_index(t, op, &c) || ir_allocated(t, op->args[0]))
+		return UINT32_MAX;
+	if (!pl_paired_calls(p, &cc, &nc, &oo)) {
+		pn->oom = true;
+		return UINT32_MAX;
+	}
+	if (pl_calls_forced(p, cc, nc, oo)) {
+		uint32_t m = 0, ft = 0, fo = 0;
+		for (; m < nc && (cc[m] == UINT32_MAX || cc[m] < i); m++)
+			if (cc[m] != UINT32_MAX) {
+				ft = cc[m];
+				fo = oo[m];
+			}
+		uint32_t tt = m < nc ? cc[m] : t->nops;
+		uint32_t to = m < nc ? oo[m] : o->nops;
+		uint32_t s = last_in_place(t, t, i, h, ft, tt) == i
+				 ? last_in_place(o, t, i, h, fo, to)
+				 : UINT32_MAX;
+		const char *n =
+		    s == UINT32_MAX ? NULL : pl_cptr_name(o, o->ops[s].args[2]);
+		if (n)
+			k = find(pn, pn_rec_obj(pn, pn_name_index(pn, n)));
+	}
+	free(cc);
+	free(oo);
+	return k;
+}
+
 /* A name of OPT still apart from every name of ORIG (index NORIG and up
  * are OPT's own) is, in a role where ORIG has one object, that object:
  * the optimizer copies constants, it does not make new ones (the one it
@@ -350,7 +422,9 @@ static const ir_vid *run_ptrs(ptr_names *pn, const ir_trace *o)
  * is the one passed to call_assembler.  Else all the ops in the role, in
  * order, when both traces have as many (same_order).  Last, a store's
  * value by its holder alone (holder_role): ORIG's one object there, or
- * in order when both traces store as many constants there. */
+ * in order when both traces store as many constants there; or, for an
+ * item of an array the trace did not make, what ORIG has there at the
+ * next call both make (item_at_call). */
 void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 {
 	const ir_trace *t = p->opt;
@@ -389,6 +463,8 @@ void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig)
 						 NULL);
 			if (k == UINT32_MAX && h)
 				k = same_order(pn, p, i, h, ROLE_HOLDER, norig);
+			if (k == UINT32_MAX && h)
+				k = item_at_call(pn, p, i, h);
 			/* Last, a value of ORIG the recorded run shows to be a
 			 * constant counts as that constant: a frame local
 			 * stored as a constant, read back after a call that

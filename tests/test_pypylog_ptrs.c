@@ -960,6 +960,51 @@ static void test_index_from_length(void)
 	pl_free(&log);
 }
 
+/* Two constants pushed through one slot of an input frame's value stack
+ * before a call, where the optimized trace writes the slot once: the
+ * call may read the slot, so what the original has there at the call
+ * is the optimized trace's constant (item_at_call; anagram_groups,
+ * bst_map).  Not when the optimized trace clears the slot again before
+ * the call (its store is not what the call sees). */
+static void test_item_at_call(void)
+{
+	for (int pop = 0; pop < 2; pop++) {
+		char opt[700];
+		snprintf(opt, sizeof opt,
+			 "+1: p11 = getfield_gc_r(p10, " LOCALS
+			 "+2: setarrayitem_gc(p11, 3, ConstPtr(ptr14), "
+			 "descr=<ArrayP 8>)\n%s"
+			 "+4: call_n(ConstClass(f), p10, descr=<Callv 0 r "
+			 "EF=5>)\n"
+			 "+5: finish()\n",
+			 pop ? "+3: setarrayitem_gc(p11, 3, NULL, "
+			       "descr=<ArrayP 8>)\n"
+			     : "");
+		pl_log log;
+		if (!read_one("p1 = getfield_gc_r(p0, " LOCALS
+			      "setarrayitem_gc(p1, 3, ConstPtr(ptr2), "
+			      "descr=<ArrayP 8>)\n"
+			      "setarrayitem_gc(p1, 3, ConstPtr(ptr4), "
+			      "descr=<ArrayP 8>)\n"
+			      "call_n(ConstClass(f), p0, descr=<Callv 0 r "
+			      "EF=5>)\n"
+			      "finish()\n",
+			      opt, &log))
+			return;
+		const ir_trace *t = log.pairs[0].opt;
+		const char *want = pop ? "ptr14" : "ptr4";
+		bool ok = false;
+		for (uint32_t i = 0; i < t->nops; i++)
+			if (t->ops[i].opc == IR_SETARRAYITEM_GC &&
+			    ir_val(t, t->ops[i].args[2])->tag ==
+				IR_VAL_CONST_PTR)
+				ok = is_ptr(ir_valname(t, t->ops[i].args[2]),
+					    want);
+		CHECK(ok);
+		pl_free(&log);
+	}
+}
+
 int main(void)
 {
 	test_kept_frame();
@@ -983,5 +1028,6 @@ int main(void)
 	test_store_past_older_read();
 	test_map_through_cell();
 	test_index_from_length();
+	test_item_at_call();
 	return check_summary("test_pypylog_ptrs");
 }
