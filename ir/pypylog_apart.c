@@ -369,8 +369,8 @@ static uint32_t last_in_place(const ir_trace *t, const ir_trace *u, uint32_t i,
  * frame's locals and value stack) -- when the next call both traces make
  * comes: ORIG's last store there between the calls both make before and
  * after op I, when op I is OPT's last there before that call (the calls
- * paired as pl_paired_calls pairs them, only when no other pairing could
- * be: pl_calls_forced).  The call may read the slot, so both traces have
+ * paired once per pair, only when no other pairing could be:
+ * pn_paired_calls).  The call may read the slot, so both traces have
  * the same object there.  PyPy writes a slot of the frame it keeps once
  * per stretch, where the recording pushed and popped several constants
  * through it (anagram_groups' bridges); UINT32_MAX otherwise. */
@@ -380,34 +380,24 @@ static uint32_t item_at_call(ptr_names *pn, const pl_pair *p, uint32_t i,
 	const ir_trace *t = p->opt, *o = p->orig;
 	const ir_op *op = &t->ops[i];
 	uint64_t c;
-	uint32_t *cc, *oo, nc, k = UINT32_MAX;
 	if (op->opc != IR_SETARRAYITEM_GC || op->nargs != 3 ||
 	    !pl_const_index(t, op, &c) || ir_allocated(t, op->args[0]))
 		return UINT32_MAX;
-	if (!pl_paired_calls(p, &cc, &nc, &oo)) {
-		pn->oom = true;
+	const call_pairs *cp = pn_paired_calls(pn, p);
+	if (!cp)
 		return UINT32_MAX;
-	}
-	if (pl_calls_forced(p, cc, nc, oo)) {
-		uint32_t m = 0, ft = 0, fo = 0;
-		for (; m < nc && (cc[m] == UINT32_MAX || cc[m] < i); m++)
-			if (cc[m] != UINT32_MAX) {
-				ft = cc[m];
-				fo = oo[m];
-			}
-		uint32_t tt = m < nc ? cc[m] : t->nops;
-		uint32_t to = m < nc ? oo[m] : o->nops;
-		uint32_t s = last_in_place(t, t, i, h, ft, tt) == i
-				 ? last_in_place(o, t, i, h, fo, to)
-				 : UINT32_MAX;
-		const char *n =
-		    s == UINT32_MAX ? NULL : pl_cptr_name(o, o->ops[s].args[2]);
-		if (n)
-			k = find(pn, pn_rec_obj(pn, pn_name_index(pn, n)));
-	}
-	free(cc);
-	free(oo);
-	return k;
+	uint32_t m = 0;
+	while (m < cp->n && cp->opt[m] < i)
+		m++;
+	uint32_t ft = m ? cp->opt[m - 1] : 0, fo = m ? cp->orig[m - 1] : 0;
+	uint32_t tt = m < cp->n ? cp->opt[m] : t->nops;
+	uint32_t to = m < cp->n ? cp->orig[m] : o->nops;
+	uint32_t s = last_in_place(t, t, i, h, ft, tt) == i
+			 ? last_in_place(o, t, i, h, fo, to)
+			 : UINT32_MAX;
+	const char *n =
+	    s == UINT32_MAX ? NULL : pl_cptr_name(o, o->ops[s].args[2]);
+	return n ? find(pn, pn_rec_obj(pn, pn_name_index(pn, n))) : UINT32_MAX;
 }
 
 /* A name of OPT still apart from every name of ORIG (index NORIG and up

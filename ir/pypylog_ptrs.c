@@ -728,17 +728,9 @@ static bool occ_in(const ptr_occ *o, const piece *p, const uint32_t *cb,
 	       cb[o->op] - cb[p->from] == c;
 }
 
-/* The calls both traces make (pl_paired_calls), worked out once per pair
- * when a role needs them: N pairs, ORIG[k] and OPT[k] the op indices of
- * the k-th, in order; not OK when another pairing could be as good
- * (pl_calls_forced). */
-typedef struct call_pairs {
-	bool done, ok;
-	uint32_t n, *orig, *opt;
-} call_pairs;
-
-static const call_pairs *paired_calls(call_pairs *cp, const pl_pair *p)
+const call_pairs *pn_paired_calls(ptr_names *pn, const pl_pair *p)
 {
+	call_pairs *cp = &pn->calls;
 	if (!cp->done) {
 		cp->done = true;
 		uint32_t *c, *o, nc;
@@ -885,7 +877,7 @@ static void unite_call_args(ptr_names *pn, const pl_pair *p)
  * one, that stretch says nothing).  A frame's locals dict read and promoted
  * again after each call of a module-level loop (fnv_table's bridges). */
 static void unite_by_piece(ptr_names *pn, const pl_pair *p, uint32_t i,
-			   uint32_t j, uint32_t *const cb[2], call_pairs *cp)
+			   uint32_t j, uint32_t *const cb[2])
 {
 	piece pc[2][2];
 	uint32_t np = pn_pieces_of(p, pc[0], pc[1]);
@@ -893,7 +885,7 @@ static void unite_by_piece(ptr_names *pn, const pl_pair *p, uint32_t i,
 		uint32_t ncalls = cb[0][pc[0][k].to] - cb[0][pc[0][k].from];
 		if (ncalls != cb[1][pc[1][k].to] - cb[1][pc[1][k].from]) {
 			/* the calls are not aligned: by the ones both make */
-			const call_pairs *both = paired_calls(cp, p);
+			const call_pairs *both = pn_paired_calls(pn, p);
 			if (both)
 				unite_by_stretch(pn, pc, k, i, j, both);
 			continue;
@@ -1086,7 +1078,6 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	if (!pn.oom && pn.nocc > 0) /* no ConstPtr: occ is NULL */
 		qsort(pn.occ, pn.nocc, sizeof *pn.occ, occ_cmp);
 	uint32_t *cb[2] = {calls_before(p->orig), calls_before(p->opt)};
-	call_pairs cp = {0};
 	for (uint32_t i = 0, j; !pn.oom && i < pn.nocc; i = j) {
 		for (j = i; j < pn.nocc && pn.occ[j].sig == pn.occ[i].sig; j++)
 			;
@@ -1097,7 +1088,7 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 		else if (!unite_by_loop(&pn, p, i, j) &&
 			 !unite_in_order(&pn, i, j) && !unite_live(&pn, i, j) &&
 			 cb[0] && cb[1])
-			unite_by_piece(&pn, p, i, j, cb, &cp);
+			unite_by_piece(&pn, p, i, j, cb);
 	}
 	if (!pn.oom)
 		unite_call_args(&pn, p);
@@ -1132,6 +1123,6 @@ void pl_same_ptrs(pl_pair *p, uint32_t nrec)
 	free(pn.runptr);
 	free(cb[0]);
 	free(cb[1]);
-	free(cp.orig);
-	free(cp.opt);
+	free(pn.calls.orig);
+	free(pn.calls.opt);
 }

@@ -24,6 +24,15 @@ typedef struct ptr_occ {
 	uint8_t dead;
 } ptr_occ;
 
+/* The calls both traces make (pl_paired_calls), worked out once per pair
+ * when a rule needs them (pn_paired_calls): N pairs, ORIG[k] and OPT[k]
+ * the op indices of the k-th, in order; not OK when another pairing could
+ * be as good (pl_calls_forced). */
+typedef struct call_pairs {
+	bool done, ok;
+	uint32_t n, *orig, *opt;
+} call_pairs;
+
 typedef struct ptr_names {
 	const char **v; /* distinct ConstPtr names, ORIG's first */
 	uint32_t *up;	/* union-find parent */
@@ -40,6 +49,7 @@ typedef struct ptr_names {
 	 * or IR_NOVAL (pypylog_apart.c, worked out when first needed). */
 	uint32_t recops;
 	ir_vid *runptr;
+	call_pairs calls; /* pn_paired_calls */
 	bool oom;
 } ptr_names;
 
@@ -69,6 +79,11 @@ uint32_t pn_rec_obj(ptr_names *pn, uint32_t i);
  * name of ORIG, by what the optimizer does with constants
  * (pypylog_apart.c). */
 void pn_pair_left_apart(ptr_names *pn, const pl_pair *p, uint32_t norig);
+
+/* The calls both traces of P make, paired (PN->calls, worked out when
+ * first asked); NULL when another pairing could be as good or out of
+ * memory. */
+const call_pairs *pn_paired_calls(ptr_names *pn, const pl_pair *p);
 
 /* Whether OP of T is a call the heap model counts (opaque). */
 bool pn_call_op(const ir_trace *t, const ir_op *op);
