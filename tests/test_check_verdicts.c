@@ -393,8 +393,10 @@ static ver_verdict check_sliced(const char *orig, const char *opt,
 			ver_verdict_name(r.verdict), ver_verdict_name(want),
 			orig);
 	CHECK(r.verdict == want);
-	/* The query reached the bit-blasting fallback, where slicing is. */
+	/* The query reached the bit-blasting fallback, where slicing is,
+	 * and its slice left an assumption out. */
 	CHECK(r.slow_queries >= 1);
+	CHECK(r.sliced >= 1);
 	CHECK(r.by_concrete == 0);
 	bool differ = a && b && differ_somewhere(a, b, true);
 	CHECK(differ == (want == VER_REFUTED));

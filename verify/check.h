@@ -182,6 +182,8 @@ typedef struct ver_result {
 	uint32_t second_checked;      /* queries re-checked by solver_cmd */
 	uint32_t second_inconclusive; /* ... where it gave no sat/unsat */
 	uint32_t slow_queries;	  /* queries passed to the fallback solver */
+	uint32_t sliced;	  /* ... first asked with part of their
+				   * assumptions (verify/slice.h) */
 	uint32_t abstract_calls;  /* queries asked with multipliers hidden */
 	uint32_t abstract_proved; /* ... and proved that way */
 	uint32_t isolated;	  /* slow queries run in a child process */

@@ -513,6 +513,8 @@ static jp_status slow_check(chk_pair *ps, Z3_ast neg, chk_limit lim,
 		st = slice_for(ps, neg, &kept, err);
 	if (st)
 		return st;
+	if (kept < ps->hyps.n)
+		ps->res->sliced++;
 	bool ran = false;
 	if (ps->opts->isolate) {
 		slow_job j = {ps, neg, lim, kept, false};
