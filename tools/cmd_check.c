@@ -439,7 +439,7 @@ int cmd_check(int argc, char **argv)
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
 	long timeout = 10000, rlimit = 0, screen = 32;
-	long memory = VER_DEFAULT_MEMORY_MB;
+	long memory = VER_DEFAULT_MEMORY_MB, budget = 0;
 	uint64_t seed = 1;
 	const cli_opt opts[] = {
 	    {"mode", CLI_STRING, &mode,
@@ -454,6 +454,10 @@ int cmd_check(int argc, char **argv)
 			"(default " VER_DEFAULT_MEMORY_MB_TEXT
 			"; 0 = none; twice that in a solver process); over "
 			"it the query is unknown"),
+	    cli_opt_int("pair-budget-ms", &budget, 0, 86400000,
+			"T  wall-clock budget of the pair in ms, 0 = none "
+			"(default; jitprove log gives each pair 8000); the "
+			"obligations left when it is spent are unknown"),
 	    {"in-process", CLI_FLAG, &in_process,
 	     "run the fallback solver's queries in this process, not in a "
 	     "forked child with a hard memory ceiling (for debuggers)"},
@@ -533,6 +537,7 @@ int cmd_check(int argc, char **argv)
 	vo.timeout_ms = (unsigned)timeout;
 	vo.rlimit = (unsigned)rlimit;
 	vo.memory_mb = (unsigned)memory;
+	vo.budget_ms = (unsigned)budget;
 	vo.screen_inputs = (unsigned)screen;
 	vo.seed = seed;
 	vo.smt2_dir = smt2;
