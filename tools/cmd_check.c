@@ -435,7 +435,7 @@ int cmd_check(int argc, char **argv)
 	bool opaque = false, failargs = false, json = false;
 	bool self_check = false, no_simplify = false, verbose = false;
 	bool audit = false, explain = false;
-	bool corpus = false, in_process = false;
+	bool corpus = false, in_process = false, stop_unproved = false;
 	long repeat = 1;
 	const char *mode = "auto", *args = NULL, *smt2 = NULL, *solver = NULL;
 	long timeout = 10000, rlimit = 0, screen = 32;
@@ -458,6 +458,11 @@ int cmd_check(int argc, char **argv)
 			"T  wall-clock budget of the pair in ms, 0 = none "
 			"(default; jitprove log gives each pair 8000); the "
 			"obligations left when it is spent are unknown"),
+	    {"stop-at-unproved", CLI_FLAG, &stop_unproved,
+	     "stop a heap pair at its first obligation that is not proved, "
+	     "as jitprove log does (with --pair-budget-ms 8000 --timeout-ms "
+	     "4000 --memory-mb 256, a pair directory of log --out is checked "
+	     "as log checked it)"},
 	    {"in-process", CLI_FLAG, &in_process,
 	     "run the fallback solver's queries in this process, not in a "
 	     "forked child with a hard memory ceiling (for debuggers)"},
@@ -538,6 +543,7 @@ int cmd_check(int argc, char **argv)
 	vo.rlimit = (unsigned)rlimit;
 	vo.memory_mb = (unsigned)memory;
 	vo.budget_ms = (unsigned)budget;
+	vo.heap_proof_only = stop_unproved;
 	vo.screen_inputs = (unsigned)screen;
 	vo.seed = seed;
 	vo.smt2_dir = smt2;
