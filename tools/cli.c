@@ -325,6 +325,17 @@ cli_opt cli_opt_timeout(long *dest)
 	return o;
 }
 
+cli_opt cli_opt_pair_budget(long *dest)
+{
+	cli_opt o = {"pair-budget-ms", CLI_INT, dest,
+		     "T  wall-clock budget of one pair in ms, 0 = none; the "
+		     "obligations left when it is spent are unknown"};
+	o.lo = 0;
+	o.hi = 86400000L;
+	o.show_default = true;
+	return o;
+}
+
 cli_opt cli_opt_rlimit(long *dest)
 {
 	cli_opt o = {"rlimit", CLI_INT, dest,

@@ -66,6 +66,9 @@ cli_opt cli_opt_opaque(bool *dest);
 /* --timeout-ms T: wall-clock limit per solver query, 0..86400000, where 0
  * means no limit (in every command). */
 cli_opt cli_opt_timeout(long *dest);
+/* --pair-budget-ms T: wall-clock budget of one pair (ver_opts.budget_ms),
+ * 0..86400000, 0 = none; the default shown is *DEST's (log 8000, check 0). */
+cli_opt cli_opt_pair_budget(long *dest);
 /* --rlimit N: Z3 resource limit per query, 0..4000000000 (0 = none). */
 cli_opt cli_opt_rlimit(long *dest);
 /* --jobs J: 1..256 worker processes. */

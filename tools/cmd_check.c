@@ -454,10 +454,7 @@ int cmd_check(int argc, char **argv)
 			"(default " VER_DEFAULT_MEMORY_MB_TEXT
 			"; 0 = none; twice that in a solver process); over "
 			"it the query is unknown"),
-	    cli_opt_int("pair-budget-ms", &budget, 0, 86400000,
-			"T  wall-clock budget of the pair in ms, 0 = none "
-			"(default; jitprove log gives each pair 8000); the "
-			"obligations left when it is spent are unknown"),
+	    cli_opt_pair_budget(&budget),
 	    {"stop-at-unproved", CLI_FLAG, &stop_unproved,
 	     "stop a heap pair at its first obligation that is not proved, "
 	     "as jitprove log does (with --pair-budget-ms 8000 --timeout-ms "

@@ -488,10 +488,7 @@ int cmd_log(int argc, char **argv)
 			"N  per solver query, cap on Z3's memory in MB "
 			"(default 256; 0 = none; twice that in a solver "
 			"process); over it the pair is unknown"),
-	    cli_opt_int("pair-budget-ms", &budget, 0, 86400000,
-			"T  wall-clock budget of one pair in ms, 0 = none "
-			"(default 8000); the obligations left when it is "
-			"spent are unknown"),
+	    cli_opt_pair_budget(&budget),
 	};
 	cli_spec spec = {
 	    "jitprove log PYPYLOG... [options]",
